@@ -1,0 +1,23 @@
+import { runCompaction } from "./engine.js";
+import { resolveOptions } from "./options.js";
+import type { AnyMessage, CompactOptions, CompactionResult } from "./types.js";
+
+/**
+ * Compacts a transcript once, with the same engine as the hook. `force: true` compacts even under
+ * budget (a user's `/compact`), and `instructions` reach `summarize` as `context.instructions`.
+ *
+ * @param messages - the transcript; not changed
+ * @param options - the options of `compactor`, plus `force`, `instructions` and `signal`
+ * @returns `{ messages }` with the compacted transcript, or `null` when nothing was done
+ * @example
+ * ```ts
+ * const result = await compact(messages, { maxTokens: 100_000, summarize, force: true, instructions: "focus on the API design" });
+ * ```
+ */
+export async function compact<M extends AnyMessage>(
+  messages: readonly M[],
+  options: CompactOptions<M>,
+): Promise<CompactionResult<M> | null> {
+  const settings = resolveOptions<M>(options, "compact");
+  return runCompaction(messages, settings, settings.signal);
+}

@@ -1,0 +1,41 @@
+import { describeValue, typeName } from "./describe-value.js";
+import { runCompaction } from "./engine.js";
+import { resolveOptions } from "./options.js";
+import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactorOptions } from "./types.js";
+
+function eventSignal(event: unknown): AbortSignal | undefined {
+  if (typeof event !== "object" || event === null) {
+    throw new TypeError(`Expected \`event\` to be an object, got ${describeValue(event)} (${typeName(event)})`);
+  }
+  const signal = (event as BeforeLlmEvent).signal;
+  if (signal === undefined) return undefined;
+  if (typeof signal !== "object" || signal === null || typeof signal.aborted !== "boolean" || typeof signal.addEventListener !== "function") {
+    throw new TypeError(`Expected \`event.signal\` to be an AbortSignal, got ${describeValue(signal)} (${typeName(signal)})`);
+  }
+  return signal;
+}
+
+/**
+ * Builds a before-LLM hook that keeps a transcript within `maxTokens`. At or under budget it
+ * resolves `null` and touches nothing. Over budget it keeps the leading system prompt verbatim,
+ * replaces the older messages with one summary from your `summarize`, and keeps the largest recent
+ * tail that starts at a user turn, so no tool result is separated from its call.
+ *
+ * Options are validated once, here: a wrong type throws `TypeError`, a value out of range `RangeError`.
+ *
+ * @param options - see `CompactorOptions`; `maxTokens` and `summarize` are required
+ * @returns the hook: `(event) => Promise<{ messages } | null>`
+ * @example
+ * ```ts
+ * const beforeLlm = compactor({ maxTokens: 100_000, summarize: (older) => mySummary(older) });
+ * const compacted = await beforeLlm({ messages });
+ * if (compacted) messages = compacted.messages;
+ * ```
+ */
+export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorOptions<M>): BeforeLlmHook<M> {
+  const settings = resolveOptions<M>(options, "compactor");
+  return async <T extends M>(event: BeforeLlmEvent<T>) => {
+    const signal = eventSignal(event);
+    return runCompaction<T>(event.messages, settings as never, signal);
+  };
+}

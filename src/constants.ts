@@ -1,0 +1,16 @@
+/**
+ * Prefix of every summary message this library makes. A message whose text starts with it is
+ * recognised as an earlier summary (see `isSummaryMessage`), so the next compaction rolls it forward.
+ */
+export const SUMMARY_PREFIX = "[Summary of earlier conversation]\n";
+
+/**
+ * Content of the reminder added after the summary when `flushToMemory` is on.
+ */
+export const FLUSH_TO_MEMORY_REMINDER =
+  "Before continuing: if anything from earlier is worth keeping, save it with the memory tool now — the earlier transcript is about to be summarized.";
+
+/**
+ * Default text that replaces an old tool result when `maskToolResults` is on.
+ */
+export const MASKED_TOOL_RESULT = "[Old tool result cleared to save context]";

@@ -1,0 +1,50 @@
+import { describeValue, typeName } from "./describe-value.js";
+import { utf8ByteLength } from "./utf8-length.js";
+
+/**
+ * Estimated tokens of one message: `ceil(utf8Bytes(JSON.stringify(message)) / 4)`.
+ * @internal
+ */
+export function estimateMessageTokens(message: unknown, index: number): number {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(message);
+  } catch (error) {
+    throw new TypeError(
+      `Expected \`messages[${index}]\` to be serializable to JSON: ${(error as Error)?.message ?? String(error)}`,
+      { cause: error },
+    );
+  }
+  if (json === undefined) {
+    throw new TypeError(
+      `Expected \`messages[${index}]\` to be serializable to JSON, got ${describeValue(message)} (${typeName(message)})`,
+    );
+  }
+  return Math.ceil(utf8ByteLength(json) / 4);
+}
+
+/**
+ * Estimates the tokens of a transcript: for each message, the UTF-8 bytes of its JSON
+ * serialization divided by 4 and rounded up, then summed. An estimator, not a tokenizer:
+ * pass a real one as `countTokens` for exact counts.
+ *
+ * @param messages - the transcript
+ * @returns the estimate; `0` for an empty array
+ * @throws TypeError when `messages` is not an array, or an entry cannot be serialized (the index is named)
+ * @example
+ * ```ts
+ * estimateTokens([{ role: "user", content: "hi" }]); // 8 (the JSON is 29 bytes)
+ * ```
+ */
+export function estimateTokens(messages: readonly unknown[]): number {
+  if (!Array.isArray(messages)) {
+    throw new TypeError(
+      `Expected \`messages\` to be an array, got ${describeValue(messages)} (${typeName(messages)})`,
+    );
+  }
+  let total = 0;
+  for (let index = 0; index < messages.length; index++) {
+    total += estimateMessageTokens(messages[index], index);
+  }
+  return total;
+}

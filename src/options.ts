@@ -1,0 +1,230 @@
+import { MASKED_TOOL_RESULT } from "./constants.js";
+import { isUserBoundary } from "./dialects.js";
+import type {
+  AnyMessage,
+  CompactedEvent,
+  CompactingEvent,
+  CountTokens,
+  SkippedEvent,
+  Summarize,
+} from "./types.js";
+import { describeValue, typeName } from "./describe-value.js";
+
+/** Options after validation, with every default filled in. */
+export interface Settings<M extends AnyMessage = AnyMessage> {
+  maxTokens: number;
+  keepTail: number;
+  summarize: Summarize<M> | undefined;
+  /** `undefined` means the built-in estimator, whose per-message counts allow a linear tail search. */
+  countTokens: CountTokens<M> | undefined;
+  flushToMemory: boolean;
+  summaryRole: "system" | "user";
+  isBoundary: (message: M) => boolean;
+  timeoutMs: number | undefined;
+  onError: "throw" | "skip";
+  mask: { keepRecent: number; placeholder: string } | undefined;
+  splitInsideTurn: boolean;
+  onCompacting: ((event: CompactingEvent) => void) | undefined;
+  onCompacted: ((event: CompactedEvent) => void) | undefined;
+  onSkipped: ((event: SkippedEvent) => void) | undefined;
+  force: boolean;
+  instructions: string | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/** Which entry point the options were given to: they differ in the keys they accept. */
+export type OptionsKind = "compactor" | "compact" | "plan";
+
+const compactorKeys = [
+  "maxTokens",
+  "summarize",
+  "keepTail",
+  "countTokens",
+  "flushToMemory",
+  "summaryRole",
+  "isBoundary",
+  "timeoutMs",
+  "onError",
+  "maskToolResults",
+  "splitInsideTurn",
+  "onCompacting",
+  "onCompacted",
+  "onSkipped",
+] as const;
+const callKeys = ["force", "instructions", "signal"] as const;
+
+// setTimeout fires at once for delays above 2^31 - 1 ms, which would turn a long timeout into none.
+const longestTimeout = 2_147_483_647;
+
+function expected(name: string, what: string, value: unknown): string {
+  return `Expected \`${name}\` to be ${what}, got ${describeValue(value)} (${typeName(value)})`;
+}
+
+function normalizeKey(key: string): string {
+  return key.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+function suggest(key: string, known: readonly string[]): string | undefined {
+  const normalized = normalizeKey(key);
+  const sameLetters = known.find((candidate) => normalizeKey(candidate) === normalized);
+  if (sameLetters) return sameLetters;
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(normalized.length / 3)) + 1;
+  for (const candidate of known) {
+    const distance = editDistance(normalized, normalizeKey(candidate));
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function rejectUnknownKeys(object: object, known: readonly string[], prefix: string): void {
+  for (const key of Object.keys(object)) {
+    if (known.includes(key)) continue;
+    const suggestion = suggest(key, known);
+    const hint = suggestion
+      ? `Did you mean \`${prefix}${suggestion}\`?`
+      : `Known options: ${known.map((name) => `\`${prefix}${name}\``).join(", ")}.`;
+    throw new TypeError(`Unknown option \`${prefix}${key}\`. ${hint}`);
+  }
+}
+
+function optionalFunction<T>(options: Record<string, unknown>, name: string): T | undefined {
+  const value = options[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== "function") throw new TypeError(expected(name, "a function", value));
+  return value as T;
+}
+
+function optionalBoolean(options: Record<string, unknown>, name: string): boolean {
+  const value = options[name];
+  if (value === undefined) return false;
+  if (typeof value !== "boolean") throw new TypeError(expected(name, "a boolean", value));
+  return value;
+}
+
+function oneOf<T extends string>(options: Record<string, unknown>, name: string, allowed: readonly T[]): T {
+  const value = options[name];
+  if (value === undefined) return allowed[0] as T;
+  const what = allowed.map((entry) => `\`"${entry}"\``).join(" or ");
+  if (typeof value !== "string") throw new TypeError(expected(name, what, value));
+  if (!allowed.includes(value as T)) throw new RangeError(expected(name, what, value));
+  return value as T;
+}
+
+function integer(value: unknown, name: string, what: string, minimum: number): number {
+  if (typeof value !== "number") throw new TypeError(expected(name, what, value));
+  if (!Number.isInteger(value) || value < minimum) throw new RangeError(expected(name, what, value));
+  return value;
+}
+
+function resolveMask(value: unknown): Settings["mask"] {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return { keepRecent: 3, placeholder: MASKED_TOOL_RESULT };
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new TypeError(expected("maskToolResults", "a boolean or an object", value));
+  }
+  rejectUnknownKeys(value, ["keepRecent", "placeholder"], "maskToolResults.");
+  const { keepRecent = 3, placeholder = MASKED_TOOL_RESULT } = value as Record<string, unknown>;
+  integer(keepRecent, "maskToolResults.keepRecent", "an integer from 0 and up", 0);
+  if (typeof placeholder !== "string") {
+    throw new TypeError(expected("maskToolResults.placeholder", "a non-empty string", placeholder));
+  }
+  if (placeholder.trim() === "") {
+    throw new RangeError(expected("maskToolResults.placeholder", "a non-empty string", placeholder));
+  }
+  return { keepRecent: keepRecent as number, placeholder };
+}
+
+function resolveSignal(value: unknown): AbortSignal | undefined {
+  if (value === undefined) return undefined;
+  const looksLikeSignal =
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as AbortSignal).aborted === "boolean" &&
+    typeof (value as AbortSignal).addEventListener === "function";
+  if (!looksLikeSignal) throw new TypeError(expected("signal", "an AbortSignal", value));
+  return value as AbortSignal;
+}
+
+/**
+ * Validates options once and fills in the defaults. Wrong types throw `TypeError`, values out of
+ * range `RangeError`, each naming the option with the expected and the actual value.
+ */
+export function resolveOptions<M extends AnyMessage>(options: unknown, kind: OptionsKind): Settings<M> {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TypeError(expected("options", "an object", options));
+  }
+  const known: readonly string[] = kind === "compactor" ? compactorKeys : [...compactorKeys, ...callKeys];
+  rejectUnknownKeys(options, known, "");
+  const raw = options as Record<string, unknown>;
+
+  const maxTokens = integer(raw["maxTokens"], "maxTokens", "a positive integer", 1);
+
+  const summarize = raw["summarize"];
+  if (kind !== "plan" || summarize !== undefined) {
+    if (typeof summarize !== "function") throw new TypeError(expected("summarize", "a function", summarize));
+  }
+
+  let keepTail = Math.floor(maxTokens / 2);
+  if (raw["keepTail"] !== undefined) {
+    keepTail = integer(raw["keepTail"], "keepTail", "an integer from 0 and up", 0);
+    if (keepTail >= maxTokens) {
+      throw new RangeError(
+        `Expected \`keepTail\` to be less than \`maxTokens\` (${maxTokens}), got ${describeValue(keepTail)} (number)`,
+      );
+    }
+  }
+
+  let timeoutMs: number | undefined;
+  if (raw["timeoutMs"] !== undefined) {
+    const value = raw["timeoutMs"];
+    const what = `a positive number of milliseconds up to ${longestTimeout}`;
+    if (typeof value !== "number") throw new TypeError(expected("timeoutMs", what, value));
+    if (!(value > 0 && value <= longestTimeout)) throw new RangeError(expected("timeoutMs", what, value));
+    timeoutMs = value;
+  }
+
+  const instructions = raw["instructions"];
+  if (instructions !== undefined && typeof instructions !== "string") {
+    throw new TypeError(expected("instructions", "a string", instructions));
+  }
+
+  return {
+    maxTokens,
+    keepTail,
+    summarize: summarize as Summarize<M> | undefined,
+    countTokens: optionalFunction<CountTokens<M>>(raw, "countTokens"),
+    flushToMemory: optionalBoolean(raw, "flushToMemory"),
+    summaryRole: oneOf(raw, "summaryRole", ["system", "user"] as const),
+    isBoundary: optionalFunction<(message: M) => boolean>(raw, "isBoundary") ?? isUserBoundary,
+    timeoutMs,
+    onError: oneOf(raw, "onError", ["throw", "skip"] as const),
+    mask: resolveMask(raw["maskToolResults"]),
+    splitInsideTurn: optionalBoolean(raw, "splitInsideTurn"),
+    onCompacting: optionalFunction(raw, "onCompacting"),
+    onCompacted: optionalFunction(raw, "onCompacted"),
+    onSkipped: optionalFunction(raw, "onSkipped"),
+    force: optionalBoolean(raw, "force"),
+    instructions: instructions as string | undefined,
+    signal: resolveSignal(raw["signal"]),
+  };
+}

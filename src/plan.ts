@@ -1,0 +1,141 @@
+import { isLibraryMessage, leadingText } from "./dialects.js";
+import { SUMMARY_PREFIX } from "./constants.js";
+import { maskToolResults } from "./mask-tool-results.js";
+import { resolveOptions, type Settings } from "./options.js";
+import { findInsideTurnTail } from "./split-inside-turn.js";
+import { findTailStart, headLength } from "./split.js";
+import { TranscriptTokens } from "./token-counter.js";
+import type { AnyMessage, PlanOptions } from "./types.js";
+import { assertTranscript } from "./validate-messages.js";
+
+/** What a compaction would do now. */
+export type PlanAction = "none" | "mask" | "summarize" | "skip";
+
+/** Why. */
+export type PlanReason = "under-budget" | "over-budget" | "forced" | "nothing-to-summarize" | "no-progress";
+
+/** The dry run of a compaction (see `planCompaction`). */
+export interface CompactionPlan<M extends AnyMessage = AnyMessage> {
+  /** `none`: at or under budget; `mask`: masking old tool results suffices; `summarize`: `summarize` would run; `skip`: over budget but nothing worth summarizing. */
+  action: PlanAction;
+  reason: PlanReason;
+  /** The stage that would produce the result, when one would run. */
+  stage?: "mask" | "summarize";
+  /** Token count of the transcript as it is. */
+  tokensBefore: number;
+  /** The kept system prompt (empty when `action` is `none`). */
+  head: M[];
+  /** What the summary would replace: the original messages, never masked (empty for `none` and `mask`). */
+  older: M[];
+  /** What would be kept after the summary (masked where masking ran; empty for `none`). */
+  tail: M[];
+}
+
+/** A plan plus what the engine needs to carry it out without counting again. */
+export interface EnginePlan<M extends AnyMessage> extends CompactionPlan<M> {
+  /** Token counts of the transcript the tail is cut from (masked, when masking ran). */
+  tokens: TranscriptTokens<M>;
+  /** Tokens of `head` and `tail` together, for per-message counters. */
+  keptTokens: number | undefined;
+  previousSummary: string | undefined;
+}
+
+function previousSummaryIn(older: readonly object[]): string | undefined {
+  for (let index = older.length - 1; index >= 0; index--) {
+    const text = leadingText(older[index] as object);
+    if (text?.startsWith(SUMMARY_PREFIX)) return text.slice(SUMMARY_PREFIX.length);
+  }
+  return undefined;
+}
+
+/** Plans a compaction with settings already validated. The engine behind the hook, `compact` and `planCompaction`. */
+export function planWithSettings<M extends AnyMessage>(
+  messages: readonly M[],
+  settings: Settings<M>,
+): EnginePlan<M> {
+  assertTranscript(messages);
+  const original = new TranscriptTokens(messages, settings.countTokens);
+  const tokensBefore = original.total;
+  const overBudget = tokensBefore > settings.maxTokens;
+  const plan = (fields: Partial<EnginePlan<M>> & Pick<EnginePlan<M>, "action" | "reason">): EnginePlan<M> => ({
+    tokensBefore,
+    head: [],
+    older: [],
+    tail: [],
+    tokens: original,
+    keptTokens: undefined,
+    previousSummary: undefined,
+    ...fields,
+  });
+  if (!overBudget && !settings.force) return plan({ action: "none", reason: "under-budget" });
+  const reason: PlanReason = overBudget ? "over-budget" : "forced";
+  const head = headLength(messages);
+
+  let tokens = original;
+  if (settings.mask) {
+    const masking = maskToolResults(messages, settings.mask);
+    if (masking.masked > 0) {
+      tokens = new TranscriptTokens(masking.messages, settings.countTokens, { from: original, changed: masking.changed });
+      if (tokens.total <= settings.maxTokens) {
+        return plan({
+          action: "mask",
+          reason,
+          stage: "mask",
+          head: masking.messages.slice(0, head),
+          tail: masking.messages.slice(head),
+          tokens,
+          keptTokens: tokens.isPerMessage ? tokens.total : undefined,
+        });
+      }
+    }
+  }
+
+  const cutFrom = tokens.messages;
+  const { start, fits } = findTailStart(tokens, head, settings.keepTail, settings.isBoundary);
+  let older: M[] = messages.slice(head, start);
+  let tail: M[] = cutFrom.slice(start);
+  let keptTokens = tokens.isPerMessage ? tokens.countRange(0, head) + tokens.countRange(start, cutFrom.length) : undefined;
+  if (!fits && settings.splitInsideTurn) {
+    const inside = findInsideTurnTail(tokens, head, settings.keepTail, settings.isBoundary);
+    if (inside) {
+      const { user, groupStart } = inside;
+      older = messages.slice(head, user).concat(messages.slice(user + 1, groupStart));
+      tail = [cutFrom[user] as M].concat(cutFrom.slice(groupStart));
+      if (tokens.isPerMessage) {
+        keptTokens = tokens.countRange(0, head) + tokens.countAt(user) + tokens.countRange(groupStart, cutFrom.length);
+      }
+    }
+  }
+  const fields = { reason, head: cutFrom.slice(0, head), older, tail, tokens, keptTokens };
+  if (older.length === 0) return plan({ ...fields, action: "skip", reason: "nothing-to-summarize" });
+  if (older.every((message) => isLibraryMessage(message))) {
+    return plan({ ...fields, action: "skip", reason: "no-progress" });
+  }
+  return plan({ ...fields, action: "summarize", stage: "summarize", previousSummary: previousSummaryIn(older) });
+}
+
+/**
+ * Plans a compaction without running it: a synchronous dry run that never calls `summarize`.
+ * The hook does exactly this, then summarizes, then assembles.
+ *
+ * @param messages - the transcript; not changed
+ * @param options - the options of `compactor` (`summarize` optional), plus `force`
+ * @returns what would happen, why, the token count, and the three parts
+ * @example
+ * ```ts
+ * const plan = planCompaction(messages, { maxTokens: 8_000 });
+ * if (plan.action === "summarize") console.log(`${plan.older.length} messages would be summarized`);
+ * ```
+ */
+export function planCompaction<M extends AnyMessage>(
+  messages: readonly M[],
+  options: PlanOptions<M>,
+): CompactionPlan<M> {
+  const { action, reason, stage, tokensBefore, head, older, tail } = planWithSettings(
+    messages,
+    resolveOptions<M>(options, "plan"),
+  );
+  return stage === undefined
+    ? { action, reason, tokensBefore, head, older, tail }
+    : { action, reason, stage, tokensBefore, head, older, tail };
+}

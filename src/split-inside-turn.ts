@@ -1,0 +1,99 @@
+import { forEachToolCall, forEachToolResult, isReasoningItem } from "./dialects.js";
+import type { TranscriptTokens } from "./token-counter.js";
+import type { AnyMessage } from "./types.js";
+
+/** A tail cut inside a long turn: the turn's user message, then the newest complete tool groups. */
+export interface InsideTurnTail {
+  /** Index of the user message kept verbatim. */
+  user: number;
+  /** Index of the first kept tool group. */
+  groupStart: number;
+}
+
+function opensGroup(message: object): boolean {
+  const m = message as Record<string, unknown>;
+  return m["role"] === "assistant" || m["type"] === "function_call";
+}
+
+/**
+ * Indices after which no tool result answers an earlier call: a cut there separates no pair.
+ * A call at `c` answered at `r` forbids every cut in `c+1 … r`.
+ */
+function safeCuts(messages: readonly object[], from: number): boolean[] {
+  const calledAt = new Map<string, number>();
+  const openings = new Int32Array(messages.length + 1);
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index] as object;
+    forEachToolCall(message, (id) => calledAt.set(id, index));
+    forEachToolResult(message, (id) => {
+      const call = calledAt.get(id);
+      if (call === undefined || call >= index) return;
+      (openings[call + 1] as number)++;
+      (openings[index + 1] as number)--;
+    });
+  }
+  const safe = new Array<boolean>(messages.length).fill(false);
+  let open = 0;
+  for (let index = 0; index < messages.length; index++) {
+    open += openings[index] as number;
+    safe[index] = index > from && open === 0;
+  }
+  return safe;
+}
+
+/**
+ * For `splitInsideTurn`: when no user-turn tail fits, keep the last user message plus the newest
+ * complete tool groups that fit `keepTail` (or the last complete group when none fits). A group
+ * opens at an assistant message or a Responses `function_call` item, after which no result answers
+ * an earlier call; a Responses reasoning item stays with what follows it.
+ *
+ * @returns the cut, or undefined when there is no user message or no complete group after it
+ */
+export function findInsideTurnTail<M extends AnyMessage>(
+  tokens: TranscriptTokens<M>,
+  head: number,
+  keepTail: number,
+  isBoundary: (message: M) => boolean,
+): InsideTurnTail | undefined {
+  const { messages } = tokens;
+  let user = -1;
+  for (let index = messages.length - 1; index >= head; index--) {
+    if (isBoundary(messages[index] as M)) {
+      user = index;
+      break;
+    }
+  }
+  if (user === -1) return undefined;
+  const safe = safeCuts(messages, user);
+  const groupStarts: number[] = [];
+  for (let index = user + 1; index < messages.length; index++) {
+    const message = messages[index] as M;
+    // Something must be left to summarize: the cut cannot leave `older` empty.
+    if (index === user + 1 && user === head) continue;
+    if (safe[index] && opensGroup(message) && !isReasoningItem(messages[index - 1] as M)) groupStarts.push(index);
+  }
+  if (groupStarts.length === 0) return undefined;
+  const last = groupStarts[groupStarts.length - 1] as number;
+  if (tokens.isPerMessage) {
+    let size = tokens.countAt(user);
+    let fitting: number | undefined;
+    let next = groupStarts.length - 1;
+    for (let index = messages.length - 1; index > user && next >= 0; index--) {
+      size += tokens.countAt(index);
+      if (size > keepTail) break;
+      if (index === groupStarts[next]) {
+        fitting = index;
+        next--;
+      }
+    }
+    return { user, groupStart: fitting ?? last };
+  }
+  let low = 0;
+  let high = groupStarts.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (tokens.countSuffix(groupStarts[middle] as number, user) <= keepTail) high = middle;
+    else low = middle + 1;
+  }
+  return { user, groupStart: low < groupStarts.length ? (groupStarts[low] as number) : last };
+}

@@ -1,0 +1,129 @@
+import { isSystemPrompt, isUserBoundary } from "./dialects.js";
+import { describeValue, typeName } from "./describe-value.js";
+import { TranscriptTokens } from "./token-counter.js";
+import type { AnyMessage, CountTokens } from "./types.js";
+
+/** A transcript cut in three: the kept system prompt, the part to summarize, the kept recent tail. */
+export interface Split<M extends AnyMessage = AnyMessage> {
+  /** `[messages[0]]` when it is a system prompt (not a summary), else empty. */
+  head: M[];
+  /** What the summary replaces. */
+  older: M[];
+  /** The kept recent tail; starts at a boundary, or is empty. */
+  tail: M[];
+}
+
+/** Options of `splitAtUserBoundary`. */
+export interface SplitOptions<M extends AnyMessage = AnyMessage> {
+  /** Tokens of recent tail to keep: an integer from 0 and up. */
+  keepTail: number;
+  /**
+   * Whole-list token counter; must be monotone.
+   * @default estimateTokens
+   */
+  countTokens?: CountTokens<M>;
+  /**
+   * What may start a kept tail.
+   * @default a user message that carries no tool result and was not made by this library
+   */
+  isBoundary?: (message: M) => boolean;
+}
+
+/** Where the tail starts, and whether it fits its budget. */
+export interface TailStart {
+  /** Index of the first tail message; `messages.length` for an empty tail. */
+  start: number;
+  /** False when no boundary tail fits `keepTail` and the most recent boundary (or none) was taken. */
+  fits: boolean;
+}
+
+/** Length of the kept head: 1 when the transcript opens with a system prompt that is not a summary. */
+export function headLength(messages: readonly object[]): number {
+  const first = messages[0];
+  return first !== undefined && isSystemPrompt(first) ? 1 : 0;
+}
+
+/**
+ * Finds the start of the largest boundary tail that fits `keepTail`, without recounting suffixes:
+ * per-message counts are summed from the end (linear in the tail), and a whole-list counter is
+ * binary-searched over the boundaries (O(log n) calls), which a monotone counter makes equal to
+ * scanning every suffix from the end.
+ */
+export function findTailStart<M extends AnyMessage>(
+  tokens: TranscriptTokens<M>,
+  head: number,
+  keepTail: number,
+  isBoundary: (message: M) => boolean,
+): TailStart {
+  const { messages } = tokens;
+  // The index right after the head never starts a tail: there would be nothing to summarize.
+  const lowest = head + 1;
+  if (tokens.isPerMessage) {
+    let suffix = 0;
+    let start = -1;
+    let index = messages.length - 1;
+    for (; index >= lowest; index--) {
+      suffix += tokens.countAt(index);
+      if (suffix > keepTail) break;
+      if (isBoundary(messages[index] as M)) start = index;
+    }
+    if (start !== -1) return { start, fits: true };
+    for (; index >= lowest; index--) if (isBoundary(messages[index] as M)) return { start: index, fits: false };
+    return { start: messages.length, fits: false };
+  }
+  const boundaries: number[] = [];
+  for (let index = lowest; index < messages.length; index++) if (isBoundary(messages[index] as M)) boundaries.push(index);
+  if (boundaries.length === 0) return { start: messages.length, fits: false };
+  // Smallest boundary whose suffix fits; suffix counts never grow as the start moves right.
+  let low = 0;
+  let high = boundaries.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (tokens.countSuffix(boundaries[middle] as number) <= keepTail) high = middle;
+    else low = middle + 1;
+  }
+  if (low < boundaries.length) return { start: boundaries[low] as number, fits: true };
+  return { start: boundaries[boundaries.length - 1] as number, fits: false };
+}
+
+/**
+ * Splits a transcript into `{ head, older, tail }`: the leading system prompt, the older part to
+ * summarize, and the largest tail starting at a user turn that fits `keepTail` tokens. When no
+ * such tail fits, the tail is the most recent user turn (safety over size); with no user turn after
+ * the head it is empty. A tail never starts between a tool call and its result.
+ *
+ * @param messages - the transcript; not changed
+ * @param options - `keepTail`, and optionally `countTokens` (monotone) and `isBoundary`
+ * @returns three new arrays whose concatenation is `messages`
+ * @example
+ * ```ts
+ * const { head, older, tail } = splitAtUserBoundary(messages, { keepTail: 2_000 });
+ * ```
+ */
+export function splitAtUserBoundary<M extends AnyMessage>(
+  messages: readonly M[],
+  options: SplitOptions<M>,
+): Split<M> {
+  if (!Array.isArray(messages)) {
+    throw new TypeError(`Expected \`messages\` to be an array, got ${describeValue(messages)} (${typeName(messages)})`);
+  }
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError(`Expected \`options\` to be an object, got ${describeValue(options)} (${typeName(options)})`);
+  }
+  const { keepTail, countTokens, isBoundary = isUserBoundary } = options;
+  if (typeof keepTail !== "number") {
+    throw new TypeError(`Expected \`keepTail\` to be an integer from 0 and up, got ${describeValue(keepTail)} (${typeName(keepTail)})`);
+  }
+  if (!Number.isInteger(keepTail) || keepTail < 0) {
+    throw new RangeError(`Expected \`keepTail\` to be an integer from 0 and up, got ${describeValue(keepTail)} (number)`);
+  }
+  if (countTokens !== undefined && typeof countTokens !== "function") {
+    throw new TypeError(`Expected \`countTokens\` to be a function, got ${describeValue(countTokens)} (${typeName(countTokens)})`);
+  }
+  if (typeof isBoundary !== "function") {
+    throw new TypeError(`Expected \`isBoundary\` to be a function, got ${describeValue(isBoundary)} (${typeName(isBoundary)})`);
+  }
+  const head = headLength(messages);
+  const { start } = findTailStart(new TranscriptTokens(messages, countTokens), head, keepTail, isBoundary);
+  return { head: messages.slice(0, head), older: messages.slice(head, start), tail: messages.slice(start) };
+}

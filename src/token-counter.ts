@@ -1,0 +1,111 @@
+import { estimateMessageTokens, estimateTokens } from "./estimate-tokens.js";
+import { describeValue, typeName } from "./describe-value.js";
+import type { AnyMessage, CountTokens } from "./types.js";
+
+// A counter that is a sum of per-message counts exposes its per-message function under this
+// symbol (see createCachedCounter), so the tail search can sum counts instead of recounting suffixes.
+export const perMessageCount = Symbol.for("context-compactor.perMessageCount");
+
+type PerMessage = (message: unknown, index: number) => number;
+
+/** The per-message function of a counter that is a sum over messages, if it is one. */
+export function perMessageOf<M extends AnyMessage>(countTokens: CountTokens<M> | undefined): PerMessage | undefined {
+  if (countTokens === undefined || countTokens === (estimateTokens as unknown)) return estimateMessageTokens;
+  const perMessage = (countTokens as unknown as Record<symbol, unknown>)[perMessageCount];
+  return typeof perMessage === "function" ? (perMessage as PerMessage) : undefined;
+}
+
+/** Checks what a caller's `countTokens` returned. */
+export function checkedCount(value: unknown): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw new TypeError(
+      `Expected \`countTokens\` to return a finite number from 0 and up, got ${describeValue(value)} (${typeName(value)})`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Token counts of a transcript and of its suffixes, with as few counter calls as the counter
+ * allows. A per-message counter (the default estimator) is called at most once per message, and
+ * only for the messages asked about; a whole-list counter is called on the slices asked for.
+ */
+export class TranscriptTokens<M extends AnyMessage> {
+  private readonly perMessage: PerMessage | undefined;
+  /** Per-message counts for a per-message counter; NaN marks a message not counted yet. */
+  private readonly counts: Float64Array | undefined;
+  private cachedTotal: number | undefined;
+
+  /**
+   * @param reuse - counts of a transcript that differs from this one only at `changed` indices
+   */
+  constructor(
+    readonly messages: readonly M[],
+    private readonly countTokens: CountTokens<M> | undefined,
+    reuse?: { from: TranscriptTokens<M>; changed: readonly number[] },
+  ) {
+    this.perMessage = perMessageOf(countTokens);
+    if (this.perMessage === undefined) return;
+    if (reuse?.from.counts) {
+      this.counts = reuse.from.counts.slice();
+      for (const index of reuse.changed) this.counts[index] = Number.NaN;
+    } else {
+      this.counts = new Float64Array(messages.length).fill(Number.NaN);
+    }
+  }
+
+  /** True when suffix counts are sums of per-message counts (a linear walk beats a binary search). */
+  get isPerMessage(): boolean {
+    return this.counts !== undefined;
+  }
+
+  /** Tokens of the message at `index` (per-message counters only). */
+  countAt(index: number): number {
+    const counts = this.counts as Float64Array;
+    let count = counts[index] as number;
+    if (count !== count) {
+      count = (this.perMessage as PerMessage)(this.messages[index], index);
+      counts[index] = count;
+    }
+    return count;
+  }
+
+  /** Tokens of the whole transcript. */
+  get total(): number {
+    if (this.cachedTotal !== undefined) return this.cachedTotal;
+    let total = 0;
+    if (this.counts === undefined) total = checkedCount((this.countTokens as CountTokens<M>)(this.messages));
+    else for (let index = 0; index < this.messages.length; index++) total += this.countAt(index);
+    this.cachedTotal = total;
+    return total;
+  }
+
+  /** Tokens of any list of messages, counted the way this transcript is. */
+  countList(messages: readonly M[]): number {
+    if (this.perMessage !== undefined) {
+      let total = 0;
+      for (let index = 0; index < messages.length; index++) total += this.perMessage(messages[index], index);
+      return total;
+    }
+    return checkedCount((this.countTokens as CountTokens<M>)(messages));
+  }
+
+  /** Tokens of the messages from `start` to the end, with the message at `extra` in front when given. */
+  countSuffix(start: number, extra?: number): number {
+    if (this.counts !== undefined) {
+      let total = extra === undefined ? 0 : this.countAt(extra);
+      for (let index = start; index < this.messages.length; index++) total += this.countAt(index);
+      return total;
+    }
+    const suffix = this.messages.slice(start);
+    if (extra !== undefined) suffix.unshift(this.messages[extra] as M);
+    return this.countList(suffix);
+  }
+
+  /** Tokens of the messages from `start` to `end` (exclusive), summed (per-message counters only). */
+  countRange(start: number, end: number): number {
+    let total = 0;
+    for (let index = start; index < end; index++) total += this.countAt(index);
+    return total;
+  }
+}

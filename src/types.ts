@@ -1,0 +1,189 @@
+/**
+ * A transcript entry: any non-null object. Usually it has a string `role`; an OpenAI Responses
+ * item such as `function_call` has a `type` instead. Everything on it is carried through untouched.
+ */
+export type AnyMessage = object;
+
+/** What `summarize` receives besides the messages. */
+export interface SummaryContext {
+  /** Aborts when the compaction times out (`timeoutMs`) or the caller's signal aborts. */
+  signal: AbortSignal;
+  /** Extra instructions from a forced compaction (`compact(messages, { force: true, instructions })`). */
+  instructions: string | undefined;
+  /** Text (without `SUMMARY_PREFIX`) of the earlier summary found among the older messages, to roll forward. */
+  previousSummary: string | undefined;
+  /** Token count of the whole transcript before compaction. */
+  tokensBefore: number;
+  /** The budget, `maxTokens`. */
+  maxTokens: number;
+  /** The tail budget, `keepTail`. */
+  keepTail: number;
+}
+
+/** The caller's summarizer. May call a model; the library never does. Sync or async. */
+export type Summarize<M extends AnyMessage = AnyMessage> = (
+  older: M[],
+  context: SummaryContext,
+) => string | PromiseLike<string>;
+
+/** Whole-list token counter. Must be monotone: a longer suffix never counts less. */
+export type CountTokens<M extends AnyMessage = AnyMessage> = (messages: readonly M[]) => number;
+
+/** What the hook is given before each model call. */
+export interface BeforeLlmEvent<M extends AnyMessage = AnyMessage> {
+  /** The transcript about to be sent. Never mutated. */
+  messages: readonly M[];
+  tools?: unknown[];
+  model?: string;
+  turn?: number;
+  /** Aborting it abandons a compaction in progress (`CompactionError` with code `ABORTED`). */
+  signal?: AbortSignal;
+}
+
+/** A compacted transcript: what to send instead. */
+export interface CompactionResult<M extends AnyMessage = AnyMessage> {
+  messages: M[];
+}
+
+/**
+ * A before-LLM hook: resolves the messages to send instead, or `null` to send the transcript as is.
+ * It is generic in the message type so the result has the type of the messages passed in.
+ */
+export type BeforeLlmHook<M extends AnyMessage = AnyMessage> = <T extends M>(
+  event: BeforeLlmEvent<T>,
+) => Promise<CompactionResult<T> | null>;
+
+/** `onCompacting`: sent right before `summarize` runs. Counts are numbers of messages. */
+export interface CompactingEvent {
+  tokensBefore: number;
+  /** Messages about to be summarized. */
+  older: number;
+  /** Messages kept as the recent tail. */
+  tail: number;
+}
+
+/** How a compaction shrank the transcript. */
+export type CompactionStrategy = "summarize" | "mask";
+
+/** `onCompacted`: sent after a compaction succeeded. */
+export interface CompactedEvent {
+  strategy: CompactionStrategy;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Messages replaced by the summary (0 when only masking ran). */
+  summarized: number;
+  /** Messages carried into the result from the input (the system prompt and the tail); `summarized + kept` is the input length. */
+  kept: number;
+  /** Time spent compacting, in milliseconds. */
+  durationMs: number;
+  /** True when the result still exceeds `maxTokens` (the kept tail alone is too large). */
+  overBudget: boolean;
+}
+
+/** Why a compaction over budget did not happen. */
+export type SkipReason = "nothing-to-summarize" | "no-progress" | "error";
+
+/** `onSkipped`: sent when the transcript was over budget but left as it was. */
+export interface SkippedEvent {
+  reason: SkipReason;
+  tokensBefore: number;
+  /** The failure, when `reason` is `"error"` (with `onError: "skip"`). */
+  error?: unknown;
+}
+
+/** Options of the model-free masking stage. */
+export interface MaskToolResultsOptions {
+  /**
+   * Newest tool results left verbatim.
+   * @default 3
+   */
+  keepRecent?: number;
+  /**
+   * Text that replaces an older tool result.
+   * @default MASKED_TOOL_RESULT
+   */
+  placeholder?: string;
+}
+
+/** Options of `compactor`. */
+export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
+  /**
+   * Budget: compact only when `countTokens(messages) > maxTokens`. A positive integer.
+   * @example 100_000
+   */
+  maxTokens: number;
+  /**
+   * Produces the summary of the older messages. Sync or async; may call a model.
+   * @example (older) => `${older.length} earlier messages`
+   */
+  summarize: Summarize<M>;
+  /**
+   * Tokens of recent tail to keep. An integer from 0 up to `maxTokens - 1`.
+   * @default Math.floor(maxTokens / 2)
+   */
+  keepTail?: number;
+  /**
+   * Whole-list token counter; must be monotone and return a finite number ≥ 0.
+   * @default estimateTokens
+   */
+  countTokens?: CountTokens<M>;
+  /**
+   * Add `FLUSH_TO_MEMORY_REMINDER` right after the summary.
+   * @default false
+   */
+  flushToMemory?: boolean;
+  /**
+   * Role of the summary and reminder messages. Use `"user"` for Anthropic, whose messages cannot be system messages.
+   * @default "system"
+   */
+  summaryRole?: "system" | "user";
+  /**
+   * What may start a kept tail.
+   * @default a `role: "user"` message that carries no tool result and was not made by this library
+   */
+  isBoundary?: (message: M) => boolean;
+  /**
+   * Abort `summarize` after this many milliseconds (`CompactionError` with code `TIMEOUT`).
+   * @default no timeout
+   */
+  timeoutMs?: number;
+  /**
+   * On a failed compaction: reject with `CompactionError`, or resolve `null` and call `onSkipped`.
+   * @default "throw"
+   */
+  onError?: "throw" | "skip";
+  /**
+   * Before summarizing, replace old tool results with a placeholder; skip `summarize` when that suffices.
+   * @default false
+   */
+  maskToolResults?: boolean | MaskToolResultsOptions;
+  /**
+   * When no user-turn tail fits `keepTail`, keep the last user message plus the newest complete tool groups that fit.
+   * @default false
+   */
+  splitInsideTurn?: boolean;
+  /** Called right before `summarize`. */
+  onCompacting?: (event: CompactingEvent) => void;
+  /** Called after a successful compaction. */
+  onCompacted?: (event: CompactedEvent) => void;
+  /** Called when the transcript is over budget but is left as it was. */
+  onSkipped?: (event: SkippedEvent) => void;
+}
+
+/** Options of a one-off `compact` call. */
+export interface CompactOptions<M extends AnyMessage = AnyMessage> extends CompactorOptions<M> {
+  /**
+   * Compact even at or under budget (a user's `/compact`).
+   * @default false
+   */
+  force?: boolean;
+  /** Passed to `summarize` as `context.instructions` (a user's `/compact focus on …`). */
+  instructions?: string;
+  /** Aborts the compaction (`CompactionError` with code `ABORTED`). */
+  signal?: AbortSignal;
+}
+
+/** Options of `planCompaction`: those of `compact`, with `summarize` optional since a plan never calls it. */
+export type PlanOptions<M extends AnyMessage = AnyMessage> = Omit<CompactOptions<M>, "summarize" | "signal"> & {
+  summarize?: Summarize<M>;
+};

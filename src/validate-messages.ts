@@ -1,0 +1,25 @@
+import { describeValue, typeName } from "./describe-value.js";
+
+/**
+ * Checks a transcript before any work: an array of non-null objects whose `role`, where present,
+ * is a string. Throws a `TypeError` naming the first bad index.
+ */
+export function assertTranscript(messages: unknown, name = "messages"): asserts messages is readonly object[] {
+  if (!Array.isArray(messages)) {
+    throw new TypeError(`Expected \`${name}\` to be an array, got ${describeValue(messages)} (${typeName(messages)})`);
+  }
+  for (let index = 0; index < messages.length; index++) {
+    const message: unknown = messages[index];
+    if (typeof message !== "object" || message === null || Array.isArray(message)) {
+      throw new TypeError(
+        `Expected \`${name}[${index}]\` to be a message object, got ${describeValue(message)} (${typeName(message)})`,
+      );
+    }
+    const role = (message as { role?: unknown }).role;
+    if (role !== undefined && typeof role !== "string") {
+      throw new TypeError(
+        `Expected \`${name}[${index}].role\` to be a string, got ${describeValue(role)} (${typeName(role)})`,
+      );
+    }
+  }
+}
