@@ -99,6 +99,9 @@ function suggest(key: string, known: readonly string[]): string | undefined {
 function rejectUnknownKeys(object: object, known: readonly string[], prefix: string): void {
   for (const key of Object.keys(object)) {
     if (known.includes(key)) continue;
+    if (prefix === "" && (callKeys as readonly string[]).includes(key)) {
+      throw new TypeError(`Unknown option \`${key}\`: it belongs to a single call, \`compact(messages, { ${key} })\`, not to \`compactor()\`.`);
+    }
     const suggestion = suggest(key, known);
     const hint = suggestion
       ? `Did you mean \`${prefix}${suggestion}\`?`

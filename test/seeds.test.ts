@@ -102,7 +102,7 @@ describe("Python reference page", () => {
     expect(compacted[1]!["role"]).toBe("system");
     expect(compacted[1]!["content"]).toContain("[Summary of earlier conversation]");
     expect(compacted[2]!["role"]).toBe("user");
-    // keepTail 10 fits no user turn here (the last one alone is 12 tokens), so the most recent user turn is kept.
+    // keepTail 10 fits not even the last message (11 tokens), so the most recent user turn is kept.
     expect(compacted.slice(2)).toEqual(messages.slice(5));
   });
 

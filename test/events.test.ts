@@ -1,0 +1,124 @@
+// SPEC §8: callbacks only over budget, with the documented shapes.
+import { describe, expect, it, vi } from "vitest";
+import { compact, compactor, planCompaction } from "../src/index.js";
+
+const perMessage = (list: readonly unknown[]) => list.length;
+const messages = [
+  { role: "system", content: "S" },
+  { role: "user", content: "u1" },
+  { role: "assistant", content: "a1" },
+  { role: "user", content: "u2" },
+  { role: "assistant", content: "a2" },
+];
+
+describe("events", () => {
+  it("an ordinary turn calls no callback", async () => {
+    const onCompacting = vi.fn();
+    const onCompacted = vi.fn();
+    const onSkipped = vi.fn();
+    const hook = compactor({ maxTokens: 5, summarize: () => "s", countTokens: perMessage, onCompacting, onCompacted, onSkipped });
+    expect(await hook({ messages })).toBeNull();
+    expect([onCompacting, onCompacted, onSkipped].map((f) => f.mock.calls.length)).toEqual([0, 0, 0]);
+  });
+
+  it("a compaction reports before and after", async () => {
+    const order: string[] = [];
+    const onCompacting = vi.fn(() => order.push("compacting"));
+    const onCompacted = vi.fn(() => order.push("compacted"));
+    const hook = compactor({
+      maxTokens: 4,
+      keepTail: 2,
+      countTokens: perMessage,
+      summarize: () => {
+        order.push("summarize");
+        return "s";
+      },
+      onCompacting,
+      onCompacted,
+    });
+    await hook({ messages });
+    expect(order).toEqual(["compacting", "summarize", "compacted"]);
+    expect(onCompacting).toHaveBeenCalledWith({ tokensBefore: 5, older: 2, tail: 2 });
+    expect(onCompacted).toHaveBeenCalledWith({
+      strategy: "summarize",
+      tokensBefore: 5,
+      tokensAfter: 4,
+      summarized: 2,
+      kept: 3,
+      durationMs: expect.any(Number),
+      overBudget: false,
+    });
+  });
+
+  it("overBudget says the result is still too large", async () => {
+    const onCompacted = vi.fn();
+    const hook = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", onCompacted });
+    const result = await hook({ messages: [...messages, { role: "assistant", content: "a3" }] });
+    expect(result!.messages).toHaveLength(5);
+    expect(onCompacted).toHaveBeenCalledWith(expect.objectContaining({ tokensAfter: 5, overBudget: true }));
+  });
+
+  it("tokensAfter with the default estimator equals an estimate of the result", async () => {
+    const { estimateTokens } = await import("../src/index.js");
+    const onCompacted = vi.fn();
+    const big = [messages[0]!, ...Array.from({ length: 40 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `message ${i} `.repeat(10) }))];
+    const result = await compactor({ maxTokens: 300, summarize: () => "short", onCompacted })({ messages: big });
+    expect(onCompacted.mock.calls[0]![0].tokensAfter).toBe(estimateTokens(result!.messages));
+    expect(onCompacted.mock.calls[0]![0].tokensBefore).toBe(estimateTokens(big));
+  });
+
+  it("nothing to summarize is reported as skipped", async () => {
+    const onSkipped = vi.fn();
+    const hook = compactor({ maxTokens: 1, summarize: () => "s", onSkipped });
+    expect(await hook({ messages: [{ role: "system", content: "a system prompt" }] })).toBeNull();
+    expect(onSkipped).toHaveBeenCalledWith({ reason: "nothing-to-summarize", tokensBefore: expect.any(Number) });
+  });
+});
+
+describe("compact and planCompaction", () => {
+  it("force compacts under budget, and instructions reach summarize", async () => {
+    const summarize = vi.fn(() => "focused");
+    const result = await compact(messages, { maxTokens: 100, keepTail: 2, countTokens: perMessage, summarize, force: true, instructions: "focus on u1" });
+    expect(result!.messages.map((m) => m.content)).toEqual(["S", "[Summary of earlier conversation]\nfocused", "u2", "a2"]);
+    expect(summarize).toHaveBeenCalledWith([messages[1], messages[2]], expect.objectContaining({ instructions: "focus on u1", maxTokens: 100, keepTail: 2, tokensBefore: 5 }));
+    expect(await compact(messages, { maxTokens: 100, summarize })).toBeNull();
+  });
+
+  it("summarize gets older as a new array of the original objects, once", async () => {
+    const summarize = vi.fn((_older: object[]) => "s");
+    await compactor({ maxTokens: 4, keepTail: 2, countTokens: perMessage, summarize })({ messages });
+    expect(summarize).toHaveBeenCalledTimes(1);
+    const older = summarize.mock.calls[0]![0];
+    expect(older).not.toBe(messages);
+    expect(older[0]).toBe(messages[1]);
+  });
+
+  it("a one-argument summarize works", async () => {
+    const result = await compactor({ maxTokens: 4, keepTail: 2, countTokens: perMessage, summarize: (older: object[]) => `${older.length}` })({ messages });
+    expect(result!.messages[1]).toEqual({ role: "system", content: "[Summary of earlier conversation]\n2" });
+  });
+
+  it("planCompaction is a synchronous dry run", () => {
+    const summarize = vi.fn(() => "s");
+    const plan = planCompaction(messages, { maxTokens: 4, keepTail: 2, countTokens: perMessage, summarize });
+    expect(summarize).not.toHaveBeenCalled();
+    expect(plan).toEqual({
+      action: "summarize",
+      reason: "over-budget",
+      stage: "summarize",
+      tokensBefore: 5,
+      head: [messages[0]],
+      older: [messages[1], messages[2]],
+      tail: [messages[3], messages[4]],
+    });
+    expect(planCompaction(messages, { maxTokens: 5, countTokens: perMessage })).toEqual({
+      action: "none",
+      reason: "under-budget",
+      tokensBefore: 5,
+      head: [],
+      older: [],
+      tail: [],
+    });
+    expect(planCompaction(messages, { maxTokens: 5, countTokens: perMessage, force: true }).reason).toBe("forced");
+  });
+});

@@ -1,0 +1,42 @@
+// SPEC §7: a million messages work without recursion or argument spreading overflowing the stack.
+import { describe, expect, it } from "vitest";
+import { compactor, estimateTokens, findToolPairProblems, planCompaction, splitAtUserBoundary } from "../src/index.js";
+
+function longTranscript(pairs: number) {
+  const messages: object[] = [{ role: "system", content: "S" }];
+  for (let i = 0; i < pairs; i++) {
+    messages.push({ role: "user", content: "q" });
+    messages.push({ role: "assistant", content: null, tool_calls: [{ id: `c${i}`, type: "function", function: { name: "f", arguments: "{}" } }] });
+    messages.push({ role: "tool", tool_call_id: `c${i}`, content: "r" });
+    messages.push({ role: "assistant", content: "a" });
+  }
+  return messages;
+}
+
+describe("a million messages", () => {
+  const messages = longTranscript(250_000);
+
+  it("are estimated, split, planned and compacted", async () => {
+    expect(messages.length).toBe(1_000_001);
+    const total = estimateTokens(messages);
+    expect(total).toBeGreaterThan(1_000_000);
+    expect(splitAtUserBoundary(messages, { keepTail: 1000 }).tail.length).toBeGreaterThan(0);
+    expect(planCompaction(messages, { maxTokens: 1000 }).action).toBe("summarize");
+    const result = await compactor({ maxTokens: 1000, summarize: (older) => `${older.length} messages` })({ messages });
+    expect(result!.messages.length).toBeLessThan(200);
+    expect(findToolPairProblems(messages)).toEqual([]);
+    expect(findToolPairProblems(result!.messages)).toEqual([]);
+  });
+
+  it("with a custom counter, in O(log n) counter calls", async () => {
+    let calls = 0;
+    const countTokens = (list: readonly object[]) => {
+      calls++;
+      return list.length;
+    };
+    const result = await compactor({ maxTokens: 1000, countTokens, summarize: () => "s" })({ messages });
+    expect(result!.messages.length).toBeLessThanOrEqual(502);
+    // One budget check, a binary search over the boundaries, one count of the result.
+    expect(calls).toBeLessThanOrEqual(2 + Math.ceil(Math.log2(250_000)) + 1);
+  });
+});

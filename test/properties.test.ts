@@ -1,0 +1,100 @@
+// The three invariants of SPEC §5, and the split's agreement with the plain scan of §4, over
+// random transcripts of every dialect with parallel tool calls.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  compactor,
+  estimateTokens,
+  findToolPairProblems,
+  isSummaryMessage,
+  splitAtUserBoundary,
+} from "../src/index.js";
+import { referenceSplit } from "./support/reference-split.js";
+import { deepFreeze, dialects, transcriptArbitrary } from "./support/transcripts.js";
+
+const runs = { numRuns: 150 };
+type Message = Record<string, unknown>;
+
+describe.each(dialects)("%s", (dialect) => {
+  const summaryRole = dialect === "anthropic" ? "user" : "system";
+
+  it("invariant 1: at or under budget the hook resolves null and touches nothing", async () => {
+    await fc.assert(
+      fc.asyncProperty(transcriptArbitrary(dialect), fc.nat(1000), async (messages, slack) => {
+        const before = structuredClone(messages);
+        deepFreeze(messages);
+        let called = false;
+        const hook = compactor({
+          maxTokens: Math.max(1, estimateTokens(messages) + slack),
+          summarize: () => {
+            called = true;
+            return "x";
+          },
+        });
+        expect(await hook({ messages })).toBeNull();
+        expect(called).toBe(false);
+        expect(messages).toEqual(before);
+      }),
+      runs,
+    );
+  });
+
+  it("invariants 2 and 3: no broken tool pair, system prompt first and the same object, kept messages untouched", async () => {
+    let compacted = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        transcriptArbitrary(dialect, { minTurns: 1 }),
+        fc.double({ min: 0.02, max: 1.2, noNaN: true }),
+        fc.double({ min: 0, max: 0.99, noNaN: true }),
+        fc.boolean(),
+        async (messages, budgetShare, tailShare, flushToMemory) => {
+          const maxTokens = Math.max(1, Math.floor(estimateTokens(messages) * budgetShare));
+          deepFreeze(messages);
+          const before = structuredClone(messages);
+          const hook = compactor({
+            maxTokens,
+            keepTail: Math.floor(maxTokens * tailShare),
+            summaryRole,
+            flushToMemory,
+            summarize: (older) => `${older.length} messages`,
+          });
+          const result = await hook({ messages });
+          expect(messages).toEqual(before);
+          if (result === null) return;
+          const output = result.messages as Message[];
+          expect(findToolPairProblems(output)).toEqual([]);
+          const first = messages[0];
+          if (first?.["role"] === "system" && !isSummaryMessage(first)) expect(output[0]).toBe(first);
+          // Everything but the added summary and reminder is an input message, in input order.
+          compacted++;
+          const summaryAt = output.findIndex(isSummaryMessage);
+          const carried = output.slice(0, summaryAt).concat(output.slice(summaryAt + (flushToMemory ? 2 : 1)));
+          let cursor = 0;
+          for (const message of carried) {
+            const at = messages.indexOf(message, cursor);
+            expect(at).toBeGreaterThanOrEqual(cursor);
+            cursor = at + 1;
+          }
+        },
+      ),
+      runs,
+    );
+    // The property says nothing if the budgets drawn never forced a compaction.
+    expect(compacted).toBeGreaterThan(runs.numRuns / 3);
+  });
+
+  it("the split equals the plain scan, with the default and with a custom monotone counter", () => {
+    const lengthCounter = (list: readonly Message[]) => list.reduce((sum, m) => sum + JSON.stringify(m).length, 0);
+    fc.assert(
+      fc.property(transcriptArbitrary(dialect), fc.nat(3000), (messages, keepTail) => {
+        expect(splitAtUserBoundary(messages, { keepTail })).toEqual(referenceSplit(messages, keepTail));
+        expect(splitAtUserBoundary(messages, { keepTail, countTokens: lengthCounter })).toEqual(
+          referenceSplit(messages, keepTail, lengthCounter),
+        );
+        const split = splitAtUserBoundary(messages, { keepTail });
+        expect([...split.head, ...split.older, ...split.tail]).toEqual(messages);
+      }),
+      runs,
+    );
+  });
+});

@@ -1,0 +1,170 @@
+// Random transcripts in the four dialects, built from one dialect-free shape so every dialect
+// gets the same kinds of structure: a system prompt, user turns, rounds of parallel tool calls
+// answered by their results, assistant replies, and now and then an earlier summary.
+import fc from "fast-check";
+import { SUMMARY_PREFIX } from "../../src/index.js";
+
+export type DialectName = "openai-chat" | "anthropic" | "ai-sdk" | "openai-responses";
+export const dialects: DialectName[] = ["openai-chat", "anthropic", "ai-sdk", "openai-responses"];
+
+export interface ToolCallShape {
+  id: string;
+  name: string;
+  args: string;
+  result: string;
+}
+export type Step =
+  | { kind: "user"; text: string }
+  | { kind: "assistant"; text: string }
+  | { kind: "tools"; text: string; calls: ToolCallShape[] };
+export interface Shape {
+  system: string | undefined;
+  summary: string | undefined;
+  steps: Step[];
+}
+
+const text = (max = 300) =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.string({ maxLength: max }) },
+    { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: max / 3 }) },
+  );
+
+function turnArbitrary() {
+  const call = fc.record({ name: fc.constantFrom("lookup", "search", "read_file"), args: text(60), result: text(600) });
+  const round = fc.record({ text: text(80), calls: fc.array(call, { minLength: 1, maxLength: 4 }) });
+  return fc.record({
+    user: text(200),
+    rounds: fc.array(round, { maxLength: 4 }),
+    reply: fc.option(text(300), { nil: undefined }),
+  });
+}
+
+/** A dialect-free transcript shape; tool ids are unique within it. */
+export const shapeArbitrary = (options: { minTurns?: number; maxTurns?: number } = {}) =>
+  fc
+    .record({
+      system: fc.option(text(200), { nil: undefined }),
+      summary: fc.option(text(100), { nil: undefined, freq: 4 }),
+      turns: fc.array(turnArbitrary(), { minLength: options.minTurns ?? 0, maxLength: options.maxTurns ?? 8 }),
+    })
+    .map(({ system, summary, turns }): Shape => {
+      let next = 0;
+      const steps: Step[] = [];
+      for (const turn of turns) {
+        steps.push({ kind: "user", text: turn.user });
+        for (const round of turn.rounds) {
+          steps.push({ kind: "tools", text: round.text, calls: round.calls.map((c) => ({ ...c, id: `call_${next++}` })) });
+        }
+        if (turn.reply !== undefined) steps.push({ kind: "assistant", text: turn.reply });
+      }
+      return { system, summary, steps };
+    });
+
+type Message = Record<string, unknown>;
+
+/** Renders a shape in one dialect. Anthropic has no system messages: its system prompt is dropped. */
+export function render(shape: Shape, dialect: DialectName): Message[] {
+  const out: Message[] = [];
+  if (shape.system !== undefined && dialect !== "anthropic") out.push({ role: "system", content: shape.system });
+  if (shape.summary !== undefined) {
+    out.push({ role: dialect === "anthropic" ? "user" : "system", content: SUMMARY_PREFIX + shape.summary });
+  }
+  for (const step of shape.steps) {
+    if (step.kind === "user") {
+      out.push(
+        dialect === "openai-responses"
+          ? { type: "message", role: "user", content: [{ type: "input_text", text: step.text }] }
+          : { role: "user", content: step.text },
+      );
+    } else if (step.kind === "assistant") {
+      out.push(
+        dialect === "openai-responses"
+          ? { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: step.text }] }
+          : { role: "assistant", content: step.text },
+      );
+    } else {
+      out.push(...renderTools(step, dialect));
+    }
+  }
+  return out;
+}
+
+function renderTools(step: Extract<Step, { kind: "tools" }>, dialect: DialectName): Message[] {
+  switch (dialect) {
+    case "openai-chat":
+      return [
+        {
+          role: "assistant",
+          content: step.text || null,
+          tool_calls: step.calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.args } })),
+        },
+        ...step.calls.map((c) => ({ role: "tool", tool_call_id: c.id, content: c.result })),
+      ];
+    case "anthropic":
+      return [
+        {
+          role: "assistant",
+          content: [
+            ...(step.text ? [{ type: "text", text: step.text }] : []),
+            ...step.calls.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: { q: c.args } })),
+          ],
+        },
+        { role: "user", content: step.calls.map((c) => ({ type: "tool_result", tool_use_id: c.id, content: c.result })) },
+      ];
+    case "ai-sdk":
+      return [
+        {
+          role: "assistant",
+          content: [
+            ...(step.text ? [{ type: "text", text: step.text }] : []),
+            ...step.calls.map((c) => ({ type: "tool-call", toolCallId: c.id, toolName: c.name, input: { q: c.args } })),
+          ],
+        },
+        {
+          role: "tool",
+          content: step.calls.map((c) => ({
+            type: "tool-result",
+            toolCallId: c.id,
+            toolName: c.name,
+            output: { type: "text", value: c.result },
+          })),
+        },
+      ];
+    case "openai-responses":
+      // @openai/agents items (callId, function_call_result) and raw API items (call_id,
+      // function_call_output) alternate, so both spellings are exercised.
+      return [
+        { type: "reasoning", id: `rs_${step.calls[0]!.id}`, content: [], summary: [] },
+        ...step.calls.map((c, i) =>
+          i % 2 === 0
+            ? { type: "function_call", callId: c.id, name: c.name, arguments: c.args, status: "completed" }
+            : { type: "function_call", call_id: c.id, name: c.name, arguments: c.args },
+        ),
+        ...step.calls.map((c, i) =>
+          i % 2 === 0
+            ? { type: "function_call_result", callId: c.id, name: c.name, status: "completed", output: c.result }
+            : { type: "function_call_output", call_id: c.id, output: c.result },
+        ),
+      ];
+  }
+}
+
+/** A transcript of one dialect, with its shape. */
+export const transcriptArbitrary = (dialect: DialectName, options?: { minTurns?: number; maxTurns?: number }) =>
+  shapeArbitrary(options).map((shape) => render(shape, dialect));
+
+/** Any dialect. */
+export const anyTranscriptArbitrary = (options?: { minTurns?: number; maxTurns?: number }) =>
+  fc.tuple(shapeArbitrary(options), fc.constantFrom(...dialects)).map(([shape, dialect]) => ({
+    dialect,
+    messages: render(shape, dialect),
+  }));
+
+/** Freezes a value and everything in it, so any mutation by the code under test throws. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
