@@ -3,6 +3,7 @@ export { compact } from "./compact.js";
 export { planCompaction } from "./plan.js";
 export type { CompactionPlan, PlanAction, PlanReason } from "./plan.js";
 export { estimateTokens } from "./estimate-tokens.js";
+export { createCachedCounter } from "./cached-counter.js";
 export { splitAtUserBoundary } from "./split.js";
 export type { Split, SplitOptions } from "./split.js";
 export { isSummaryMessage } from "./dialects.js";

@@ -1,4 +1,5 @@
 import { forEachToolCall, forEachToolResult, isReasoningItem } from "./dialects.js";
+import { smallestFittingFromEnd } from "./search-from-end.js";
 import type { TranscriptTokens } from "./token-counter.js";
 import type { AnyMessage } from "./types.js";
 
@@ -88,12 +89,9 @@ export function findInsideTurnTail<M extends AnyMessage>(
     }
     return { user, groupStart: fitting ?? last };
   }
-  let low = 0;
-  let high = groupStarts.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (tokens.countSuffix(groupStarts[middle] as number, user) <= keepTail) high = middle;
-    else low = middle + 1;
-  }
-  return { user, groupStart: low < groupStarts.length ? (groupStarts[low] as number) : last };
+  const first = smallestFittingFromEnd(
+    groupStarts.length,
+    (j) => tokens.countSuffix(groupStarts[j] as number, user) <= keepTail,
+  );
+  return { user, groupStart: first < groupStarts.length ? (groupStarts[first] as number) : last };
 }

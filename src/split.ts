@@ -1,5 +1,6 @@
 import { isSystemPrompt, isUserBoundary } from "./dialects.js";
 import { describeValue, typeName } from "./describe-value.js";
+import { smallestFittingFromEnd } from "./search-from-end.js";
 import { TranscriptTokens } from "./token-counter.js";
 import type { AnyMessage, CountTokens } from "./types.js";
 
@@ -46,8 +47,8 @@ export function headLength(messages: readonly object[]): number {
 /**
  * Finds the start of the largest boundary tail that fits `keepTail`, without recounting suffixes:
  * per-message counts are summed from the end (linear in the tail), and a whole-list counter is
- * binary-searched over the boundaries (O(log n) calls), which a monotone counter makes equal to
- * scanning every suffix from the end.
+ * searched over the boundaries from the end (O(log n) calls), which a monotone counter makes equal
+ * to scanning every suffix from the end.
  */
 export function findTailStart<M extends AnyMessage>(
   tokens: TranscriptTokens<M>,
@@ -74,15 +75,8 @@ export function findTailStart<M extends AnyMessage>(
   const boundaries: number[] = [];
   for (let index = lowest; index < messages.length; index++) if (isBoundary(messages[index] as M)) boundaries.push(index);
   if (boundaries.length === 0) return { start: messages.length, fits: false };
-  // Smallest boundary whose suffix fits; suffix counts never grow as the start moves right.
-  let low = 0;
-  let high = boundaries.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (tokens.countSuffix(boundaries[middle] as number) <= keepTail) high = middle;
-    else low = middle + 1;
-  }
-  if (low < boundaries.length) return { start: boundaries[low] as number, fits: true };
+  const first = smallestFittingFromEnd(boundaries.length, (j) => tokens.countSuffix(boundaries[j] as number) <= keepTail);
+  if (first < boundaries.length) return { start: boundaries[first] as number, fits: true };
   return { start: boundaries[boundaries.length - 1] as number, fits: false };
 }
 
