@@ -1,0 +1,275 @@
+// `npm run bench`: speed of context-compactor against baselines measured in the same run, and
+// the estimator's accuracy against a real tokenizer. Prints a table and writes bench/results.json.
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { trimMessages } from "@langchain/core/messages";
+import { pruneMessages } from "ai";
+import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base";
+import {
+  compactor,
+  createCachedCounter,
+  estimateTokens,
+  maskToolResults,
+  splitAtUserBoundary,
+} from "../dist/index.js";
+import { firstTokens, loadTranscripts, longSession, nonLatinConversation, toAiSdk } from "./data.mjs";
+import { compare, timeSlow } from "./measure.mjs";
+
+const { transcripts, source } = loadTranscripts();
+const rows = [];
+const results = { date: new Date().toISOString(), machine: machine(), data: { source, transcripts: transcripts.length }, suites: {} };
+
+function machine() {
+  const cpus = os.cpus();
+  return { node: process.version, cpu: cpus[0]?.model ?? "unknown", cores: cpus.length, platform: `${os.platform()} ${os.arch()}` };
+}
+const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(2) : ms.toFixed(4));
+function row(suite, name, stats, baseline, extra = "") {
+  // A single timed run has no spread: its min and max are its time.
+  rows.push({ suite, name, median: fmt(stats.median), min: fmt(stats.min ?? stats.median), max: fmt(stats.max ?? stats.median), ratio: baseline ? `${(stats.median / baseline.median).toPrecision(3)}×` : "baseline", note: extra });
+}
+function assertEqual(a, b, what) {
+  if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`${what}: results differ`);
+}
+
+// 1. estimateTokens against the native formula, over every transcript.
+{
+  const lists = transcripts.map((t) => t.messages);
+  const native = () => {
+    let total = 0;
+    for (const messages of lists) for (const m of messages) total += Math.ceil(Buffer.byteLength(JSON.stringify(m)) / 4);
+    return total;
+  };
+  const ours = () => {
+    let total = 0;
+    for (const messages of lists) total += estimateTokens(messages);
+    return total;
+  };
+  assertEqual(native(), ours(), "estimateTokens");
+  const stats = compare({ native, ours }, { samples: 21 });
+  const suite = `1. estimateTokens, ${lists.length} transcripts (${native()} tokens)`;
+  row(suite, "Σ ceil(Buffer.byteLength(JSON.stringify(m)) / 4)", stats.native);
+  row(suite, "estimateTokens", stats.ours, stats.native, "identical counts");
+  results.suites.estimateTokens = { tokens: native(), native: stats.native, estimateTokens: stats.ours, ratio: stats.ours.median / stats.native.median };
+}
+
+// 2. Tail search on a long session: keepTail 60,000, against recounting every suffix.
+const session = longSession(transcripts.filter((t) => t.dataset !== "moatless"), 6000);
+const keepTail = 60_000;
+const referenceSplit = (messages, countTokens, isBoundary) => {
+  let start = -1;
+  const head = messages[0]?.role === "system" ? 1 : 0;
+  for (let i = messages.length - 1; i >= head + 1; i--) {
+    if (countTokens(messages.slice(i)) > keepTail) break;
+    if (isBoundary(messages[i])) start = i;
+  }
+  return start;
+};
+const isUser = (m) => m.role === "user";
+{
+  const suite = `2. tail search, ${session.length}-message session (${estimateTokens(session)} tokens), keepTail ${keepTail}`;
+  const slow = timeSlow(() => referenceSplit(session, estimateTokens, isUser), 3);
+  const fast = compare({ ours: () => splitAtUserBoundary(session, { keepTail }) }, { samples: 21 }).ours;
+  const ours = splitAtUserBoundary(session, { keepTail });
+  if (session.length - ours.tail.length !== slow.result) throw new Error("tail search: different split");
+  row(suite, "recount countTokens(messages.slice(i)) at every step", slow);
+  row(suite, "splitAtUserBoundary (per-message sums)", fast, slow, `${(slow.median / fast.median).toFixed(0)}× faster, same split (tail ${ours.tail.length} messages)`);
+  let calls = 0;
+  const wholeList = (list) => {
+    calls++;
+    return estimateTokens(list);
+  };
+  const custom = compare({ custom: () => splitAtUserBoundary(session, { keepTail, countTokens: wholeList }) }, { samples: 11 }).custom;
+  calls = 0;
+  const customSplit = splitAtUserBoundary(session, { keepTail, countTokens: wholeList });
+  if (session.length - customSplit.tail.length !== slow.result) throw new Error("tail search (custom counter): different split");
+  row(suite, "splitAtUserBoundary, custom whole-list countTokens", custom, slow, `${calls} countTokens calls vs ${session.length - slow.result + 1} for the reference`);
+  results.suites.tailSearch = { messages: session.length, keepTail, reference: slow, splitAtUserBoundary: fast, speedup: slow.median / fast.median, customCounter: { ...custom, calls, speedup: slow.median / custom.median } };
+}
+
+// 3. The same with a real tokenizer (o200k) as countTokens: the split alone, then whole hook turns.
+{
+  const suite = "3. real tokenizer (gpt-tokenizer o200k) as countTokens, same session";
+  let calls = 0;
+  let tokenized = 0;
+  const tokenizeMessage = (m) => {
+    const n = o200k(JSON.stringify(m));
+    tokenized += n;
+    return n;
+  };
+  const wholeList = (list) => {
+    calls++;
+    let total = 0;
+    for (const m of list) total += tokenizeMessage(m);
+    return total;
+  };
+  const measureCalls = async (task) => {
+    calls = 0;
+    tokenized = 0;
+    const started = performance.now();
+    const result = await task();
+    return { median: performance.now() - started, calls, tokenized, result };
+  };
+  const reference = await measureCalls(() => referenceSplit(session, wholeList, isUser));
+  const galloping = await measureCalls(() => splitAtUserBoundary(session, { keepTail, countTokens: wholeList }));
+  if (session.length - galloping.result.tail.length !== reference.result) throw new Error("real tokenizer: different split");
+  row(suite, "split: recount every suffix", reference, undefined, `${reference.calls} calls, ${reference.tokenized} tokens tokenized`);
+  row(suite, "split: splitAtUserBoundary, whole-list tokenizer", galloping, reference, `${galloping.calls} calls, ${galloping.tokenized} tokens tokenized`);
+
+  // Two consecutive turns of an agent loop over budget: the second adds a user message and a reply.
+  const nextTurn = [...session, { role: "user", content: "One more question about my booking." }, { role: "assistant", content: "Of course, what would you like to know?" }];
+  const summarize = () => "summary";
+  const plainHook = compactor({ maxTokens: 120_000, keepTail, countTokens: wholeList, summarize });
+  const cachedHook = compactor({ maxTokens: 120_000, keepTail, countTokens: createCachedCounter(tokenizeMessage), summarize });
+  const plain = await measureCalls(() => plainHook({ messages: nextTurn }));
+  const cachedFirst = await measureCalls(() => cachedHook({ messages: session }));
+  const cachedNext = await measureCalls(() => cachedHook({ messages: nextTurn }));
+  row(suite, "hook turn, whole-list tokenizer", plain, undefined, `${plain.calls} calls, ${plain.tokenized} tokens tokenized`);
+  row(suite, "hook turn, createCachedCounter, first turn", cachedFirst, plain, `${cachedFirst.tokenized} tokens tokenized`);
+  row(suite, "hook turn, createCachedCounter, next turn", cachedNext, plain, `${cachedNext.tokenized} tokens tokenized`);
+  const pick = (r) => ({ ms: r.median, calls: r.calls, tokenized: r.tokenized });
+  results.suites.realTokenizer = {
+    splitReference: pick(reference),
+    splitWholeList: pick(galloping),
+    speedup: reference.median / galloping.median,
+    hookWholeList: pick(plain),
+    hookCachedFirstTurn: pick(cachedFirst),
+    hookCachedNextTurn: pick(cachedNext),
+  };
+}
+
+// 4. A no-op hook call on a 128k-token transcript, against one estimateTokens call.
+{
+  const transcript = firstTokens(session, 128_000, estimateTokens);
+  const hook = compactor({ maxTokens: 200_000, summarize: () => "unused" });
+  let pending;
+  const stats = compare(
+    {
+      estimate: () => estimateTokens(transcript),
+      hook: () => {
+        pending = hook({ messages: transcript });
+      },
+    },
+    { samples: 31 },
+  );
+  // The hook's work is synchronous up to its first await; the promise only carries the null.
+  pending.then((result) => {
+    if (result !== null) throw new Error("the no-op hook compacted");
+  });
+  const suite = `4. no-op hook, ${transcript.length} messages, ${estimateTokens(transcript)} tokens`;
+  row(suite, "estimateTokens(messages)", stats.estimate);
+  row(suite, "hook({ messages }) under budget", stats.hook, stats.estimate);
+  results.suites.noOpHook = { messages: transcript.length, tokens: estimateTokens(transcript), estimateTokens: stats.estimate, hook: stats.hook, ratio: stats.hook.median / stats.estimate.median };
+}
+
+// 5. Peers making the same kind of decision on the same data.
+{
+  const suite = `5. peers on the ${session.length}-message session`;
+  // LangChain copies messages as it trims, so each carries its index as `id`, and its counter
+  // reads the estimate of the original message from a table: the same counts as ours, precomputed.
+  const langchain = session.map((m, i) => {
+    const id = String(i);
+    if (m.role === "system") return new SystemMessage({ content: m.content, id });
+    if (m.role === "user") return new HumanMessage({ content: m.content, id });
+    if (m.role === "tool") return new ToolMessage({ content: String(m.content), tool_call_id: m.tool_call_id, id });
+    return new AIMessage({ content: m.content ?? "", id, tool_calls: (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, args: {} })) });
+  });
+  const estimateById = session.map((m) => estimateTokens([m]));
+  const langchainCounter = (list) => {
+    let total = 0;
+    for (const m of list) total += estimateById[Number(m.id)];
+    return total;
+  };
+  const trim = () => trimMessages(langchain, { maxTokens: keepTail, strategy: "last", tokenCounter: langchainCounter, startOn: "human", includeSystem: true });
+  const trimTimes = [];
+  let trimmed;
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    trimmed = await trim();
+    trimTimes.push(performance.now() - started);
+  }
+  trimTimes.sort((a, b) => a - b);
+  const trimStats = { median: trimTimes[1], min: trimTimes[0], max: trimTimes[2] };
+  const ours = compare({ split: () => splitAtUserBoundary(session, { keepTail }) }, { samples: 21 }).split;
+  row(suite, "@langchain/core trimMessages (last, startOn human, 60k)", trimStats, undefined, `kept ${trimmed.length} messages, system prompt included`);
+  row(suite, "splitAtUserBoundary (keepTail 60k)", ours, trimStats, `kept ${splitAtUserBoundary(session, { keepTail }).tail.length} messages + system prompt`);
+
+  const aiSdk = toAiSdk(session);
+  const prune = compare(
+    {
+      prune: () => pruneMessages({ messages: aiSdk, toolCalls: "before-last-12-messages", reasoning: "before-last-message" }),
+      mask: () => maskToolResults(aiSdk, { keepRecent: 3 }),
+    },
+    { samples: 21 },
+  );
+  const pruned = estimateTokens(pruneMessages({ messages: aiSdk, toolCalls: "before-last-12-messages" }));
+  const masked = estimateTokens(maskToolResults(aiSdk, { keepRecent: 3 }).messages);
+  row(suite, "ai pruneMessages (drop tool calls before the last 12 messages)", prune.prune, undefined, `${estimateTokens(aiSdk)} → ${pruned} tokens`);
+  row(suite, "maskToolResults (keepRecent 3)", prune.mask, prune.prune, `${estimateTokens(aiSdk)} → ${masked} tokens, calls kept`);
+  results.suites.peers = {
+    trimMessages: trimStats,
+    splitAtUserBoundary: ours,
+    trimRatio: ours.median / trimStats.median,
+    pruneMessages: { ...prune.prune, tokensAfter: pruned },
+    maskToolResults: { ...prune.mask, tokensAfter: masked },
+    tokensBefore: estimateTokens(aiSdk),
+  };
+}
+
+// 6. Masking alone on the coding-agent transcripts (moatless), where tool outputs are huge.
+{
+  const moatless = transcripts.filter((t) => t.dataset === "moatless");
+  let before = 0;
+  let after = 0;
+  for (const { messages } of moatless) {
+    before += estimateTokens(messages);
+    after += estimateTokens(maskToolResults(messages, { keepRecent: 3 }).messages);
+  }
+  results.suites.maskingSavings = { transcripts: moatless.length, tokensBefore: before, tokensAfter: after, saved: before === 0 ? 0 : 1 - after / before };
+}
+
+// Accuracy: estimateTokens against o200k, per dataset.
+{
+  const datasets = {};
+  const add = (name, messages) => {
+    const entry = (datasets[name] ??= { estimate: 0, jsonTokens: 0, textTokens: 0, transcripts: 0 });
+    entry.transcripts++;
+    entry.estimate += estimateTokens(messages);
+    for (const m of messages) {
+      entry.jsonTokens += o200k(JSON.stringify(m));
+      // What a chat API bills, roughly: the text of the message plus about 4 tokens of framing.
+      const text = [typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? ""), ...(m.tool_calls ?? []).map((c) => c.function.name + c.function.arguments)].join("");
+      entry.textTokens += o200k(text) + 4;
+    }
+  };
+  for (const t of transcripts) add(t.dataset, t.messages);
+  add("generated CJK/Cyrillic", nonLatinConversation());
+  results.accuracy = Object.fromEntries(
+    Object.entries(datasets).map(([name, d]) => [name, { ...d, estimatePerJsonToken: d.estimate / d.jsonTokens, estimatePerBilledToken: d.estimate / d.textTokens }]),
+  );
+}
+
+// Output.
+const widths = { name: 58, median: 9, min: 9, max: 9, ratio: 9 };
+let suite = "";
+console.log(`context-compactor bench — ${results.date.slice(0, 10)}, Node ${results.machine.node}, ${results.machine.cpu} (${results.machine.cores} cores)`);
+console.log(`data: ${transcripts.length} transcripts from ${source}\n`);
+console.log(`${"".padEnd(widths.name)} ${"median ms".padStart(widths.median)} ${"min".padStart(widths.min)} ${"max".padStart(widths.max)} ${"ratio".padStart(widths.ratio)}`);
+for (const r of rows) {
+  if (r.suite !== suite) {
+    suite = r.suite;
+    console.log(`\n${suite}`);
+  }
+  console.log(`  ${r.name.padEnd(widths.name - 2)} ${r.median.padStart(widths.median)} ${r.min.padStart(widths.min)} ${r.max.padStart(widths.max)} ${r.ratio.padStart(widths.ratio)}  ${r.note}`);
+}
+const m = results.suites.maskingSavings;
+console.log(`\n6. masking alone on ${m.transcripts} moatless coding transcripts (keepRecent 3): ${m.tokensBefore} → ${m.tokensAfter} tokens (${(m.saved * 100).toFixed(1)}% saved)`);
+console.log("\nestimator accuracy (estimateTokens ÷ o200k tokens):");
+console.log(`  ${"dataset".padEnd(24)} ${"of the JSON".padStart(12)} ${"of the text + 4/msg".padStart(20)}`);
+for (const [name, a] of Object.entries(results.accuracy)) {
+  console.log(`  ${name.padEnd(24)} ${a.estimatePerJsonToken.toFixed(2).padStart(12)} ${a.estimatePerBilledToken.toFixed(2).padStart(20)}`);
+}
+results.rows = rows;
+writeFileSync(new URL("./results.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");
+console.log("\nwrote bench/results.json");
