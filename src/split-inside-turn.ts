@@ -11,9 +11,10 @@ export interface InsideTurnTail {
   groupStart: number;
 }
 
+// A Responses reasoning item must reach the model with the call it led to, so it opens that group.
 function opensGroup(message: object): boolean {
   const m = message as Record<string, unknown>;
-  return m["role"] === "assistant" || m["type"] === "function_call";
+  return m["role"] === "assistant" || m["type"] === "function_call" || m["type"] === "reasoning";
 }
 
 /**
@@ -45,8 +46,8 @@ function safeCuts(messages: readonly object[], from: number): boolean[] {
 /**
  * For `splitInsideTurn`: when no user-turn tail fits, keep the last user message plus the newest
  * complete tool groups that fit `keepTail` (or the last complete group when none fits). A group
- * opens at an assistant message or a Responses `function_call` item, after which no result answers
- * an earlier call; a Responses reasoning item stays with what follows it.
+ * opens at an assistant message or a Responses `function_call` or `reasoning` item, after which no
+ * result answers an earlier call; a call never starts a group without the reasoning item before it.
  *
  * @returns the cut, or undefined when there is no user message or no complete group after it
  */

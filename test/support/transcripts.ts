@@ -29,23 +29,30 @@ const text = (max = 300) =>
     { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: max / 3 }) },
   );
 
-function turnArbitrary() {
+function turnArbitrary(maxRounds: number) {
   const call = fc.record({ name: fc.constantFrom("lookup", "search", "read_file"), args: text(60), result: text(600) });
   const round = fc.record({ text: text(80), calls: fc.array(call, { minLength: 1, maxLength: 4 }) });
   return fc.record({
     user: text(200),
-    rounds: fc.array(round, { maxLength: 4 }),
+    rounds: fc.array(round, { maxLength: maxRounds }),
     reply: fc.option(text(300), { nil: undefined }),
   });
 }
 
 /** A dialect-free transcript shape; tool ids are unique within it. */
-export const shapeArbitrary = (options: { minTurns?: number; maxTurns?: number } = {}) =>
+export interface ShapeOptions {
+  minTurns?: number;
+  maxTurns?: number;
+  /** Tool rounds per turn, at most; a coding agent runs many after one request. */
+  maxRounds?: number;
+}
+
+export const shapeArbitrary = (options: ShapeOptions = {}) =>
   fc
     .record({
       system: fc.option(text(200), { nil: undefined }),
       summary: fc.option(text(100), { nil: undefined, freq: 4 }),
-      turns: fc.array(turnArbitrary(), { minLength: options.minTurns ?? 0, maxLength: options.maxTurns ?? 8 }),
+      turns: fc.array(turnArbitrary(options.maxRounds ?? 4), { minLength: options.minTurns ?? 0, maxLength: options.maxTurns ?? 8 }),
     })
     .map(({ system, summary, turns }): Shape => {
       let next = 0;
@@ -150,11 +157,11 @@ function renderTools(step: Extract<Step, { kind: "tools" }>, dialect: DialectNam
 }
 
 /** A transcript of one dialect, with its shape. */
-export const transcriptArbitrary = (dialect: DialectName, options?: { minTurns?: number; maxTurns?: number }) =>
+export const transcriptArbitrary = (dialect: DialectName, options?: ShapeOptions) =>
   shapeArbitrary(options).map((shape) => render(shape, dialect));
 
 /** Any dialect. */
-export const anyTranscriptArbitrary = (options?: { minTurns?: number; maxTurns?: number }) =>
+export const anyTranscriptArbitrary = (options?: ShapeOptions) =>
   fc.tuple(shapeArbitrary(options), fc.constantFrom(...dialects)).map(([shape, dialect]) => ({
     dialect,
     messages: render(shape, dialect),

@@ -1,0 +1,127 @@
+import fc from "fast-check";
+import { describe, expect, it, vi } from "vitest";
+import {
+  MASKED_TOOL_RESULT,
+  compactor,
+  estimateTokens,
+  findToolPairProblems,
+  maskToolResults,
+  planCompaction,
+} from "../src/index.js";
+import { toolResultPayloads } from "./support/tool-results.js";
+import { deepFreeze, dialects, render, shapeArbitrary, transcriptArbitrary, type DialectName, type Shape } from "./support/transcripts.js";
+
+// A session of 6 tool rounds with large results and short chat around them.
+const big = "x".repeat(2000);
+const shape: Shape = {
+  system: "You are an agent.",
+  summary: undefined,
+  steps: [
+    { kind: "user", text: "please look things up" },
+    ...Array.from({ length: 6 }, (_, round) => ({
+      kind: "tools" as const,
+      text: "",
+      calls: [{ id: `c${round}`, name: "lookup", args: "{}", result: `${round}:${big}` }],
+    })),
+    { kind: "assistant", text: "done" },
+    { kind: "user", text: "thanks" },
+  ],
+};
+
+describe.each(dialects)("maskToolResults in %s", (dialect: DialectName) => {
+  const messages = deepFreeze(render(shape, dialect));
+  const summaryRole = dialect === "anthropic" ? "user" : "system";
+
+  it("masks all but the newest keepRecent results, in the dialect's own shape", () => {
+    const { messages: masked, masked: count, changed } = maskToolResults(messages, { keepRecent: 2 });
+    expect(count).toBe(4);
+    expect(masked).toHaveLength(messages.length);
+    const payloads = toolResultPayloads(masked).map((r) => r.payload);
+    expect(payloads).toEqual([MASKED_TOOL_RESULT, MASKED_TOOL_RESULT, MASKED_TOOL_RESULT, MASKED_TOOL_RESULT, `4:${big}`, `5:${big}`]);
+    masked.forEach((message, index) => {
+      if (changed.includes(index)) expect(message).not.toBe(messages[index]);
+      else expect(message).toBe(messages[index]);
+    });
+    expect(findToolPairProblems(masked)).toEqual([]);
+    expect(estimateTokens(masked)).toBeLessThan(estimateTokens(messages));
+  });
+
+  it("is idempotent: a second pass masks nothing new and changes no object", () => {
+    const once = maskToolResults(messages, { keepRecent: 2 });
+    const twice = maskToolResults(once.messages, { keepRecent: 2 });
+    expect(twice.masked).toBe(0);
+    expect(twice.changed).toEqual([]);
+    twice.messages.forEach((message, index) => expect(message).toBe(once.messages[index]));
+  });
+
+  it("the hook masks and skips summarize when that suffices", async () => {
+    const summarize = vi.fn(() => "s");
+    const onCompacted = vi.fn();
+    const maxTokens = estimateTokens(messages) - 1000;
+    const hook = compactor({ maxTokens, summarize, summaryRole, maskToolResults: true, onCompacted });
+    const result = await hook({ messages });
+    expect(summarize).not.toHaveBeenCalled();
+    expect(result!.messages).toHaveLength(messages.length);
+    expect(toolResultPayloads(result!.messages).map((r) => r.payload).slice(-3)).toEqual([`3:${big}`, `4:${big}`, `5:${big}`]);
+    expect(toolResultPayloads(result!.messages)[0]!.payload).toBe(MASKED_TOOL_RESULT);
+    expect(onCompacted).toHaveBeenCalledWith(expect.objectContaining({ strategy: "mask", summarized: 0, kept: messages.length, overBudget: false }));
+    expect(onCompacted.mock.calls[0]![0].tokensAfter).toBe(estimateTokens(result!.messages));
+    expect(planCompaction(messages, { maxTokens, maskToolResults: true })).toMatchObject({ action: "mask", stage: "mask" });
+  });
+
+  it("when masking is not enough, summarize gets the original older messages and the tail stays masked", async () => {
+    // Two user turns of three rounds each; the kept tail is the second turn, masked but for its newest result.
+    const twoTurns = deepFreeze(render({ ...shape, steps: [...shape.steps.slice(0, 4), { kind: "assistant", text: "ok" }, { kind: "user", text: "more" }, ...shape.steps.slice(4, 7), { kind: "assistant", text: "done" }] }, dialect));
+    const summarize = vi.fn((_older: object[]) => "s");
+    const options = { maxTokens: 500, keepTail: 400, summaryRole, maskToolResults: { keepRecent: 1, placeholder: "[gone]" } } as const;
+    const result = await compactor({ ...options, summarize })({ messages: twoTurns });
+    expect(summarize).toHaveBeenCalledTimes(1);
+    const older = summarize.mock.calls[0]![0];
+    older.forEach((message) => expect(twoTurns).toContain(message));
+    expect(toolResultPayloads(older).map((r) => r.payload)).toEqual([`0:${big}`, `1:${big}`, `2:${big}`]);
+    expect(toolResultPayloads(result!.messages).map((r) => r.payload)).toEqual(["[gone]", "[gone]", `5:${big}`]);
+    expect(findToolPairProblems(result!.messages)).toEqual([]);
+    expect(planCompaction(twoTurns, options)).toMatchObject({ action: "summarize", stage: "summarize" });
+  });
+
+  it("a pass that cannot mask anything new goes on to summarize", async () => {
+    const summarize = vi.fn(() => "s");
+    const alreadyMasked = maskToolResults(messages, { keepRecent: 0 }).messages;
+    const hook = compactor({ maxTokens: estimateTokens(alreadyMasked) - 1, summarize, summaryRole, maskToolResults: { keepRecent: 0 } });
+    await hook({ messages: alreadyMasked });
+    expect(summarize).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("masking properties, every dialect", () => {
+  it("no broken pair, no mutation, same message count, idempotent", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...dialects).chain((d) => transcriptArbitrary(d)), fc.nat(5), (messages, keepRecent) => {
+        deepFreeze(messages);
+        const before = structuredClone(messages);
+        const once = maskToolResults(messages, { keepRecent });
+        expect(messages).toEqual(before);
+        expect(once.messages).toHaveLength(messages.length);
+        expect(findToolPairProblems(once.messages)).toEqual(findToolPairProblems(messages));
+        const results = toolResultPayloads(messages).length;
+        expect(once.masked).toBeLessThanOrEqual(Math.max(0, results - keepRecent));
+        expect(maskToolResults(once.messages, { keepRecent }).masked).toBe(0);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("the hook with masking keeps every invariant", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...dialects), shapeArbitrary({ minTurns: 1 }), fc.double({ min: 0.05, max: 1.1, noNaN: true }), async (dialect, s, share) => {
+        const messages = deepFreeze(render(s, dialect));
+        const maxTokens = Math.max(1, Math.floor(estimateTokens(messages) * share));
+        const result = await compactor({ maxTokens, summarize: () => "s", summaryRole: dialect === "anthropic" ? "user" : "system", maskToolResults: true })({ messages });
+        if (result === null) return;
+        expect(findToolPairProblems(result.messages)).toEqual([]);
+        if ((messages[0] as { role?: string } | undefined)?.role === "system" && s.summary === undefined) expect(result.messages[0]).toBe(messages[0]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

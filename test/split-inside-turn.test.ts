@@ -1,0 +1,88 @@
+import fc from "fast-check";
+import { describe, expect, it, vi } from "vitest";
+import { compactor, estimateTokens, findToolPairProblems, isSummaryMessage } from "../src/index.js";
+import { deepFreeze, dialects, render, shapeArbitrary, type DialectName, type Shape } from "./support/transcripts.js";
+
+// A coding agent: one request, then many rounds of (parallel) tool calls, no later user turn.
+const codingShape = (rounds: number): Shape => ({
+  system: "You are a coding agent.",
+  summary: undefined,
+  steps: [
+    { kind: "user", text: "Fix the failing test in src/parser.ts" },
+    ...Array.from({ length: rounds }, (_, round) => ({
+      kind: "tools" as const,
+      text: `step ${round}`,
+      calls: Array.from({ length: 1 + (round % 3) }, (_, call) => ({ id: `c${round}_${call}`, name: "read_file", args: `{"path":"f${round}"}`, result: `contents ${round} `.repeat(40) })),
+    })),
+  ],
+});
+
+const roleOf = (m: object) => (m as { role?: string }).role;
+
+describe.each(dialects)("splitInsideTurn in %s", (dialect: DialectName) => {
+  const messages = deepFreeze(render(codingShape(20), dialect));
+  const summaryRole = dialect === "anthropic" ? "user" : "system";
+  const request = messages.find((m) => roleOf(m) === "user")!;
+
+  it("keeps the request verbatim, summarizes the earlier groups and keeps the newest that fit", async () => {
+    const summarize = vi.fn((_older: object[]) => "s");
+    const keepTail = 1500;
+    const result = await compactor({ maxTokens: 3000, keepTail, summarize, summaryRole, splitInsideTurn: true })({ messages });
+    const output = result!.messages;
+    const summaryAt = output.findIndex(isSummaryMessage);
+    const tail = output.slice(summaryAt + 1);
+    expect(tail[0]).toBe(request);
+    expect(summarize.mock.calls[0]![0]).not.toContain(request);
+    expect(output.at(-1)).toBe(messages.at(-1));
+    expect(estimateTokens(tail)).toBeLessThanOrEqual(keepTail);
+    expect(tail.length).toBeGreaterThan(2);
+    expect(findToolPairProblems(output)).toEqual([]);
+    if (dialect !== "anthropic") expect(output[0]).toBe(messages[0]);
+  });
+
+  it("without the option, the same transcript keeps no tail (no user turn after the head fits)", async () => {
+    const result = await compactor({ maxTokens: 3000, keepTail: 1500, summarize: () => "s", summaryRole })({ messages });
+    expect(result!.messages.filter((m) => !isSummaryMessage(m))).toHaveLength(dialect === "anthropic" ? 0 : 1);
+  });
+
+  it("keeps the last complete group when none fits", async () => {
+    const result = await compactor({ maxTokens: 3000, keepTail: 10, summarize: () => "s", summaryRole, splitInsideTurn: true })({ messages });
+    const output = result!.messages;
+    const tail = output.slice(output.findIndex(isSummaryMessage) + 1);
+    expect(tail[0]).toBe(request);
+    expect(tail.at(-1)).toBe(messages.at(-1));
+    expect(findToolPairProblems(output)).toEqual([]);
+    // The newest group: one assistant turn (or, in Responses, a reasoning item) and its results.
+    const callers = tail.slice(1).filter((m) => roleOf(m) === "assistant" || (m as { type?: string }).type === "reasoning");
+    expect(callers).toHaveLength(1);
+  });
+});
+
+describe("splitInsideTurn properties", () => {
+  it("no broken pair, system prompt kept, the kept tail starts at a user turn", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...dialects),
+        shapeArbitrary({ minTurns: 1, maxTurns: 3, maxRounds: 12 }),
+        fc.double({ min: 0.05, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 0.9, noNaN: true }),
+        async (dialect, shape, share, tailShare) => {
+          const messages = deepFreeze(render(shape, dialect));
+          const maxTokens = Math.max(1, Math.floor(estimateTokens(messages) * share));
+          const summarize = vi.fn((_older: object[]) => "s");
+          const result = await compactor({ maxTokens, keepTail: Math.floor(maxTokens * tailShare), summarize, summaryRole: dialect === "anthropic" ? "user" : "system", splitInsideTurn: true })({ messages });
+          if (result === null) return;
+          const output = result.messages;
+          expect(findToolPairProblems(output)).toEqual([]);
+          if (shape.system !== undefined && dialect !== "anthropic" && shape.summary === undefined) expect(output[0]).toBe(messages[0]);
+          const tail = output.slice(output.findIndex(isSummaryMessage) + 1);
+          if (tail.length > 0) expect(roleOf(tail[0]!)).toBe("user");
+          // Nothing kept is also summarized.
+          const older = summarize.mock.calls[0]![0];
+          for (const message of tail) expect(older).not.toContain(message);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

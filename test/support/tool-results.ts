@@ -1,0 +1,20 @@
+// Reads tool-result payloads back out of any dialect, for assertions about masking.
+type Message = Record<string, unknown>;
+type Part = Record<string, unknown>;
+
+/** Every tool result's payload, in transcript order, with the index of the message holding it. */
+export function toolResultPayloads(messages: readonly object[]): { index: number; payload: unknown }[] {
+  const out: { index: number; payload: unknown }[] = [];
+  messages.forEach((message, index) => {
+    const m = message as Message;
+    if (m["type"] === "function_call_output" || m["type"] === "function_call_result") out.push({ index, payload: m["output"] });
+    else if (m["role"] === "tool" && typeof m["tool_call_id"] === "string") out.push({ index, payload: m["content"] });
+    else if (Array.isArray(m["content"])) {
+      for (const part of m["content"] as Part[]) {
+        if (part["type"] === "tool_result") out.push({ index, payload: part["content"] });
+        if (part["type"] === "tool-result") out.push({ index, payload: (part["output"] as Part)["value"] });
+      }
+    }
+  });
+  return out;
+}
