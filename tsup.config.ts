@@ -1,11 +1,21 @@
+import { readFileSync } from "node:fs";
 import { defineConfig } from "tsup";
 
-export default defineConfig({
-  entry: {
-    index: "src/index.ts",
+const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
+
+// The two builds run side by side, so neither cleans `dist`: the build script does it first.
+export default defineConfig([
+  {
+    entry: { index: "src/index.ts" },
+    format: ["esm", "cjs"],
+    dts: true,
+    target: "es2022",
   },
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
-  target: "es2022",
-});
+  {
+    entry: { cli: "src/cli/main.ts" },
+    format: ["esm"],
+    target: "node20",
+    platform: "node",
+    define: { PACKAGE_VERSION: JSON.stringify(version) },
+  },
+]);

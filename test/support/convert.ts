@@ -14,7 +14,7 @@ function args(text: string): unknown {
 const text = (content: unknown) => (typeof content === "string" ? content : JSON.stringify(content ?? ""));
 
 export function convert(messages: readonly Chat[], dialect: DialectName): Message[] {
-  if (dialect === "openai-chat") return messages as Message[];
+  if (dialect === "openai-chat") return messages as unknown as Message[];
   const out: Message[] = [];
   const last = () => out[out.length - 1];
   for (const m of messages) {

@@ -1,0 +1,49 @@
+// An OpenAI-compatible model that lives in this process on 127.0.0.1: it records every request
+// and answers with whatever `respond` returns. No network, no API key.
+import { createServer } from "node:http";
+
+/**
+ * @param {(request: { path: string, body: any }) => unknown} respond - the JSON to answer with
+ * @returns {Promise<{ baseURL: string, requests: { path: string, body: any }[], close: () => Promise<void> }>}
+ */
+export async function startStubModel(respond) {
+  const requests = [];
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.on("end", () => {
+      let status = 200;
+      let payload;
+      try {
+        const request = { path: req.url ?? "", body: JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") };
+        requests.push(request);
+        payload = respond(request);
+      } catch (error) {
+        status = 500;
+        payload = { error: { message: String(error?.message ?? error), type: "stub_error" } };
+      }
+      const body = JSON.stringify(payload);
+      res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+      res.end(body);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A chat-completions response carrying one assistant message. */
+export function chatCompletion(message, model = "stub-model") {
+  return {
+    id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: "assistant", content: null, ...message }, finish_reason: message.tool_calls ? "tool_calls" : "stop", logprobs: null }],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+  };
+}

@@ -1,0 +1,49 @@
+import type { InspectReport, PartSize } from "./inspect.js";
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** One line of fixed width: `#` for the head, `·` for the older part, `=` for the tail, by tokens. */
+export function planBar(parts: { head: PartSize; older: PartSize; tail: PartSize }, width = 60): string {
+  const total = parts.head.tokens + parts.older.tokens + parts.tail.tokens;
+  if (total === 0) return `[${" ".repeat(width)}]`;
+  const cells = (tokens: number) => (tokens === 0 ? 0 : Math.max(1, Math.round((tokens / total) * width)));
+  let head = cells(parts.head.tokens);
+  let tail = cells(parts.tail.tokens);
+  let older = Math.max(0, width - head - tail);
+  // Rounding may overflow the width when every part is tiny; the older part gives way first.
+  if (head + older + tail > width) tail = Math.max(0, width - head - older);
+  if (parts.older.tokens > 0 && older === 0 && head + tail >= width) {
+    older = 1;
+    if (tail > head) tail--;
+    else head--;
+  }
+  return `[${"#".repeat(head)}${"·".repeat(older)}${"=".repeat(tail)}]`;
+}
+
+function partLines(parts: { head: PartSize; older: PartSize; tail: PartSize }): string[] {
+  const row = (name: string, part: PartSize) =>
+    `  ${name.padEnd(6)} ${plural(part.messages, "message").padStart(14)} ${`${part.tokens} tokens`.padStart(15)}`;
+  return [row("head", parts.head), row("older", parts.older), row("tail", parts.tail), `  ${planBar(parts)}  # head  · summarized  = kept tail`];
+}
+
+/** The report as text for a terminal. */
+export function formatReport(report: InspectReport): string {
+  const lines = [
+    `${report.file}: ${report.dialect}, ${plural(report.messages, "message")}, ${report.tokens} tokens (estimateTokens)`,
+  ];
+  if (report.toolPairProblems.length === 0) lines.push("tool pairs: ok");
+  else {
+    lines.push(`tool pairs: ${plural(report.toolPairProblems.length, "problem")}`);
+    for (const problem of report.toolPairProblems) lines.push(`  message ${problem.index}: ${problem.kind === "orphan-result" ? "orphan result" : "missing result"} (${problem.kind}) for call ${problem.id}`);
+  }
+  lines.push(`budget: maxTokens ${report.budget.maxTokens}, keepTail ${report.budget.keepTail}`);
+  const { action, reason } = report.plan;
+  if (action === "none") {
+    lines.push(`plan: none (${reason}: ${report.tokens} ≤ ${report.budget.maxTokens}); a forced compaction would split it as`);
+    lines.push(...partLines(report.ifForced!));
+  } else {
+    lines.push(`plan: ${action} (${reason})`);
+    lines.push(...partLines(report.plan));
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,54 @@
+import { detectDialect, type Dialect } from "../dialects.js";
+import { estimateTokens } from "../estimate-tokens.js";
+import { planCompaction, type PlanAction, type PlanReason } from "../plan.js";
+import { findToolPairProblems, type ToolPairProblem } from "../tool-pairs.js";
+import { assertTranscript } from "../validate-messages.js";
+
+/** Messages and tokens of one part of a plan. */
+export interface PartSize {
+  messages: number;
+  tokens: number;
+}
+
+/** What `context-compactor inspect` reports, as printed with `--json`. */
+export interface InspectReport {
+  file: string;
+  dialect: Dialect;
+  messages: number;
+  tokens: number;
+  toolPairProblems: ToolPairProblem[];
+  budget: { maxTokens: number; keepTail: number };
+  plan: { action: PlanAction; reason: PlanReason; head: PartSize; older: PartSize; tail: PartSize };
+  /** The split a forced compaction (`/compact`) would make, when the transcript is under budget. */
+  ifForced?: { head: PartSize; older: PartSize; tail: PartSize };
+}
+
+const size = (messages: readonly object[]): PartSize => ({ messages: messages.length, tokens: estimateTokens(messages) });
+
+/** Reads a transcript from parsed JSON: an array of messages, or an object with a `messages` array. */
+export function transcriptFrom(json: unknown): object[] {
+  const messages = Array.isArray(json) ? json : (json as { messages?: unknown } | null)?.messages;
+  if (!Array.isArray(messages)) throw new TypeError("Expected a JSON array of messages, or an object with a `messages` array");
+  assertTranscript(messages);
+  return messages;
+}
+
+/** Builds the report of a transcript under a budget. */
+export function inspectTranscript(file: string, messages: object[], maxTokens: number, keepTail?: number): InspectReport {
+  const options = keepTail === undefined ? { maxTokens } : { maxTokens, keepTail };
+  const plan = planCompaction(messages, options);
+  const report: InspectReport = {
+    file,
+    dialect: detectDialect(messages),
+    messages: messages.length,
+    tokens: plan.tokensBefore,
+    toolPairProblems: findToolPairProblems(messages),
+    budget: { maxTokens, keepTail: keepTail ?? Math.floor(maxTokens / 2) },
+    plan: { action: plan.action, reason: plan.reason, head: size(plan.head), older: size(plan.older), tail: size(plan.tail) },
+  };
+  if (plan.action === "none") {
+    const forced = planCompaction(messages, { ...options, force: true });
+    report.ifForced = { head: size(forced.head), older: size(forced.older), tail: size(forced.tail) };
+  }
+  return report;
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// The `context-compactor` command: see what compaction would do to a transcript before wiring it in.
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { formatReport } from "./format-report.js";
+import { inspectTranscript, transcriptFrom } from "./inspect.js";
+
+declare const PACKAGE_VERSION: string;
+
+const help = `Usage: context-compactor inspect <transcript.json | -> --max-tokens N [--keep-tail M] [--json]
+
+Shows a transcript's dialect, message and token counts, its broken tool pairs, and how the
+compactor would split it under the budget (head / older / tail), without calling any model.
+
+Options:
+  --max-tokens N   the budget (required), a positive integer
+  --keep-tail M    tokens of recent tail to keep (default: half of --max-tokens)
+  --json           print the report as JSON
+  -h, --help       show this help
+  -v, --version    show the version
+
+Exit codes: 0 ok, 1 a tool-pair problem or an unreadable or invalid transcript, 2 bad arguments.`;
+
+class UsageError extends Error {}
+
+function positiveInteger(value: string | undefined, flag: string, minimum: number): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number < minimum) {
+    throw new UsageError(`${flag} must be an integer from ${minimum} and up, got "${value}"`);
+  }
+  return number;
+}
+
+function readInput(path: string): string {
+  try {
+    return readFileSync(path === "-" ? 0 : path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (error as Error).message;
+    throw new Error(`cannot read ${path === "-" ? "standard input" : path}: ${reason}`);
+  }
+}
+
+function run(argv: string[]): number {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        "max-tokens": { type: "string" },
+        "keep-tail": { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message.split("\n")[0] ?? "bad arguments");
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(help);
+    return 0;
+  }
+  if (values.version) {
+    console.log(PACKAGE_VERSION);
+    return 0;
+  }
+  const [command, file, ...extra] = positionals;
+  if (command !== "inspect") throw new UsageError(command === undefined ? "missing command: inspect" : `unknown command "${command}"`);
+  if (file === undefined) throw new UsageError("missing transcript file (or - for standard input)");
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  const maxTokens = positiveInteger(values["max-tokens"], "--max-tokens", 1);
+  if (maxTokens === undefined) throw new UsageError("--max-tokens is required");
+  const keepTail = positiveInteger(values["keep-tail"], "--keep-tail", 0);
+  if (keepTail !== undefined && keepTail >= maxTokens) throw new UsageError(`--keep-tail (${keepTail}) must be less than --max-tokens (${maxTokens})`);
+
+  const text = readInput(file);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file === "-" ? "standard input" : file} is not valid JSON: ${(error as Error).message}`);
+  }
+  const report = inspectTranscript(file === "-" ? "<stdin>" : file, transcriptFrom(json), maxTokens, keepTail);
+  console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
+  return report.toolPairProblems.length > 0 ? 1 : 0;
+}
+
+try {
+  process.exitCode = run(process.argv.slice(2));
+} catch (error) {
+  const usage = error instanceof UsageError;
+  console.error(`context-compactor: ${(error as Error).message}${usage ? " (see --help)" : ""}`);
+  process.exitCode = usage ? 2 : 1;
+}

@@ -1,0 +1,94 @@
+// The built `context-compactor` command, run as a user would (npm test builds before it tests).
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const cli = new URL("../dist/cli.js", import.meta.url).pathname;
+const transcript = new URL("./fixtures/transcripts/tau2/gpt41_airline_task18_trial0.json", import.meta.url).pathname;
+const run = (args: string[], input?: string) => {
+  const result = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", input });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+};
+const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at /);
+
+describe("context-compactor inspect", () => {
+  it("prints counts, tool pairs and the plan with a bar", () => {
+    const { code, stdout } = run(["inspect", transcript, "--max-tokens", "4000"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/openai-chat, 43 messages, \d+ tokens/);
+    expect(stdout).toContain("tool pairs: ok");
+    expect(stdout).toContain("plan: summarize (over-budget)");
+    expect(stdout).toMatch(/head +1 message/);
+    expect(stdout).toMatch(/\[#+·+=+\]/);
+  });
+
+  it("prints the same as JSON", () => {
+    const { code, stdout } = run(["inspect", transcript, "--max-tokens", "4000", "--keep-tail", "1000", "--json"]);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(report).toMatchObject({ dialect: "openai-chat", messages: 43, toolPairProblems: [], budget: { maxTokens: 4000, keepTail: 1000 }, plan: { action: "summarize", reason: "over-budget" } });
+    const { head, older, tail } = report.plan;
+    expect(head.messages + older.messages + tail.messages).toBe(43);
+    expect(head.tokens + older.tokens + tail.tokens).toBe(report.tokens);
+    expect(tail.tokens).toBeLessThanOrEqual(1000);
+  });
+
+  it("shows what a forced compaction would do under budget", () => {
+    const { code, stdout } = run(["inspect", transcript, "--max-tokens", "1000000", "--json"]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ plan: { action: "none", reason: "under-budget" }, ifForced: { head: { messages: 1 } } });
+  });
+
+  it("reads standard input with -", () => {
+    const { code, stdout } = run(["inspect", "-", "--max-tokens", "4000", "--json"], readFileSync(transcript, "utf8"));
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).file).toBe("<stdin>");
+  });
+
+  it("exits 1 on a broken tool pair and names it", () => {
+    const messages = JSON.parse(readFileSync(transcript, "utf8")) as { tool_calls?: unknown[] }[];
+    const withCall = messages.findIndex((m) => m.tool_calls);
+    messages.splice(withCall, 1);
+    const { code, stdout } = run(["inspect", "-", "--max-tokens", "4000"], JSON.stringify(messages));
+    expect(code).toBe(1);
+    expect(stdout).toContain("orphan");
+    expect(stdout).toMatch(/message \d+: orphan result/);
+  });
+
+  it("exits 1 with one line on a missing, unreadable or invalid file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cc-cli-"));
+    writeFileSync(join(dir, "bad.json"), "{ not json");
+    writeFileSync(join(dir, "null.json"), "[{\"role\":\"user\"}, null]");
+    writeFileSync(join(dir, "object.json"), "{\"hello\": 1}");
+    for (const [file, message] of [
+      [join(dir, "missing.json"), "cannot read"],
+      [join(dir, "bad.json"), "is not valid JSON"],
+      [join(dir, "null.json"), "Expected `messages[1]` to be a message object"],
+      [join(dir, "object.json"), "Expected a JSON array of messages"],
+      [dir, "is a directory"],
+    ] as const) {
+      const { code, stderr } = run(["inspect", file, "--max-tokens", "10"]);
+      expect(code).toBe(1);
+      expect(stderr).toContain(message);
+      expect(stderr.trim().split("\n")).toHaveLength(1);
+      noStack(stderr);
+    }
+  });
+
+  it("exits 2 on bad arguments", () => {
+    for (const args of [[], ["inspect"], ["inspect", transcript], ["inspect", transcript, "--max-tokens", "0"], ["inspect", transcript, "--max-tokens", "ten"], ["inspect", transcript, "--max-tokens", "10", "--keep-tail", "10"], ["frobnicate", transcript], ["inspect", transcript, "--max-tokens", "10", "--bogus"]]) {
+      const { code, stderr } = run(args);
+      expect(code, args.join(" ")).toBe(2);
+      expect(stderr.trim().split("\n")).toHaveLength(1);
+      noStack(stderr);
+    }
+  });
+
+  it("prints help and version", () => {
+    expect(run(["--help"]).stdout).toContain("Usage: context-compactor inspect");
+    const version = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+    expect(run(["--version"]).stdout.trim()).toBe(version);
+  });
+});
