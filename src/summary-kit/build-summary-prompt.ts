@@ -1,0 +1,92 @@
+import { isLibraryMessage } from "../dialects.js";
+import type { AnyMessage, SummaryContext } from "../types.js";
+import { renderTranscript } from "./render-transcript.js";
+
+/** One section of the summary: a heading and what belongs under it. */
+export interface SummarySection {
+  title: string;
+  description?: string;
+}
+
+/** The sections a coding or support agent needs to carry on, in order. */
+export const DEFAULT_SUMMARY_SECTIONS: readonly SummarySection[] = [
+  { title: "Goals and constraints", description: "what the user wants and the limits they set, quoted in their own words" },
+  { title: "Decisions", description: "what was decided, and why" },
+  { title: "Work done", description: "what has been done, with results" },
+  { title: "Files and identifiers", description: "exact paths, names, ids, numbers, commands and URLs touched" },
+  { title: "Errors and fixes", description: "what failed, the exact error, and how it was resolved" },
+  { title: "Open tasks", description: "what is still to do, including anything promised to the user" },
+  { title: "Current state and next step", description: "where things stand now and the very next action" },
+];
+
+/** Options of `buildSummaryPrompt`. */
+export interface SummaryPromptOptions {
+  /**
+   * The summary's sections, in order: titles, or titles with a description.
+   * @default DEFAULT_SUMMARY_SECTIONS
+   */
+  sections?: readonly (string | SummarySection)[];
+  /**
+   * Longest tool result kept whole in the rendered transcript.
+   * @default 2000
+   */
+  maxResultChars?: number;
+}
+
+/** A prompt for the summarizing model: a system message and a user message. */
+export interface SummaryPrompt {
+  system: string;
+  user: string;
+}
+
+/**
+ * Builds a rolling, structured prompt for summarizing the older messages: the system part says how
+ * to summarize and in which sections; the user part holds the previous summary to extend (never
+ * rewrite from scratch), the rendered transcript, and any `/compact` instructions.
+ *
+ * @param older - the messages to summarize (a `summarize`'s first argument)
+ * @param context - the `summarize` context: `previousSummary` and `instructions` are used
+ * @param options - `sections` and `maxResultChars`
+ * @returns `{ system, user }`, ready for any chat model
+ * @example
+ * ```ts
+ * const { system, user } = buildSummaryPrompt(older, context);
+ * ```
+ */
+export function buildSummaryPrompt(
+  older: readonly AnyMessage[],
+  context: Pick<SummaryContext, "previousSummary" | "instructions"> = { previousSummary: undefined, instructions: undefined },
+  options: SummaryPromptOptions = {},
+): SummaryPrompt {
+  const sections = (options.sections ?? DEFAULT_SUMMARY_SECTIONS).map((section) =>
+    typeof section === "string" ? { title: section } : section,
+  );
+  if (sections.length === 0) throw new RangeError("Expected `sections` to list at least one section, got `[]` (array)");
+  const headings = sections.map(({ title, description }) => `## ${title}${description ? `\n(${description})` : ""}`).join("\n");
+  const system = `You summarize the earlier part of a conversation between a user and an AI agent. The agent will continue from your summary plus the most recent messages, which it still sees verbatim; anything you leave out is lost to it.
+
+Rules:
+- Write for the agent, in short factual bullet points. Keep what is needed to continue; drop pleasantries and repetition.
+- Quote the user's requests, constraints and preferences in their own words.
+- Copy identifiers exactly: file paths, function names, ids, amounts, dates, commands, error messages.
+- If a previous summary is given, extend it: keep every point that is still true, update what changed, add what is new. Never drop an earlier goal, decision or open task unless the transcript settles it.
+- State only what the transcript or the previous summary says.
+- Use exactly these Markdown sections, in this order, writing "None." under an empty one:
+
+${headings}`;
+
+  const parts: string[] = [];
+  const previous = context.previousSummary?.trim();
+  if (previous) parts.push(`<previous-summary>\n${previous}\n</previous-summary>`);
+  // The previous summary is given above; the transcript carries only what is new.
+  const fresh = older.filter((message) => !isLibraryMessage(message));
+  parts.push(`<transcript>\n${renderTranscript(fresh, options.maxResultChars === undefined ? {} : { maxResultChars: options.maxResultChars })}\n</transcript>`);
+  const instructions = context.instructions?.trim();
+  if (instructions) parts.push(`<instructions>\n${instructions}\n</instructions>`);
+  parts.push(
+    previous
+      ? "Write the updated summary: the previous summary extended with the transcript above."
+      : "Write the summary of the transcript above.",
+  );
+  return { system, user: parts.join("\n\n") };
+}
