@@ -6,7 +6,11 @@ const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { versio
 // The two builds run side by side, so neither cleans `dist`: the build script does it first.
 export default defineConfig([
   {
-    entry: { index: "src/index.ts" },
+    entry: {
+      index: "src/index.ts",
+      "ai-sdk": "src/adapters/ai-sdk.ts",
+      "openai-agents": "src/adapters/openai-agents.ts",
+    },
     format: ["esm", "cjs"],
     dts: true,
     target: "es2022",

@@ -1,0 +1,43 @@
+// The built package as users get it (npm test builds before it tests).
+import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+import { describe, expect, it } from "vitest";
+
+const dist = (file: string) => new URL(`../dist/${file}`, import.meta.url).pathname;
+
+async function bundle(entry: string): Promise<string> {
+  // A browser bundle fails to resolve any Node built-in, which proves the entry runs on every runtime.
+  const result = await build({ entryPoints: [dist(entry)], bundle: true, minify: true, format: "esm", platform: "browser", write: false, logLevel: "silent" });
+  return result.outputFiles[0]!.text;
+}
+
+describe("package", () => {
+  it("the core and the adapters bundle for the browser, within a size budget", async () => {
+    const core = await bundle("index.js");
+    // Measured at 8.6 KB: the ceiling catches a regression, not a rounding change.
+    expect(gzipSync(core).length).toBeLessThan(10 * 1024);
+    for (const adapter of ["ai-sdk.js", "openai-agents.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(10 * 1024);
+  });
+
+  it("has no runtime dependencies, and the adapters import no framework", () => {
+    const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    expect(manifest.dependencies ?? {}).toEqual({});
+    expect(manifest.peerDependenciesMeta).toEqual({ ai: { optional: true }, "@openai/agents": { optional: true } });
+    for (const file of ["index.js", "index.cjs", "ai-sdk.js", "ai-sdk.cjs", "openai-agents.js", "openai-agents.cjs"]) {
+      const code = readFileSync(dist(file), "utf8");
+      expect(code).not.toMatch(/from ["'](?!\.\/)/);
+      expect(code).not.toMatch(/require\(["'](?!\.\/)/);
+    }
+  });
+
+  it("loads through require and import alike", async () => {
+    const { createRequire } = await import("node:module");
+    const required = createRequire(import.meta.url)(dist("index.cjs"));
+    const imported = await import(dist("index.js"));
+    expect(Object.keys(required).sort()).toEqual(Object.keys(imported).sort());
+    expect(required.SUMMARY_PREFIX).toBe("[Summary of earlier conversation]\n");
+    // An error made by one build is recognised by the other.
+    expect(imported.isCompactionError(new required.CompactionError("TIMEOUT", "x"))).toBe(true);
+  });
+});
