@@ -1,4 +1,4 @@
-import { describeValue, typeName } from "./describe-value.js";
+import { expectedMessage } from "./describe-value.js";
 import { checkedCount, perMessageCount } from "./token-counter.js";
 import type { AnyMessage, CountTokens } from "./types.js";
 
@@ -25,9 +25,7 @@ export function createCachedCounter<M extends AnyMessage = AnyMessage>(
   countMessage: (message: M) => number,
 ): CountTokens<M> {
   if (typeof countMessage !== "function") {
-    throw new TypeError(
-      `Expected \`countMessage\` to be a function, got ${describeValue(countMessage)} (${typeName(countMessage)})`,
-    );
+    throw new TypeError(expectedMessage("countMessage", "a function", countMessage));
   }
   const cache = new WeakMap<object, number>();
   const countOne = (message: unknown): number => {

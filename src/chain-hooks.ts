@@ -1,4 +1,4 @@
-import { describeValue, typeName } from "./describe-value.js";
+import { expectedMessage } from "./describe-value.js";
 import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactionResult } from "./types.js";
 
 /**
@@ -14,7 +14,7 @@ import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactionResult } from
 export function chainHooks<M extends AnyMessage = AnyMessage>(...hooks: BeforeLlmHook<M>[]): BeforeLlmHook<M> {
   hooks.forEach((hook, index) => {
     if (typeof hook !== "function") {
-      throw new TypeError(`Expected \`hooks[${index}]\` to be a function, got ${describeValue(hook)} (${typeName(hook)})`);
+      throw new TypeError(expectedMessage(`hooks[${index}]`, "a function", hook));
     }
   });
   return async <T extends M>(event: BeforeLlmEvent<T>): Promise<CompactionResult<T> | null> => {

@@ -1,16 +1,16 @@
-import { describeValue, typeName } from "./describe-value.js";
+import { expectedMessage } from "./describe-value.js";
 import { runCompaction } from "./engine.js";
 import { resolveOptions } from "./options.js";
 import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactorOptions } from "./types.js";
 
 function eventSignal(event: unknown): AbortSignal | undefined {
   if (typeof event !== "object" || event === null) {
-    throw new TypeError(`Expected \`event\` to be an object, got ${describeValue(event)} (${typeName(event)})`);
+    throw new TypeError(expectedMessage("event", "an object", event));
   }
   const signal = (event as BeforeLlmEvent).signal;
   if (signal === undefined) return undefined;
   if (typeof signal !== "object" || signal === null || typeof signal.aborted !== "boolean" || typeof signal.addEventListener !== "function") {
-    throw new TypeError(`Expected \`event.signal\` to be an AbortSignal, got ${describeValue(signal)} (${typeName(signal)})`);
+    throw new TypeError(expectedMessage("event.signal", "an AbortSignal", signal));
   }
   return signal;
 }

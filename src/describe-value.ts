@@ -5,6 +5,11 @@ export function typeName(value: unknown): string {
   return typeof value;
 }
 
+/** The house form of a validation message: ``Expected `name` to be what, got `value` (type)``. */
+export function expectedMessage(name: string, what: string, value: unknown): string {
+  return `Expected \`${name}\` to be ${what}, got ${describeValue(value)} (${typeName(value)})`;
+}
+
 /** A short, backticked rendering of a value for an error message. */
 export function describeValue(value: unknown): string {
   let text: string;

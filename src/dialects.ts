@@ -91,15 +91,6 @@ export function carriesToolResult(message: object): boolean {
   return found;
 }
 
-/** True when the message makes at least one tool call. */
-export function carriesToolCall(message: object): boolean {
-  let found = false;
-  forEachToolCall(message, () => {
-    found = true;
-  });
-  return found;
-}
-
 const textPartTypes = new Set(["text", "input_text", "output_text"]);
 
 /** The message's text when its content is a string, else the text of its first text block. */
@@ -131,11 +122,6 @@ export function leadingText(message: object): string | undefined {
 export function isSummaryMessage(message: unknown): boolean {
   if (typeof message !== "object" || message === null) return false;
   return leadingText(message)?.startsWith(SUMMARY_PREFIX) ?? false;
-}
-
-/** True for the flush-to-memory reminder this library adds. */
-export function isFlushReminder(message: object): boolean {
-  return leadingText(message) === FLUSH_TO_MEMORY_REMINDER;
 }
 
 /** True for a message this library made: a summary or a flush reminder. */

@@ -1,4 +1,4 @@
-import { describeValue, typeName } from "./describe-value.js";
+import { expectedMessage } from "./describe-value.js";
 import { utf8ByteLength } from "./utf8-length.js";
 
 /**
@@ -16,9 +16,7 @@ export function estimateMessageTokens(message: unknown, index: number): number {
     );
   }
   if (json === undefined) {
-    throw new TypeError(
-      `Expected \`messages[${index}]\` to be serializable to JSON, got ${describeValue(message)} (${typeName(message)})`,
-    );
+    throw new TypeError(expectedMessage(`messages[${index}]`, "serializable to JSON", message));
   }
   return Math.ceil(utf8ByteLength(json) / 4);
 }
@@ -38,9 +36,7 @@ export function estimateMessageTokens(message: unknown, index: number): number {
  */
 export function estimateTokens(messages: readonly unknown[]): number {
   if (!Array.isArray(messages)) {
-    throw new TypeError(
-      `Expected \`messages\` to be an array, got ${describeValue(messages)} (${typeName(messages)})`,
-    );
+    throw new TypeError(expectedMessage("messages", "an array", messages));
   }
   let total = 0;
   for (let index = 0; index < messages.length; index++) {

@@ -17,26 +17,24 @@ export interface MaskedTranscript<M extends AnyMessage = AnyMessage> {
 // their own that a string would break, so they stay.
 const textOutputItemTypes = new Set(["function_call_output", "function_call_result", "custom_tool_call_output"]);
 
-/** One tool result inside a message: where its payload lives and how to replace it. */
-interface ResultSlot {
-  isMasked(placeholder: string): boolean;
-}
-
 function isAiSdkMasked(output: unknown, placeholder: string): boolean {
   const o = output as Loose | null;
   return typeof o === "object" && o !== null && o["type"] === "text" && o["value"] === placeholder;
 }
 
-/** Visits each maskable tool result of a message in order; `part` is the content index, or -1 for the whole message. */
-function forEachResultSlot(message: object, visit: (part: number, slot: ResultSlot) => void): void {
+/**
+ * Visits each maskable tool result of a message in order: `part` is its index in the content, or
+ * -1 for a result that is the whole message; `masked` says whether it already holds the placeholder.
+ */
+function forEachResultSlot(message: object, placeholder: string, visit: (part: number, masked: boolean) => void): void {
   const m = message as Loose;
   const type = m["type"];
   if (typeof type === "string") {
-    if (textOutputItemTypes.has(type)) visit(-1, { isMasked: (p) => m["output"] === p });
+    if (textOutputItemTypes.has(type)) visit(-1, m["output"] === placeholder);
     return;
   }
   if (m["role"] === "tool" && typeof m["tool_call_id"] === "string") {
-    visit(-1, { isMasked: (p) => m["content"] === p });
+    visit(-1, m["content"] === placeholder);
     return;
   }
   const content = m["content"];
@@ -44,8 +42,8 @@ function forEachResultSlot(message: object, visit: (part: number, slot: ResultSl
   content.forEach((part: unknown, index) => {
     if (typeof part !== "object" || part === null) return;
     const p = part as Loose;
-    if (p["type"] === "tool_result" && m["role"] === "user") visit(index, { isMasked: (text) => p["content"] === text });
-    else if (p["type"] === "tool-result") visit(index, { isMasked: (text) => isAiSdkMasked(p["output"], text) });
+    if (p["type"] === "tool_result" && m["role"] === "user") visit(index, p["content"] === placeholder);
+    else if (p["type"] === "tool-result") visit(index, isAiSdkMasked(p["output"], placeholder));
   });
 }
 
@@ -86,8 +84,8 @@ export function maskToolResults<M extends AnyMessage>(
   const { keepRecent = 3, placeholder = MASKED_TOOL_RESULT } = options;
   const slots: { message: number; part: number; masked: boolean }[] = [];
   for (let index = 0; index < messages.length; index++) {
-    forEachResultSlot(messages[index] as object, (part, slot) => {
-      slots.push({ message: index, part, masked: slot.isMasked(placeholder) });
+    forEachResultSlot(messages[index] as object, placeholder, (part, masked) => {
+      slots.push({ message: index, part, masked });
     });
   }
   const partsToMask = new Map<number, number[]>();

@@ -8,7 +8,7 @@ import type {
   SkippedEvent,
   Summarize,
 } from "./types.js";
-import { describeValue, typeName } from "./describe-value.js";
+import { describeValue, expectedMessage } from "./describe-value.js";
 
 /** Options after validation, with every default filled in. */
 export interface Settings<M extends AnyMessage = AnyMessage> {
@@ -56,9 +56,7 @@ const callKeys = ["force", "instructions", "signal"] as const;
 // setTimeout fires at once for delays above 2^31 - 1 ms, which would turn a long timeout into none.
 const longestTimeout = 2_147_483_647;
 
-function expected(name: string, what: string, value: unknown): string {
-  return `Expected \`${name}\` to be ${what}, got ${describeValue(value)} (${typeName(value)})`;
-}
+const expected = expectedMessage;
 
 function normalizeKey(key: string): string {
   return key.toLowerCase().replace(/[^a-z0-9]/g, "");

@@ -1,5 +1,5 @@
 import { isSystemPrompt, isUserBoundary } from "./dialects.js";
-import { describeValue, typeName } from "./describe-value.js";
+import { expectedMessage } from "./describe-value.js";
 import { smallestFittingFromEnd } from "./search-from-end.js";
 import { TranscriptTokens } from "./token-counter.js";
 import type { AnyMessage, CountTokens } from "./types.js";
@@ -98,25 +98,16 @@ export function splitAtUserBoundary<M extends AnyMessage>(
   messages: readonly M[],
   options: SplitOptions<M>,
 ): Split<M> {
-  if (!Array.isArray(messages)) {
-    throw new TypeError(`Expected \`messages\` to be an array, got ${describeValue(messages)} (${typeName(messages)})`);
-  }
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError(`Expected \`options\` to be an object, got ${describeValue(options)} (${typeName(options)})`);
-  }
+  if (!Array.isArray(messages)) throw new TypeError(expectedMessage("messages", "an array", messages));
+  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
   const { keepTail, countTokens, isBoundary = isUserBoundary } = options;
-  if (typeof keepTail !== "number") {
-    throw new TypeError(`Expected \`keepTail\` to be an integer from 0 and up, got ${describeValue(keepTail)} (${typeName(keepTail)})`);
-  }
-  if (!Number.isInteger(keepTail) || keepTail < 0) {
-    throw new RangeError(`Expected \`keepTail\` to be an integer from 0 and up, got ${describeValue(keepTail)} (number)`);
-  }
+  const tailRule = "an integer from 0 and up";
+  if (typeof keepTail !== "number") throw new TypeError(expectedMessage("keepTail", tailRule, keepTail));
+  if (!Number.isInteger(keepTail) || keepTail < 0) throw new RangeError(expectedMessage("keepTail", tailRule, keepTail));
   if (countTokens !== undefined && typeof countTokens !== "function") {
-    throw new TypeError(`Expected \`countTokens\` to be a function, got ${describeValue(countTokens)} (${typeName(countTokens)})`);
+    throw new TypeError(expectedMessage("countTokens", "a function", countTokens));
   }
-  if (typeof isBoundary !== "function") {
-    throw new TypeError(`Expected \`isBoundary\` to be a function, got ${describeValue(isBoundary)} (${typeName(isBoundary)})`);
-  }
+  if (typeof isBoundary !== "function") throw new TypeError(expectedMessage("isBoundary", "a function", isBoundary));
   const head = headLength(messages);
   const { start } = findTailStart(new TranscriptTokens(messages, countTokens), head, keepTail, isBoundary);
   return { head: messages.slice(0, head), older: messages.slice(head, start), tail: messages.slice(start) };

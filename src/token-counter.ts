@@ -90,13 +90,11 @@ export class TranscriptTokens<M extends AnyMessage> {
     return checkedCount((this.countTokens as CountTokens<M>)(messages));
   }
 
-  /** Tokens of the messages from `start` to the end, with the message at `extra` in front when given. */
+  /**
+   * Tokens of the messages from `start` to the end, with the message at `extra` in front when
+   * given, by one call of a whole-list counter. (Per-message counters sum `countAt` instead.)
+   */
   countSuffix(start: number, extra?: number): number {
-    if (this.counts !== undefined) {
-      let total = extra === undefined ? 0 : this.countAt(extra);
-      for (let index = start; index < this.messages.length; index++) total += this.countAt(index);
-      return total;
-    }
     const suffix = this.messages.slice(start);
     if (extra !== undefined) suffix.unshift(this.messages[extra] as M);
     return this.countList(suffix);

@@ -1,3 +1,4 @@
+import { expectedMessage } from "./describe-value.js";
 import { forEachToolCall, forEachToolResult } from "./dialects.js";
 
 /** A tool call without its result, or a result without its call. */
@@ -23,6 +24,7 @@ export interface ToolPairProblem {
  * ```
  */
 export function findToolPairProblems(messages: readonly object[]): ToolPairProblem[] {
+  if (!Array.isArray(messages)) throw new TypeError(expectedMessage("messages", "an array", messages));
   const problems: ToolPairProblem[] = [];
   // id → index of the message that called it, until a result answers it.
   const unanswered = new Map<string, number>();

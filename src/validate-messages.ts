@@ -1,4 +1,4 @@
-import { describeValue, typeName } from "./describe-value.js";
+import { expectedMessage } from "./describe-value.js";
 
 /**
  * Checks a transcript before any work: an array of non-null objects whose `role`, where present,
@@ -6,20 +6,16 @@ import { describeValue, typeName } from "./describe-value.js";
  */
 export function assertTranscript(messages: unknown, name = "messages"): asserts messages is readonly object[] {
   if (!Array.isArray(messages)) {
-    throw new TypeError(`Expected \`${name}\` to be an array, got ${describeValue(messages)} (${typeName(messages)})`);
+    throw new TypeError(expectedMessage(name, "an array", messages));
   }
   for (let index = 0; index < messages.length; index++) {
     const message: unknown = messages[index];
     if (typeof message !== "object" || message === null || Array.isArray(message)) {
-      throw new TypeError(
-        `Expected \`${name}[${index}]\` to be a message object, got ${describeValue(message)} (${typeName(message)})`,
-      );
+      throw new TypeError(expectedMessage(`${name}[${index}]`, "a message object", message));
     }
     const role = (message as { role?: unknown }).role;
     if (role !== undefined && typeof role !== "string") {
-      throw new TypeError(
-        `Expected \`${name}[${index}].role\` to be a string, got ${describeValue(role)} (${typeName(role)})`,
-      );
+      throw new TypeError(expectedMessage(`${name}[${index}].role`, "a string", role));
     }
   }
 }

@@ -1,5 +1,5 @@
 import { compactor } from "../compactor.js";
-import { describeValue, typeName } from "../describe-value.js";
+import { expectedMessage } from "../describe-value.js";
 import type { AnyMessage, BeforeLlmHook, CompactorOptions } from "../types.js";
 
 /** A hook, or the options to build one with `compactor`. */
@@ -12,9 +12,7 @@ export function hookFrom<M extends AnyMessage>(
 ): BeforeLlmHook<M> {
   if (typeof optionsOrHook === "function") return optionsOrHook;
   if (typeof optionsOrHook !== "object" || optionsOrHook === null) {
-    throw new TypeError(
-      `Expected \`optionsOrHook\` to be compactor options or a hook, got ${describeValue(optionsOrHook)} (${typeName(optionsOrHook)})`,
-    );
+    throw new TypeError(expectedMessage("optionsOrHook", "compactor options or a hook", optionsOrHook));
   }
   return compactor<M>({ ...defaults, ...optionsOrHook });
 }

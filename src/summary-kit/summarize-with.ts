@@ -1,4 +1,4 @@
-import { describeValue, typeName } from "../describe-value.js";
+import { expectedMessage } from "../describe-value.js";
 import type { AnyMessage, Summarize, SummaryContext } from "../types.js";
 import { buildSummaryPrompt, type SummaryPrompt, type SummaryPromptOptions } from "./build-summary-prompt.js";
 
@@ -29,7 +29,7 @@ export function summarizeWith<M extends AnyMessage = AnyMessage>(
   options: SummaryPromptOptions = {},
 ): Summarize<M> {
   if (typeof complete !== "function") {
-    throw new TypeError(`Expected \`complete\` to be a function, got ${describeValue(complete)} (${typeName(complete)})`);
+    throw new TypeError(expectedMessage("complete", "a function", complete));
   }
   return async (older, context) => {
     const text = await complete(buildSummaryPrompt(older, context, options), context);

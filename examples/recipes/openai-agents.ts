@@ -1,0 +1,36 @@
+import { Agent, run, tool, type AgentInputItem } from "@openai/agents";
+import OpenAI from "openai";
+import { z } from "zod";
+import { summarizeWith } from "context-compactor";
+import { toCallModelInputFilter } from "context-compactor/openai-agents";
+
+const openai = new OpenAI(); // reads OPENAI_API_KEY
+
+const agent = new Agent({
+  name: "travel agent",
+  instructions: "You plan trips. Use lookup for every fact.",
+  tools: [
+    tool({
+      name: "lookup",
+      description: "Look up a fact",
+      parameters: z.object({ q: z.string() }),
+      execute: async ({ q }) => `facts about ${q}`,
+    }),
+  ],
+});
+
+const callModelInputFilter = toCallModelInputFilter({
+  maxTokens: 100_000,
+  summarize: summarizeWith(async ({ system, user }, { signal }) => {
+    const response = await openai.responses.create({ model: "gpt-4.1-mini", instructions: system, input: user }, { signal });
+    return response.output_text;
+  }),
+});
+
+let history: AgentInputItem[] = [];
+
+export async function reply(userText: string): Promise<string> {
+  const result = await run(agent, [...history, { role: "user", content: userText }], { callModelInputFilter });
+  history = result.history;
+  return String(result.finalOutput ?? "");
+}
