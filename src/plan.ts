@@ -76,7 +76,8 @@ export function planWithSettings<M extends AnyMessage>(
     const masking = maskToolResults(messages, settings.mask);
     if (masking.masked > 0) {
       tokens = new TranscriptTokens(masking.messages, settings.countTokens, { from: original, changed: masking.changed });
-      if (tokens.total <= settings.maxTokens) {
+      // A forced compaction (a user's `/compact`) asks for a summary: masking alone never answers it.
+      if (!settings.force && tokens.total <= settings.maxTokens) {
         return plan({
           action: "mask",
           reason,

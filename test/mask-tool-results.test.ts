@@ -84,6 +84,14 @@ describe.each(dialects)("maskToolResults in %s", (dialect: DialectName) => {
     expect(planCompaction(twoTurns, options)).toMatchObject({ action: "summarize", stage: "summarize" });
   });
 
+  it("a forced compaction summarizes even when masking alone would do", async () => {
+    const summarize = vi.fn(() => "s");
+    const { compact } = await import("../src/index.js");
+    const result = await compact(messages, { maxTokens: estimateTokens(messages) + 1, summarize, summaryRole, maskToolResults: true, force: true });
+    expect(summarize).toHaveBeenCalledTimes(1);
+    expect(result!.messages.some((m) => (m as { content?: unknown }).content === `[Summary of earlier conversation]\ns`)).toBe(true);
+  });
+
   it("a pass that cannot mask anything new goes on to summarize", async () => {
     const summarize = vi.fn(() => "s");
     const alreadyMasked = maskToolResults(messages, { keepRecent: 0 }).messages;
