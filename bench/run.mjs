@@ -84,8 +84,12 @@ const isUser = (m) => m.role === "user";
   calls = 0;
   const customSplit = splitAtUserBoundary(session, { keepTail, countTokens: wholeList });
   if (session.length - customSplit.tail.length !== slow.result) throw new Error("tail search (custom counter): different split");
-  row(suite, "splitAtUserBoundary, custom whole-list countTokens", custom, slow, `${calls} countTokens calls vs ${session.length - slow.result + 1} for the reference`);
-  results.suites.tailSearch = { messages: session.length, keepTail, reference: slow, splitAtUserBoundary: fast, speedup: slow.median / fast.median, customCounter: { ...custom, calls, speedup: slow.median / custom.median } };
+  const customCalls = calls;
+  calls = 0;
+  referenceSplit(session, wholeList, isUser);
+  const referenceCalls = calls;
+  row(suite, "splitAtUserBoundary, custom whole-list countTokens", custom, slow, `${customCalls} countTokens calls vs ${referenceCalls} for the reference`);
+  results.suites.tailSearch = { messages: session.length, keepTail, reference: { ...slow, calls: referenceCalls }, splitAtUserBoundary: fast, speedup: slow.median / fast.median, customCounter: { ...custom, calls: customCalls, speedup: slow.median / custom.median } };
 }
 
 // 3. The same with a real tokenizer (o200k) as countTokens: the split alone, then whole hook turns.
@@ -233,15 +237,20 @@ const isUser = (m) => m.role === "user";
 {
   const datasets = {};
   const add = (name, messages) => {
-    const entry = (datasets[name] ??= { estimate: 0, jsonTokens: 0, textTokens: 0, transcripts: 0 });
+    const entry = (datasets[name] ??= { estimate: 0, jsonTokens: 0, textTokens: 0, transcripts: 0, lowest: Infinity, highest: 0 });
     entry.transcripts++;
-    entry.estimate += estimateTokens(messages);
+    const estimate = estimateTokens(messages);
+    let billed = 0;
+    entry.estimate += estimate;
     for (const m of messages) {
       entry.jsonTokens += o200k(JSON.stringify(m));
       // What a chat API bills, roughly: the text of the message plus about 4 tokens of framing.
       const text = [typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? ""), ...(m.tool_calls ?? []).map((c) => c.function.name + c.function.arguments)].join("");
-      entry.textTokens += o200k(text) + 4;
+      billed += o200k(text) + 4;
     }
+    entry.textTokens += billed;
+    entry.lowest = Math.min(entry.lowest, estimate / billed);
+    entry.highest = Math.max(entry.highest, estimate / billed);
   };
   for (const t of transcripts) add(t.dataset, t.messages);
   add("generated CJK/Cyrillic", nonLatinConversation());
@@ -266,9 +275,9 @@ for (const r of rows) {
 const m = results.suites.maskingSavings;
 console.log(`\n6. masking alone on ${m.transcripts} moatless coding transcripts (keepRecent 3): ${m.tokensBefore} → ${m.tokensAfter} tokens (${(m.saved * 100).toFixed(1)}% saved)`);
 console.log("\nestimator accuracy (estimateTokens ÷ o200k tokens):");
-console.log(`  ${"dataset".padEnd(24)} ${"of the JSON".padStart(12)} ${"of the text + 4/msg".padStart(20)}`);
+console.log(`  ${"dataset".padEnd(24)} ${"of the JSON".padStart(12)} ${"of the text + 4/msg".padStart(20)} ${"per transcript".padStart(16)}`);
 for (const [name, a] of Object.entries(results.accuracy)) {
-  console.log(`  ${name.padEnd(24)} ${a.estimatePerJsonToken.toFixed(2).padStart(12)} ${a.estimatePerBilledToken.toFixed(2).padStart(20)}`);
+  console.log(`  ${name.padEnd(24)} ${a.estimatePerJsonToken.toFixed(2).padStart(12)} ${a.estimatePerBilledToken.toFixed(2).padStart(20)} ${`${a.lowest.toFixed(2)}–${a.highest.toFixed(2)}`.padStart(16)}`);
 }
 results.rows = rows;
 writeFileSync(new URL("./results.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");
