@@ -9,6 +9,7 @@ import type {
   Summarize,
 } from "./types.js";
 import { describeValue, expectedMessage } from "./describe-value.js";
+import { closestKey } from "./closest-key.js";
 
 /** Options after validation, with every default filled in. */
 export interface Settings<M extends AnyMessage = AnyMessage> {
@@ -56,51 +57,13 @@ const callKeys = ["force", "instructions", "signal"] as const;
 // setTimeout fires at once for delays above 2^31 - 1 ms, which would turn a long timeout into none.
 const longestTimeout = 2_147_483_647;
 
-const expected = expectedMessage;
-
-function normalizeKey(key: string): string {
-  return key.toLowerCase().replace(/[^a-z0-9]/g, "");
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
-
-function suggest(key: string, known: readonly string[]): string | undefined {
-  const normalized = normalizeKey(key);
-  const sameLetters = known.find((candidate) => normalizeKey(candidate) === normalized);
-  if (sameLetters) return sameLetters;
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(normalized.length / 3)) + 1;
-  for (const candidate of known) {
-    const distance = editDistance(normalized, normalizeKey(candidate));
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
 function rejectUnknownKeys(object: object, known: readonly string[], prefix: string): void {
   for (const key of Object.keys(object)) {
     if (known.includes(key)) continue;
     if (prefix === "" && (callKeys as readonly string[]).includes(key)) {
       throw new TypeError(`Unknown option \`${key}\`: it belongs to a single call, \`compact(messages, { ${key} })\`, not to \`compactor()\`.`);
     }
-    const suggestion = suggest(key, known);
+    const suggestion = closestKey(key, known);
     const hint = suggestion
       ? `Did you mean \`${prefix}${suggestion}\`?`
       : `Known options: ${known.map((name) => `\`${prefix}${name}\``).join(", ")}.`;
@@ -111,14 +74,14 @@ function rejectUnknownKeys(object: object, known: readonly string[], prefix: str
 function optionalFunction<T>(options: Record<string, unknown>, name: string): T | undefined {
   const value = options[name];
   if (value === undefined) return undefined;
-  if (typeof value !== "function") throw new TypeError(expected(name, "a function", value));
+  if (typeof value !== "function") throw new TypeError(expectedMessage(name, "a function", value));
   return value as T;
 }
 
 function optionalBoolean(options: Record<string, unknown>, name: string): boolean {
   const value = options[name];
   if (value === undefined) return false;
-  if (typeof value !== "boolean") throw new TypeError(expected(name, "a boolean", value));
+  if (typeof value !== "boolean") throw new TypeError(expectedMessage(name, "a boolean", value));
   return value;
 }
 
@@ -126,14 +89,14 @@ function oneOf<T extends string>(options: Record<string, unknown>, name: string,
   const value = options[name];
   if (value === undefined) return allowed[0] as T;
   const what = allowed.map((entry) => `\`"${entry}"\``).join(" or ");
-  if (typeof value !== "string") throw new TypeError(expected(name, what, value));
-  if (!allowed.includes(value as T)) throw new RangeError(expected(name, what, value));
+  if (typeof value !== "string") throw new TypeError(expectedMessage(name, what, value));
+  if (!allowed.includes(value as T)) throw new RangeError(expectedMessage(name, what, value));
   return value as T;
 }
 
 function integer(value: unknown, name: string, what: string, minimum: number): number {
-  if (typeof value !== "number") throw new TypeError(expected(name, what, value));
-  if (!Number.isInteger(value) || value < minimum) throw new RangeError(expected(name, what, value));
+  if (typeof value !== "number") throw new TypeError(expectedMessage(name, what, value));
+  if (!Number.isInteger(value) || value < minimum) throw new RangeError(expectedMessage(name, what, value));
   return value;
 }
 
@@ -141,16 +104,16 @@ function resolveMask(value: unknown): Settings["mask"] {
   if (value === undefined || value === false) return undefined;
   if (value === true) return { keepRecent: 3, placeholder: MASKED_TOOL_RESULT };
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new TypeError(expected("maskToolResults", "a boolean or an object", value));
+    throw new TypeError(expectedMessage("maskToolResults", "a boolean or an object", value));
   }
   rejectUnknownKeys(value, ["keepRecent", "placeholder"], "maskToolResults.");
   const { keepRecent = 3, placeholder = MASKED_TOOL_RESULT } = value as Record<string, unknown>;
   integer(keepRecent, "maskToolResults.keepRecent", "an integer from 0 and up", 0);
   if (typeof placeholder !== "string") {
-    throw new TypeError(expected("maskToolResults.placeholder", "a non-empty string", placeholder));
+    throw new TypeError(expectedMessage("maskToolResults.placeholder", "a non-empty string", placeholder));
   }
   if (placeholder.trim() === "") {
-    throw new RangeError(expected("maskToolResults.placeholder", "a non-empty string", placeholder));
+    throw new RangeError(expectedMessage("maskToolResults.placeholder", "a non-empty string", placeholder));
   }
   return { keepRecent: keepRecent as number, placeholder };
 }
@@ -162,7 +125,7 @@ function resolveSignal(value: unknown): AbortSignal | undefined {
     value !== null &&
     typeof (value as AbortSignal).aborted === "boolean" &&
     typeof (value as AbortSignal).addEventListener === "function";
-  if (!looksLikeSignal) throw new TypeError(expected("signal", "an AbortSignal", value));
+  if (!looksLikeSignal) throw new TypeError(expectedMessage("signal", "an AbortSignal", value));
   return value as AbortSignal;
 }
 
@@ -172,7 +135,7 @@ function resolveSignal(value: unknown): AbortSignal | undefined {
  */
 export function resolveOptions<M extends AnyMessage>(options: unknown, kind: OptionsKind): Settings<M> {
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw new TypeError(expected("options", "an object", options));
+    throw new TypeError(expectedMessage("options", "an object", options));
   }
   const known: readonly string[] = kind === "compactor" ? compactorKeys : [...compactorKeys, ...callKeys];
   rejectUnknownKeys(options, known, "");
@@ -182,7 +145,7 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
 
   const summarize = raw["summarize"];
   if (kind !== "plan" || summarize !== undefined) {
-    if (typeof summarize !== "function") throw new TypeError(expected("summarize", "a function", summarize));
+    if (typeof summarize !== "function") throw new TypeError(expectedMessage("summarize", "a function", summarize));
   }
 
   let keepTail = Math.floor(maxTokens / 2);
@@ -199,14 +162,14 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
   if (raw["timeoutMs"] !== undefined) {
     const value = raw["timeoutMs"];
     const what = `a positive number of milliseconds up to ${longestTimeout}`;
-    if (typeof value !== "number") throw new TypeError(expected("timeoutMs", what, value));
-    if (!(value > 0 && value <= longestTimeout)) throw new RangeError(expected("timeoutMs", what, value));
+    if (typeof value !== "number") throw new TypeError(expectedMessage("timeoutMs", what, value));
+    if (!(value > 0 && value <= longestTimeout)) throw new RangeError(expectedMessage("timeoutMs", what, value));
     timeoutMs = value;
   }
 
   const instructions = raw["instructions"];
   if (instructions !== undefined && typeof instructions !== "string") {
-    throw new TypeError(expected("instructions", "a string", instructions));
+    throw new TypeError(expectedMessage("instructions", "a string", instructions));
   }
 
   return {
