@@ -1,18 +1,12 @@
+import { optionalAbortSignal } from "./abort-signal.js";
 import { expectedMessage } from "./describe-value.js";
 import { runCompaction } from "./engine.js";
 import { resolveOptions } from "./options.js";
 import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactorOptions } from "./types.js";
 
 function eventSignal(event: unknown): AbortSignal | undefined {
-  if (typeof event !== "object" || event === null) {
-    throw new TypeError(expectedMessage("event", "an object", event));
-  }
-  const signal = (event as BeforeLlmEvent).signal;
-  if (signal === undefined) return undefined;
-  if (typeof signal !== "object" || signal === null || typeof signal.aborted !== "boolean" || typeof signal.addEventListener !== "function") {
-    throw new TypeError(expectedMessage("event.signal", "an AbortSignal", signal));
-  }
-  return signal;
+  if (typeof event !== "object" || event === null) throw new TypeError(expectedMessage("event", "an object", event));
+  return optionalAbortSignal((event as BeforeLlmEvent).signal, "event.signal");
 }
 
 /**

@@ -1,3 +1,4 @@
+import { optionalAbortSignal } from "./abort-signal.js";
 import { MASKED_TOOL_RESULT } from "./constants.js";
 import { isUserBoundary } from "./dialects.js";
 import type {
@@ -118,17 +119,6 @@ function resolveMask(value: unknown): Settings["mask"] {
   return { keepRecent: keepRecent as number, placeholder };
 }
 
-function resolveSignal(value: unknown): AbortSignal | undefined {
-  if (value === undefined) return undefined;
-  const looksLikeSignal =
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as AbortSignal).aborted === "boolean" &&
-    typeof (value as AbortSignal).addEventListener === "function";
-  if (!looksLikeSignal) throw new TypeError(expectedMessage("signal", "an AbortSignal", value));
-  return value as AbortSignal;
-}
-
 /**
  * Validates options once and fills in the defaults. Wrong types throw `TypeError`, values out of
  * range `RangeError`, each naming the option with the expected and the actual value.
@@ -189,6 +179,6 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     onSkipped: optionalFunction(raw, "onSkipped"),
     force: optionalBoolean(raw, "force"),
     instructions: instructions as string | undefined,
-    signal: resolveSignal(raw["signal"]),
+    signal: optionalAbortSignal(raw["signal"], "signal"),
   };
 }
