@@ -75,6 +75,7 @@ let modelCalls = 0;
 let turns = 0;
 let sentTokens = 0;
 let sentInTurn = false;
+// What the transcript would be without compaction: every message appended, nothing removed.
 let uncompactedTokens = 0;
 let totalSent = 0;
 let totalUncompacted = 0;
@@ -90,7 +91,12 @@ async function callModel() {
   totalUncompacted += uncompactedTokens;
   const response = await client.chat.completions.create({ model: "support-agent", messages: transcript });
   modelCalls++;
-  transcript.push(response.choices[0].message);
+  append(response.choices[0].message);
+}
+
+function append(message) {
+  transcript.push(message);
+  uncompactedTokens += estimateTokens([message]);
 }
 
 function endTurn() {
@@ -104,19 +110,15 @@ for (const [index, conversation] of conversations.entries()) {
   for (const message of conversation.messages) {
     if (message.role === "system") {
       // One agent, one system prompt: the first conversation's stays for the whole shift.
-      if (index === 0) {
-        transcript.push(message);
-        uncompactedTokens += estimateTokens([message]);
-      }
+      if (index === 0) append(message);
       continue;
     }
-    uncompactedTokens += estimateTokens([message]);
     if (message.role === "user") {
       endTurn();
       turns++;
-      transcript.push(message);
+      append(message);
     } else if (message.role === "tool") {
-      transcript.push(message);
+      append(message);
     } else {
       script.push({ content: message.content ?? null, ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}) });
       await callModel();
@@ -130,8 +132,9 @@ const before = compactions.reduce((sum, event) => sum + event.tokensBefore, 0);
 const after = compactions.reduce((sum, event) => sum + event.tokensAfter, 0);
 const systemKept = stub.requests.every((request) => request.body.messages[0]?.content === conversations[0].messages[0].content);
 const average = (total) => n(Math.round(total / Math.max(1, compactions.length)));
+const perCompaction = compactions.length > 0 ? ` (on average ${average(before)} → ${average(after)} tokens)` : "";
 console.log(`
-turns: ${turns}, model calls: ${modelCalls}, compactions: ${compactions.length} (on average ${average(before)} → ${average(after)} tokens)
+turns: ${turns}, model calls: ${modelCalls}, compactions: ${compactions.length}${perCompaction}
 tokens sent over the shift: ${n(totalSent)} with compaction, ${n(totalUncompacted)} without (${Math.round((1 - totalSent / totalUncompacted) * 100)}% fewer); final transcript ${n(estimateTokens(transcript))} tokens instead of ${n(uncompactedTokens)}
 time in the hook: ${hookMs.toFixed(1)} ms over ${modelCalls} calls (${((hookMs / modelCalls) * 1000).toFixed(0)} µs per call); the demo ran in ${((performance.now() - started) / 1000).toFixed(1)} s
 requests with a broken tool pair: ${brokenRequests.length}; system prompt first in every request: ${systemKept ? "yes" : "no"}`);
