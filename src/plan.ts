@@ -19,7 +19,10 @@ export interface CompactionPlan<M extends AnyMessage = AnyMessage> {
   /** `none`: at or under budget; `mask`: masking old tool results suffices; `summarize`: `summarize` would run; `skip`: over budget but nothing worth summarizing. */
   action: PlanAction;
   reason: PlanReason;
-  /** The stage that would produce the result, when one would run. */
+  /**
+   * With `maskToolResults` on, the stage that would produce the result: `"mask"` when masking
+   * suffices, `"summarize"` when `summarize` would run. Absent otherwise, and when nothing would run.
+   */
   stage?: "mask" | "summarize";
   /** Token count of the transcript as it is. */
   tokensBefore: number;
@@ -112,7 +115,8 @@ export function planWithSettings<M extends AnyMessage>(
   if (older.every((message) => isLibraryMessage(message))) {
     return plan({ ...fields, action: "skip", reason: "no-progress" });
   }
-  return plan({ ...fields, action: "summarize", stage: "summarize", previousSummary: previousSummaryIn(older) });
+  const stage = settings.mask ? { stage: "summarize" as const } : {};
+  return plan({ ...fields, action: "summarize", ...stage, previousSummary: previousSummaryIn(older) });
 }
 
 /**

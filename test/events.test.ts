@@ -102,16 +102,15 @@ describe("compact and planCompaction", () => {
     const summarize = vi.fn(() => "s");
     const plan = planCompaction(messages, { maxTokens: 4, keepTail: 2, countTokens: perMessage, summarize });
     expect(summarize).not.toHaveBeenCalled();
-    expect(plan).toEqual({
+    expect(plan).toStrictEqual({
       action: "summarize",
       reason: "over-budget",
-      stage: "summarize",
       tokensBefore: 5,
       head: [messages[0]],
       older: [messages[1], messages[2]],
       tail: [messages[3], messages[4]],
     });
-    expect(planCompaction(messages, { maxTokens: 5, countTokens: perMessage })).toEqual({
+    expect(planCompaction(messages, { maxTokens: 5, countTokens: perMessage })).toStrictEqual({
       action: "none",
       reason: "under-budget",
       tokensBefore: 5,
