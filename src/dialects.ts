@@ -83,7 +83,7 @@ export function forEachToolResult(message: object, visit: (id: string) => void):
 }
 
 /** True when the message answers at least one tool call. */
-export function carriesToolResult(message: object): boolean {
+function carriesToolResult(message: object): boolean {
   let found = false;
   forEachToolResult(message, () => {
     found = true;

@@ -9,7 +9,7 @@ export const perMessageCount = Symbol.for("context-compactor.perMessageCount");
 type PerMessage = (message: unknown, index: number) => number;
 
 /** The per-message function of a counter that is a sum over messages, if it is one. */
-export function perMessageOf<M extends AnyMessage>(countTokens: CountTokens<M> | undefined): PerMessage | undefined {
+function perMessageOf<M extends AnyMessage>(countTokens: CountTokens<M> | undefined): PerMessage | undefined {
   if (countTokens === undefined || countTokens === (estimateTokens as unknown)) return estimateMessageTokens;
   const perMessage = (countTokens as unknown as Record<symbol, unknown>)[perMessageCount];
   return typeof perMessage === "function" ? (perMessage as PerMessage) : undefined;

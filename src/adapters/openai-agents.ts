@@ -30,7 +30,7 @@ export type CompactingInputFilter = (<M extends AnyMessage, D extends { input: M
  */
 export function toCallModelInputFilter<M extends AnyMessage = AnyMessage>(optionsOrHook: HookOrOptions<M>): CompactingInputFilter {
   const compact = rollingCompaction(hookFrom(optionsOrHook, {}));
-  const filter = async ({ modelData }: { modelData: { input: M[]; instructions?: string } }) => {
+  const filter = async ({ modelData }: CallModelInputFilterArgs<M>) => {
     const compacted = await compact(modelData.input);
     return compacted === null ? modelData : { ...modelData, input: compacted };
   };

@@ -3,7 +3,7 @@ import type { InspectReport, PartSize } from "./inspect.js";
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** One line of fixed width: `#` for the head, `·` for the older part, `=` for the tail, by tokens. */
-export function planBar(parts: { head: PartSize; older: PartSize; tail: PartSize }, width = 60): string {
+function planBar(parts: { head: PartSize; older: PartSize; tail: PartSize }, width = 60): string {
   const total = parts.head.tokens + parts.older.tokens + parts.tail.tokens;
   if (total === 0) return `[${" ".repeat(width)}]`;
   const cells = (tokens: number) => (tokens === 0 ? 0 : Math.max(1, Math.round((tokens / total) * width)));

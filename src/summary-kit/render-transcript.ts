@@ -25,7 +25,7 @@ function stringify(value: unknown): string {
 }
 
 /** Cuts text longer than `max` in the middle, saying how many characters were left out. */
-export function cutMiddle(text: string, max: number): string {
+function cutMiddle(text: string, max: number): string {
   if (text.length <= max) return text;
   const keep = Math.max(0, max);
   const start = Math.ceil(keep / 2);
