@@ -1,20 +1,20 @@
-export { compactor } from "./compactor.js";
-export { compact } from "./compact.js";
-export { planCompaction } from "./plan.js";
-export type { CompactionPlan, PlanAction, PlanReason } from "./plan.js";
-export { estimateTokens } from "./estimate-tokens.js";
-export { createCachedCounter } from "./cached-counter.js";
-export { splitAtUserBoundary } from "./split.js";
-export type { Split, SplitOptions } from "./split.js";
-export { isSummaryMessage } from "./dialects.js";
-export { findToolPairProblems } from "./tool-pairs.js";
-export type { ToolPairProblem } from "./tool-pairs.js";
-export { maskToolResults } from "./mask-tool-results.js";
-export type { MaskedTranscript } from "./mask-tool-results.js";
-export { chainHooks } from "./chain-hooks.js";
-export { CompactionError, isCompactionError } from "./errors.js";
-export type { CompactionErrorCode } from "./errors.js";
-export { SUMMARY_PREFIX, FLUSH_TO_MEMORY_REMINDER, MASKED_TOOL_RESULT } from "./constants.js";
+export { compactor } from "./hook/compactor.js";
+export { compact } from "./hook/compact.js";
+export { planCompaction } from "./plan/plan.js";
+export type { CompactionPlan, PlanAction, PlanReason } from "./plan/plan.js";
+export { estimateTokens } from "./counting/estimate-tokens.js";
+export { createCachedCounter } from "./counting/cached-counter.js";
+export { splitAtUserBoundary } from "./plan/split-at-user-boundary.js";
+export type { Split, SplitOptions } from "./plan/split-at-user-boundary.js";
+export { isSummaryMessage } from "./dialects/messages.js";
+export { findToolPairProblems } from "./dialects/tool-pairs.js";
+export type { ToolPairProblem } from "./dialects/tool-pairs.js";
+export { maskToolResults } from "./plan/mask-tool-results.js";
+export type { MaskedTranscript } from "./plan/mask-tool-results.js";
+export { chainHooks } from "./hook/chain-hooks.js";
+export { CompactionError, isCompactionError } from "./hook/errors.js";
+export type { CompactionErrorCode } from "./hook/errors.js";
+export { SUMMARY_PREFIX, FLUSH_TO_MEMORY_REMINDER, MASKED_TOOL_RESULT } from "./hook/constants.js";
 export type {
   AnyMessage,
   BeforeLlmEvent,
@@ -32,7 +32,7 @@ export type {
   SkipReason,
   Summarize,
   SummaryContext,
-} from "./types.js";
+} from "./hook/types.js";
 export { renderTranscript } from "./summary-kit/render-transcript.js";
 export type { RenderTranscriptOptions } from "./summary-kit/render-transcript.js";
 export { buildSummaryPrompt, DEFAULT_SUMMARY_SECTIONS } from "./summary-kit/build-summary-prompt.js";

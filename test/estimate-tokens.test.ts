@@ -2,7 +2,7 @@ import stableStringify from "fast-json-stable-stringify";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { estimateTokens } from "../src/index.js";
-import { utf8ByteLengthPortable } from "../src/utf8-length.js";
+import { utf8ByteLengthPortable } from "../src/counting/utf8-length.js";
 
 const native = (messages: readonly unknown[]) =>
   messages.reduce<number>((sum, m) => sum + Math.ceil(Buffer.byteLength(JSON.stringify(m)) / 4), 0);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { smallestFittingFromEnd } from "../src/search-from-end.js";
+import { smallestFittingFromEnd } from "../src/plan/search-from-end.js";
 
 describe("smallestFittingFromEnd", () => {
   it("finds the first fitting index of any monotone predicate, in O(log k) calls", () => {

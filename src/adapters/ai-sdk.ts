@@ -1,4 +1,4 @@
-import type { AnyMessage } from "../types.js";
+import type { AnyMessage } from "../hook/types.js";
 import { hookFrom, rollingCompaction, type HookOrOptions } from "./rolling-compaction.js";
 
 /** What the AI SDK passes to `prepareStep` (the part this adapter reads). */

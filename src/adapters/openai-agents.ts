@@ -1,4 +1,4 @@
-import type { AnyMessage } from "../types.js";
+import type { AnyMessage } from "../hook/types.js";
 import { hookFrom, rollingCompaction, type HookOrOptions } from "./rolling-compaction.js";
 
 /** What `@openai/agents` passes to a `callModelInputFilter` (the part this adapter reads). */

@@ -1,6 +1,6 @@
-import { compactor } from "../compactor.js";
-import { expectedMessage } from "../describe-value.js";
-import type { AnyMessage, BeforeLlmHook, CompactorOptions } from "../types.js";
+import { compactor } from "../hook/compactor.js";
+import { expectedMessage } from "../validation/describe-value.js";
+import type { AnyMessage, BeforeLlmHook, CompactorOptions } from "../hook/types.js";
 
 /** A hook, or the options to build one with `compactor`. */
 export type HookOrOptions<M extends AnyMessage> = BeforeLlmHook<M> | CompactorOptions<M>;

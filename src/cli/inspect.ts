@@ -1,8 +1,8 @@
-import { detectDialect, type Dialect } from "../dialects.js";
-import { estimateTokens } from "../estimate-tokens.js";
-import { planCompaction, type PlanAction, type PlanReason } from "../plan.js";
-import { findToolPairProblems, type ToolPairProblem } from "../tool-pairs.js";
-import { assertTranscript } from "../validate-messages.js";
+import { detectDialect, type Dialect } from "../dialects/messages.js";
+import { estimateTokens } from "../counting/estimate-tokens.js";
+import { planCompaction, type PlanAction, type PlanReason } from "../plan/plan.js";
+import { findToolPairProblems, type ToolPairProblem } from "../dialects/tool-pairs.js";
+import { assertTranscript } from "../validation/validate-messages.js";
 
 /** Messages and tokens of one part of a plan. */
 export interface PartSize {

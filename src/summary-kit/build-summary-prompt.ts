@@ -1,5 +1,5 @@
-import { isLibraryMessage } from "../dialects.js";
-import type { AnyMessage, SummaryContext } from "../types.js";
+import { isLibraryMessage } from "../dialects/messages.js";
+import type { AnyMessage, SummaryContext } from "../hook/types.js";
 import { renderTranscript } from "./render-transcript.js";
 
 /** One section of the summary: a heading and what belongs under it. */

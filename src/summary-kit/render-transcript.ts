@@ -1,6 +1,6 @@
-import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../constants.js";
-import { leadingText } from "../dialects.js";
-import type { AnyMessage } from "../types.js";
+import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
+import { leadingText } from "../dialects/messages.js";
+import type { AnyMessage } from "../hook/types.js";
 
 /** Options of `renderTranscript`. */
 export interface RenderTranscriptOptions {

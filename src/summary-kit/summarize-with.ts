@@ -1,5 +1,5 @@
-import { expectedMessage } from "../describe-value.js";
-import type { AnyMessage, Summarize, SummaryContext } from "../types.js";
+import { expectedMessage } from "../validation/describe-value.js";
+import type { AnyMessage, Summarize, SummaryContext } from "../hook/types.js";
 import { buildSummaryPrompt, type SummaryPrompt, type SummaryPromptOptions } from "./build-summary-prompt.js";
 
 /** The caller's model call: the prompt in, the summary text out. Pass `context.signal` on to the model. */

@@ -1,6 +1,6 @@
-import { optionalAbortSignal } from "./abort-signal.js";
+import { optionalAbortSignal } from "../validation/abort-signal.js";
 import { MASKED_TOOL_RESULT } from "./constants.js";
-import { isUserBoundary } from "./dialects.js";
+import { isUserBoundary } from "../dialects/messages.js";
 import type {
   AnyMessage,
   CompactedEvent,
@@ -9,8 +9,8 @@ import type {
   SkippedEvent,
   Summarize,
 } from "./types.js";
-import { describeValue, expectedMessage } from "./describe-value.js";
-import { closestKey } from "./closest-key.js";
+import { describeValue, expectedMessage } from "../validation/describe-value.js";
+import { closestKey } from "../validation/closest-key.js";
 
 /** Options after validation, with every default filled in. */
 export interface Settings<M extends AnyMessage = AnyMessage> {

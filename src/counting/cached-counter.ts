@@ -1,6 +1,6 @@
-import { expectedMessage } from "./describe-value.js";
+import { expectedMessage } from "../validation/describe-value.js";
 import { checkedCount, perMessageCount } from "./token-counter.js";
-import type { AnyMessage, CountTokens } from "./types.js";
+import type { AnyMessage, CountTokens } from "../hook/types.js";
 
 /**
  * Turns a per-message token counter (a real tokenizer, say) into a `countTokens` that counts each

@@ -1,4 +1,4 @@
-import { expectedMessage } from "./describe-value.js";
+import { expectedMessage } from "../validation/describe-value.js";
 import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactionResult } from "./types.js";
 
 /**

@@ -1,7 +1,7 @@
-import { forEachToolCall, forEachToolResult, isReasoningItem } from "./dialects.js";
+import { forEachToolCall, forEachToolResult, isReasoningItem } from "../dialects/messages.js";
 import { smallestFittingFromEnd } from "./search-from-end.js";
-import type { TranscriptTokens } from "./token-counter.js";
-import type { AnyMessage } from "./types.js";
+import type { TranscriptTokens } from "../counting/token-counter.js";
+import type { AnyMessage } from "../hook/types.js";
 
 /** A tail cut inside a long turn: the turn's user message, then the newest complete tool groups. */
 export interface InsideTurnTail {

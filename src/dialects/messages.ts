@@ -10,7 +10,7 @@
 // Responses tools (computer, shell, apply_patch, tool search) pair up the same way: a `*_call`
 // item answered by a `*_output` or `*_result` item with the same id.
 
-import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "./constants.js";
+import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
 
 type Loose = Record<string, unknown>;
 

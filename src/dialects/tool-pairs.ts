@@ -1,5 +1,5 @@
-import { expectedMessage } from "./describe-value.js";
-import { forEachToolCall, forEachToolResult } from "./dialects.js";
+import { expectedMessage } from "../validation/describe-value.js";
+import { forEachToolCall, forEachToolResult } from "./messages.js";
 
 /** A tool call without its result, or a result without its call. */
 export interface ToolPairProblem {

@@ -1,5 +1,5 @@
-import { MASKED_TOOL_RESULT } from "./constants.js";
-import type { AnyMessage, MaskToolResultsOptions } from "./types.js";
+import { MASKED_TOOL_RESULT } from "../hook/constants.js";
+import type { AnyMessage, MaskToolResultsOptions } from "../hook/types.js";
 
 type Loose = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
-import { optionalAbortSignal } from "./abort-signal.js";
-import { expectedMessage } from "./describe-value.js";
+import { optionalAbortSignal } from "../validation/abort-signal.js";
+import { expectedMessage } from "../validation/describe-value.js";
 import { runCompaction } from "./engine.js";
 import { resolveOptions } from "./options.js";
 import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactorOptions } from "./types.js";

@@ -1,4 +1,4 @@
-import { expectedMessage } from "./describe-value.js";
+import { expectedMessage } from "../validation/describe-value.js";
 import { utf8ByteLength } from "./utf8-length.js";
 
 /**

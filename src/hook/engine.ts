@@ -1,7 +1,7 @@
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "./constants.js";
 import { isCompactionError } from "./errors.js";
 import type { Settings } from "./options.js";
-import { planWithSettings, type EnginePlan } from "./plan.js";
+import { planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { runSummarize } from "./run-summarize.js";
 import type { AnyMessage, CompactionResult } from "./types.js";
 

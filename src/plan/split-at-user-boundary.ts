@@ -1,8 +1,8 @@
-import { isSystemPrompt, isUserBoundary } from "./dialects.js";
-import { expectedMessage } from "./describe-value.js";
+import { isSystemPrompt, isUserBoundary } from "../dialects/messages.js";
+import { expectedMessage } from "../validation/describe-value.js";
 import { smallestFittingFromEnd } from "./search-from-end.js";
-import { TranscriptTokens } from "./token-counter.js";
-import type { AnyMessage, CountTokens } from "./types.js";
+import { TranscriptTokens } from "../counting/token-counter.js";
+import type { AnyMessage, CountTokens } from "../hook/types.js";
 
 /** A transcript cut in three: the kept system prompt, the part to summarize, the kept recent tail. */
 export interface Split<M extends AnyMessage = AnyMessage> {

@@ -1,6 +1,6 @@
 import { estimateMessageTokens, estimateTokens } from "./estimate-tokens.js";
-import { describeValue, typeName } from "./describe-value.js";
-import type { AnyMessage, CountTokens } from "./types.js";
+import { describeValue, typeName } from "../validation/describe-value.js";
+import type { AnyMessage, CountTokens } from "../hook/types.js";
 
 // A counter that is a sum of per-message counts exposes its per-message function under this
 // symbol (see createCachedCounter), so the tail search can sum counts instead of recounting suffixes.

@@ -1,12 +1,12 @@
-import { isLibraryMessage, leadingText } from "./dialects.js";
-import { SUMMARY_PREFIX } from "./constants.js";
+import { isLibraryMessage, leadingText } from "../dialects/messages.js";
+import { SUMMARY_PREFIX } from "../hook/constants.js";
 import { maskToolResults } from "./mask-tool-results.js";
-import { resolveOptions, type Settings } from "./options.js";
+import { resolveOptions, type Settings } from "../hook/options.js";
 import { findInsideTurnTail } from "./split-inside-turn.js";
-import { findTailStart, headLength } from "./split.js";
-import { TranscriptTokens } from "./token-counter.js";
-import type { AnyMessage, PlanOptions } from "./types.js";
-import { assertTranscript } from "./validate-messages.js";
+import { findTailStart, headLength } from "./split-at-user-boundary.js";
+import { TranscriptTokens } from "../counting/token-counter.js";
+import type { AnyMessage, PlanOptions } from "../hook/types.js";
+import { assertTranscript } from "../validation/validate-messages.js";
 
 /** What a compaction would do now. */
 export type PlanAction = "none" | "mask" | "summarize" | "skip";
