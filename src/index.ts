@@ -7,6 +7,8 @@ export { createCachedCounter } from "./counting/cached-counter.js";
 export { splitAtUserBoundary } from "./plan/split-at-user-boundary.js";
 export type { Split, SplitOptions } from "./plan/split-at-user-boundary.js";
 export { isSummaryMessage } from "./dialects/messages.js";
+export { detectDialect } from "./dialects/registry.js";
+export type { DialectName } from "./dialects/dialect.js";
 export { findToolPairProblems } from "./dialects/tool-pairs.js";
 export type { ToolPairProblem } from "./dialects/tool-pairs.js";
 export { maskToolResults } from "./plan/mask-tool-results.js";

@@ -10,13 +10,13 @@ import {
   splitAtUserBoundary,
 } from "../src/index.js";
 import { referenceSplit } from "./support/reference-split.js";
-import { deepFreeze, dialects, transcriptArbitrary } from "./support/transcripts.js";
+import { deepFreeze, dialects, summaryRoleFor, transcriptArbitrary } from "./support/transcripts.js";
 
 const runs = { numRuns: 150 };
 type Message = Record<string, unknown>;
 
 describe.each(dialects)("%s", (dialect) => {
-  const summaryRole = dialect === "anthropic" ? "user" : "system";
+  const summaryRole = summaryRoleFor(dialect);
 
   it("invariant 1: at or under budget the hook resolves null and touches nothing", async () => {
     await fc.assert(

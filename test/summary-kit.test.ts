@@ -12,7 +12,7 @@ import {
 } from "../src/index.js";
 import { chatCompletion, startStubModel } from "../examples/stub-model.mjs";
 import { loadFixtures } from "./support/fixtures.js";
-import { dialects, render, transcriptArbitrary, type Shape } from "./support/transcripts.js";
+import { dialects, hasSystemMessages, render, transcriptArbitrary, type Shape } from "./support/transcripts.js";
 
 const shape: Shape = {
   system: "You are a support agent.",
@@ -36,7 +36,7 @@ describe.each(dialects)("renderTranscript in %s", (dialect) => {
     expect(text).toContain("Tool result (get_order): shipped");
     expect(text).toContain("Tool result (get_user): Ada Lovelace");
     expect(text).toContain("Earlier summary: The user is Ada; order W1 was refunded.");
-    if (dialect !== "anthropic") expect(text).toContain("System: You are a support agent.");
+    if (hasSystemMessages(dialect)) expect(text).toContain("System: You are a support agent.");
   });
 
   it("cuts long results in the middle and says how much was left out", () => {

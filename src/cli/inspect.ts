@@ -1,4 +1,5 @@
-import { detectDialect, type Dialect } from "../dialects/messages.js";
+import type { DialectName } from "../dialects/dialect.js";
+import { detectDialect } from "../dialects/registry.js";
 import { estimateTokens } from "../counting/estimate-tokens.js";
 import { planCompaction, type PlanAction, type PlanReason } from "../plan/plan.js";
 import { findToolPairProblems, type ToolPairProblem } from "../dialects/tool-pairs.js";
@@ -13,7 +14,7 @@ export interface PartSize {
 /** What `context-compactor inspect` reports, as printed with `--json`. */
 export interface InspectReport {
   file: string;
-  dialect: Dialect;
+  dialect: DialectName;
   messages: number;
   tokens: number;
   toolPairProblems: ToolPairProblem[];

@@ -1,4 +1,5 @@
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "./constants.js";
+import { transcriptDialect } from "../dialects/registry.js";
 import { isCompactionError } from "./errors.js";
 import type { Settings } from "./options.js";
 import { planWithSettings, type EnginePlan } from "../plan/plan.js";
@@ -66,8 +67,10 @@ export async function runCompaction<M extends AnyMessage>(
     throw error;
   }
 
-  const added = [{ role: settings.summaryRole, content: SUMMARY_PREFIX + text }];
-  if (settings.flushToMemory) added.push({ role: settings.summaryRole, content: FLUSH_TO_MEMORY_REMINDER });
+  // The summary is written in the transcript's own format (a Gemini content, a Bedrock message, …).
+  const dialect = transcriptDialect(messages);
+  const added = [dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + text)];
+  if (settings.flushToMemory) added.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER));
   const result = (head as object[]).concat(added, tail) as M[];
   const tokensAfter =
     plan.keptTokens === undefined

@@ -1,4 +1,5 @@
-import { forEachToolCall, forEachToolResult, isReasoningItem } from "../dialects/messages.js";
+import { bindsToNext, opensToolGroup } from "../dialects/messages.js";
+import { walkToolLinks } from "../dialects/tool-links.js";
 import { smallestFittingFromEnd } from "./search-from-end.js";
 import type { TranscriptTokens } from "../counting/token-counter.js";
 import type { AnyMessage } from "../hook/types.js";
@@ -11,12 +12,6 @@ export interface InsideTurnTail {
   groupStart: number;
 }
 
-// A Responses reasoning item must reach the model with the call it led to, so it opens that group.
-function opensGroup(message: object): boolean {
-  const m = message as Record<string, unknown>;
-  return m["role"] === "assistant" || m["type"] === "function_call" || m["type"] === "reasoning";
-}
-
 /**
  * Indices after which no tool result answers an earlier call: a cut there separates no pair.
  * A call at `c` answered at `r` forbids every cut in `c+1 … r`.
@@ -24,16 +19,16 @@ function opensGroup(message: object): boolean {
 function safeCuts(messages: readonly object[], from: number): boolean[] {
   const calledAt = new Map<string, number>();
   const openings = new Int32Array(messages.length + 1);
-  for (let index = 0; index < messages.length; index++) {
-    const message = messages[index] as object;
-    forEachToolCall(message, (id) => calledAt.set(id, index));
-    forEachToolResult(message, (id) => {
-      const call = calledAt.get(id);
+  walkToolLinks(
+    messages,
+    ({ index, key }) => calledAt.set(key, index),
+    ({ index, key }) => {
+      const call = calledAt.get(key);
       if (call === undefined || call >= index) return;
       (openings[call + 1] as number)++;
       (openings[index + 1] as number)--;
-    });
-  }
+    },
+  );
   const safe = new Array<boolean>(messages.length).fill(false);
   let open = 0;
   for (let index = 0; index < messages.length; index++) {
@@ -46,8 +41,8 @@ function safeCuts(messages: readonly object[], from: number): boolean[] {
 /**
  * For `splitInsideTurn`: when no user-turn tail fits, keep the last user message plus the newest
  * complete tool groups that fit `keepTail` (or the last complete group when none fits). A group
- * opens at an assistant message or a Responses `function_call` or `reasoning` item, after which no
- * result answers an earlier call; a call never starts a group without the reasoning item before it.
+ * opens at a message its dialect says may open one (an assistant turn, a call item), after which
+ * no result answers an earlier call; no group starts right after an item bound to the next one.
  *
  * @returns the cut, or undefined when there is no user message or no complete group after it
  */
@@ -72,7 +67,7 @@ export function findInsideTurnTail<M extends AnyMessage>(
     const message = messages[index] as M;
     // Something must be left to summarize: the cut cannot leave `older` empty.
     if (index === user + 1 && user === head) continue;
-    if (safe[index] && opensGroup(message) && !isReasoningItem(messages[index - 1] as M)) groupStarts.push(index);
+    if (safe[index] && opensToolGroup(message) && !bindsToNext(messages[index - 1] as M)) groupStarts.push(index);
   }
   if (groupStarts.length === 0) return undefined;
   const last = groupStarts[groupStarts.length - 1] as number;

@@ -7,8 +7,9 @@ export function referenceIsBoundary(m: Message): boolean {
   if (m["role"] !== "user") return false;
   if (isSummaryMessage(m)) return false;
   if (m["content"] === "Before continuing: if anything from earlier is worth keeping, save it with the memory tool now — the earlier transcript is about to be summarized.") return false;
-  const content = m["content"];
-  return !(Array.isArray(content) && content.some((p) => (p as Message)?.["type"] === "tool_result"));
+  const blocks = [m["content"], m["parts"]].flatMap((list) => (Array.isArray(list) ? (list as Message[]) : []));
+  if (blocks.some((p) => p?.["text"] === "Before continuing: if anything from earlier is worth keeping, save it with the memory tool now — the earlier transcript is about to be summarized.")) return false;
+  return !blocks.some((p) => p?.["type"] === "tool_result" || p?.["toolResult"] !== undefined || p?.["functionResponse"] !== undefined);
 }
 
 export function referenceSplit(

@@ -1,11 +1,18 @@
-// Random transcripts in the four dialects, built from one dialect-free shape so every dialect
+// Random transcripts in the six dialects, built from one dialect-free shape so every dialect
 // gets the same kinds of structure: a system prompt, user turns, rounds of parallel tool calls
 // answered by their results, assistant replies, and now and then an earlier summary.
 import fc from "fast-check";
 import { SUMMARY_PREFIX } from "../../src/index.js";
 
-export type DialectName = "openai-chat" | "anthropic" | "ai-sdk" | "openai-responses";
-export const dialects: DialectName[] = ["openai-chat", "anthropic", "ai-sdk", "openai-responses"];
+export type DialectName = "openai-chat" | "anthropic" | "ai-sdk" | "openai-responses" | "google-genai" | "bedrock-converse";
+export const dialects: DialectName[] = ["openai-chat", "anthropic", "ai-sdk", "openai-responses", "google-genai", "bedrock-converse"];
+
+/** Formats whose messages array holds no system messages (the system prompt travels beside it). */
+export const hasSystemMessages = (dialect: DialectName): boolean =>
+  dialect !== "anthropic" && dialect !== "google-genai" && dialect !== "bedrock-converse";
+
+/** The summary role a caller sets for the dialect. */
+export const summaryRoleFor = (dialect: DialectName): "system" | "user" => (hasSystemMessages(dialect) ? "system" : "user");
 
 export interface ToolCallShape {
   id: string;
@@ -69,15 +76,25 @@ export const shapeArbitrary = (options: ShapeOptions = {}) =>
 
 type Message = Record<string, unknown>;
 
-/** Renders a shape in one dialect. Anthropic has no system messages: its system prompt is dropped. */
+/** A plain text message in one dialect. */
+function textMessage(dialect: DialectName, role: "system" | "user" | "assistant", text: string): Message {
+  if (dialect === "google-genai") return { role: role === "assistant" ? "model" : "user", parts: [{ text }] };
+  if (dialect === "bedrock-converse") return { role, content: [{ text }] };
+  return { role, content: text };
+}
+
+/**
+ * Renders a shape in one dialect. Anthropic, Gemini and Bedrock have no system messages: the
+ * system prompt is dropped and a summary is a user message.
+ */
 export function render(shape: Shape, dialect: DialectName): Message[] {
   const out: Message[] = [];
-  if (shape.system !== undefined && dialect !== "anthropic") out.push({ role: "system", content: shape.system });
-  if (shape.summary !== undefined) {
-    out.push({ role: dialect === "anthropic" ? "user" : "system", content: SUMMARY_PREFIX + shape.summary });
-  }
+  if (shape.system !== undefined && hasSystemMessages(dialect)) out.push({ role: "system", content: shape.system });
+  if (shape.summary !== undefined) out.push(textMessage(dialect, summaryRoleFor(dialect), SUMMARY_PREFIX + shape.summary));
   for (const step of shape.steps) {
-    if (step.kind === "user") {
+    if (dialect === "google-genai" || dialect === "bedrock-converse") {
+      out.push(...(step.kind === "tools" ? renderTools(step, dialect) : [textMessage(dialect, step.kind, step.text)]));
+    } else if (step.kind === "user") {
       out.push(
         dialect === "openai-responses"
           ? { type: "message", role: "user", content: [{ type: "input_text", text: step.text }] }
@@ -137,6 +154,29 @@ function renderTools(step: Extract<Step, { kind: "tools" }>, dialect: DialectNam
           })),
         },
       ];
+    case "google-genai":
+      // Gemini allows calls and responses without ids, paired in order: every third call has none.
+      return [
+        {
+          role: "model",
+          parts: [
+            ...(step.text ? [{ text: step.text }] : []),
+            ...step.calls.map((c) => ({ functionCall: { ...geminiId(c.id), name: c.name, args: { q: c.args } } })),
+          ],
+        },
+        { role: "user", parts: step.calls.map((c) => ({ functionResponse: { ...geminiId(c.id), name: c.name, response: { output: c.result } } })) },
+      ];
+    case "bedrock-converse":
+      return [
+        {
+          role: "assistant",
+          content: [
+            ...(step.text ? [{ text: step.text }] : []),
+            ...step.calls.map((c) => ({ toolUse: { toolUseId: c.id, name: c.name, input: { q: c.args } } })),
+          ],
+        },
+        { role: "user", content: step.calls.map((c) => ({ toolResult: { toolUseId: c.id, content: [{ text: c.result }], status: "success" } })) },
+      ];
     case "openai-responses":
       // @openai/agents items (callId, function_call_result) and raw API items (call_id,
       // function_call_output) alternate, so both spellings are exercised.
@@ -154,6 +194,10 @@ function renderTools(step: Extract<Step, { kind: "tools" }>, dialect: DialectNam
         ),
       ];
   }
+}
+
+function geminiId(id: string): { id?: string } {
+  return Number(id.slice("call_".length)) % 3 === 2 ? {} : { id };
 }
 
 /** A transcript of one dialect, with its shape. */

@@ -1,0 +1,74 @@
+// Vercel AI SDK `ModelMessage`: an assistant `{ type: "tool-call", toolCallId }` part answered by a
+// `{ type: "tool-result", toolCallId }` part of a `tool` message (or of the same assistant message
+// when the provider ran the tool).
+import { contentAsText, leadingContentText, stringField, stringify, textParts } from "./content-parts.js";
+import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+
+const toolPartTypes: ReadonlySet<string> = new Set(["tool-call", "tool-result", "tool-approval-request", "tool-approval-response"]);
+
+function parts(m: MessageRecord): MessageRecord[] {
+  const content = m["content"];
+  return Array.isArray(content) ? content.filter((part): part is MessageRecord => typeof part === "object" && part !== null) : [];
+}
+
+function resultIndices(m: MessageRecord): number[] {
+  const content = m["content"];
+  if (!Array.isArray(content)) return [];
+  const indices: number[] = [];
+  content.forEach((part, index) => {
+    if ((part as MessageRecord | null)?.["type"] === "tool-result") indices.push(index);
+  });
+  return indices;
+}
+
+/** A tool output (`{ type: "text" | "json" | "error-text" | "error-json" | "content", value }`) as text. */
+function outputText(output: unknown): string {
+  if (typeof output === "object" && output !== null && !Array.isArray(output)) {
+    const o = output as MessageRecord;
+    if ("value" in o && typeof o["type"] === "string") {
+      const value = o["value"];
+      const text = Array.isArray(value) ? contentAsText(value, toolPartTypes) : typeof value === "string" ? value : stringify(value);
+      return o["type"].startsWith("error") ? `(error) ${text}` : text;
+    }
+  }
+  return typeof output === "string" ? output : Array.isArray(output) ? contentAsText(output, toolPartTypes) : stringify(output);
+}
+
+export const aiSdk: Dialect = {
+  name: "ai-sdk",
+  claims: (m) => parts(m).some((part) => toolPartTypes.has(part["type"] as string)),
+  role: (m) => stringField(m, "role"),
+  forEachToolCall(m, visit) {
+    for (const part of parts(m)) if (part["type"] === "tool-call" && typeof part["toolCallId"] === "string") visit(part["toolCallId"]);
+  },
+  forEachToolResult(m, visit) {
+    for (const part of parts(m)) if (part["type"] === "tool-result" && typeof part["toolCallId"] === "string") visit(part["toolCallId"]);
+  },
+  leadingText: (m) => leadingContentText(m["content"]),
+  opensToolGroup: (m) => m["role"] === "assistant",
+  bindsToNext: () => false,
+  resultTexts: (m) => resultIndices(m).map((index) => outputText(((m["content"] as unknown[])[index] as MessageRecord)["output"])),
+  replaceResults(m, texts) {
+    if (texts.size === 0) return m;
+    const indices = resultIndices(m);
+    const content = (m["content"] as unknown[]).slice();
+    for (const [slot, text] of texts) {
+      const index = indices[slot];
+      if (index !== undefined) content[index] = { ...(content[index] as MessageRecord), output: { type: "text", value: text } };
+    }
+    return { ...m, content };
+  },
+  describe(m) {
+    const view: MessagePart[] = textParts(m["content"], toolPartTypes);
+    for (const part of parts(m)) {
+      if (part["type"] === "tool-call") {
+        view.push({ kind: "call", id: stringField(part, "toolCallId"), name: stringField(part, "toolName"), input: part["input"] ?? part["args"] });
+      } else if (part["type"] === "tool-result") {
+        const output = outputText(part["output"] ?? part["result"]);
+        view.push({ kind: "result", id: stringField(part, "toolCallId"), name: stringField(part, "toolName"), output, isError: false });
+      }
+    }
+    return { role: stringField(m, "role"), parts: view };
+  },
+  textMessage: (role, text) => ({ role, content: text }),
+};

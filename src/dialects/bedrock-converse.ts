@@ -1,0 +1,106 @@
+// Amazon Bedrock Converse: content blocks are keyed by kind, with no `type` field. An assistant
+// `{ toolUse: { toolUseId, name, input } }` block is answered by a `{ toolResult: { toolUseId,
+// content, status? } }` block in the next user message, which is part of a tool group, not a user
+// turn. The system prompt travels outside the messages (`system`), so a summary is a user message.
+import { stringField, stringify } from "./content-parts.js";
+import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+
+const blockKeys = ["text", "toolUse", "toolResult", "image", "document", "video", "reasoningContent", "cachePoint", "guardContent"];
+
+function blocks(m: MessageRecord): MessageRecord[] {
+  const content = m["content"];
+  return Array.isArray(content) ? content.filter((part): part is MessageRecord => typeof part === "object" && part !== null) : [];
+}
+
+function record(value: unknown): MessageRecord | undefined {
+  return typeof value === "object" && value !== null ? (value as MessageRecord) : undefined;
+}
+
+function resultIndices(m: MessageRecord): number[] {
+  const content = m["content"];
+  if (!Array.isArray(content)) return [];
+  const indices: number[] = [];
+  content.forEach((part, index) => {
+    if (record(record(part)?.["toolResult"])) indices.push(index);
+  });
+  return indices;
+}
+
+function blockNote(block: MessageRecord): string | undefined {
+  if (record(block["image"])) return "[image]";
+  const document = record(block["document"]);
+  if (document) return `[file: ${stringField(document, "name") ?? "document"}]`;
+  if (record(block["video"])) return "[video]";
+  return undefined;
+}
+
+/** A tool result's content blocks (`text`, `json`, `image`, `document`) as text. */
+function resultText(content: unknown): string {
+  if (!Array.isArray(content)) return stringify(content ?? "");
+  return content
+    .map((block) => {
+      const b = record(block);
+      if (b === undefined) return stringify(block);
+      if (typeof b["text"] === "string") return b["text"];
+      if ("json" in b) return stringify(b["json"]);
+      return blockNote(b) ?? stringify(b);
+    })
+    .join("\n");
+}
+
+export const bedrockConverse: Dialect = {
+  name: "bedrock-converse",
+  claims: (m) => blocks(m).some((block) => typeof block["type"] !== "string" && blockKeys.some((key) => key in block)),
+  role: (m) => stringField(m, "role"),
+  forEachToolCall(m, visit) {
+    for (const block of blocks(m)) {
+      const id = stringField(block["toolUse"], "toolUseId");
+      if (id !== undefined) visit(id);
+    }
+  },
+  forEachToolResult(m, visit) {
+    for (const block of blocks(m)) {
+      const id = stringField(block["toolResult"], "toolUseId");
+      if (id !== undefined) visit(id);
+    }
+  },
+  leadingText(m) {
+    for (const block of blocks(m)) if (typeof block["text"] === "string") return block["text"];
+    return undefined;
+  },
+  opensToolGroup: (m) => m["role"] === "assistant",
+  bindsToNext: () => false,
+  resultTexts: (m) => resultIndices(m).map((index) => resultText(record((m["content"] as MessageRecord[])[index]?.["toolResult"])?.["content"])),
+  replaceResults(m, texts) {
+    if (texts.size === 0) return m;
+    const indices = resultIndices(m);
+    const content = (m["content"] as unknown[]).slice();
+    for (const [slot, text] of texts) {
+      const index = indices[slot];
+      if (index === undefined) continue;
+      const block = content[index] as MessageRecord;
+      content[index] = { ...block, toolResult: { ...(block["toolResult"] as MessageRecord), content: [{ text }] } };
+    }
+    return { ...m, content };
+  },
+  describe(m) {
+    const texts: string[] = [];
+    const tools: MessagePart[] = [];
+    for (const block of blocks(m)) {
+      const use = record(block["toolUse"]);
+      const result = record(block["toolResult"]);
+      if (typeof block["text"] === "string") texts.push(block["text"]);
+      else if (use) tools.push({ kind: "call", id: stringField(use, "toolUseId"), name: stringField(use, "name"), input: use["input"] ?? {} });
+      else if (result) {
+        tools.push({ kind: "result", id: stringField(result, "toolUseId"), name: undefined, output: resultText(result["content"]), isError: result["status"] === "error" });
+      } else {
+        const note = blockNote(block);
+        if (note) texts.push(note);
+      }
+    }
+    if (typeof m["content"] === "string") texts.push(m["content"]);
+    const text = texts.join("\n");
+    return { role: stringField(m, "role"), parts: text.trim() === "" ? tools : [{ kind: "text", text }, ...tools] };
+  },
+  textMessage: (_role, text) => ({ role: "user", content: [{ text }] }),
+};

@@ -1,0 +1,86 @@
+// Content arrays shared by the OpenAI chat, Anthropic, AI SDK and Responses formats: text parts
+// and media parts look alike across them, so one reader serves all four.
+import type { MessagePart, MessageRecord } from "./dialect.js";
+
+const textPartTypes = new Set(["text", "input_text", "output_text"]);
+const imageTypes = new Set(["image", "image_url", "input_image"]);
+const fileTypes = new Set(["file", "input_file", "document"]);
+const silentTypes = new Set(["reasoning", "thinking", "redacted_thinking"]);
+
+/** Serializes any value for display; never throws. */
+export function stringify(value: unknown): string {
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    try {
+      return String(value);
+    } catch {
+      return "[unprintable]";
+    }
+  }
+}
+
+/** A record's field when it is a string. */
+export function stringField(record: unknown, key: string): string | undefined {
+  if (typeof record !== "object" || record === null) return undefined;
+  const value = (record as MessageRecord)[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The content when it is a string, else the first text part's text. */
+export function leadingContentText(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return undefined;
+  for (const part of content) {
+    if (typeof part !== "object" || part === null) continue;
+    const p = part as MessageRecord;
+    if (typeof p["type"] === "string" && textPartTypes.has(p["type"]) && typeof p["text"] === "string") return p["text"];
+  }
+  return undefined;
+}
+
+/**
+ * One content part as text: its text, a short placeholder for media, nothing for reasoning and for
+ * tool parts (the dialect describes those), and `[type]` for anything else.
+ */
+export function partAsText(part: unknown, toolPartTypes: ReadonlySet<string>): string {
+  if (typeof part === "string") return part;
+  if (typeof part !== "object" || part === null) return stringify(part);
+  const p = part as MessageRecord;
+  const type = typeof p["type"] === "string" ? p["type"] : "";
+  if (typeof p["text"] === "string") return p["text"];
+  if (imageTypes.has(type)) return "[image]";
+  if (fileTypes.has(type)) {
+    const name = p["filename"] ?? stringField(p["file"], "filename") ?? stringField(p["source"], "filename");
+    return typeof name === "string" ? `[file: ${name}]` : "[file]";
+  }
+  if (type === "input_audio" || type === "audio") return "[audio]";
+  if (type === "refusal" && typeof p["refusal"] === "string") return `(refused) ${p["refusal"]}`;
+  if (silentTypes.has(type) || toolPartTypes.has(type)) return "";
+  return type ? `[${type}]` : stringify(part);
+}
+
+/** A content value (string, part array, or one part) as text. */
+export function contentAsText(content: unknown, toolPartTypes: ReadonlySet<string>): string {
+  if (content === undefined || content === null) return "";
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return partAsText(content, toolPartTypes);
+  return content
+    .map((part) => partAsText(part, toolPartTypes))
+    .filter((text) => text !== "")
+    .join("\n");
+}
+
+/** The text parts of a content value, as the view of a message. */
+export function textParts(content: unknown, toolPartTypes: ReadonlySet<string>): MessagePart[] {
+  const text = contentAsText(content, toolPartTypes);
+  return text.trim() === "" ? [] : [{ kind: "text", text }];
+}
+
+/** A copy of a content array with some entries replaced. */
+export function withParts(content: readonly unknown[], replace: ReadonlyMap<number, (part: MessageRecord) => unknown>): unknown[] {
+  const copy = content.slice();
+  for (const [index, make] of replace) copy[index] = make(copy[index] as MessageRecord);
+  return copy;
+}

@@ -1,0 +1,60 @@
+/** The message formats the library reads. */
+export type DialectName =
+  | "openai-chat"
+  | "anthropic"
+  | "ai-sdk"
+  | "openai-responses"
+  | "google-genai"
+  | "bedrock-converse";
+
+/** A message seen as a plain record: dialects read fields by name and never change them. */
+export type MessageRecord = Record<string, unknown>;
+
+/**
+ * What a message says, in dialect-free terms: what the summary kit renders and the model-free
+ * stages read. Tool payloads are already text.
+ */
+export type MessagePart =
+  | { kind: "text"; text: string }
+  /** A placeholder for what is not text (an image, a file) or a line of its own (an unknown item type). */
+  | { kind: "note"; text: string }
+  | { kind: "call"; id: string | undefined; name: string | undefined; input: unknown }
+  | { kind: "result"; id: string | undefined; name: string | undefined; output: string; isError: boolean };
+
+/** A message described by its dialect. */
+export interface MessageView {
+  /** `"user"`, `"assistant"`, `"system"`, `"tool"`, …; undefined for an item that is not a turn of anyone (a reasoning item). */
+  role: string | undefined;
+  parts: MessagePart[];
+}
+
+/**
+ * Everything the library knows about one message format. Tool pairs, boundaries, masking,
+ * truncation, in-turn groups and rendering all go through this interface; no other file reads a
+ * message's fields. Each method sees one message and never changes it.
+ */
+export interface Dialect {
+  readonly name: DialectName;
+  /** True when the message can only be of this dialect (how `detectDialect` tells a transcript). */
+  claims(message: MessageRecord): boolean;
+  /** The speaker in dialect-free terms: `"user"`, `"assistant"`, `"system"`, `"tool"`, or undefined. */
+  role(message: MessageRecord): string | undefined;
+  /** Calls `visit` with the id of every tool call the message makes (undefined where the format allows no id). */
+  forEachToolCall(message: MessageRecord, visit: (id: string | undefined) => void): void;
+  /** Calls `visit` with the id of every tool call the message answers (undefined: answers the oldest id-less call). */
+  forEachToolResult(message: MessageRecord, visit: (id: string | undefined) => void): void;
+  /** The content when it is a string, else the first text block: what marks a summary. */
+  leadingText(message: MessageRecord): string | undefined;
+  /** True for a message that may open a complete tool group (an assistant turn, a call item). */
+  opensToolGroup(message: MessageRecord): boolean;
+  /** True for an item that belongs with the one after it, so no cut may fall right after it. */
+  bindsToNext(message: MessageRecord): boolean;
+  /** The payload of each text-replaceable tool result in the message, as text, in order. */
+  resultTexts(message: MessageRecord): string[];
+  /** A copy of the message with the payload of result `i` (as counted by `resultTexts`) replaced by `texts.get(i)`. */
+  replaceResults(message: MessageRecord, texts: ReadonlyMap<number, string>): MessageRecord;
+  /** The message in dialect-free terms, for rendering. */
+  describe(message: MessageRecord): MessageView;
+  /** A text message of this dialect, as the hook adds a summary (formats without a system role use `"user"`). */
+  textMessage(role: "system" | "user", text: string): MessageRecord;
+}

@@ -1,0 +1,104 @@
+// Google Gen AI (`@google/genai` `Content`): `{ role: "user" | "model", parts }`. A model part
+// `{ functionCall: { id?, name, args } }` is answered by a user part `{ functionResponse: { id?,
+// name, response } }`, by id when both have one, else in order. A user content holding function
+// responses is part of a tool group, not a user turn. Gemini keeps the system prompt outside the
+// contents (`systemInstruction`), so a summary is a user content.
+import { stringField, stringify } from "./content-parts.js";
+import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+
+function parts(m: MessageRecord): MessageRecord[] {
+  const list = m["parts"];
+  return Array.isArray(list) ? list.filter((part): part is MessageRecord => typeof part === "object" && part !== null) : [];
+}
+
+function record(value: unknown): MessageRecord | undefined {
+  return typeof value === "object" && value !== null ? (value as MessageRecord) : undefined;
+}
+
+function responseIndices(m: MessageRecord): number[] {
+  const list = m["parts"];
+  if (!Array.isArray(list)) return [];
+  const indices: number[] = [];
+  list.forEach((part, index) => {
+    if (record(record(part)?.["functionResponse"])) indices.push(index);
+  });
+  return indices;
+}
+
+/** A function response's payload as text: its `output` (or `result`) when that is a string, else its JSON. */
+function responseText(response: unknown): string {
+  const r = record(response);
+  if (r !== undefined) {
+    const text = stringField(r, "output") ?? stringField(r, "result");
+    if (text !== undefined && Object.keys(r).length === 1) return text;
+  }
+  return stringify(response ?? "");
+}
+
+function mediaNote(part: MessageRecord): string | undefined {
+  const inline = record(part["inlineData"]);
+  if (inline) return stringField(inline, "mimeType")?.startsWith("image/") ? "[image]" : "[file]";
+  const file = record(part["fileData"]);
+  if (file) return `[file: ${stringField(file, "fileUri") ?? "?"}]`;
+  return undefined;
+}
+
+export const googleGenai: Dialect = {
+  name: "google-genai",
+  claims: (m) => Array.isArray(m["parts"]),
+  role: (m) => (m["role"] === "model" ? "assistant" : stringField(m, "role")),
+  forEachToolCall(m, visit) {
+    for (const part of parts(m)) {
+      const call = record(part["functionCall"]);
+      if (call) visit(stringField(call, "id"));
+    }
+  },
+  forEachToolResult(m, visit) {
+    for (const part of parts(m)) {
+      const response = record(part["functionResponse"]);
+      if (response) visit(stringField(response, "id"));
+    }
+  },
+  leadingText(m) {
+    for (const part of parts(m)) if (typeof part["text"] === "string" && part["thought"] !== true) return part["text"];
+    return undefined;
+  },
+  opensToolGroup: (m) => m["role"] === "model",
+  bindsToNext: () => false,
+  resultTexts: (m) =>
+    responseIndices(m).map((index) => responseText(record((m["parts"] as MessageRecord[])[index]?.["functionResponse"])?.["response"])),
+  replaceResults(m, texts) {
+    if (texts.size === 0) return m;
+    const indices = responseIndices(m);
+    const list = (m["parts"] as unknown[]).slice();
+    for (const [slot, text] of texts) {
+      const index = indices[slot];
+      if (index === undefined) continue;
+      const part = list[index] as MessageRecord;
+      list[index] = { ...part, functionResponse: { ...(part["functionResponse"] as MessageRecord), response: { output: text } } };
+    }
+    return { ...m, parts: list };
+  },
+  describe(m) {
+    const texts: string[] = [];
+    const tools: MessagePart[] = [];
+    for (const part of parts(m)) {
+      const call = record(part["functionCall"]);
+      const response = record(part["functionResponse"]);
+      if (typeof part["text"] === "string") {
+        if (part["thought"] !== true) texts.push(part["text"]);
+      } else if (call) {
+        tools.push({ kind: "call", id: stringField(call, "id"), name: stringField(call, "name"), input: call["args"] ?? {} });
+      } else if (response) {
+        const isError = record(response["response"])?.["error"] !== undefined;
+        tools.push({ kind: "result", id: stringField(response, "id"), name: stringField(response, "name"), output: responseText(response["response"]), isError });
+      } else {
+        const note = mediaNote(part);
+        if (note) texts.push(note);
+      }
+    }
+    const text = texts.join("\n");
+    return { role: googleGenai.role(m), parts: text.trim() === "" ? tools : [{ kind: "text", text }, ...tools] };
+  },
+  textMessage: (_role, text) => ({ role: "user", parts: [{ text }] }),
+};

@@ -1,0 +1,47 @@
+// OpenAI chat completions: `assistant.tool_calls[].id` answered by `{ role: "tool", tool_call_id }`.
+// Plain text chats (`{ role, content: "…" }`) read the same in every format, so this is also the
+// dialect of a message that no other one claims.
+import { contentAsText, leadingContentText, stringField, textParts } from "./content-parts.js";
+import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+
+const noToolParts: ReadonlySet<string> = new Set();
+
+function isToolResult(m: MessageRecord): boolean {
+  return m["role"] === "tool" && typeof m["tool_call_id"] === "string";
+}
+
+function toolCalls(m: MessageRecord): MessageRecord[] {
+  const calls = m["tool_calls"];
+  return Array.isArray(calls) ? calls.filter((call): call is MessageRecord => typeof call === "object" && call !== null) : [];
+}
+
+export const openaiChat: Dialect = {
+  name: "openai-chat",
+  claims: (m) => Array.isArray(m["tool_calls"]) || isToolResult(m),
+  role: (m) => stringField(m, "role"),
+  forEachToolCall(m, visit) {
+    for (const call of toolCalls(m)) if (typeof call["id"] === "string") visit(call["id"]);
+  },
+  forEachToolResult(m, visit) {
+    if (isToolResult(m)) visit(m["tool_call_id"] as string);
+  },
+  leadingText: (m) => leadingContentText(m["content"]),
+  opensToolGroup: (m) => m["role"] === "assistant",
+  bindsToNext: () => false,
+  resultTexts: (m) => (isToolResult(m) ? [contentAsText(m["content"], noToolParts)] : []),
+  replaceResults: (m, texts) => (texts.has(0) ? { ...m, content: texts.get(0) } : m),
+  describe(m) {
+    const role = stringField(m, "role");
+    if (isToolResult(m)) {
+      const output = contentAsText(m["content"], noToolParts);
+      return { role, parts: [{ kind: "result", id: m["tool_call_id"] as string, name: stringField(m, "name"), output, isError: false }] };
+    }
+    const parts: MessagePart[] = textParts(m["content"], noToolParts);
+    for (const call of toolCalls(m)) {
+      const fn = call["function"];
+      parts.push({ kind: "call", id: stringField(call, "id"), name: stringField(fn, "name"), input: (fn as MessageRecord | undefined)?.["arguments"] });
+    }
+    return { role, parts };
+  },
+  textMessage: (role, text) => ({ role, content: text }),
+};

@@ -1,0 +1,97 @@
+// The same suite over every dialect's fixtures (test/support/dialect-fixtures.ts).
+import { describe, expect, it } from "vitest";
+import {
+  MASKED_TOOL_RESULT,
+  compact,
+  detectDialect,
+  findToolPairProblems,
+  isSummaryMessage,
+  maskToolResults,
+  renderTranscript,
+  splitAtUserBoundary,
+} from "../src/index.js";
+import { dialectFixtures } from "./support/dialect-fixtures.js";
+
+describe.each(dialectFixtures)("$name", (fixture) => {
+  const { user, toolRound, parallel, resultOnly, summary } = fixture;
+  const transcript = [user, ...toolRound, { ...user }, ...parallel];
+
+  it("is detected", () => {
+    expect(detectDialect(transcript)).toBe(fixture.name);
+    expect(detectDialect([...toolRound])).toBe(fixture.name);
+  });
+
+  it("pairs calls with results, parallel ones included", () => {
+    expect(findToolPairProblems(transcript)).toEqual([]);
+    expect(findToolPairProblems(parallel)).toEqual([]);
+  });
+
+  it("reports a result without its call and a call without its result", () => {
+    expect(findToolPairProblems([resultOnly])).toMatchObject([{ index: 0, kind: "orphan-result" }]);
+    expect(findToolPairProblems(toolRound.slice(1))).toMatchObject([{ index: 0, kind: "orphan-result" }]);
+    expect(findToolPairProblems(toolRound.slice(0, 1))).toMatchObject([{ index: 0, kind: "missing-result", id: "a" }]);
+    expect(findToolPairProblems(parallel.slice(0, -1)).map((p) => p.kind)).toContain("missing-result");
+  });
+
+  it("takes a user request as a boundary, never a message holding only a tool result", () => {
+    const messages = [user, ...toolRound, resultOnly];
+    // A tiny keepTail: the only possible tail start is the most recent boundary.
+    expect(splitAtUserBoundary([user, ...toolRound, user, ...toolRound], { keepTail: 0 }).tail[0]).toBe(user);
+    expect(splitAtUserBoundary(messages, { keepTail: 10_000 }).tail).toEqual([]);
+  });
+
+  it("recognises the library's summary", () => {
+    expect(isSummaryMessage(summary)).toBe(true);
+    expect(isSummaryMessage(user)).toBe(false);
+  });
+
+  it("renders calls, results and text", () => {
+    const text = renderTranscript([user, ...toolRound]);
+    expect(text).toContain("User: Find A");
+    expect(text).toContain("Tool call lookup(");
+    expect(text).toContain("Tool result (lookup): found A");
+    expect(renderTranscript([summary])).toBe("Earlier summary: earlier");
+  });
+
+  it("masks results in its own shape, calls and pairs kept", () => {
+    const { messages, masked } = maskToolResults(transcript, { keepRecent: 1 });
+    expect(masked).toBe(2);
+    expect(findToolPairProblems(messages)).toEqual([]);
+    expect(detectDialect(messages)).toBe(fixture.name);
+    expect(renderTranscript(messages)).toContain(`Tool result (lookup): ${MASKED_TOOL_RESULT}`);
+    expect(maskToolResults(messages, { keepRecent: 1 }).masked).toBe(0);
+  });
+
+  it("writes the summary in the transcript's own format", async () => {
+    const result = await compact(transcript, { maxTokens: 1, keepTail: 0, summarize: () => "short", summaryRole: "user" });
+    expect(result).not.toBeNull();
+    const [made, ...tail] = result!.messages;
+    expect(isSummaryMessage(made)).toBe(true);
+    expect(renderTranscript([made!])).toBe("Earlier summary: short");
+    expect(detectDialect(result!.messages)).toBe(fixture.name);
+    expect(findToolPairProblems(result!.messages)).toEqual([]);
+    expect(tail[0]).toBe(transcript[3]);
+  });
+});
+
+describe("formats without system messages", () => {
+  it.each(["google-genai", "bedrock-converse"] as const)("%s: a summary is a user message even with summaryRole system", async (name) => {
+    const { user, toolRound } = dialectFixtures.find((fixture) => fixture.name === name)!;
+    const result = await compact([user, ...toolRound, { ...user }], { maxTokens: 1, keepTail: 0, summarize: () => "s", summaryRole: "system", flushToMemory: true });
+    expect(result!.messages.slice(0, 2).map((m) => (m as { role: string }).role)).toEqual(["user", "user"]);
+  });
+});
+
+describe("Gemini id-less pairing", () => {
+  const call = (name: string) => ({ functionCall: { name, args: {} } });
+  const response = (name: string) => ({ functionResponse: { name, response: { output: name } } });
+
+  it("pairs in order, so a response before any call is an orphan and an extra call is unanswered", () => {
+    expect(findToolPairProblems([{ role: "user", parts: [response("x")] }])).toEqual([{ index: 0, kind: "orphan-result", id: "" }]);
+    const messages = [
+      { role: "model", parts: [call("x"), call("y")] },
+      { role: "user", parts: [response("x")] },
+    ];
+    expect(findToolPairProblems(messages)).toEqual([{ index: 0, kind: "missing-result", id: "" }]);
+  });
+});
