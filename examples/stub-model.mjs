@@ -1,14 +1,17 @@
 // An OpenAI-compatible model that lives in this process on 127.0.0.1: it records every request
 // and answers with whatever `respond` returns. No network, no API key.
 import { createServer } from "node:http";
+import { createServer as createHttp2Server } from "node:http2";
 
 /**
  * @param {(request: { path: string, body: any }) => unknown} respond - the JSON to answer with
+ * @param {{ http2?: boolean }} [options] - `http2`: speak cleartext HTTP/2, as the AWS SDK's Bedrock client does
  * @returns {Promise<{ baseURL: string, requests: { path: string, body: any }[], close: () => Promise<void> }>}
  */
-export async function startStubModel(respond) {
+export async function startStubModel(respond, options = {}) {
   const requests = [];
-  const server = createServer((req, res) => {
+  const serve = options.http2 ? createHttp2Server : createServer;
+  const server = serve((req, res) => {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
     req.on("end", () => {

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { dialectFixtures } from "./support/dialect-fixtures.js";
 
 const cli = new URL("../dist/cli.js", import.meta.url).pathname;
 const transcript = new URL("./fixtures/transcripts/tau2/gpt41_airline_task18_trial0.json", import.meta.url).pathname;
@@ -12,6 +13,23 @@ const run = (args: string[], input?: string) => {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 };
 const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at /);
+
+describe("context-compactor inspect in every dialect", () => {
+  it.each(dialectFixtures)("names $name and finds its broken pairs", (fixture) => {
+    const dir = mkdtempSync(join(tmpdir(), "inspect-"));
+    const whole = join(dir, "whole.json");
+    const broken = join(dir, "broken.json");
+    writeFileSync(whole, JSON.stringify([fixture.user, ...fixture.toolRound, { ...fixture.user }, ...fixture.parallel]));
+    writeFileSync(broken, JSON.stringify([fixture.user, fixture.resultOnly]));
+    const ok = run(["inspect", whole, "--max-tokens", "10", "--json"]);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ dialect: fixture.name, toolPairProblems: [], plan: { action: "summarize" } });
+    const bad = run(["inspect", broken, "--max-tokens", "1000"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain(`${fixture.name}, 2 messages`);
+    expect(bad.stdout).toContain("orphan-result");
+  });
+});
 
 describe("context-compactor inspect", () => {
   it("prints counts, tool pairs and the plan with a bar", () => {

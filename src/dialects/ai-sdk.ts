@@ -1,25 +1,13 @@
 // Vercel AI SDK `ModelMessage`: an assistant `{ type: "tool-call", toolCallId }` part answered by a
 // `{ type: "tool-result", toolCallId }` part of a `tool` message (or of the same assistant message
 // when the provider ran the tool).
-import { contentAsText, leadingContentText, stringField, stringify, textParts } from "./content-parts.js";
+import { contentAsText, indicesWhere, leadingContentText, records, replaceEntries, stringField, stringify, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 const toolPartTypes: ReadonlySet<string> = new Set(["tool-call", "tool-result", "tool-approval-request", "tool-approval-response"]);
 
-function parts(m: MessageRecord): MessageRecord[] {
-  const content = m["content"];
-  return Array.isArray(content) ? content.filter((part): part is MessageRecord => typeof part === "object" && part !== null) : [];
-}
-
-function resultIndices(m: MessageRecord): number[] {
-  const content = m["content"];
-  if (!Array.isArray(content)) return [];
-  const indices: number[] = [];
-  content.forEach((part, index) => {
-    if ((part as MessageRecord | null)?.["type"] === "tool-result") indices.push(index);
-  });
-  return indices;
-}
+const parts = (m: MessageRecord): MessageRecord[] => records(m["content"]);
+const resultIndices = (m: MessageRecord): number[] => indicesWhere(m["content"], (part) => part["type"] === "tool-result");
 
 /** A tool output (`{ type: "text" | "json" | "error-text" | "error-json" | "content", value }`) as text. */
 function outputText(output: unknown): string {
@@ -48,16 +36,8 @@ export const aiSdk: Dialect = {
   opensToolGroup: (m) => m["role"] === "assistant",
   bindsToNext: () => false,
   resultTexts: (m) => resultIndices(m).map((index) => outputText(((m["content"] as unknown[])[index] as MessageRecord)["output"])),
-  replaceResults(m, texts) {
-    if (texts.size === 0) return m;
-    const indices = resultIndices(m);
-    const content = (m["content"] as unknown[]).slice();
-    for (const [slot, text] of texts) {
-      const index = indices[slot];
-      if (index !== undefined) content[index] = { ...(content[index] as MessageRecord), output: { type: "text", value: text } };
-    }
-    return { ...m, content };
-  },
+  replaceResults: (m, texts) =>
+    replaceEntries(m, "content", resultIndices(m), texts, (part, text) => ({ ...part, output: { type: "text", value: text } })),
   describe(m) {
     const view: MessagePart[] = textParts(m["content"], toolPartTypes);
     for (const part of parts(m)) {

@@ -1,26 +1,17 @@
 // Anthropic Messages: an assistant `{ type: "tool_use", id }` block answered by a `{ type:
 // "tool_result", tool_use_id }` block in the next *user* message, which is therefore part of a
 // tool group and not a user turn.
-import { contentAsText, leadingContentText, stringField, textParts } from "./content-parts.js";
+import { contentAsText, indicesWhere, leadingContentText, records, replaceEntries, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 const toolPartTypes: ReadonlySet<string> = new Set(["tool_use", "tool_result"]);
 const claimedTypes = new Set(["tool_use", "tool_result", "thinking", "redacted_thinking"]);
 
-function blocks(m: MessageRecord): MessageRecord[] {
-  const content = m["content"];
-  return Array.isArray(content) ? content.filter((part): part is MessageRecord => typeof part === "object" && part !== null) : [];
-}
+const blocks = (m: MessageRecord): MessageRecord[] => records(m["content"]);
 
 /** Indices (in `content`) of the tool results whose payload can be replaced: those in user messages. */
-function resultIndices(m: MessageRecord): number[] {
-  if (m["role"] !== "user" || !Array.isArray(m["content"])) return [];
-  const indices: number[] = [];
-  (m["content"] as unknown[]).forEach((part, index) => {
-    if ((part as MessageRecord | null)?.["type"] === "tool_result") indices.push(index);
-  });
-  return indices;
-}
+const resultIndices = (m: MessageRecord): number[] =>
+  m["role"] === "user" ? indicesWhere(m["content"], (part) => part["type"] === "tool_result") : [];
 
 export const anthropic: Dialect = {
   name: "anthropic",
@@ -39,16 +30,7 @@ export const anthropic: Dialect = {
   bindsToNext: () => false,
   resultTexts: (m) =>
     resultIndices(m).map((index) => contentAsText(((m["content"] as unknown[])[index] as MessageRecord)["content"], toolPartTypes)),
-  replaceResults(m, texts) {
-    if (texts.size === 0) return m;
-    const indices = resultIndices(m);
-    const content = (m["content"] as unknown[]).slice();
-    for (const [slot, text] of texts) {
-      const index = indices[slot];
-      if (index !== undefined) content[index] = { ...(content[index] as MessageRecord), content: text };
-    }
-    return { ...m, content };
-  },
+  replaceResults: (m, texts) => replaceEntries(m, "content", resultIndices(m), texts, (part, text) => ({ ...part, content: text })),
   describe(m) {
     const parts: MessagePart[] = textParts(m["content"], toolPartTypes);
     for (const part of blocks(m)) {

@@ -2,29 +2,13 @@
 // `{ toolUse: { toolUseId, name, input } }` block is answered by a `{ toolResult: { toolUseId,
 // content, status? } }` block in the next user message, which is part of a tool group, not a user
 // turn. The system prompt travels outside the messages (`system`), so a summary is a user message.
-import { stringField, stringify } from "./content-parts.js";
+import { asRecord as record, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 const blockKeys = ["text", "toolUse", "toolResult", "image", "document", "video", "reasoningContent", "cachePoint", "guardContent"];
 
-function blocks(m: MessageRecord): MessageRecord[] {
-  const content = m["content"];
-  return Array.isArray(content) ? content.filter((part): part is MessageRecord => typeof part === "object" && part !== null) : [];
-}
-
-function record(value: unknown): MessageRecord | undefined {
-  return typeof value === "object" && value !== null ? (value as MessageRecord) : undefined;
-}
-
-function resultIndices(m: MessageRecord): number[] {
-  const content = m["content"];
-  if (!Array.isArray(content)) return [];
-  const indices: number[] = [];
-  content.forEach((part, index) => {
-    if (record(record(part)?.["toolResult"])) indices.push(index);
-  });
-  return indices;
-}
+const blocks = (m: MessageRecord): MessageRecord[] => records(m["content"]);
+const resultIndices = (m: MessageRecord): number[] => indicesWhere(m["content"], (block) => record(block["toolResult"]) !== undefined);
 
 function blockNote(block: MessageRecord): string | undefined {
   if (record(block["image"])) return "[image]";
@@ -71,18 +55,11 @@ export const bedrockConverse: Dialect = {
   opensToolGroup: (m) => m["role"] === "assistant",
   bindsToNext: () => false,
   resultTexts: (m) => resultIndices(m).map((index) => resultText(record((m["content"] as MessageRecord[])[index]?.["toolResult"])?.["content"])),
-  replaceResults(m, texts) {
-    if (texts.size === 0) return m;
-    const indices = resultIndices(m);
-    const content = (m["content"] as unknown[]).slice();
-    for (const [slot, text] of texts) {
-      const index = indices[slot];
-      if (index === undefined) continue;
-      const block = content[index] as MessageRecord;
-      content[index] = { ...block, toolResult: { ...(block["toolResult"] as MessageRecord), content: [{ text }] } };
-    }
-    return { ...m, content };
-  },
+  replaceResults: (m, texts) =>
+    replaceEntries(m, "content", resultIndices(m), texts, (block, text) => ({
+      ...block,
+      toolResult: { ...(block["toolResult"] as MessageRecord), content: [{ text }] },
+    })),
   describe(m) {
     const texts: string[] = [];
     const tools: MessagePart[] = [];

@@ -78,9 +78,43 @@ export function textParts(content: unknown, toolPartTypes: ReadonlySet<string>):
   return text.trim() === "" ? [] : [{ kind: "text", text }];
 }
 
-/** A copy of a content array with some entries replaced. */
-export function withParts(content: readonly unknown[], replace: ReadonlyMap<number, (part: MessageRecord) => unknown>): unknown[] {
-  const copy = content.slice();
-  for (const [index, make] of replace) copy[index] = make(copy[index] as MessageRecord);
-  return copy;
+/** The value as a record, when it is a non-null object. */
+export function asRecord(value: unknown): MessageRecord | undefined {
+  return typeof value === "object" && value !== null ? (value as MessageRecord) : undefined;
+}
+
+/** The objects of an array field (content blocks, parts); empty when the field is not an array. */
+export function records(list: unknown): MessageRecord[] {
+  return Array.isArray(list) ? list.filter((item): item is MessageRecord => typeof item === "object" && item !== null) : [];
+}
+
+/** Indices, in an array field, of the entries that pass `test`. */
+export function indicesWhere(list: unknown, test: (entry: MessageRecord) => boolean): number[] {
+  if (!Array.isArray(list)) return [];
+  const indices: number[] = [];
+  list.forEach((entry, index) => {
+    const record = asRecord(entry);
+    if (record !== undefined && test(record)) indices.push(index);
+  });
+  return indices;
+}
+
+/**
+ * A copy of the message whose array `field` has the entries at `slots[i]` rewritten by `make` for
+ * each `i` in `texts`: how a dialect replaces the payloads of results held in a content array.
+ */
+export function replaceEntries(
+  message: MessageRecord,
+  field: string,
+  slots: readonly number[],
+  texts: ReadonlyMap<number, string>,
+  make: (entry: MessageRecord, text: string) => MessageRecord,
+): MessageRecord {
+  if (texts.size === 0) return message;
+  const list = (message[field] as unknown[]).slice();
+  for (const [slot, text] of texts) {
+    const index = slots[slot];
+    if (index !== undefined) list[index] = make(list[index] as MessageRecord, text);
+  }
+  return { ...message, [field]: list };
 }

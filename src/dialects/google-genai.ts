@@ -3,27 +3,11 @@
 // name, response } }`, by id when both have one, else in order. A user content holding function
 // responses is part of a tool group, not a user turn. Gemini keeps the system prompt outside the
 // contents (`systemInstruction`), so a summary is a user content.
-import { stringField, stringify } from "./content-parts.js";
+import { asRecord as record, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
-function parts(m: MessageRecord): MessageRecord[] {
-  const list = m["parts"];
-  return Array.isArray(list) ? list.filter((part): part is MessageRecord => typeof part === "object" && part !== null) : [];
-}
-
-function record(value: unknown): MessageRecord | undefined {
-  return typeof value === "object" && value !== null ? (value as MessageRecord) : undefined;
-}
-
-function responseIndices(m: MessageRecord): number[] {
-  const list = m["parts"];
-  if (!Array.isArray(list)) return [];
-  const indices: number[] = [];
-  list.forEach((part, index) => {
-    if (record(record(part)?.["functionResponse"])) indices.push(index);
-  });
-  return indices;
-}
+const parts = (m: MessageRecord): MessageRecord[] => records(m["parts"]);
+const responseIndices = (m: MessageRecord): number[] => indicesWhere(m["parts"], (part) => record(part["functionResponse"]) !== undefined);
 
 /** A function response's payload as text: its `output` (or `result`) when that is a string, else its JSON. */
 function responseText(response: unknown): string {
@@ -67,18 +51,11 @@ export const googleGenai: Dialect = {
   bindsToNext: () => false,
   resultTexts: (m) =>
     responseIndices(m).map((index) => responseText(record((m["parts"] as MessageRecord[])[index]?.["functionResponse"])?.["response"])),
-  replaceResults(m, texts) {
-    if (texts.size === 0) return m;
-    const indices = responseIndices(m);
-    const list = (m["parts"] as unknown[]).slice();
-    for (const [slot, text] of texts) {
-      const index = indices[slot];
-      if (index === undefined) continue;
-      const part = list[index] as MessageRecord;
-      list[index] = { ...part, functionResponse: { ...(part["functionResponse"] as MessageRecord), response: { output: text } } };
-    }
-    return { ...m, parts: list };
-  },
+  replaceResults: (m, texts) =>
+    replaceEntries(m, "parts", responseIndices(m), texts, (part, text) => ({
+      ...part,
+      functionResponse: { ...(part["functionResponse"] as MessageRecord), response: { output: text } },
+    })),
   describe(m) {
     const texts: string[] = [];
     const tools: MessagePart[] = [];

@@ -1,7 +1,7 @@
 // OpenAI chat completions: `assistant.tool_calls[].id` answered by `{ role: "tool", tool_call_id }`.
 // Plain text chats (`{ role, content: "…" }`) read the same in every format, so this is also the
 // dialect of a message that no other one claims.
-import { contentAsText, leadingContentText, stringField, textParts } from "./content-parts.js";
+import { contentAsText, leadingContentText, records, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 const noToolParts: ReadonlySet<string> = new Set();
@@ -10,10 +10,7 @@ function isToolResult(m: MessageRecord): boolean {
   return m["role"] === "tool" && typeof m["tool_call_id"] === "string";
 }
 
-function toolCalls(m: MessageRecord): MessageRecord[] {
-  const calls = m["tool_calls"];
-  return Array.isArray(calls) ? calls.filter((call): call is MessageRecord => typeof call === "object" && call !== null) : [];
-}
+const toolCalls = (m: MessageRecord): MessageRecord[] => records(m["tool_calls"]);
 
 export const openaiChat: Dialect = {
   name: "openai-chat",
