@@ -1,6 +1,6 @@
-// Real agent runs (tau-bench, tau2-bench, moatless-tools, SWE-agent) in all four dialects.
+// Real agent runs (tau-bench, tau2-bench, moatless-tools, SWE-agent) in every dialect.
 import { describe, expect, it } from "vitest";
-import { compactor, estimateTokens, findToolPairProblems, isSummaryMessage, maskToolResults } from "../src/index.js";
+import { compactor, detectDialect, estimateTokens, findToolPairProblems, isSummaryMessage, maskToolResults } from "../src/index.js";
 import { convert } from "./support/convert.js";
 import { loadFixtures } from "./support/fixtures.js";
 import { deepFreeze, dialects, hasSystemMessages, summaryRoleFor } from "./support/transcripts.js";
@@ -10,6 +10,7 @@ const fixtures = loadFixtures();
 describe.each(dialects)("real transcripts as %s", (dialect) => {
   it.each(fixtures.map((f) => [f.file, f] as const))("%s compacts safely at several budgets", async (_, fixture) => {
     const messages = deepFreeze(convert(fixture.messages as never, dialect));
+    expect(detectDialect(messages)).toBe(dialect);
     expect(findToolPairProblems(messages)).toEqual([]);
     const total = estimateTokens(messages);
     for (const share of [0.2, 0.5, 0.8]) {

@@ -1,4 +1,4 @@
-// Converts real OpenAI chat transcripts into the other three dialects, so the real runs exercise all four.
+// Converts real OpenAI chat transcripts into the other dialects, so the real runs exercise every one.
 import type { DialectName } from "./transcripts.js";
 
 type Chat = { role: string; content?: unknown; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string };
@@ -13,8 +13,47 @@ function args(text: string): unknown {
 }
 const text = (content: unknown) => (typeof content === "string" ? content : JSON.stringify(content ?? ""));
 
+/**
+ * Gemini and Bedrock: the system prompt travels beside the messages, and the results of one round
+ * go in one user message right after the call turn.
+ */
+function convertKeyed(messages: readonly Chat[], dialect: "google-genai" | "bedrock-converse"): Message[] {
+  const gemini = dialect === "google-genai";
+  const out: Message[] = [];
+  const list = (m: Message) => (gemini ? m["parts"] : m["content"]) as Message[];
+  const message = (role: string, entries: Message[]): Message =>
+    gemini ? { role: role === "assistant" ? "model" : "user", parts: entries } : { role, content: entries };
+  const names = new Map<string, string>();
+  for (const m of messages) {
+    if (m.role === "system") continue;
+    if (m.role === "tool") {
+      const id = m.tool_call_id ?? "";
+      const entry = gemini
+        ? { functionResponse: { id, name: names.get(id) ?? "tool", response: { output: text(m.content) } } }
+        : { toolResult: { toolUseId: id, content: [{ text: text(m.content) }], status: "success" } };
+      const previous = out[out.length - 1];
+      const key = gemini ? "functionResponse" : "toolResult";
+      if (previous && previous["role"] === "user" && list(previous).every((e) => e[key] !== undefined)) list(previous).push(entry);
+      else out.push(message("user", [entry]));
+      continue;
+    }
+    const entries: Message[] = m.content ? [{ text: text(m.content) }] : [];
+    for (const c of m.tool_calls ?? []) {
+      names.set(c.id, c.function.name);
+      entries.push(
+        gemini
+          ? { functionCall: { id: c.id, name: c.function.name, args: args(c.function.arguments) } }
+          : { toolUse: { toolUseId: c.id, name: c.function.name, input: args(c.function.arguments) } },
+      );
+    }
+    out.push(message(m.role, entries.length > 0 ? entries : [{ text: "" }]));
+  }
+  return out;
+}
+
 export function convert(messages: readonly Chat[], dialect: DialectName): Message[] {
   if (dialect === "openai-chat") return messages as unknown as Message[];
+  if (dialect === "google-genai" || dialect === "bedrock-converse") return convertKeyed(messages, dialect);
   const out: Message[] = [];
   const last = () => out[out.length - 1];
   for (const m of messages) {
