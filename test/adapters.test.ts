@@ -46,7 +46,7 @@ describe("adapters", () => {
     const hook = vi.fn(async () => null);
     await toPrepareStep(hook)({ messages: [u(1)] });
     expect(hook).toHaveBeenCalledWith({ messages: [u(1)] });
-    expect(() => toPrepareStep(null as never)).toThrow("Expected `optionsOrHook` to be compactor options or a hook, got `null` (null)");
+    expect(() => toPrepareStep(null as never)).toThrow("Expected `optionsOrHook` to be statefulCompactor options or a hook, got `null` (null)");
     expect(() => toCallModelInputFilter({ maxTokens: 0, summarize: () => "s" })).toThrow(RangeError);
   });
 });

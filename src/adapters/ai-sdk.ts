@@ -1,5 +1,6 @@
-import type { AnyMessage } from "../hook/types.js";
-import { hookFrom, rollingCompaction, type HookOrOptions } from "./rolling-compaction.js";
+import type { AnyMessage, BeforeLlmHook } from "../hook/types.js";
+import { adapterCompactor, type AdapterOptions } from "./conversation-id.js";
+import { rollingCompaction } from "./rolling-compaction.js";
 
 /** What the AI SDK passes to `prepareStep` (the part this adapter reads). */
 export interface PrepareStepOptions<M extends AnyMessage> {
@@ -10,28 +11,43 @@ export interface PrepareStepOptions<M extends AnyMessage> {
 /** A `prepareStep` function: the compacted messages for this step, or `{}` to leave them. */
 export type CompactingPrepareStep = <M extends AnyMessage>(options: PrepareStepOptions<M>) => Promise<{ messages?: M[] }>;
 
+/** Options of `toPrepareStep`: those of `statefulCompactor`; `conversationId` may read `prepareStep`'s arguments. */
+export type PrepareStepCompactionOptions<M extends AnyMessage = AnyMessage> = AdapterOptions<M, PrepareStepOptions<M>>;
+
 /**
  * Makes a Vercel AI SDK `prepareStep` that compacts the step's messages, for `generateText`,
- * `streamText` and agents. Given options, it builds a `compactor` whose `summaryRole` defaults to
- * `"user"`: the system prompt travels as `system`/`instructions`, and AI SDK 7 refuses system
- * messages inside `messages` unless `allowSystemInMessages` is set.
+ * `streamText` and agents. `summaryRole` defaults to `"user"`: the system prompt travels as
+ * `system`/`instructions`, and AI SDK 7 refuses system messages inside `messages` unless
+ * `allowSystemInMessages` is set.
  *
- * The AI SDK rebuilds each step's messages from the full history, so the adapter remembers its last
- * compaction and continues from it: `summarize` runs when the budget is crossed again, not on every step.
+ * The AI SDK rebuilds each step's messages from the full history, and a chat route gets the full
+ * history on every request, so the compaction lives in a store (`statefulCompactor`): a fresh
+ * `toPrepareStep` per request with a shared `store` continues from the last compaction, and
+ * `summarize` runs when the budget is crossed again, not on every step or request. Given a ready
+ * hook instead of options, the adapter remembers its last compaction in itself (one conversation).
  *
- * @param optionsOrHook - `compactor` options, or a ready before-LLM hook
+ * @param optionsOrHook - `statefulCompactor` options (`store`, `conversationId` as a string or a function of `prepareStep`'s arguments), or a ready before-LLM hook
  * @returns `({ messages }) => Promise<{ messages } | {}>`
  * @example
  * ```ts
  * import { generateText } from "ai";
  * import { toPrepareStep } from "context-compactor/ai-sdk";
- * await generateText({ model, system, messages, tools, prepareStep: toPrepareStep({ maxTokens: 100_000, summarize }) });
+ * await generateText({ model, system, messages, tools, prepareStep: toPrepareStep({ maxTokens: 100_000, summarize, store, conversationId: chatId }) });
  * ```
  */
-export function toPrepareStep<M extends AnyMessage = AnyMessage>(optionsOrHook: HookOrOptions<M>): CompactingPrepareStep {
-  const compact = rollingCompaction(hookFrom(optionsOrHook, { summaryRole: "user" }));
-  return (async ({ messages }: PrepareStepOptions<M>) => {
-    const compacted = await compact(messages);
+export function toPrepareStep<M extends AnyMessage = AnyMessage>(
+  optionsOrHook: PrepareStepCompactionOptions<M> | BeforeLlmHook<M>,
+): CompactingPrepareStep {
+  if (typeof optionsOrHook === "function") {
+    const compact = rollingCompaction(optionsOrHook);
+    return (async ({ messages }: PrepareStepOptions<M>) => {
+      const compacted = await compact(messages);
+      return compacted === null ? {} : { messages: compacted };
+    }) as CompactingPrepareStep;
+  }
+  const { compact, idOf } = adapterCompactor<M, PrepareStepOptions<M>>(optionsOrHook, { summaryRole: "user" });
+  return (async (args: PrepareStepOptions<M>) => {
+    const compacted = await compact(args.messages, idOf(args));
     return compacted === null ? {} : { messages: compacted };
   }) as CompactingPrepareStep;
 }

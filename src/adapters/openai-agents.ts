@@ -1,9 +1,13 @@
-import type { AnyMessage } from "../hook/types.js";
-import { hookFrom, rollingCompaction, type HookOrOptions } from "./rolling-compaction.js";
+import type { AnyMessage, BeforeLlmHook } from "../hook/types.js";
+import { adapterCompactor, type AdapterOptions } from "./conversation-id.js";
+import { rollingCompaction } from "./rolling-compaction.js";
 
 /** What `@openai/agents` passes to a `callModelInputFilter` (the part this adapter reads). */
 export interface CallModelInputFilterArgs<M extends AnyMessage> {
   modelData: { input: M[]; instructions?: string };
+  /** The run context (`context.context` is the value given to `run(…, { context })`). */
+  context?: unknown;
+  agent?: unknown;
 }
 
 /** A `callModelInputFilter`. The compactor never mutates input, so it preserves item identities. */
@@ -11,15 +15,20 @@ export type CompactingInputFilter = (<M extends AnyMessage, D extends { input: M
   args: { modelData: D },
 ) => Promise<D>) & { preserveInputIdentity: boolean };
 
+/** Options of `toCallModelInputFilter`: those of `statefulCompactor`; `conversationId` may read the filter's arguments. */
+export type InputFilterCompactionOptions<M extends AnyMessage = AnyMessage> = AdapterOptions<M, CallModelInputFilterArgs<M>>;
+
 /**
  * Makes a `callModelInputFilter` for `@openai/agents` `run(agent, input, { callModelInputFilter })`
  * that compacts `modelData.input` (Responses items: messages, `function_call`,
  * `function_call_result`) before each model call and returns `{ ...modelData, input }`.
  *
- * The runner rebuilds the input from the whole run on every turn, so the filter remembers its last
- * compaction and continues from it: `summarize` runs when the budget is crossed again, not every turn.
+ * The runner rebuilds the input from the whole run on every turn, so the compaction lives in a
+ * store (`statefulCompactor`): `summarize` runs when the budget is crossed again, not every turn,
+ * and one filter shared by many concurrent runs keeps each run's compaction apart. Given a ready
+ * hook instead of options, the filter remembers its last compaction in itself (one run at a time).
  *
- * @param optionsOrHook - `compactor` options, or a ready before-LLM hook
+ * @param optionsOrHook - `statefulCompactor` options (`store`, `conversationId` as a string or a function of the filter's arguments), or a ready before-LLM hook
  * @returns the filter, with `preserveInputIdentity` set since nothing is mutated
  * @example
  * ```ts
@@ -28,11 +37,20 @@ export type CompactingInputFilter = (<M extends AnyMessage, D extends { input: M
  * await run(agent, input, { callModelInputFilter: toCallModelInputFilter({ maxTokens: 100_000, summarize }) });
  * ```
  */
-export function toCallModelInputFilter<M extends AnyMessage = AnyMessage>(optionsOrHook: HookOrOptions<M>): CompactingInputFilter {
-  const compact = rollingCompaction(hookFrom(optionsOrHook, {}));
-  const filter = async ({ modelData }: CallModelInputFilterArgs<M>) => {
-    const compacted = await compact(modelData.input);
-    return compacted === null ? modelData : { ...modelData, input: compacted };
+export function toCallModelInputFilter<M extends AnyMessage = AnyMessage>(
+  optionsOrHook: InputFilterCompactionOptions<M> | BeforeLlmHook<M>,
+): CompactingInputFilter {
+  let compactInput: (args: CallModelInputFilterArgs<M>) => Promise<M[] | null>;
+  if (typeof optionsOrHook === "function") {
+    const compact = rollingCompaction(optionsOrHook);
+    compactInput = (args) => compact(args.modelData.input);
+  } else {
+    const { compact, idOf } = adapterCompactor<M, CallModelInputFilterArgs<M>>(optionsOrHook, {});
+    compactInput = (args) => compact(args.modelData.input, idOf(args));
+  }
+  const filter = async (args: CallModelInputFilterArgs<M>) => {
+    const compacted = await compactInput(args);
+    return compacted === null ? args.modelData : { ...args.modelData, input: compacted };
   };
   return Object.assign(filter, { preserveInputIdentity: true }) as unknown as CompactingInputFilter;
 }

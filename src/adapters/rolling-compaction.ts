@@ -1,27 +1,11 @@
-import { compactor } from "../hook/compactor.js";
-import { expectedMessage } from "../validation/describe-value.js";
-import type { AnyMessage, BeforeLlmHook, CompactorOptions } from "../hook/types.js";
-
-/** A hook, or the options to build one with `compactor`. */
-export type HookOrOptions<M extends AnyMessage> = BeforeLlmHook<M> | CompactorOptions<M>;
-
-/** Builds the hook an adapter runs: the caller's own, or a `compactor` with adapter-specific defaults. */
-export function hookFrom<M extends AnyMessage>(
-  optionsOrHook: HookOrOptions<M>,
-  defaults: Partial<CompactorOptions<M>>,
-): BeforeLlmHook<M> {
-  if (typeof optionsOrHook === "function") return optionsOrHook;
-  if (typeof optionsOrHook !== "object" || optionsOrHook === null) {
-    throw new TypeError(expectedMessage("optionsOrHook", "compactor options or a hook", optionsOrHook));
-  }
-  return compactor<M>({ ...defaults, ...optionsOrHook });
-}
+import type { AnyMessage, BeforeLlmHook } from "../hook/types.js";
 
 /**
- * Frameworks rebuild the model input on every step from the full history, so a compaction they
- * are handed back is forgotten by the next step. This remembers the last compaction and, while the
- * next input still begins with the same messages, continues from the compacted transcript instead
- * of compacting the full history again (which would call `summarize` on every step).
+ * For an adapter given a ready hook, which has no store: frameworks rebuild the model input on
+ * every step from the full history, so a compaction they are handed back is forgotten by the next
+ * step. This remembers the last compaction in the adapter and, while the next input still begins
+ * with the same messages, continues from it instead of compacting the full history again. It
+ * serves one conversation; options with a `store` (`statefulCompactor`) serve any number.
  */
 export function rollingCompaction<M extends AnyMessage>(hook: BeforeLlmHook<M>) {
   let last: { input: readonly M[]; output: M[] } | undefined;

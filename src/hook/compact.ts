@@ -19,5 +19,6 @@ export async function compact<M extends AnyMessage>(
   options: CompactOptions<M>,
 ): Promise<CompactionResult<M> | null> {
   const settings = resolveOptions<M>(options, "compact");
-  return runCompaction(messages, settings, settings.signal);
+  const outcome = await runCompaction(messages, settings, settings.signal);
+  return outcome === null ? null : { messages: outcome.messages };
 }

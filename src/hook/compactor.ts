@@ -30,6 +30,7 @@ export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorO
   const settings = resolveOptions<M>(options, "compactor");
   return async <T extends M>(event: BeforeLlmEvent<T>) => {
     const signal = eventSignal(event);
-    return runCompaction<T>(event.messages, settings as never, signal);
+    const outcome = await runCompaction<T>(event.messages, settings as never, signal);
+    return outcome === null ? null : { messages: outcome.messages };
   };
 }

@@ -8,7 +8,18 @@ import type { AnyMessage, CompactionResult } from "./types.js";
 
 const now = (): number => globalThis.performance?.now() ?? Date.now();
 
-function finishMask<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, startedAt: number): CompactionResult<M> {
+/** What the engine did: the result, and which input messages the summary replaced (for `statefulCompactor`). */
+export interface CompactionOutcome<M extends AnyMessage> extends CompactionResult<M> {
+  strategy: "summarize" | "mask";
+  /** The messages the hook added: the summary, and the flush reminder when on. */
+  added: object[];
+  /** Index in the input where the kept suffix starts. */
+  tailStart: number;
+  /** Indices of input messages before `tailStart` kept verbatim. */
+  pinned: number[];
+}
+
+function finishMask<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, startedAt: number): CompactionOutcome<M> {
   const messages = plan.head.concat(plan.tail);
   const tokensAfter = plan.tokens.total;
   settings.onCompacted?.({
@@ -20,7 +31,7 @@ function finishMask<M extends AnyMessage>(plan: EnginePlan<M>, settings: Setting
     durationMs: now() - startedAt,
     overBudget: tokensAfter > settings.maxTokens,
   });
-  return { messages };
+  return { messages, strategy: "mask", added: [], tailStart: plan.tailStart, pinned: plan.pinned };
 }
 
 /**
@@ -31,7 +42,7 @@ export async function runCompaction<M extends AnyMessage>(
   messages: readonly M[],
   settings: Settings<M>,
   signal: AbortSignal | undefined,
-): Promise<CompactionResult<M> | null> {
+): Promise<CompactionOutcome<M> | null> {
   const startedAt = now();
   const plan = planWithSettings(messages, settings);
   const { tokensBefore } = plan;
@@ -85,5 +96,5 @@ export async function runCompaction<M extends AnyMessage>(
     durationMs: now() - startedAt,
     overBudget: tokensAfter > settings.maxTokens,
   });
-  return { messages: result };
+  return { messages: result, strategy: "summarize", added, tailStart: plan.tailStart, pinned: plan.pinned };
 }

@@ -10,7 +10,7 @@ import type {
   Summarize,
 } from "./types.js";
 import { describeValue, expectedMessage } from "../validation/describe-value.js";
-import { closestKey } from "../validation/closest-key.js";
+import { rejectUnknownKeys } from "../validation/unknown-keys.js";
 
 /** Options after validation, with every default filled in. */
 export interface Settings<M extends AnyMessage = AnyMessage> {
@@ -35,7 +35,7 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
 }
 
 /** Which entry point the options were given to: they differ in the keys they accept. */
-export type OptionsKind = "compactor" | "compact" | "plan";
+export type OptionsKind = "compactor" | "compact" | "plan" | "stateful";
 
 const compactorKeys = [
   "maxTokens",
@@ -54,21 +54,17 @@ const compactorKeys = [
   "onSkipped",
 ] as const;
 const callKeys = ["force", "instructions", "signal"] as const;
+/** The keys `statefulCompactor` and the adapters take besides those of `compactor` (validated there). */
+export const statefulKeys = ["store", "conversationId", "onStoreError"] as const;
 
 // setTimeout fires at once for delays above 2^31 - 1 ms, which would turn a long timeout into none.
 const longestTimeout = 2_147_483_647;
 
-function rejectUnknownKeys(object: object, known: readonly string[], prefix: string): void {
+function rejectCallKeys(object: object, known: readonly string[]): void {
   for (const key of Object.keys(object)) {
-    if (known.includes(key)) continue;
-    if (prefix === "" && (callKeys as readonly string[]).includes(key)) {
+    if (!known.includes(key) && (callKeys as readonly string[]).includes(key)) {
       throw new TypeError(`Unknown option \`${key}\`: it belongs to a single call, \`compact(messages, { ${key} })\`, not to \`compactor()\`.`);
     }
-    const suggestion = closestKey(key, known);
-    const hint = suggestion
-      ? `Did you mean \`${prefix}${suggestion}\`?`
-      : `Known options: ${known.map((name) => `\`${prefix}${name}\``).join(", ")}.`;
-    throw new TypeError(`Unknown option \`${prefix}${key}\`. ${hint}`);
   }
 }
 
@@ -127,7 +123,9 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new TypeError(expectedMessage("options", "an object", options));
   }
-  const known: readonly string[] = kind === "compactor" ? compactorKeys : [...compactorKeys, ...callKeys];
+  const known: readonly string[] =
+    kind === "compactor" ? compactorKeys : kind === "stateful" ? [...compactorKeys, ...statefulKeys] : [...compactorKeys, ...callKeys];
+  rejectCallKeys(options, known);
   rejectUnknownKeys(options, known, "");
   const raw = options as Record<string, unknown>;
 

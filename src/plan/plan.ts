@@ -41,6 +41,10 @@ export interface EnginePlan<M extends AnyMessage> extends CompactionPlan<M> {
   /** Tokens of `head` and `tail` together, for per-message counters. */
   keptTokens: number | undefined;
   previousSummary: string | undefined;
+  /** Index in `messages` where the kept suffix starts (`messages.length` when none is kept). */
+  tailStart: number;
+  /** Indices of messages before `tailStart` kept verbatim after the summary (the turn's request, in an in-turn split). */
+  pinned: number[];
 }
 
 function previousSummaryIn(older: readonly object[]): string | undefined {
@@ -68,6 +72,8 @@ export function planWithSettings<M extends AnyMessage>(
     tokens: original,
     keptTokens: undefined,
     previousSummary: undefined,
+    tailStart: messages.length,
+    pinned: [],
     ...fields,
   });
   if (!overBudget && !settings.force) return plan({ action: "none", reason: "under-budget" });
@@ -99,18 +105,22 @@ export function planWithSettings<M extends AnyMessage>(
   let older: M[] = messages.slice(head, start);
   let tail: M[] = cutFrom.slice(start);
   let keptTokens = tokens.isPerMessage ? tokens.countRange(0, head) + tokens.countRange(start, cutFrom.length) : undefined;
+  let tailStart = start;
+  let pinned: number[] = [];
   if (!fits && settings.splitInsideTurn) {
     const inside = findInsideTurnTail(tokens, head, settings.keepTail, settings.isBoundary);
     if (inside) {
       const { user, groupStart } = inside;
       older = messages.slice(head, user).concat(messages.slice(user + 1, groupStart));
       tail = [cutFrom[user] as M].concat(cutFrom.slice(groupStart));
+      tailStart = groupStart;
+      pinned = [user];
       if (tokens.isPerMessage) {
         keptTokens = tokens.countRange(0, head) + tokens.countAt(user) + tokens.countRange(groupStart, cutFrom.length);
       }
     }
   }
-  const fields = { reason, head: cutFrom.slice(0, head), older, tail, tokens, keptTokens };
+  const fields = { reason, head: cutFrom.slice(0, head), older, tail, tokens, keptTokens, tailStart, pinned };
   if (older.length === 0) return plan({ ...fields, action: "skip", reason: "nothing-to-summarize" });
   if (older.every((message) => isLibraryMessage(message))) {
     return plan({ ...fields, action: "skip", reason: "no-progress" });

@@ -1,0 +1,41 @@
+// What `statefulCompactor` stores for one conversation, and how it is checked before use.
+
+/** The version of the stored format; state of another version is ignored. */
+export const STATE_VERSION = 1;
+
+/**
+ * One conversation's compaction: the summary message(s) that replace the first `covered` input
+ * messages (whose digest is `digest`), except the head (a system prompt) and the `pinned` ones
+ * kept verbatim. Never the transcript itself: kept messages always come from the current input.
+ */
+export interface ConversationState {
+  version: typeof STATE_VERSION;
+  /** How many leading input messages the state accounts for. */
+  covered: number;
+  /** SHA-256 of exactly those messages' JSON. */
+  digest: string;
+  /** Indices (below `covered`) of input messages kept verbatim after the summary. */
+  pinned: number[];
+  /** The messages that stand for the summarized ones: the summary, and the flush reminder when on. */
+  summary: object[];
+}
+
+const isIndex = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0;
+
+/** Reads stored state, or throws a `TypeError` saying what is wrong with it. */
+export function parseState(text: unknown): ConversationState {
+  if (typeof text !== "string") throw new TypeError(`Expected the stored state to be a string, got ${typeof text}`);
+  const value = JSON.parse(text) as Partial<ConversationState> | null;
+  if (typeof value !== "object" || value === null) throw new TypeError("Expected the stored state to be a JSON object");
+  if (value.version !== STATE_VERSION) throw new TypeError(`Expected stored state of version ${STATE_VERSION}, got ${String(value.version)}`);
+  const { covered, digest, pinned, summary } = value;
+  if (!isIndex(covered) || covered === 0) throw new TypeError("Expected the stored state's `covered` to be a positive integer");
+  if (typeof digest !== "string" || !/^[0-9a-f]{64}$/.test(digest)) throw new TypeError("Expected the stored state's `digest` to be a SHA-256 hex string");
+  if (!Array.isArray(pinned) || !pinned.every((index) => isIndex(index) && index < covered)) {
+    throw new TypeError("Expected the stored state's `pinned` to list indices below `covered`");
+  }
+  if (!Array.isArray(summary) || summary.length === 0 || !summary.every((m) => typeof m === "object" && m !== null)) {
+    throw new TypeError("Expected the stored state's `summary` to hold at least one message");
+  }
+  return { version: STATE_VERSION, covered, digest, pinned, summary };
+}

@@ -1,0 +1,191 @@
+import { runCompaction } from "../hook/engine.js";
+import { resolveOptions } from "../hook/options.js";
+import type { AnyMessage, CompactorOptions } from "../hook/types.js";
+import { headLength } from "../plan/split-at-user-boundary.js";
+import { optionalAbortSignal } from "../validation/abort-signal.js";
+import { expectedMessage } from "../validation/describe-value.js";
+import { rejectUnknownKeys } from "../validation/unknown-keys.js";
+import { assertTranscript } from "../validation/validate-messages.js";
+import type { CompactionStore } from "./compaction-store.js";
+import { STATE_VERSION, parseState, type ConversationState } from "./conversation-state.js";
+import { digestMessages } from "./digest.js";
+import { memoryStore } from "./memory-store.js";
+
+/** What failed when a store call threw or rejected. */
+export interface StoreErrorContext {
+  operation: "get" | "set";
+  /** The store key of the conversation. */
+  key: string;
+}
+
+/** Options of `statefulCompactor`: those of `compactor`, plus where and under which id the state lives. */
+export interface StatefulCompactorOptions<M extends AnyMessage = AnyMessage> extends CompactorOptions<M> {
+  /**
+   * Where each conversation's compaction is kept. Share one store between requests, processes or
+   * machines (Redis, KV) and each continues from the others' compaction.
+   * @default memoryStore() (one per statefulCompactor)
+   */
+  store?: CompactionStore;
+  /**
+   * The conversation's id, when one instance serves one conversation (a call's own `conversationId` wins).
+   * @default derived from the conversation's first messages
+   */
+  conversationId?: string;
+  /**
+   * Called when the store's `get` or `set` throws or rejects, or holds unreadable state. The call
+   * goes on as if there were no state (`get`) or returns its result anyway (`set`).
+   * @default ignore and continue
+   */
+  onStoreError?: (error: unknown, context: StoreErrorContext) => void;
+}
+
+/** Options of one call of a stateful compactor. */
+export interface StatefulCallOptions {
+  /** The conversation's id; overrides the instance's `conversationId`. */
+  conversationId?: string;
+  /** Aborts a compaction in progress (`CompactionError` with code `ABORTED`). */
+  signal?: AbortSignal;
+}
+
+/**
+ * A compactor that remembers each conversation's compaction in a store: resolves the messages to
+ * send (the caller's own objects after the summary), or `null` when the input can go as it is.
+ */
+export type StatefulCompactor<M extends AnyMessage = AnyMessage> = <T extends M>(
+  messages: readonly T[],
+  call?: StatefulCallOptions,
+) => Promise<T[] | null>;
+
+/** Store keys are namespaced, so one Redis or KV database can hold other data too. */
+const KEY_PREFIX = "context-compactor:";
+
+function checkedStore(value: unknown): CompactionStore {
+  if (value === undefined) return memoryStore();
+  const store = value as Partial<CompactionStore> | null;
+  if (typeof store !== "object" || store === null || typeof store.get !== "function" || typeof store.set !== "function") {
+    throw new TypeError(expectedMessage("store", "an object with `get` and `set` methods", value));
+  }
+  return store as CompactionStore;
+}
+
+function checkedId(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") throw new TypeError(expectedMessage(name, "a non-empty string", value));
+  if (value === "") throw new RangeError(expectedMessage(name, "a non-empty string", value));
+  return value;
+}
+
+/**
+ * Builds a compactor whose compaction survives requests, processes and restarts. Frameworks and
+ * chat routes hand over the whole history on every call; this continues from the stored
+ * compaction instead of summarizing the whole history again:
+ *
+ * - per conversation it stores only the summary and which leading input messages it replaces
+ *   (their count and a SHA-256 digest of exactly those messages), never the transcript;
+ * - on each call, when the digest matches the input's own leading messages, it continues from
+ *   `[system prompt, summary, ...input after them]`; otherwise (an edited or deleted message, a
+ *   regenerated reply, a branch, another conversation under the same key) the state is ignored;
+ * - over budget it compacts as `compactor` does, with the stored summary as `previousSummary`.
+ *
+ * Calls for one conversation on one instance run one after another, so concurrent requests of a
+ * conversation summarize once. A failed store call never loses a request (`onStoreError`).
+ *
+ * @param options - the options of `compactor`, plus `store`, `conversationId` and `onStoreError`
+ * @returns `(messages, { conversationId?, signal? }?) => Promise<messages | null>`
+ * @example
+ * ```ts
+ * const compactChat = statefulCompactor({ maxTokens: 100_000, summarize, store: redisStore });
+ * const messages = (await compactChat(history, { conversationId: chatId })) ?? history;
+ * ```
+ */
+export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: StatefulCompactorOptions<M>): StatefulCompactor<M> {
+  const settings = resolveOptions<M>(options, "stateful");
+  const { store: rawStore, conversationId: rawId, onStoreError } = options as StatefulCompactorOptions<M>;
+  const store = checkedStore(rawStore);
+  const defaultId = checkedId(rawId, "conversationId");
+  if (onStoreError !== undefined && typeof onStoreError !== "function") {
+    throw new TypeError(expectedMessage("onStoreError", "a function", onStoreError));
+  }
+  const report = (error: unknown, context: StoreErrorContext) => onStoreError?.(error, context);
+  const queues = new Map<string, Promise<void>>();
+
+  // One conversation's calls run in order, so the second of two concurrent calls sees the first's state.
+  function inTurn<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const previous = queues.get(key) ?? Promise.resolve();
+    const result = previous.then(task);
+    const settled = result.then(
+      () => {},
+      () => {},
+    );
+    queues.set(key, settled);
+    void settled.then(() => {
+      if (queues.get(key) === settled) queues.delete(key);
+    });
+    return result;
+  }
+
+  async function readState(key: string): Promise<ConversationState | undefined> {
+    try {
+      const text = await store.get(key);
+      return text === null || text === undefined ? undefined : parseState(text);
+    } catch (error) {
+      report(error, { operation: "get", key });
+      return undefined;
+    }
+  }
+
+  async function compactOnce<T extends M>(messages: readonly T[], key: string, signal: AbortSignal | undefined): Promise<T[] | null> {
+    const state = await readState(key);
+    let base: readonly T[] = messages;
+    // Where each message of `base` sits in the input; -1 for a stored summary message.
+    let origin: number[] | undefined;
+    const head = headLength(messages);
+    if (state !== undefined && state.covered <= messages.length && state.covered > head && state.pinned.every((index) => index >= head)) {
+      if ((await digestMessages(messages.slice(0, state.covered))) === state.digest) {
+        const kept = [...state.pinned, ...range(state.covered, messages.length)];
+        base = messages.slice(0, head).concat(state.summary as T[], kept.map((index) => messages[index] as T));
+        origin = [...range(0, head), ...state.summary.map(() => -1), ...kept];
+      }
+    }
+    const outcome = await runCompaction<T>(base, settings as never, signal);
+    if (outcome === null) return base === messages ? null : base.slice();
+    if (outcome.strategy === "summarize") {
+      const inputIndex = (index: number) => (origin === undefined ? index : (origin[index] as number));
+      const covered = outcome.tailStart >= base.length ? messages.length : inputIndex(outcome.tailStart);
+      const pinned = outcome.pinned.map(inputIndex);
+      if (covered > 0 && pinned.every((index) => index >= 0)) {
+        const next: ConversationState = {
+          version: STATE_VERSION,
+          covered,
+          digest: await digestMessages(messages.slice(0, covered)),
+          pinned,
+          summary: outcome.added,
+        };
+        try {
+          await store.set(key, JSON.stringify(next));
+        } catch (error) {
+          report(error, { operation: "set", key });
+        }
+      }
+    }
+    return outcome.messages;
+  }
+
+  return async <T extends M>(messages: readonly T[], call: StatefulCallOptions = {}): Promise<T[] | null> => {
+    if (typeof call !== "object" || call === null) throw new TypeError(expectedMessage("call options", "an object", call));
+    rejectUnknownKeys(call, ["conversationId", "signal"], "");
+    const signal = optionalAbortSignal(call.signal, "signal");
+    const id = checkedId(call.conversationId, "conversationId") ?? defaultId;
+    assertTranscript(messages);
+    // Without an id, the conversation is known by its system prompt and first message; the digest
+    // check keeps two conversations that share those from ever receiving each other's summary.
+    const key = KEY_PREFIX + (id ?? `auto:${await digestMessages(messages.slice(0, headLength(messages) + 1))}`);
+    return inTurn(key, () => compactOnce(messages, key, signal));
+  };
+}
+
+function range(from: number, to: number): number[] {
+  const indices: number[] = [];
+  for (let index = from; index < to; index++) indices.push(index);
+  return indices;
+}

@@ -1,0 +1,170 @@
+import fc from "fast-check";
+import { describe, expect, it, vi } from "vitest";
+import { SUMMARY_PREFIX, memoryStore, statefulCompactor, type CompactionStore } from "../src/index.js";
+
+type Message = { role: string; content: string };
+const perMessage = (list: readonly unknown[]) => list.length;
+const u = (n: number | string): Message => ({ role: "user", content: `u${n}` });
+const a = (n: number | string): Message => ({ role: "assistant", content: `a${n}` });
+const system: Message = { role: "system", content: "sys" };
+/** A summarizer whose summary names every message it replaced, so a stale one is visible. */
+const echo = vi.fn((older: readonly object[]) => older.map((m) => (m as Message).content.replace(SUMMARY_PREFIX, "")).join("|"));
+const options = { maxTokens: 6, keepTail: 2, countTokens: perMessage, summarize: echo };
+
+function conversation(turns: number, tag = ""): Message[] {
+  const messages = [system];
+  for (let turn = 1; turn <= turns; turn++) messages.push(u(`${tag}${turn}`), a(`${tag}${turn}`));
+  return messages;
+}
+
+/** Every text of the output that the current input does not hold (a summary may only speak of input messages). */
+function foreignTexts(output: readonly Message[], input: readonly Message[]): string[] {
+  const known = new Set(input.map((m) => m.content));
+  return output.flatMap((m) => (m.content.startsWith(SUMMARY_PREFIX) ? m.content.slice(SUMMARY_PREFIX.length).split("|") : [m.content])).filter((text) => !known.has(text));
+}
+
+describe("statefulCompactor", () => {
+  it("continues from the stored compaction and summarizes again only when the budget is crossed again", async () => {
+    echo.mockClear();
+    const compact = statefulCompactor<Message>(options);
+    const history = conversation(4);
+    const first = await compact(history);
+    expect(first).toEqual([system, { role: "system", content: `${SUMMARY_PREFIX}u1|a1|u2|a2|u3|a3` }, u(4), a(4)]);
+    // The next request: the whole history again, as copies, plus a new user turn: no summarize.
+    const next = [...history.map((m) => ({ ...m })), u(5)];
+    const second = await compact(next);
+    expect(second).toEqual([system, first![1], u(4), a(4), u(5)]);
+    expect(second![2]).toBe(next[7]);
+    expect(echo).toHaveBeenCalledTimes(1);
+    // Over budget again: the stored summary rolls into the new one.
+    const third = await compact([...next, a(5), u(6)]);
+    expect(echo).toHaveBeenCalledTimes(2);
+    expect(echo.mock.calls[1]![1].previousSummary).toBe("u1|a1|u2|a2|u3|a3");
+    expect(third).toEqual([system, { role: "system", content: `${SUMMARY_PREFIX}u1|a1|u2|a2|u3|a3|u4|a4|u5|a5` }, u(6)]);
+  });
+
+  it("resolves null while nothing was compacted and the input fits", async () => {
+    expect(await statefulCompactor<Message>(options)(conversation(2))).toBeNull();
+  });
+
+  it.each([
+    ["an edited early message", (h: Message[]) => h.map((m, i) => (i === 1 ? u("1-edited") : m))],
+    ["a deleted message", (h: Message[]) => h.filter((_, i) => i !== 3)],
+    ["a regenerated reply inside the summarized part", (h: Message[]) => h.map((m, i) => (i === 6 ? a("3-regenerated") : m))],
+    ["another conversation under the same key", () => conversation(5, "other-")],
+  ])("never applies state after %s", async (_, change) => {
+    const compact = statefulCompactor<Message>({ ...options, conversationId: "chat" });
+    const history = conversation(4);
+    await compact(history);
+    const changed = [...change(history), u(9)];
+    const output = (await compact(changed)) ?? changed;
+    expect(foreignTexts(output, changed)).toEqual([]);
+  });
+
+  it("a regenerated last reply that is still in the kept tail keeps the summary", async () => {
+    echo.mockClear();
+    const compact = statefulCompactor<Message>({ ...options, conversationId: "chat" });
+    const history = conversation(4);
+    await compact(history);
+    const regenerated = [...history.slice(0, -1), a("4-again")];
+    expect(await compact(regenerated)).toEqual([system, { role: "system", content: `${SUMMARY_PREFIX}u1|a1|u2|a2|u3|a3` }, u(4), a("4-again")]);
+    expect(echo).toHaveBeenCalledTimes(1);
+  });
+
+  it("keeps conversations apart by id, and derives one from the first messages", async () => {
+    const store = memoryStore();
+    const compact = statefulCompactor<Message>({ ...options, store });
+    await compact(conversation(4, "x"), { conversationId: "x" });
+    await compact(conversation(4, "y"));
+    await compact(conversation(4, "z"));
+    expect(store.size).toBe(3);
+  });
+
+  it("random edits, branches and key collisions never bring text of another transcript", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ turns: fc.integer({ min: 1, max: 8 }), tag: fc.constantFrom("a", "b"), cut: fc.nat(16), edit: fc.option(fc.nat(16), { nil: undefined }) }), { minLength: 1, maxLength: 8 }),
+        async (requests) => {
+          const compact = statefulCompactor<Message>({ ...options, conversationId: "shared" });
+          for (const { turns, tag, cut, edit } of requests) {
+            let input = conversation(turns, tag).slice(0, Math.max(1, 2 * turns + 1 - cut));
+            if (edit !== undefined && edit < input.length) input = input.map((m, i) => (i === edit ? { ...m, content: `${m.content}*` } : m));
+            const output = (await compact(input)) ?? input;
+            expect(foreignTexts(output, input)).toEqual([]);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("calls of one conversation run in turn: concurrent requests summarize once", async () => {
+    const summarize = vi.fn(async (older: readonly object[]) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return `${older.length}`;
+    });
+    const compact = statefulCompactor<Message>({ ...options, summarize });
+    const history = conversation(4);
+    const results = await Promise.all([compact(history), compact([...history, u(5)]), compact(history)]);
+    expect(summarize).toHaveBeenCalledTimes(1);
+    for (const result of results) expect(result![1]).toEqual({ role: "system", content: `${SUMMARY_PREFIX}6` });
+  });
+
+  it("a failing store never loses a request, and says so through onStoreError", async () => {
+    const onStoreError = vi.fn();
+    const broken: CompactionStore = {
+      get: () => Promise.reject(new Error("down")),
+      set: () => {
+        throw new Error("read-only");
+      },
+    };
+    const compact = statefulCompactor<Message>({ ...options, store: broken, onStoreError, conversationId: "c" });
+    const output = await compact(conversation(4));
+    expect(output).toHaveLength(4);
+    expect(onStoreError.mock.calls.map(([error, context]) => [(error as Error).message, context])).toEqual([
+      ["down", { operation: "get", key: "context-compactor:c" }],
+      ["read-only", { operation: "set", key: "context-compactor:c" }],
+    ]);
+  });
+
+  it.each([
+    ["not JSON", "{"],
+    ["another version", JSON.stringify({ version: 99 })],
+    ["a bad digest", JSON.stringify({ version: 1, covered: 2, digest: "x", pinned: [], summary: [{ role: "system", content: "forged" }] })],
+    ["a covered count past the input", JSON.stringify({ version: 1, covered: 99, digest: "0".repeat(64), pinned: [], summary: [{ role: "system", content: "forged" }] })],
+  ])("ignores stored state that is %s", async (_, stored) => {
+    const onStoreError = vi.fn();
+    const store = memoryStore();
+    store.set("context-compactor:c", stored);
+    const input = conversation(2);
+    expect(await statefulCompactor<Message>({ ...options, store, onStoreError, conversationId: "c" })(input)).toBeNull();
+  });
+
+  it("validates its options once, and each call's", async () => {
+    expect(() => statefulCompactor({ ...options, store: {} as never })).toThrow("Expected `store` to be an object with `get` and `set` methods, got `{}` (object)");
+    expect(() => statefulCompactor({ ...options, conversationId: "" })).toThrow(RangeError);
+    expect(() => statefulCompactor({ ...options, stroe: memoryStore() } as never)).toThrow("Did you mean `store`?");
+    expect(() => statefulCompactor({ ...options, onStoreError: 1 as never })).toThrow(TypeError);
+    const compact = statefulCompactor(options);
+    await expect(compact(conversation(1), { conversationID: "x" } as never)).rejects.toThrow("Did you mean `conversationId`?");
+    await expect(compact("x" as never)).rejects.toThrow(TypeError);
+  });
+});
+
+describe("memoryStore", () => {
+  it("drops the least recently used entry past maxEntries", () => {
+    const store = memoryStore({ maxEntries: 2 });
+    store.set("a", "1");
+    store.set("b", "2");
+    expect(store.get("a")).toBe("1");
+    store.set("c", "3");
+    expect([store.get("a"), store.get("b"), store.get("c")]).toEqual(["1", undefined, "3"]);
+    store.delete!("a");
+    expect(store.size).toBe(1);
+  });
+
+  it("validates maxEntries", () => {
+    expect(() => memoryStore({ maxEntries: 0 })).toThrow("Expected `maxEntries` to be a positive integer, got `0` (number)");
+    expect(() => memoryStore({ maxEntres: 5 } as never)).toThrow("Did you mean `maxEntries`?");
+  });
+});
