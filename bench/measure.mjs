@@ -25,6 +25,28 @@ export function compare(tasks, { samples = 15, warmup = 3, minSampleMs = 20 } = 
   return Object.fromEntries(names.map((name) => [name, summarize(times[name])]));
 }
 
+/** `compare` for tasks that may return a promise: each run is awaited before the next starts. */
+export async function compareAsync(tasks, { samples = 15, warmup = 3, minSampleMs = 20 } = {}) {
+  const names = Object.keys(tasks);
+  const repeat = {};
+  for (const name of names) {
+    for (let i = 0; i < warmup; i++) await tasks[name]();
+    const started = now();
+    await tasks[name]();
+    const once = Math.max(now() - started, 0.001);
+    repeat[name] = Math.max(1, Math.ceil(minSampleMs / once));
+  }
+  const times = Object.fromEntries(names.map((name) => [name, []]));
+  for (let sample = 0; sample < samples; sample++) {
+    for (const name of sample % 2 ? [...names].reverse() : names) {
+      const started = now();
+      for (let i = 0; i < repeat[name]; i++) await tasks[name]();
+      times[name].push((now() - started) / repeat[name]);
+    }
+  }
+  return Object.fromEntries(names.map((name) => [name, summarize(times[name])]));
+}
+
 /** Times a slow task a few times (no interleaving needed when it is 100× apart). */
 export function timeSlow(task, samples = 3) {
   const times = [];

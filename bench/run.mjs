@@ -12,9 +12,10 @@ import {
   estimateTokens,
   maskToolResults,
   splitAtUserBoundary,
+  statefulCompactor,
 } from "../dist/index.js";
 import { firstTokens, loadTranscripts, longSession, nonLatinConversation, toAiSdk } from "./data.mjs";
-import { compare, timeSlow } from "./measure.mjs";
+import { compare, compareAsync, timeSlow } from "./measure.mjs";
 
 const { transcripts, source } = loadTranscripts();
 const rows = [];
@@ -165,6 +166,30 @@ const isUser = (m) => m.role === "user";
   row(suite, "estimateTokens(messages)", stats.estimate);
   row(suite, "hook({ messages }) under budget", stats.hook, stats.estimate);
   results.suites.noOpHook = { messages: transcript.length, tokens: estimateTokens(transcript), estimateTokens: stats.estimate, hook: stats.hook, ratio: stats.hook.median / stats.estimate.median };
+}
+
+// 4b. A stateful call that continues from stored state and stays under budget: the digest of the
+// summarized prefix is checked on every call, against one estimateTokens over the whole input.
+{
+  const transcript = firstTokens(session, 128_000, estimateTokens);
+  const stateful = statefulCompactor({ maxTokens: 100_000, summarize: () => "summary of the earlier part" });
+  const first = await stateful(transcript, { conversationId: "bench" });
+  if (first === null) throw new Error("the stateful compactor did not compact the 128k transcript");
+  let last;
+  const stats = await compareAsync(
+    {
+      estimate: () => estimateTokens(transcript),
+      stateful: async () => {
+        last = await stateful(transcript, { conversationId: "bench" });
+      },
+    },
+    { samples: 31 },
+  );
+  if (last === null || last.length >= transcript.length) throw new Error("the stateful call did not continue from its state");
+  const suite = `4b. stateful call under budget, ${transcript.length} messages, ${estimateTokens(transcript)} tokens`;
+  row(suite, "estimateTokens(messages)", stats.estimate);
+  row(suite, "statefulCompactor call (state read, digest checked)", stats.stateful, stats.estimate, `continues with ${last.length} messages`);
+  results.suites.statefulCall = { messages: transcript.length, tokens: estimateTokens(transcript), sent: last.length, estimateTokens: stats.estimate, stateful: stats.stateful, ratio: stats.stateful.median / stats.estimate.median };
 }
 
 // 5. Peers making the same kind of decision on the same data.

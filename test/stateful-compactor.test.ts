@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { SUMMARY_PREFIX, memoryStore, statefulCompactor, type CompactionStore } from "../src/index.js";
+import { SUMMARY_PREFIX, memoryStore, statefulCompactor, type CompactionStore, type SummaryContext } from "../src/index.js";
 
 type Message = { role: string; content: string };
 const perMessage = (list: readonly unknown[]) => list.length;
@@ -8,7 +8,7 @@ const u = (n: number | string): Message => ({ role: "user", content: `u${n}` });
 const a = (n: number | string): Message => ({ role: "assistant", content: `a${n}` });
 const system: Message = { role: "system", content: "sys" };
 /** A summarizer whose summary names every message it replaced, so a stale one is visible. */
-const echo = vi.fn((older: readonly object[]) => older.map((m) => (m as Message).content.replace(SUMMARY_PREFIX, "")).join("|"));
+const echo = vi.fn((older: readonly object[], _context?: SummaryContext) => older.map((m) => (m as Message).content.replace(SUMMARY_PREFIX, "")).join("|"));
 const options = { maxTokens: 6, keepTail: 2, countTokens: perMessage, summarize: echo };
 
 function conversation(turns: number, tag = ""): Message[] {
@@ -39,7 +39,7 @@ describe("statefulCompactor", () => {
     // Over budget again: the stored summary rolls into the new one.
     const third = await compact([...next, a(5), u(6)]);
     expect(echo).toHaveBeenCalledTimes(2);
-    expect(echo.mock.calls[1]![1].previousSummary).toBe("u1|a1|u2|a2|u3|a3");
+    expect(echo.mock.calls[1]![1]!.previousSummary).toBe("u1|a1|u2|a2|u3|a3");
     expect(third).toEqual([system, { role: "system", content: `${SUMMARY_PREFIX}u1|a1|u2|a2|u3|a3|u4|a4|u5|a5` }, u(6)]);
   });
 

@@ -1,0 +1,27 @@
+import { convertToModelMessages, generateText, stepCountIs, streamText, type UIMessage } from "ai";
+import { createClient } from "redis";
+import { summarizeWith, type CompactionStore } from "context-compactor";
+import { toPrepareStep } from "context-compactor/ai-sdk";
+
+// One store for every instance of the route: each request continues from the last compaction.
+const redis = await createClient({ url: process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379" }).connect();
+const store: CompactionStore = { get: (key) => redis.get(key), set: (key, value) => redis.set(key, value, { EX: 7 * 86_400 }) };
+
+const summarize = summarizeWith(async ({ system, user }, { signal }) => {
+  const { text } = await generateText({ model: "openai/gpt-4.1-mini", system, prompt: user, abortSignal: signal });
+  return text;
+});
+
+// POST /api/chat, as `useChat` calls it: the whole conversation arrives on every request.
+export async function POST(request: Request): Promise<Response> {
+  const { id, messages }: { id: string; messages: UIMessage[] } = await request.json();
+  const result = streamText({
+    model: "openai/gpt-4.1",
+    system: "You are a helpful assistant.",
+    messages: await convertToModelMessages(messages),
+    stopWhen: stepCountIs(20),
+    // A fresh adapter per request is fine: the compaction lives in the store, under the chat's id.
+    prepareStep: toPrepareStep({ maxTokens: 100_000, summarize, store, conversationId: id }),
+  });
+  return result.toUIMessageStreamResponse();
+}
