@@ -30,6 +30,7 @@ export type {
   CompactingEvent,
   CompactionResult,
   CompactionStrategy,
+  OverBudgetCause,
   CompactOptions,
   CompactorOptions,
   CountTokens,

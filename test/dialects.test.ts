@@ -63,7 +63,7 @@ describe.each(dialectFixtures)("$name", (fixture) => {
   });
 
   it("writes the summary in the transcript's own format", async () => {
-    const result = await compact(transcript, { maxTokens: 1, keepTail: 0, summarize: () => "short", summaryRole: "user" });
+    const result = await compact(transcript, { maxTokens: 1, keepTail: 0, maxSummaryTokens: 1000, summarize: () => "short", summaryRole: "user" });
     expect(result).not.toBeNull();
     const [made, ...tail] = result!.messages;
     expect(isSummaryMessage(made)).toBe(true);
@@ -77,7 +77,7 @@ describe.each(dialectFixtures)("$name", (fixture) => {
 describe("formats without system messages", () => {
   it.each(["google-genai", "bedrock-converse"] as const)("%s: a summary is a user message even with summaryRole system", async (name) => {
     const { user, toolRound } = dialectFixtures.find((fixture) => fixture.name === name)!;
-    const result = await compact([user, ...toolRound, { ...user }], { maxTokens: 1, keepTail: 0, summarize: () => "s", summaryRole: "system", flushToMemory: true });
+    const result = await compact([user, ...toolRound, { ...user }], { maxTokens: 1, keepTail: 0, maxSummaryTokens: 1000, summarize: () => "s", summaryRole: "system", flushToMemory: true });
     expect(result!.messages.slice(0, 2).map((m) => (m as { role: string }).role)).toEqual(["user", "user"]);
   });
 });

@@ -50,12 +50,17 @@ describe("events", () => {
     });
   });
 
-  it("overBudget says the result is still too large", async () => {
+  it("overBudget says the result is still too large, and why", async () => {
     const onCompacted = vi.fn();
-    const hook = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", onCompacted });
+    const partOne = { splitInsideTurn: false, truncateToolResults: false };
+    const hook = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", onCompacted, ...partOne });
     const result = await hook({ messages: [...messages, { role: "assistant", content: "a3" }] });
     expect(result!.messages).toHaveLength(5);
-    expect(onCompacted).toHaveBeenCalledWith(expect.objectContaining({ tokensAfter: 5, overBudget: true }));
+    expect(onCompacted).toHaveBeenCalledWith(expect.objectContaining({ tokensAfter: 5, overBudget: true, overBudgetCause: "kept-messages" }));
+    // The ladder keeps the latest user turn and its newest group: closer, but two plain replies cannot be cut.
+    const laddered = await compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", onCompacted })({ messages: [...messages, { role: "assistant", content: "a3" }] });
+    expect(laddered!.messages.map((m) => m.content)).toEqual(["S", "[Summary of earlier conversation]\ns", "u2", "a3"]);
+    expect(onCompacted).toHaveBeenLastCalledWith(expect.objectContaining({ tokensAfter: 4, overBudget: true, overBudgetCause: "kept-messages" }));
   });
 
   it("tokensAfter with the default estimator equals an estimate of the result", async () => {
@@ -71,7 +76,7 @@ describe("events", () => {
     const onSkipped = vi.fn();
     const hook = compactor({ maxTokens: 1, summarize: () => "s", onSkipped });
     expect(await hook({ messages: [{ role: "system", content: "a system prompt" }] })).toBeNull();
-    expect(onSkipped).toHaveBeenCalledWith({ reason: "nothing-to-summarize", tokensBefore: expect.any(Number) });
+    expect(onSkipped).toHaveBeenCalledWith({ reason: "nothing-to-summarize", tokensBefore: expect.any(Number), overBudget: true, overBudgetCause: "system-prompt" });
   });
 });
 

@@ -40,9 +40,18 @@ describe.each(dialects)("splitInsideTurn in %s", (dialect: DialectName) => {
     if (hasSystemMessages(dialect)) expect(output[0]).toBe(messages[0]);
   });
 
-  it("without the option, the same transcript keeps no tail (no user turn after the head fits)", async () => {
-    const result = await compactor({ maxTokens: 3000, keepTail: 1500, summarize: () => "s", summaryRole })({ messages });
+  it("part one's ladder keeps no tail (no user turn after the head fits), and loses the request", async () => {
+    const result = await compactor({ maxTokens: 3000, keepTail: 1500, summarize: () => "s", summaryRole, splitInsideTurn: false, truncateToolResults: false })({ messages });
     expect(result!.messages.filter((m) => !isSummaryMessage(m))).toHaveLength(hasSystemMessages(dialect) ? 1 : 0);
+  });
+
+  it("is on by default, and even without it the request is never summarized away", async () => {
+    const byDefault = await compactor({ maxTokens: 3000, keepTail: 1500, summarize: () => "s", summaryRole })({ messages });
+    expect(byDefault!.messages.length).toBeGreaterThan(3);
+    expect(byDefault!.messages).toContain(request);
+    const withoutSplit = await compactor({ maxTokens: 3000, keepTail: 1500, summarize: () => "s", summaryRole, splitInsideTurn: false })({ messages });
+    const tail = withoutSplit!.messages.slice(withoutSplit!.messages.findIndex(isSummaryMessage) + 1);
+    expect(tail).toEqual([request]);
   });
 
   it("keeps the last complete group when none fits", async () => {
@@ -70,7 +79,7 @@ describe("splitInsideTurn properties", () => {
           const messages = deepFreeze(render(shape, dialect));
           const maxTokens = Math.max(1, Math.floor(estimateTokens(messages) * share));
           const summarize = vi.fn((_older: object[]) => "s");
-          const result = await compactor({ maxTokens, keepTail: Math.floor(maxTokens * tailShare), summarize, summaryRole: summaryRoleFor(dialect), splitInsideTurn: true })({ messages });
+          const result = await compactor({ maxTokens, keepTail: Math.floor(maxTokens * tailShare), summarize, summaryRole: summaryRoleFor(dialect), splitInsideTurn: true, onError: "skip" })({ messages });
           if (result === null) return;
           const output = result.messages;
           expect(findToolPairProblems(output)).toEqual([]);

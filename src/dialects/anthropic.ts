@@ -1,7 +1,7 @@
 // Anthropic Messages: an assistant `{ type: "tool_use", id }` block answered by a `{ type:
 // "tool_result", tool_use_id }` block in the next *user* message, which is therefore part of a
 // tool group and not a user turn.
-import { contentAsText, indicesWhere, leadingContentText, records, replaceEntries, stringField, textParts } from "./content-parts.js";
+import { argumentText, contentAsText, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 const toolPartTypes: ReadonlySet<string> = new Set(["tool_use", "tool_result"]);
@@ -31,6 +31,9 @@ export const anthropic: Dialect = {
   resultTexts: (m) =>
     resultIndices(m).map((index) => contentAsText(((m["content"] as unknown[])[index] as MessageRecord)["content"], toolPartTypes)),
   replaceResults: (m, texts) => replaceEntries(m, "content", resultIndices(m), texts, (part, text) => ({ ...part, content: text })),
+  argumentTexts: (m) => blocks(m).filter((part) => part["type"] === "tool_use").map((part) => argumentText(part["input"])),
+  replaceArguments: (m, texts) =>
+    replaceEntries(m, "content", indicesWhere(m["content"], (part) => part["type"] === "tool_use"), texts, (part, text) => ({ ...part, input: cutArgumentsObject(text) })),
   describe(m) {
     const parts: MessagePart[] = textParts(m["content"], toolPartTypes);
     for (const part of blocks(m)) {

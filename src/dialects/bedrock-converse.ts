@@ -2,7 +2,7 @@
 // `{ toolUse: { toolUseId, name, input } }` block is answered by a `{ toolResult: { toolUseId,
 // content, status? } }` block in the next user message, which is part of a tool group, not a user
 // turn. The system prompt travels outside the messages (`system`), so a summary is a user message.
-import { asRecord as record, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
+import { argumentText, asRecord as record, cutArgumentsObject, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 const blockKeys = ["text", "toolUse", "toolResult", "image", "document", "video", "reasoningContent", "cachePoint", "guardContent"];
@@ -59,6 +59,12 @@ export const bedrockConverse: Dialect = {
     replaceEntries(m, "content", resultIndices(m), texts, (block, text) => ({
       ...block,
       toolResult: { ...(block["toolResult"] as MessageRecord), content: [{ text }] },
+    })),
+  argumentTexts: (m) => blocks(m).flatMap((block) => (record(block["toolUse"]) ? [argumentText(record(block["toolUse"])?.["input"])] : [])),
+  replaceArguments: (m, texts) =>
+    replaceEntries(m, "content", indicesWhere(m["content"], (block) => record(block["toolUse"]) !== undefined), texts, (block, text) => ({
+      ...block,
+      toolUse: { ...(block["toolUse"] as MessageRecord), input: cutArgumentsObject(text) },
     })),
   describe(m) {
     const texts: string[] = [];

@@ -118,3 +118,16 @@ export function replaceEntries(
   }
   return { ...message, [field]: list };
 }
+
+/** Tool-call arguments as text: a string as it is, anything else as JSON. */
+export function argumentText(value: unknown): string {
+  return typeof value === "string" ? value : stringify(value ?? {});
+}
+
+/**
+ * Arguments that were an object and had to be cut: they stay an object, so the call keeps its
+ * shape, and say what happened.
+ */
+export function cutArgumentsObject(text: string): MessageRecord {
+  return { truncated: text };
+}

@@ -53,6 +53,10 @@ export interface Dialect {
   resultTexts(message: MessageRecord): string[];
   /** A copy of the message with the payload of result `i` (as counted by `resultTexts`) replaced by `texts.get(i)`. */
   replaceResults(message: MessageRecord, texts: ReadonlyMap<number, string>): MessageRecord;
+  /** The arguments of each tool call in the message, as text, in order. */
+  argumentTexts(message: MessageRecord): string[];
+  /** A copy of the message with the arguments of call `i` (as counted by `argumentTexts`) replaced by `texts.get(i)`; ids kept. */
+  replaceArguments(message: MessageRecord, texts: ReadonlyMap<number, string>): MessageRecord;
   /** The message in dialect-free terms, for rendering. */
   describe(message: MessageRecord): MessageView;
   /** A text message of this dialect, as the hook adds a summary (formats without a system role use `"user"`). */

@@ -3,7 +3,7 @@
 // name, response } }`, by id when both have one, else in order. A user content holding function
 // responses is part of a tool group, not a user turn. Gemini keeps the system prompt outside the
 // contents (`systemInstruction`), so a summary is a user content.
-import { asRecord as record, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
+import { argumentText, asRecord as record, cutArgumentsObject, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 const parts = (m: MessageRecord): MessageRecord[] => records(m["parts"]);
@@ -55,6 +55,12 @@ export const googleGenai: Dialect = {
     replaceEntries(m, "parts", responseIndices(m), texts, (part, text) => ({
       ...part,
       functionResponse: { ...(part["functionResponse"] as MessageRecord), response: { output: text } },
+    })),
+  argumentTexts: (m) => parts(m).flatMap((part) => (record(part["functionCall"]) ? [argumentText(record(part["functionCall"])?.["args"])] : [])),
+  replaceArguments: (m, texts) =>
+    replaceEntries(m, "parts", indicesWhere(m["parts"], (part) => record(part["functionCall"]) !== undefined), texts, (part, text) => ({
+      ...part,
+      functionCall: { ...(part["functionCall"] as MessageRecord), args: cutArgumentsObject(text) },
     })),
   describe(m) {
     const texts: string[] = [];

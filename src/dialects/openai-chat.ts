@@ -1,7 +1,7 @@
 // OpenAI chat completions: `assistant.tool_calls[].id` answered by `{ role: "tool", tool_call_id }`.
 // Plain text chats (`{ role, content: "…" }`) read the same in every format, so this is also the
 // dialect of a message that no other one claims.
-import { contentAsText, leadingContentText, records, stringField, textParts } from "./content-parts.js";
+import { argumentText, asRecord, contentAsText, indicesWhere, leadingContentText, records, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 const noToolParts: ReadonlySet<string> = new Set();
@@ -27,6 +27,19 @@ export const openaiChat: Dialect = {
   bindsToNext: () => false,
   resultTexts: (m) => (isToolResult(m) ? [contentAsText(m["content"], noToolParts)] : []),
   replaceResults: (m, texts) => (texts.has(0) ? { ...m, content: texts.get(0) } : m),
+  argumentTexts: (m) => toolCalls(m).map((call) => argumentText(asRecord(call["function"])?.["arguments"])),
+  replaceArguments(m, texts) {
+    if (texts.size === 0) return m;
+    const calls = (m["tool_calls"] as unknown[]).slice();
+    const indices = indicesWhere(m["tool_calls"], () => true);
+    for (const [slot, text] of texts) {
+      const index = indices[slot];
+      if (index === undefined) continue;
+      const call = calls[index] as MessageRecord;
+      calls[index] = { ...call, function: { ...asRecord(call["function"]), arguments: text } };
+    }
+    return { ...m, tool_calls: calls };
+  },
   describe(m) {
     const role = stringField(m, "role");
     if (isToolResult(m)) {

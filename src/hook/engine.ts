@@ -1,8 +1,8 @@
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "./constants.js";
 import { transcriptDialect } from "../dialects/registry.js";
-import { isCompactionError } from "./errors.js";
+import { CompactionError, isCompactionError } from "./errors.js";
 import type { Settings } from "./options.js";
-import { planWithSettings, type EnginePlan } from "../plan/plan.js";
+import { overBudgetCause, planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { runSummarize } from "./run-summarize.js";
 import type { AnyMessage, CompactionResult } from "./types.js";
 
@@ -35,6 +35,27 @@ function finishMask<M extends AnyMessage>(plan: EnginePlan<M>, settings: Setting
 }
 
 /**
+ * A summary must fit the room left for it and be smaller than what it replaces; otherwise the
+ * compaction fails like any bad summary, and the transcript stays as it was.
+ */
+function checkSummarySize<M extends AnyMessage>(summary: M, plan: EnginePlan<M>): void {
+  const summaryTokens = plan.tokens.countList([summary]);
+  if (summaryTokens > plan.summaryLimit) {
+    throw new CompactionError(
+      "INVALID_SUMMARY",
+      `summarize returned a summary of ${summaryTokens} tokens, over the ${plan.summaryLimit} of \`maxSummaryTokens\` (context.maxSummaryTokens); the transcript was left as it was`,
+    );
+  }
+  const replaced = plan.tokens.countList(plan.older);
+  if (summaryTokens >= replaced) {
+    throw new CompactionError(
+      "INVALID_SUMMARY",
+      `summarize returned a summary of ${summaryTokens} tokens, not smaller than the ${replaced} tokens it replaces; the transcript was left as it was`,
+    );
+  }
+}
+
+/**
  * The hook's work: plan, summarize, assemble. The input is never changed; on any failure it
  * rejects (or, with `onError: "skip"`, resolves null) before anything is assembled.
  */
@@ -48,16 +69,23 @@ export async function runCompaction<M extends AnyMessage>(
   const { tokensBefore } = plan;
   if (plan.action === "none") return null;
   if (plan.action === "skip") {
-    settings.onSkipped?.({ reason: plan.reason as "nothing-to-summarize" | "no-progress", tokensBefore });
+    const reason = plan.reason as "nothing-to-summarize" | "no-progress";
+    settings.onSkipped?.(
+      tokensBefore > settings.maxTokens
+        ? { reason, tokensBefore, overBudget: true, overBudgetCause: overBudgetCause(plan, settings) }
+        : { reason, tokensBefore },
+    );
     return null;
   }
   if (plan.action === "mask") return finishMask(plan, settings, startedAt);
 
   const { head, older, tail } = plan;
   settings.onCompacting?.({ tokensBefore, older: older.length, tail: tail.length });
-  let text: string;
+  // The summary is written in the transcript's own format (a Gemini content, a Bedrock message, …).
+  const dialect = transcriptDialect(messages);
+  let added: object[];
   try {
-    text = await runSummarize(
+    const text = await runSummarize(
       settings.summarize as NonNullable<Settings<M>["summarize"]>,
       older,
       {
@@ -66,10 +94,13 @@ export async function runCompaction<M extends AnyMessage>(
         tokensBefore,
         maxTokens: settings.maxTokens,
         keepTail: settings.keepTail,
+        maxSummaryTokens: plan.summaryLimit,
       },
       settings.timeoutMs,
       signal,
     );
+    added = [dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + text)];
+    if (!settings.partOne) checkSummarySize(added[0] as M, plan);
   } catch (error) {
     if (settings.onError === "skip" && isCompactionError(error)) {
       settings.onSkipped?.({ reason: "error", tokensBefore, error });
@@ -78,15 +109,13 @@ export async function runCompaction<M extends AnyMessage>(
     throw error;
   }
 
-  // The summary is written in the transcript's own format (a Gemini content, a Bedrock message, …).
-  const dialect = transcriptDialect(messages);
-  const added = [dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + text)];
   if (settings.flushToMemory) added.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER));
   const result = (head as object[]).concat(added, tail) as M[];
   const tokensAfter =
     plan.keptTokens === undefined
       ? plan.tokens.countList(result)
       : plan.keptTokens + plan.tokens.countList(added as M[]);
+  const overBudget = tokensAfter > settings.maxTokens;
   settings.onCompacted?.({
     strategy: "summarize",
     tokensBefore,
@@ -94,7 +123,8 @@ export async function runCompaction<M extends AnyMessage>(
     summarized: older.length,
     kept: head.length + tail.length,
     durationMs: now() - startedAt,
-    overBudget: tokensAfter > settings.maxTokens,
+    overBudget,
+    ...(overBudget ? { overBudgetCause: overBudgetCause(plan, settings) } : {}),
   });
   return { messages: result, strategy: "summarize", added, tailStart: plan.tailStart, pinned: plan.pinned };
 }

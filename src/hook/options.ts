@@ -26,6 +26,13 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   onError: "throw" | "skip";
   mask: { keepRecent: number; placeholder: string } | undefined;
   splitInsideTurn: boolean;
+  truncateToolResults: boolean;
+  maxSummaryTokens: number;
+  /**
+   * True when the ladder of part one applies exactly: no in-turn split, no truncation, no summary
+   * size limit unless `maxSummaryTokens` was given, no room reserved for the summary.
+   */
+  partOne: boolean;
   onCompacting: ((event: CompactingEvent) => void) | undefined;
   onCompacted: ((event: CompactedEvent) => void) | undefined;
   onSkipped: ((event: SkippedEvent) => void) | undefined;
@@ -49,6 +56,8 @@ const compactorKeys = [
   "onError",
   "maskToolResults",
   "splitInsideTurn",
+  "truncateToolResults",
+  "maxSummaryTokens",
   "onCompacting",
   "onCompacted",
   "onSkipped",
@@ -75,9 +84,9 @@ function optionalFunction<T>(options: Record<string, unknown>, name: string): T 
   return value as T;
 }
 
-function optionalBoolean(options: Record<string, unknown>, name: string): boolean {
+function optionalBoolean(options: Record<string, unknown>, name: string, fallback = false): boolean {
   const value = options[name];
-  if (value === undefined) return false;
+  if (value === undefined) return fallback;
   if (typeof value !== "boolean") throw new TypeError(expectedMessage(name, "a boolean", value));
   return value;
 }
@@ -155,6 +164,13 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     timeoutMs = value;
   }
 
+  const explicitSummaryLimit = raw["maxSummaryTokens"] !== undefined;
+  const maxSummaryTokens = explicitSummaryLimit
+    ? integer(raw["maxSummaryTokens"], "maxSummaryTokens", "a positive integer", 1)
+    : Math.max(1, Math.floor((maxTokens - keepTail) / 2));
+  const splitInsideTurn = optionalBoolean(raw, "splitInsideTurn", true);
+  const truncateToolResults = optionalBoolean(raw, "truncateToolResults", true);
+
   const instructions = raw["instructions"];
   if (instructions !== undefined && typeof instructions !== "string") {
     throw new TypeError(expectedMessage("instructions", "a string", instructions));
@@ -171,7 +187,10 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     timeoutMs,
     onError: oneOf(raw, "onError", ["throw", "skip"] as const),
     mask: resolveMask(raw["maskToolResults"]),
-    splitInsideTurn: optionalBoolean(raw, "splitInsideTurn"),
+    splitInsideTurn,
+    truncateToolResults,
+    maxSummaryTokens,
+    partOne: !splitInsideTurn && !truncateToolResults && !explicitSummaryLimit,
     onCompacting: optionalFunction(raw, "onCompacting"),
     onCompacted: optionalFunction(raw, "onCompacted"),
     onSkipped: optionalFunction(raw, "onSkipped"),

@@ -18,6 +18,12 @@ export interface SummaryContext {
   maxTokens: number;
   /** The tail budget, `keepTail`. */
   keepTail: number;
+  /**
+   * The longest summary that fits, in tokens (the summary message as added, prefix included):
+   * `maxSummaryTokens`, or less when the kept messages leave less room. A longer summary is an
+   * `INVALID_SUMMARY` and the transcript stays as it was.
+   */
+  maxSummaryTokens: number;
 }
 
 /** The caller's summarizer. May call a model; the library never does. Sync or async. */
@@ -76,9 +82,18 @@ export interface CompactedEvent {
   kept: number;
   /** Time spent compacting, in milliseconds. */
   durationMs: number;
-  /** True when the result still exceeds `maxTokens` (the kept tail alone is too large). */
+  /** True when the result still exceeds `maxTokens`. */
   overBudget: boolean;
+  /** Why, when `overBudget`: see `OverBudgetCause`. */
+  overBudgetCause?: OverBudgetCause;
 }
+
+/**
+ * Why a result is still over budget: the system prompt alone exceeds it; or the system prompt and
+ * the latest user message (which is never summarized away) do; or, with a rung of the ladder
+ * turned off or an oversized kept message that is not a tool payload, what was kept does.
+ */
+export type OverBudgetCause = "system-prompt" | "latest-user-message" | "kept-messages";
 
 /** Why a compaction over budget did not happen. */
 export type SkipReason = "nothing-to-summarize" | "no-progress" | "error";
@@ -89,6 +104,9 @@ export interface SkippedEvent {
   tokensBefore: number;
   /** The failure, when `reason` is `"error"` (with `onError: "skip"`). */
   error?: unknown;
+  /** True when the transcript is over budget and nothing could bring it within (see `overBudgetCause`). */
+  overBudget?: boolean;
+  overBudgetCause?: OverBudgetCause;
 }
 
 /** Options of the model-free masking stage. */
@@ -159,9 +177,23 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
   maskToolResults?: boolean | MaskToolResultsOptions;
   /**
    * When no user-turn tail fits `keepTail`, keep the last user message plus the newest complete tool groups that fit.
-   * @default false
+   * `false` (with `truncateToolResults: false`) restores part one's ladder exactly.
+   * @default true
    */
   splitInsideTurn?: boolean;
+  /**
+   * When the kept messages still do not fit, cut oversized tool results and tool-call arguments in
+   * the middle, with a marker saying how much was cut, just enough to fit.
+   * @default true
+   */
+  truncateToolResults?: boolean;
+  /**
+   * Longest summary, in tokens: passed to `summarize` as `context.maxSummaryTokens`, reserved
+   * when the tail is chosen, and enforced (a longer summary, or one not smaller than what it
+   * replaces, is `INVALID_SUMMARY`).
+   * @default Math.floor((maxTokens - keepTail) / 2)
+   */
+  maxSummaryTokens?: number;
   /** Called right before `summarize`. */
   onCompacting?: (event: CompactingEvent) => void;
   /** Called after a successful compaction. */

@@ -1,11 +1,13 @@
 import { isLibraryMessage, leadingText } from "../dialects/messages.js";
-import { SUMMARY_PREFIX } from "../hook/constants.js";
+import { transcriptDialect } from "../dialects/registry.js";
+import { truncateToolPayloads } from "./truncate-tool-payloads.js";
+import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
 import { maskToolResults } from "./mask-tool-results.js";
 import { resolveOptions, type Settings } from "../hook/options.js";
 import { findInsideTurnTail } from "./split-inside-turn.js";
 import { findTailStart, headLength } from "./split-at-user-boundary.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
-import type { AnyMessage, PlanOptions } from "../hook/types.js";
+import type { AnyMessage, OverBudgetCause, PlanOptions } from "../hook/types.js";
 import { assertTranscript } from "../validation/validate-messages.js";
 
 /** What a compaction would do now. */
@@ -45,6 +47,8 @@ export interface EnginePlan<M extends AnyMessage> extends CompactionPlan<M> {
   tailStart: number;
   /** Indices of messages before `tailStart` kept verbatim after the summary (the turn's request, in an in-turn split). */
   pinned: number[];
+  /** The longest summary that fits beside what is kept (`context.maxSummaryTokens`). */
+  summaryLimit: number;
 }
 
 function previousSummaryIn(older: readonly object[]): string | undefined {
@@ -74,6 +78,7 @@ export function planWithSettings<M extends AnyMessage>(
     previousSummary: undefined,
     tailStart: messages.length,
     pinned: [],
+    summaryLimit: settings.maxSummaryTokens,
     ...fields,
   });
   if (!overBudget && !settings.force) return plan({ action: "none", reason: "under-budget" });
@@ -101,32 +106,81 @@ export function planWithSettings<M extends AnyMessage>(
   }
 
   const cutFrom = tokens.messages;
-  const { start, fits } = findTailStart(tokens, head, settings.keepTail, settings.isBoundary);
+  const headTokens = tokens.isPerMessage ? tokens.countRange(0, head) : head === 0 ? 0 : tokens.countList(cutFrom.slice(0, head));
+  const reminderTokens = settings.flushToMemory
+    ? tokens.countList([transcriptDialect(messages).textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER) as M])
+    : 0;
+  // Room for the summary is reserved when the tail is chosen, so that summary and tail fit together.
+  const tailRoom = settings.maxTokens - headTokens - settings.maxSummaryTokens - reminderTokens;
+  const tailBudget = settings.partOne ? settings.keepTail : Math.max(0, Math.min(settings.keepTail, tailRoom));
+
+  const { start, fits } = findTailStart(tokens, head, tailBudget, settings.isBoundary);
   let older: M[] = messages.slice(head, start);
   let tail: M[] = cutFrom.slice(start);
-  let keptTokens = tokens.isPerMessage ? tokens.countRange(0, head) + tokens.countRange(start, cutFrom.length) : undefined;
   let tailStart = start;
   let pinned: number[] = [];
+  let tailTokens = tokens.isPerMessage ? tokens.countRange(start, cutFrom.length) : undefined;
+  const keepOnly = (user: number, groupStart: number) => {
+    older = messages.slice(head, user).concat(messages.slice(user + 1, groupStart));
+    tail = [cutFrom[user] as M].concat(cutFrom.slice(groupStart));
+    tailStart = groupStart;
+    pinned = [user];
+    tailTokens = tokens.isPerMessage ? tokens.countAt(user) + tokens.countRange(groupStart, cutFrom.length) : undefined;
+  };
   if (!fits && settings.splitInsideTurn) {
-    const inside = findInsideTurnTail(tokens, head, settings.keepTail, settings.isBoundary);
-    if (inside) {
-      const { user, groupStart } = inside;
-      older = messages.slice(head, user).concat(messages.slice(user + 1, groupStart));
-      tail = [cutFrom[user] as M].concat(cutFrom.slice(groupStart));
-      tailStart = groupStart;
-      pinned = [user];
-      if (tokens.isPerMessage) {
-        keptTokens = tokens.countRange(0, head) + tokens.countAt(user) + tokens.countRange(groupStart, cutFrom.length);
+    const inside = findInsideTurnTail(tokens, head, tailBudget, settings.isBoundary);
+    if (inside) keepOnly(inside.user, inside.groupStart);
+  }
+  if (!settings.partOne) {
+    // The latest user message is never summarized away: with no tail holding it, keep it alone.
+    const user = latestBoundary(cutFrom, head, settings.isBoundary);
+    if (user !== -1 && user < tailStart && !pinned.includes(user)) keepOnly(user, cutFrom.length);
+  }
+
+  let summaryLimit = settings.maxSummaryTokens;
+  if (!settings.partOne) {
+    tailTokens ??= tokens.countList(tail);
+    const room = Math.max(0, tailRoom);
+    if (settings.truncateToolResults && tailTokens > room) {
+      const truncation = truncateToolPayloads(tail, room, settings.countTokens);
+      if (truncation) {
+        tail = truncation.messages;
+        tailTokens = truncation.tokens;
       }
     }
+    // What the kept messages leave for the summary, when they take more than their share.
+    const left = settings.maxTokens - headTokens - reminderTokens - tailTokens;
+    if (left >= 1) summaryLimit = Math.min(summaryLimit, left);
   }
-  const fields = { reason, head: cutFrom.slice(0, head), older, tail, tokens, keptTokens, tailStart, pinned };
+  const keptTokens = tokens.isPerMessage && tailTokens !== undefined ? headTokens + tailTokens : undefined;
+  const fields = { reason, head: cutFrom.slice(0, head), older, tail, tokens, keptTokens, tailStart, pinned, summaryLimit };
   if (older.length === 0) return plan({ ...fields, action: "skip", reason: "nothing-to-summarize" });
   if (older.every((message) => isLibraryMessage(message))) {
     return plan({ ...fields, action: "skip", reason: "no-progress" });
   }
   const stage = settings.mask ? { stage: "summarize" as const } : {};
   return plan({ ...fields, action: "summarize", ...stage, previousSummary: previousSummaryIn(older) });
+}
+
+/** Index of the latest boundary at or after `from`, or -1. */
+function latestBoundary<M extends AnyMessage>(messages: readonly M[], from: number, isBoundary: (message: M) => boolean): number {
+  for (let index = messages.length - 1; index >= from; index--) if (isBoundary(messages[index] as M)) return index;
+  return -1;
+}
+
+/**
+ * Why a transcript cannot be brought within budget: the system prompt alone exceeds it, or with
+ * the latest user message it does; otherwise what was kept (a rung turned off, or an oversized
+ * message that is not a tool payload).
+ */
+export function overBudgetCause<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>): OverBudgetCause {
+  const { tokens } = plan;
+  const head = plan.head.length;
+  const headTokens = head === 0 ? 0 : tokens.countList(tokens.messages.slice(0, head));
+  if (headTokens > settings.maxTokens) return "system-prompt";
+  const user = latestBoundary(tokens.messages, head, settings.isBoundary);
+  if (user !== -1 && headTokens + tokens.countList([tokens.messages[user] as M]) > settings.maxTokens) return "latest-user-message";
+  return "kept-messages";
 }
 
 /**

@@ -1,0 +1,108 @@
+import { TranscriptTokens } from "../counting/token-counter.js";
+import type { MessageRecord } from "../dialects/dialect.js";
+import { dialectOf } from "../dialects/registry.js";
+import type { AnyMessage, CountTokens } from "../hook/types.js";
+
+/** What replaces the middle of a payload that was cut. */
+export const truncationMarker = (characters: number): string => `\n[… ${characters} characters cut to fit the context window …]\n`;
+
+/** Keeps the first and last `keep / 2` characters of `text` around a marker saying how many were cut. */
+export function cutMiddle(text: string, keep: number): string {
+  const start = Math.ceil(keep / 2);
+  const end = keep - start;
+  return text.slice(0, start) + truncationMarker(text.length - keep) + (end > 0 ? text.slice(text.length - end) : "");
+}
+
+/** One tool payload: a result, or a call's arguments. */
+interface Slot {
+  message: number;
+  kind: "result" | "arguments";
+  /** Its position among the message's payloads of that kind. */
+  index: number;
+  text: string;
+}
+
+/** The tail after truncation. */
+export interface Truncation<M extends AnyMessage> {
+  messages: M[];
+  /** Token count of `messages`. */
+  tokens: number;
+  /** Payloads cut. */
+  cut: number;
+}
+
+function slotsOf(messages: readonly object[]): Slot[] {
+  const slots: Slot[] = [];
+  messages.forEach((message, position) => {
+    const dialect = dialectOf(message);
+    dialect.argumentTexts(message as MessageRecord).forEach((text, index) => slots.push({ message: position, kind: "arguments", index, text }));
+    dialect.resultTexts(message as MessageRecord).forEach((text, index) => slots.push({ message: position, kind: "result", index, text }));
+  });
+  return slots;
+}
+
+/**
+ * Cuts the tool payloads (results and call arguments) of `messages` in the middle, the longest
+ * first, to one common length: the longest length at which the messages count `budget` tokens or
+ * fewer. Payloads shorter than that length are not touched, so only oversized ones are cut, and
+ * only as much as needed. The newest payload is cut last: only when cutting every older one to
+ * nothing is not enough. Calls, ids and shapes are kept (each dialect replaces its own payloads).
+ * Messages that fit are returned as they are, so a second pass with the same budget changes nothing.
+ *
+ * @returns the messages that fit, or the smallest reachable when none does; undefined when nothing needed cutting
+ */
+export function truncateToolPayloads<M extends AnyMessage>(
+  messages: readonly M[],
+  budget: number,
+  countTokens: CountTokens<M> | undefined,
+): Truncation<M> | undefined {
+  const original = new TranscriptTokens(messages, countTokens);
+  if (original.total <= budget) return undefined;
+  const slots = slotsOf(messages);
+  if (slots.length === 0) return undefined;
+
+  const apply = (cap: number, cuttable: number): Truncation<M> => {
+    const byMessage = new Map<number, { results: Map<number, string>; args: Map<number, string> }>();
+    let cut = 0;
+    for (let position = 0; position < cuttable; position++) {
+      const slot = slots[position] as Slot;
+      // Cutting a payload barely over the cap would add a marker longer than what it removes.
+      if (slot.text.length <= cap + truncationMarker(slot.text.length).length) continue;
+      let entry = byMessage.get(slot.message);
+      if (entry === undefined) byMessage.set(slot.message, (entry = { results: new Map(), args: new Map() }));
+      (slot.kind === "result" ? entry.results : entry.args).set(slot.index, cutMiddle(slot.text, cap));
+      cut++;
+    }
+    const candidate = messages.slice();
+    for (const [position, { results, args }] of byMessage) {
+      const message = messages[position] as MessageRecord;
+      const dialect = dialectOf(message);
+      candidate[position] = dialect.replaceResults(dialect.replaceArguments(message, args), results) as M;
+    }
+    const tokens = new TranscriptTokens(candidate, countTokens, { from: original, changed: [...byMessage.keys()] }).total;
+    return { messages: candidate, tokens, cut };
+  };
+
+  // The newest payload is spared while cutting the older ones can do it.
+  for (const cuttable of slots.length > 1 ? [slots.length - 1, slots.length] : [slots.length]) {
+    const smallest = apply(0, cuttable);
+    if (smallest.tokens > budget) {
+      if (cuttable === slots.length) return smallest;
+      continue;
+    }
+    // The longest common length that fits: fitting only gets easier as the length shrinks.
+    let fits = smallest;
+    let low = 0;
+    let high = Math.max(...slots.slice(0, cuttable).map((slot) => slot.text.length));
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      const attempt = apply(middle, cuttable);
+      if (attempt.tokens <= budget) {
+        low = middle;
+        fits = attempt;
+      } else high = middle - 1;
+    }
+    return fits;
+  }
+  return undefined;
+}
