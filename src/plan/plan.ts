@@ -148,6 +148,14 @@ export function planWithSettings<M extends AnyMessage>(
         tailTokens = truncation.tokens;
       }
     }
+    if (tailTokens > room && !(pinned.length === 1 && tail.length === 1)) {
+      // The last resort of the ladder: the request alone, everything after it summarized.
+      const user = latestBoundary(cutFrom, head, settings.isBoundary);
+      if (user !== -1) {
+        keepOnly(user, cutFrom.length);
+        tailTokens = tokens.countList(tail);
+      }
+    }
     // What the kept messages leave for the summary, when they take more than their share.
     const left = settings.maxTokens - headTokens - reminderTokens - tailTokens;
     if (left >= 1) summaryLimit = Math.min(summaryLimit, left);

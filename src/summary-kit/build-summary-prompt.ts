@@ -45,7 +45,7 @@ export interface SummaryPrompt {
  * rewrite from scratch), the rendered transcript, and any `/compact` instructions.
  *
  * @param older - the messages to summarize (a `summarize`'s first argument)
- * @param context - the `summarize` context: `previousSummary` and `instructions` are used
+ * @param context - the `summarize` context: `previousSummary`, `instructions` and `maxSummaryTokens` are used
  * @param options - `sections` and `maxResultChars`
  * @returns `{ system, user }`, ready for any chat model
  * @example
@@ -55,7 +55,10 @@ export interface SummaryPrompt {
  */
 export function buildSummaryPrompt(
   older: readonly AnyMessage[],
-  context: Pick<SummaryContext, "previousSummary" | "instructions"> = { previousSummary: undefined, instructions: undefined },
+  context: Pick<SummaryContext, "previousSummary" | "instructions"> & Partial<Pick<SummaryContext, "maxSummaryTokens">> = {
+    previousSummary: undefined,
+    instructions: undefined,
+  },
   options: SummaryPromptOptions = {},
 ): SummaryPrompt {
   const sections = (options.sections ?? DEFAULT_SUMMARY_SECTIONS).map((section) =>
@@ -83,6 +86,11 @@ ${headings}`;
   parts.push(`<transcript>\n${renderTranscript(fresh, options.maxResultChars === undefined ? {} : { maxResultChars: options.maxResultChars })}\n</transcript>`);
   const instructions = context.instructions?.trim();
   if (instructions) parts.push(`<instructions>\n${instructions}\n</instructions>`);
+  const limit = context.maxSummaryTokens;
+  // A summary over the limit is rejected, so the model is told the limit in words it can follow.
+  if (limit !== undefined && Number.isFinite(limit) && limit > 0) {
+    parts.push(`Keep the whole summary under ${limit} tokens (about ${Math.max(1, Math.floor(limit * 0.75))} words); a longer one cannot be used. Cut detail before you cut a goal, a decision or an open task.`);
+  }
   parts.push(
     previous
       ? "Write the updated summary: the previous summary extended with the transcript above."
