@@ -1,0 +1,186 @@
+// SPEC §15: the request the hook returns fits the window whenever that is possible.
+import fc from "fast-check";
+import { describe, expect, it, vi } from "vitest";
+import {
+  FLUSH_TO_MEMORY_REMINDER,
+  buildSummaryPrompt,
+  compactor,
+  detectDialect,
+  estimateTokens,
+  findToolPairProblems,
+  isCompactionError,
+  isSummaryMessage,
+  type SkippedEvent,
+} from "../src/index.js";
+import { isUserBoundary } from "../src/dialects/messages.js";
+import { truncateToolPayloads } from "../src/plan/truncate-tool-payloads.js";
+import { dialectFixtures } from "./support/dialect-fixtures.js";
+import { deepFreeze, dialects, render, shapeArbitrary, summaryRoleFor, type Shape } from "./support/transcripts.js";
+
+type Message = Record<string, unknown>;
+const runs = { numRuns: 150 };
+
+/** Shapes where some tool outputs are far larger than the rest, as real coding runs have. */
+const heavyShape = fc.tuple(shapeArbitrary({ minTurns: 1, maxTurns: 4, maxRounds: 6 }), fc.nat(4), fc.integer({ min: 5, max: 60 })).map(([shape, pick, factor]): Shape => ({
+  ...shape,
+  steps: shape.steps.map((step) =>
+    step.kind !== "tools" ? step : { ...step, calls: step.calls.map((call) => (Number(call.id.slice(5)) % 5 === pick ? { ...call, result: `${call.result}|`.repeat(factor) } : call)) },
+  ),
+}));
+
+const systemTokens = (messages: readonly Message[]) => (messages[0]?.["role"] === "system" && !isSummaryMessage(messages[0]) ? estimateTokens([messages[0]]) : 0);
+function latestRequest(messages: readonly Message[]): Message | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) if (isUserBoundary(messages[index]!)) return messages[index];
+  return undefined;
+}
+
+describe.each(dialects)("fit in %s", (dialect) => {
+  const summaryRole = summaryRoleFor(dialect);
+
+  it("the output fits whenever the system prompt, the latest request and a summary can; the request is always kept", async () => {
+    let fitted = 0;
+    await fc.assert(
+      fc.asyncProperty(heavyShape, fc.double({ min: 0.05, max: 1, noNaN: true }), fc.double({ min: 0, max: 0.8, noNaN: true }), fc.boolean(), async (shape, share, tailShare, flushToMemory) => {
+        const messages = deepFreeze(render(shape, dialect));
+        const total = estimateTokens(messages);
+        const maxTokens = Math.max(1, Math.floor(total * share));
+        const keepTail = Math.floor(maxTokens * tailShare);
+        const reminder = flushToMemory ? estimateTokens([{ role: summaryRole, content: FLUSH_TO_MEMORY_REMINDER }]) + 8 : 0;
+        const request = latestRequest(messages);
+        // The smallest summary message is about 20 tokens; the default limit must allow one.
+        fc.pre(Math.floor((maxTokens - keepTail) / 2) >= 20 + reminder);
+        const skipped: SkippedEvent[] = [];
+        const hook = compactor({ maxTokens, keepTail, summaryRole, flushToMemory, summarize: () => "s", onError: "skip", onSkipped: (event) => skipped.push(event) });
+        const result = await hook({ messages });
+        if (total <= maxTokens) {
+          expect(result).toBeNull();
+          return;
+        }
+        const possible = systemTokens(messages) + (request ? estimateTokens([request]) : 0) + 20 + reminder <= maxTokens;
+        if (result === null) {
+          // A one-line summary can be larger than a tiny older part, and an old summary alone is no progress.
+          const [event] = skipped;
+          const allowed = event?.reason === "no-progress" || !possible || (isCompactionError(event?.error) && /not smaller/.test((event.error as Error).message));
+          expect(allowed, JSON.stringify(event)).toBe(true);
+          return;
+        }
+        const output = result.messages as Message[];
+        expect(findToolPairProblems(output)).toEqual([]);
+        if (request) expect(output).toContain(request);
+        if (systemTokens(messages) > 0) expect(output[0]).toBe(messages[0]);
+        if (possible) {
+          expect(estimateTokens(output)).toBeLessThanOrEqual(maxTokens);
+          fitted++;
+        }
+      }),
+      runs,
+    );
+    expect(fitted).toBeGreaterThan(runs.numRuns / 5);
+  });
+
+  it("truncation keeps every pair and the system prompt, cuts only what is needed, and is idempotent", () => {
+    fc.assert(
+      fc.property(heavyShape, fc.double({ min: 0.05, max: 1, noNaN: true }), (shape, share) => {
+        const messages = deepFreeze(render(shape, dialect));
+        const budget = Math.floor(estimateTokens(messages) * share);
+        const truncation = truncateToolPayloads(messages, budget, undefined);
+        if (truncation === undefined) return;
+        expect(truncation.messages).toHaveLength(messages.length);
+        expect(findToolPairProblems(truncation.messages)).toEqual(findToolPairProblems(messages));
+        expect(truncation.messages[0]).toBe(messages[0]);
+        expect(truncation.tokens).toBe(estimateTokens(truncation.messages));
+        expect(detectDialect(truncation.messages)).toBe(detectDialect(messages));
+        if (truncation.tokens <= budget) expect(truncateToolPayloads(truncation.messages, budget, undefined)).toBeUndefined();
+      }),
+      runs,
+    );
+  });
+});
+
+describe.each(dialectFixtures)("truncation in $name", (fixture) => {
+  const huge = "line of output\n".repeat(3000);
+  const bigRound = JSON.parse(JSON.stringify(fixture.toolRound).replaceAll("found A", JSON.stringify(huge).slice(1, -1))) as Message[];
+
+  it("cuts an oversized result in the middle, in the dialect's own shape, ids kept", async () => {
+    const messages = [fixture.user, ...bigRound];
+    const result = await compactor({ maxTokens: 2000, summarize: () => "s", summaryRole: "user" })({ messages: [fixture.user, ...fixture.toolRound, ...messages] });
+    const output = result!.messages as Message[];
+    expect(estimateTokens(output)).toBeLessThanOrEqual(2000);
+    expect(findToolPairProblems(output)).toEqual([]);
+    expect(detectDialect(output.slice(1))).toBe(fixture.name);
+    const text = JSON.stringify(output);
+    expect(text).toMatch(/\[… \d+ characters cut to fit the context window …\]/);
+    expect(text).toContain("line of output");
+  });
+});
+
+describe("the ladder", () => {
+  const big = (n: number) => `${n}:${"x".repeat(8000)}`;
+  const system = { role: "system", content: "You are a coding agent." };
+  const request = { role: "user", content: "Fix the bug in src/parser.ts" };
+  const round = (id: string, result: string) => [
+    { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "read", arguments: "{}" } }] },
+    { role: "tool", tool_call_id: id, content: result },
+  ];
+
+  it("keeps the only request of a first turn, right after the system prompt", async () => {
+    const messages = [system, request, ...round("a", big(1)), ...round("b", big(2))];
+    const result = await compactor({ maxTokens: 3000, summarize: () => "s" })({ messages });
+    expect(result!.messages).toContain(request);
+    expect(estimateTokens(result!.messages)).toBeLessThanOrEqual(3000);
+  });
+
+  it("cuts the older result before the newest", async () => {
+    // One group of two parallel calls: it cannot be split, so its payloads are cut.
+    const parallel = [
+      { role: "assistant", content: null, tool_calls: ["a", "b"].map((id) => ({ id, type: "function", function: { name: "read", arguments: "{}" } })) },
+      { role: "tool", tool_call_id: "a", content: big(1) },
+      { role: "tool", tool_call_id: "b", content: big(2) },
+    ];
+    const messages = [system, { role: "user", content: "earlier" }, { role: "assistant", content: "done" }, request, ...parallel];
+    const result = await compactor({ maxTokens: 4000, keepTail: 3900, maxSummaryTokens: 50, summarize: () => "s" })({ messages });
+    const results = (result!.messages as Message[]).filter((m) => m["role"] === "tool").map((m) => m["content"] as string);
+    expect(results.at(-1)).toBe(big(2));
+    expect(results[0]).toMatch(/characters cut to fit/);
+  });
+
+  it("reports what cannot fit, and why", async () => {
+    const onSkipped = vi.fn();
+    const onCompacted = vi.fn();
+    const options = { summarize: () => "s", onSkipped, onCompacted };
+    await compactor({ maxTokens: 5, ...options })({ messages: [system, request] });
+    expect(onSkipped).toHaveBeenLastCalledWith(expect.objectContaining({ overBudget: true, overBudgetCause: "system-prompt" }));
+    await compactor({ maxTokens: 40, ...options })({ messages: [system, { role: "user", content: big(0) }] });
+    expect(onSkipped).toHaveBeenLastCalledWith(expect.objectContaining({ overBudget: true, overBudgetCause: "latest-user-message" }));
+    await compactor({ maxTokens: 100, ...options, maxSummaryTokens: 60 })({ messages: [system, ...round("a", "ok"), { role: "user", content: big(0) }] });
+    expect(onCompacted).toHaveBeenLastCalledWith(expect.objectContaining({ overBudget: true, overBudgetCause: "latest-user-message" }));
+  });
+
+  it("passes maxSummaryTokens to summarize, and rejects a summary over it or not smaller than what it replaces", async () => {
+    const messages = [system, ...Array.from({ length: 10 }, (_, i) => [{ role: "user", content: `question ${i} ${"context ".repeat(40)}` }, { role: "assistant", content: `answer ${i}` }]).flat()];
+    const summarize = vi.fn(() => "s");
+    await compactor({ maxTokens: 600, keepTail: 200, summarize })({ messages });
+    expect(summarize.mock.calls[0]![1]).toMatchObject({ maxSummaryTokens: 200 });
+    const tenMegabytes = "y".repeat(10_000_000);
+    const hook = compactor({ maxTokens: 600, summarize: () => tenMegabytes });
+    const before = structuredClone(messages);
+    await expect(hook({ messages })).rejects.toMatchObject({ code: "INVALID_SUMMARY", message: expect.stringContaining("over the") });
+    expect(messages).toEqual(before);
+    // One message replaced by a one-message summary, counted per message: no gain.
+    const perMessage = (list: readonly unknown[]) => list.length;
+    const noGain = compactor({ maxTokens: 2, keepTail: 0, countTokens: perMessage, summarize: () => "s" });
+    await expect(noGain({ messages: [system, { role: "user", content: "u1" }, request] })).rejects.toMatchObject({ code: "INVALID_SUMMARY", message: expect.stringContaining("not smaller") });
+  });
+
+  it("splitInsideTurn: false and truncateToolResults: false restore part one, with no summary limit", async () => {
+    const messages = [system, request, ...round("a", big(1)), ...round("b", big(2))];
+    const result = await compactor({ maxTokens: 3000, summarize: () => "z".repeat(20_000), splitInsideTurn: false, truncateToolResults: false })({ messages });
+    expect(result!.messages).toHaveLength(2);
+    expect(result!.messages).not.toContain(request);
+  });
+
+  it("the summary prompt tells the model the limit", () => {
+    const { user } = buildSummaryPrompt([request], { previousSummary: undefined, instructions: undefined, maxSummaryTokens: 800 });
+    expect(user).toContain("Keep the whole summary under 800 tokens (about 600 words)");
+  });
+});
