@@ -11,6 +11,7 @@ import {
   isCompactionError,
   isSummaryMessage,
   type SkippedEvent,
+  type SummaryContext,
 } from "../src/index.js";
 import { isUserBoundary } from "../src/dialects/messages.js";
 import { truncateToolPayloads } from "../src/plan/truncate-tool-payloads.js";
@@ -158,7 +159,7 @@ describe("the ladder", () => {
 
   it("passes maxSummaryTokens to summarize, and rejects a summary over it or not smaller than what it replaces", async () => {
     const messages = [system, ...Array.from({ length: 10 }, (_, i) => [{ role: "user", content: `question ${i} ${"context ".repeat(40)}` }, { role: "assistant", content: `answer ${i}` }]).flat()];
-    const summarize = vi.fn(() => "s");
+    const summarize = vi.fn((_older: object[], _context: SummaryContext) => "s");
     await compactor({ maxTokens: 600, keepTail: 200, summarize })({ messages });
     expect(summarize.mock.calls[0]![1]).toMatchObject({ maxSummaryTokens: 200 });
     const tenMegabytes = "y".repeat(10_000_000);

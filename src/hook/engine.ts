@@ -4,13 +4,13 @@ import { CompactionError, isCompactionError } from "./errors.js";
 import type { Settings } from "./options.js";
 import { overBudgetCause, planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { runSummarize } from "./run-summarize.js";
-import type { AnyMessage, CompactionResult } from "./types.js";
+import type { AnyMessage, CompactionResult, CompactionStrategy } from "./types.js";
 
 const now = (): number => globalThis.performance?.now() ?? Date.now();
 
 /** What the engine did: the result, and which input messages the summary replaced (for `statefulCompactor`). */
 export interface CompactionOutcome<M extends AnyMessage> extends CompactionResult<M> {
-  strategy: "summarize" | "mask";
+  strategy: CompactionStrategy;
   /** The messages the hook added: the summary, and the flush reminder when on. */
   added: object[];
   /** Index in the input where the kept suffix starts. */
@@ -19,19 +19,23 @@ export interface CompactionOutcome<M extends AnyMessage> extends CompactionResul
   pinned: number[];
 }
 
-function finishMask<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, startedAt: number): CompactionOutcome<M> {
+/** A result made without `summarize`: old tool results masked, or oversized tail payloads cut. */
+function finishWithoutSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, startedAt: number): CompactionOutcome<M> {
   const messages = plan.head.concat(plan.tail);
-  const tokensAfter = plan.tokens.total;
+  const strategy = plan.action === "mask" ? "mask" : "truncate";
+  const tokensAfter = strategy === "mask" ? plan.tokens.total : plan.tokens.countList(messages);
+  const overBudget = tokensAfter > settings.maxTokens;
   settings.onCompacted?.({
-    strategy: "mask",
+    strategy,
     tokensBefore: plan.tokensBefore,
     tokensAfter,
     summarized: 0,
     kept: messages.length,
     durationMs: now() - startedAt,
-    overBudget: tokensAfter > settings.maxTokens,
+    overBudget,
+    ...(overBudget ? { overBudgetCause: overBudgetCause(plan, settings) } : {}),
   });
-  return { messages, strategy: "mask", added: [], tailStart: plan.tailStart, pinned: plan.pinned };
+  return { messages, strategy, added: [], tailStart: plan.tailStart, pinned: plan.pinned };
 }
 
 /**
@@ -77,7 +81,7 @@ export async function runCompaction<M extends AnyMessage>(
     );
     return null;
   }
-  if (plan.action === "mask") return finishMask(plan, settings, startedAt);
+  if (plan.action === "mask" || plan.action === "truncate") return finishWithoutSummary(plan, settings, startedAt);
 
   const { head, older, tail } = plan;
   settings.onCompacting?.({ tokensBefore, older: older.length, tail: tail.length });

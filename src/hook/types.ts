@@ -69,7 +69,7 @@ export interface CompactingEvent {
 }
 
 /** How a compaction shrank the transcript. */
-export type CompactionStrategy = "summarize" | "mask";
+export type CompactionStrategy = "summarize" | "mask" | "truncate";
 
 /** `onCompacted`: sent after a compaction succeeded. */
 export interface CompactedEvent {
@@ -90,8 +90,9 @@ export interface CompactedEvent {
 
 /**
  * Why a result is still over budget: the system prompt alone exceeds it; or the system prompt and
- * the latest user message (which is never summarized away) do; or, with a rung of the ladder
- * turned off or an oversized kept message that is not a tool payload, what was kept does.
+ * the latest user message (which is never summarized away) leave no room for even a summary of a
+ * few words; or, with a rung of the ladder turned off, or a summary that may not be smaller than
+ * what it replaces, what was kept does.
  */
 export type OverBudgetCause = "system-prompt" | "latest-user-message" | "kept-messages";
 

@@ -11,14 +11,19 @@ import type { AnyMessage, OverBudgetCause, PlanOptions } from "../hook/types.js"
 import { assertTranscript } from "../validation/validate-messages.js";
 
 /** What a compaction would do now. */
-export type PlanAction = "none" | "mask" | "summarize" | "skip";
+export type PlanAction = "none" | "mask" | "truncate" | "summarize" | "skip";
 
 /** Why. */
 export type PlanReason = "under-budget" | "over-budget" | "forced" | "nothing-to-summarize" | "no-progress";
 
 /** The dry run of a compaction (see `planCompaction`). */
 export interface CompactionPlan<M extends AnyMessage = AnyMessage> {
-  /** `none`: at or under budget; `mask`: masking old tool results suffices; `summarize`: `summarize` would run; `skip`: over budget but nothing worth summarizing. */
+  /**
+   * `none`: at or under budget; `mask`: masking old tool results suffices; `truncate`: nothing new
+   * to summarize, but cutting oversized tool payloads of the tail brings it closer (the earlier
+   * summary is kept, in `head`); `summarize`: `summarize` would run; `skip`: over budget but nothing
+   * worth summarizing.
+   */
   action: PlanAction;
   reason: PlanReason;
   /**
@@ -138,14 +143,18 @@ export function planWithSettings<M extends AnyMessage>(
   }
 
   let summaryLimit = settings.maxSummaryTokens;
+  let truncated = false;
   if (!settings.partOne) {
     tailTokens ??= tokens.countList(tail);
-    const room = Math.max(0, tailRoom);
+    // With nothing but an earlier summary to replace, that summary stays: the room is what it leaves.
+    const keepsSummary = older.length > 0 && older.every((message) => isLibraryMessage(message));
+    const room = Math.max(0, keepsSummary ? settings.maxTokens - headTokens - tokens.countList(older) : tailRoom);
     if (settings.truncateToolResults && tailTokens > room) {
       const truncation = truncateToolPayloads(tail, room, settings.countTokens);
       if (truncation) {
         tail = truncation.messages;
         tailTokens = truncation.tokens;
+        truncated = true;
       }
     }
     if (tailTokens > room && !(pinned.length === 1 && tail.length === 1)) {
@@ -154,20 +163,30 @@ export function planWithSettings<M extends AnyMessage>(
       if (user !== -1) {
         keepOnly(user, cutFrom.length);
         tailTokens = tokens.countList(tail);
+        truncated = false;
       }
     }
-    // What the kept messages leave for the summary, when they take more than their share.
+    // What the kept messages leave for the summary, when they take more than their share; never
+    // less than a summary of a few words, so that the best result is still a summary (over budget).
     const left = settings.maxTokens - headTokens - reminderTokens - tailTokens;
-    if (left >= 1) summaryLimit = Math.min(summaryLimit, left);
+    summaryLimit = Math.min(summaryLimit, Math.max(left, smallestSummaryTokens(messages, settings, tokens)));
   }
   const keptTokens = tokens.isPerMessage && tailTokens !== undefined ? headTokens + tailTokens : undefined;
   const fields = { reason, head: cutFrom.slice(0, head), older, tail, tokens, keptTokens, tailStart, pinned, summaryLimit };
   if (older.length === 0) return plan({ ...fields, action: "skip", reason: "nothing-to-summarize" });
   if (older.every((message) => isLibraryMessage(message))) {
+    // Re-summarizing a summary gains nothing; cutting oversized tool payloads of the tail may.
+    if (truncated) return plan({ ...fields, action: "truncate", head: fields.head.concat(older), older: [] });
     return plan({ ...fields, action: "skip", reason: "no-progress" });
   }
   const stage = settings.mask ? { stage: "summarize" as const } : {};
   return plan({ ...fields, action: "summarize", ...stage, previousSummary: previousSummaryIn(older) });
+}
+
+/** Tokens of a summary message of a few words: less room than this holds no summary at all. */
+function smallestSummaryTokens<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, tokens: TranscriptTokens<M>): number {
+  const summary = transcriptDialect(messages).textMessage(settings.summaryRole, `${SUMMARY_PREFIX}${"a few words ".repeat(5)}`);
+  return tokens.countList([summary as M]);
 }
 
 /** Index of the latest boundary at or after `from`, or -1. */
@@ -183,11 +202,15 @@ function latestBoundary<M extends AnyMessage>(messages: readonly M[], from: numb
  */
 export function overBudgetCause<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>): OverBudgetCause {
   const { tokens } = plan;
-  const head = plan.head.length;
+  const head = headLength(tokens.messages);
   const headTokens = head === 0 ? 0 : tokens.countList(tokens.messages.slice(0, head));
   if (headTokens > settings.maxTokens) return "system-prompt";
   const user = latestBoundary(tokens.messages, head, settings.isBoundary);
-  if (user !== -1 && headTokens + tokens.countList([tokens.messages[user] as M]) > settings.maxTokens) return "latest-user-message";
+  const userTokens = user === -1 ? 0 : tokens.countList([tokens.messages[user] as M]);
+  // The latest request is kept, and a summary of a few words must fit beside it and the system prompt.
+  if (user !== -1 && headTokens + userTokens + smallestSummaryTokens(tokens.messages, settings, tokens) > settings.maxTokens) {
+    return "latest-user-message";
+  }
   return "kept-messages";
 }
 
