@@ -1,6 +1,6 @@
 // Rewrites the README's performance section from bench/results.json, so the README quotes exactly
 // what the last `npm run bench` printed. Run: npm run bench:readme
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
 const results = JSON.parse(readFileSync(new URL("./results.json", import.meta.url), "utf8"));
 const readmeUrl = new URL("../README.md", import.meta.url);
@@ -38,8 +38,44 @@ Estimator accuracy, \`estimateTokens\` ÷ o200k tokens (of each message's text p
 ${Object.entries(accuracy).map(([name, a]) => `| ${name} | ${a.estimatePerBilledToken.toFixed(2)} | ${a.lowest.toFixed(2)}–${a.highest.toFixed(2)} |`).join("\n")}
 <!-- bench:end -->`;
 
-const start = readme.indexOf("<!-- bench:start -->");
-const end = readme.indexOf("<!-- bench:end -->");
-if (start === -1 || end === -1) throw new Error("README.md has no <!-- bench:start --> … <!-- bench:end --> section");
-writeFileSync(readmeUrl, readme.slice(0, start) + section + readme.slice(end + "<!-- bench:end -->".length));
-console.log("README.md performance section updated from bench/results.json");
+/** Replaces the part of `text` between `<!-- name:start -->` and `<!-- name:end -->`. */
+function replaceSection(text, name, body) {
+  const startTag = `<!-- ${name}:start -->`;
+  const endTag = `<!-- ${name}:end -->`;
+  const start = text.indexOf(startTag);
+  const end = text.indexOf(endTag);
+  if (start === -1 || end === -1) throw new Error(`README.md has no ${startTag} … ${endTag} section`);
+  return text.slice(0, start) + body + text.slice(end + endTag.length);
+}
+
+// The fit table, from bench/fit.json (written by `npm run bench:fit`).
+function fitSection(fit) {
+  const pct = (value) => `${(value * 100).toFixed(0)}%`;
+  const find = (window, ladder, counter, dataset) => fit.runs.find((r) => r.window === window && r.ladder === ladder && r.counter === counter && r.dataset === dataset);
+  const lines = [];
+  for (const window of [...new Set(fit.runs.map((r) => r.window))]) {
+    for (const dataset of [...new Set(fit.runs.map((r) => r.dataset))]) {
+      const before = find(window, "part one", "estimate", dataset);
+      const estimate = find(window, "full ladder", "estimate", dataset);
+      const exact = find(window, "full ladder", "o200k", dataset);
+      lines.push(
+        `| ${pct(window)} | ${dataset} (${estimate.transcripts}) | ${n(estimate.requests)} | ${n(before.overTotal)}, worst +${pct(before.worst)} | ` +
+          `${n(estimate.overTotal)}: ${n(estimate.over.unavoidable)} unavoidable, ${n(estimate.over.undercount)} under-count (worst +${pct(estimate.worstAvoidable)}), ${n(estimate.over.other)} other | ` +
+          `${n(exact.overTotal)}: ${n(exact.over.unavoidable)} unavoidable, ${n(exact.over.other)} other | — | ${estimate.hookMsPerRequest.toFixed(2)} / ${exact.hookMsPerRequest.toFixed(2)} ms |`,
+      );
+    }
+  }
+  return `<!-- fit:start -->
+Measured by \`npm run bench:fit\` on ${fit.date.slice(0, 10)}, Node ${fit.node}, over ${fit.transcripts} transcripts; \`bench/fit.json\` holds every figure, including the summaries refused and the worst overshoot of each kind.
+
+| window | dataset (transcripts) | requests | over the window, part one's ladder (estimate) | over, full ladder, default estimate | over, full ladder, exact o200k counter | over, estimate + provider usage | hook time per request, estimate / o200k |
+| --- | --- | --- | --- | --- | --- | --- | --- |
+${lines.join("\n")}
+<!-- fit:end -->`;
+}
+
+let updated = replaceSection(readme, "bench", section);
+const fitUrl = new URL("./fit.json", import.meta.url);
+if (existsSync(fitUrl)) updated = replaceSection(updated, "fit", fitSection(JSON.parse(readFileSync(fitUrl, "utf8"))));
+writeFileSync(readmeUrl, updated);
+console.log("README.md performance and fit sections updated from bench/results.json and bench/fit.json");

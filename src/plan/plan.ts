@@ -169,7 +169,7 @@ export function planWithSettings<M extends AnyMessage>(
     // What the kept messages leave for the summary, when they take more than their share; never
     // less than a summary of a few words, so that the best result is still a summary (over budget).
     const left = settings.maxTokens - headTokens - reminderTokens - tailTokens;
-    summaryLimit = Math.min(summaryLimit, Math.max(left, smallestSummaryTokens(messages, settings, tokens)));
+    if (left < summaryLimit) summaryLimit = Math.max(left, smallestSummaryTokens(messages, settings, tokens));
   }
   const keptTokens = tokens.isPerMessage && tailTokens !== undefined ? headTokens + tailTokens : undefined;
   const fields = { reason, head: cutFrom.slice(0, head), older, tail, tokens, keptTokens, tailStart, pinned, summaryLimit };
