@@ -94,6 +94,11 @@ async function callModel() {
   append(response.choices[0].message);
 }
 
+// Recorded runs reuse tool-call ids across conversations; one shift needs each id once.
+function uniqueId(conversation, id) {
+  return `c${conversation}_${id}`;
+}
+
 function append(message) {
   transcript.push(message);
   uncompactedTokens += estimateTokens([message]);
@@ -118,9 +123,10 @@ for (const [index, conversation] of conversations.entries()) {
       turns++;
       append(message);
     } else if (message.role === "tool") {
-      append(message);
+      append({ ...message, tool_call_id: uniqueId(index, message.tool_call_id) });
     } else {
-      script.push({ content: message.content ?? null, ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}) });
+      const toolCalls = message.tool_calls?.map((call) => ({ ...call, id: uniqueId(index, call.id) }));
+      script.push({ content: message.content ?? null, ...(toolCalls ? { tool_calls: toolCalls } : {}) });
       await callModel();
     }
   }

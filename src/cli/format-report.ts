@@ -2,6 +2,22 @@ import type { InspectReport, PartSize } from "./inspect.js";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/**
+ * Removes terminal control characters (escape sequences, carriage returns, …) from text that came
+ * from a file, so a crafted id or file name cannot move the cursor or forge a line of the report.
+ */
+export function stripControl(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "");
+}
+
+const problemLabels = {
+  "orphan-result": "orphan result",
+  "missing-result": "missing result",
+  "duplicate-result": "second result",
+  "duplicate-call": "second call",
+} as const;
+
 /** One line of fixed width: `#` for the head, `·` for the older part, `=` for the tail, by tokens. */
 function planBar(parts: { head: PartSize; older: PartSize; tail: PartSize }, width = 60): string {
   const total = parts.head.tokens + parts.older.tokens + parts.tail.tokens;
@@ -29,12 +45,14 @@ function partLines(parts: { head: PartSize; older: PartSize; tail: PartSize }): 
 /** The report as text for a terminal. */
 export function formatReport(report: InspectReport): string {
   const lines = [
-    `${report.file}: ${report.dialect}, ${plural(report.messages, "message")}, ${report.tokens} tokens (estimateTokens)`,
+    `${stripControl(report.file)}: ${report.dialect}, ${plural(report.messages, "message")}, ${report.tokens} tokens (estimateTokens)`,
   ];
   if (report.toolPairProblems.length === 0) lines.push("tool pairs: ok");
   else {
     lines.push(`tool pairs: ${plural(report.toolPairProblems.length, "problem")}`);
-    for (const problem of report.toolPairProblems) lines.push(`  message ${problem.index}: ${problem.kind === "orphan-result" ? "orphan result" : "missing result"} (${problem.kind}) for call ${problem.id}`);
+    for (const problem of report.toolPairProblems) {
+      lines.push(`  message ${problem.index}: ${problemLabels[problem.kind]} (${problem.kind}) for call ${stripControl(problem.id)}`);
+    }
   }
   lines.push(`budget: maxTokens ${report.budget.maxTokens}, keepTail ${report.budget.keepTail}`);
   const { action, reason } = report.plan;

@@ -2,7 +2,7 @@
 // The `context-compactor` command: see what compaction would do to a transcript before wiring it in.
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { formatReport } from "./format-report.js";
+import { formatReport, stripControl } from "./format-report.js";
 import { inspectTranscript, transcriptFrom } from "./inspect.js";
 
 declare const PACKAGE_VERSION: string;
@@ -11,6 +11,7 @@ const help = `Usage: context-compactor inspect <transcript.json | -> --max-token
 
 Shows a transcript's dialect, message and token counts, its broken tool pairs, and how the
 compactor would split it under the budget (head / older / tail), without calling any model.
+The file holds a JSON array of messages, an object with a "messages" array, or JSON Lines.
 
 Options:
   --max-tokens N   the budget (required), a positive integer
@@ -26,10 +27,47 @@ class UsageError extends Error {}
 function positiveInteger(value: string | undefined, flag: string, minimum: number): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number < minimum) {
-    throw new UsageError(`${flag} must be an integer from ${minimum} and up, got "${value}"`);
+  if (!/^[+-]?\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number < minimum) {
+    throw new UsageError(`${flag} must be an integer from ${minimum} and up, got "${stripControl(value)}"`);
   }
   return number;
+}
+
+// parseArgs takes "-5" for an option of its own; a number given to a numeric flag is joined to it.
+function joinNegativeNumbers(argv: string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index] as string;
+    const next = argv[index + 1];
+    if ((arg === "--max-tokens" || arg === "--keep-tail") && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      index++;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
+/**
+ * Reads a transcript file: a JSON array of messages, an object with a `messages` array, or JSON
+ * Lines (one message per line, the format most agents log in). A leading byte-order mark is skipped.
+ */
+function parseTranscriptText(text: string, name: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  try {
+    return JSON.parse(body);
+  } catch (error) {
+    const lines = body.split(/\r?\n/).filter((line) => line.trim() !== "");
+    if (lines.length > 1) {
+      return lines.map((line, index) => {
+        try {
+          return JSON.parse(line);
+        } catch (lineError) {
+          throw new Error(`${name} is neither JSON nor JSON Lines: line ${index + 1}: ${(lineError as Error).message}`);
+        }
+      });
+    }
+    throw new Error(`${name} is not valid JSON: ${(error as Error).message}`);
+  }
 }
 
 function readInput(path: string): string {
@@ -46,7 +84,7 @@ function run(argv: string[]): number {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: joinNegativeNumbers(argv),
       allowPositionals: true,
       options: {
         "max-tokens": { type: "string" },
@@ -69,21 +107,15 @@ function run(argv: string[]): number {
     return 0;
   }
   const [command, file, ...extra] = positionals;
-  if (command !== "inspect") throw new UsageError(command === undefined ? "missing command: inspect" : `unknown command "${command}"`);
+  if (command !== "inspect") throw new UsageError(command === undefined ? "missing command: inspect" : `unknown command "${stripControl(command)}"`);
   if (file === undefined) throw new UsageError("missing transcript file (or - for standard input)");
-  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${stripControl(extra[0] ?? "")}"`);
   const maxTokens = positiveInteger(values["max-tokens"], "--max-tokens", 1);
   if (maxTokens === undefined) throw new UsageError("--max-tokens is required");
   const keepTail = positiveInteger(values["keep-tail"], "--keep-tail", 0);
   if (keepTail !== undefined && keepTail >= maxTokens) throw new UsageError(`--keep-tail (${keepTail}) must be less than --max-tokens (${maxTokens})`);
 
-  const text = readInput(file);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${file === "-" ? "standard input" : file} is not valid JSON: ${(error as Error).message}`);
-  }
+  const json = parseTranscriptText(readInput(file), file === "-" ? "standard input" : stripControl(file));
   const report = inspectTranscript(file === "-" ? "<stdin>" : file, transcriptFrom(json), maxTokens, keepTail);
   console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
   return report.toolPairProblems.length > 0 ? 1 : 0;
@@ -93,6 +125,6 @@ try {
   process.exitCode = run(process.argv.slice(2));
 } catch (error) {
   const usage = error instanceof UsageError;
-  console.error(`context-compactor: ${(error as Error).message}${usage ? " (see --help)" : ""}`);
+  console.error(`context-compactor: ${stripControl((error as Error).message)}${usage ? " (see --help)" : ""}`);
   process.exitCode = usage ? 2 : 1;
 }

@@ -1,5 +1,5 @@
 // Questions the library asks of one message, answered by the message's own dialect.
-import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
+import { SUMMARY_PREFIX } from "../hook/constants.js";
 import type { MessageRecord } from "./dialect.js";
 import { dialectOf } from "./registry.js";
 
@@ -48,19 +48,14 @@ export function isSummaryMessage(message: unknown): boolean {
   return leadingText(message)?.startsWith(SUMMARY_PREFIX) ?? false;
 }
 
-/** True for a message this library made: a summary or a flush reminder. */
-export function isLibraryMessage(message: object): boolean {
-  const text = leadingText(message);
-  return text !== undefined && (text.startsWith(SUMMARY_PREFIX) || text === FLUSH_TO_MEMORY_REMINDER);
-}
-
 /**
  * The default boundary rule: a user message that carries no tool result (an Anthropic or Bedrock
  * user message holding tool results, or a Gemini one holding function responses, belongs to a
- * tool group) and was not made by this library.
+ * tool group). The library's own messages are told apart by their position (see
+ * `libraryMessagesOf`), never by their text alone.
  */
 export function isUserBoundary(message: object): boolean {
-  return roleOf(message) === "user" && !carriesToolResult(message) && !isLibraryMessage(message);
+  return roleOf(message) === "user" && !carriesToolResult(message);
 }
 
 /** True for the leading system prompt that is kept verbatim. */

@@ -1,19 +1,24 @@
 import { expectedMessage } from "../validation/describe-value.js";
 import { walkToolLinks } from "./tool-links.js";
 
-/** A tool call without its result, or a result without its call. */
+/** A tool call without its result, a result without its call, or an id used twice. */
 export interface ToolPairProblem {
-  /** Index of the message holding the result (`orphan-result`) or the call (`missing-result`). */
+  /** Index of the message holding the result (`orphan-result`, `duplicate-result`) or the call (`missing-result`, `duplicate-call`). */
   index: number;
-  kind: "orphan-result" | "missing-result";
+  /**
+   * `orphan-result`: no earlier call; `missing-result`: never answered; `duplicate-result`: a second
+   * result for a call already answered; `duplicate-call`: a second call with an id already used.
+   */
+  kind: "orphan-result" | "missing-result" | "duplicate-result" | "duplicate-call";
   /** The tool call id (empty for an id-less Gemini call or result). */
   id: string;
 }
 
 /**
  * Lists the broken tool pairs of a transcript in any dialect: results whose call is not in an
- * earlier message (`orphan-result`) and calls never answered later (`missing-result`). Providers
- * reject a request with either.
+ * earlier message (`orphan-result`), calls never answered later (`missing-result`), second results
+ * for an answered call (`duplicate-result`) and second calls with an id already used
+ * (`duplicate-call`). Providers reject a request with any of them.
  *
  * @param messages - the transcript
  * @returns the problems in transcript order; empty when every pair is whole
@@ -29,15 +34,21 @@ export function findToolPairProblems(messages: readonly object[]): ToolPairProbl
   // key → the call, until a result answers it.
   const unanswered = new Map<string, { index: number; id: string }>();
   const called = new Set<string>();
+  const answered = new Set<string>();
   walkToolLinks(
     messages,
     ({ index, key, id }) => {
+      if (called.has(key)) problems.push({ index, kind: "duplicate-call", id: id ?? "" });
       called.add(key);
+      answered.delete(key);
       unanswered.set(key, { index, id: id ?? "" });
     },
     ({ index, key, id }) => {
-      if (called.has(key)) unanswered.delete(key);
-      else problems.push({ index, kind: "orphan-result", id: id ?? "" });
+      if (answered.has(key)) problems.push({ index, kind: "duplicate-result", id: id ?? "" });
+      else if (called.has(key)) {
+        unanswered.delete(key);
+        answered.add(key);
+      } else problems.push({ index, kind: "orphan-result", id: id ?? "" });
     },
   );
   for (const { index, id } of unanswered.values()) problems.push({ index, kind: "missing-result", id });

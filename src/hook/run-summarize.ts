@@ -67,6 +67,12 @@ export async function runSummarize<M extends AnyMessage>(
   }
 }
 
+/** What a thrown value says, whatever it is: a null-prototype object or a throwing `toString` must not escape uncoded. */
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  try {
+    if (error instanceof Error) return String(error.message);
+    return String(error);
+  } catch {
+    return "a thrown value that cannot be printed";
+  }
 }

@@ -1,6 +1,8 @@
 import { MASKED_TOOL_RESULT } from "../hook/constants.js";
 import type { MessageRecord } from "../dialects/dialect.js";
 import { dialectOf } from "../dialects/registry.js";
+import { expectedMessage } from "../validation/describe-value.js";
+import { rejectUnknownKeys } from "../validation/unknown-keys.js";
 import type { AnyMessage, MaskToolResultsOptions } from "../hook/types.js";
 
 /** What `maskToolResults` did. */
@@ -32,6 +34,9 @@ export function maskToolResults<M extends AnyMessage>(
   messages: readonly M[],
   options: MaskToolResultsOptions = {},
 ): MaskedTranscript<M> {
+  if (!Array.isArray(messages)) throw new TypeError(expectedMessage("messages", "an array", messages));
+  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
+  rejectUnknownKeys(options, ["keepRecent", "placeholder"], "");
   const { keepRecent = 3, placeholder = MASKED_TOOL_RESULT } = options;
   const slots: { message: number; part: number; masked: boolean }[] = [];
   for (let index = 0; index < messages.length; index++) {

@@ -1,10 +1,10 @@
-import { isLibraryMessage, leadingText } from "../dialects/messages.js";
+import { libraryMessagesOf, summaryTextOf } from "../dialects/library-messages.js";
 import { transcriptDialect } from "../dialects/registry.js";
 import { truncateToolPayloads } from "./truncate-tool-payloads.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
 import { maskToolResults } from "./mask-tool-results.js";
 import { resolveOptions, type Settings } from "../hook/options.js";
-import { findInsideTurnTail } from "./split-inside-turn.js";
+import { findInsideTurnTail, safeCuts } from "./split-inside-turn.js";
 import { findTailStart, headLength } from "./split-at-user-boundary.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
 import type { AnyMessage, OverBudgetCause, PlanOptions } from "../hook/types.js";
@@ -56,14 +56,6 @@ export interface EnginePlan<M extends AnyMessage> extends CompactionPlan<M> {
   summaryLimit: number;
 }
 
-function previousSummaryIn(older: readonly object[]): string | undefined {
-  for (let index = older.length - 1; index >= 0; index--) {
-    const text = leadingText(older[index] as object);
-    if (text?.startsWith(SUMMARY_PREFIX)) return text.slice(SUMMARY_PREFIX.length);
-  }
-  return undefined;
-}
-
 /** Plans a compaction with settings already validated. The engine behind the hook, `compact` and `planCompaction`. */
 export function planWithSettings<M extends AnyMessage>(
   messages: readonly M[],
@@ -89,6 +81,17 @@ export function planWithSettings<M extends AnyMessage>(
   if (!overBudget && !settings.force) return plan({ action: "none", reason: "under-budget" });
   const reason: PlanReason = overBudget ? "over-budget" : "forced";
   const head = headLength(messages);
+
+  // The library's own summary counts by position and role; a boundary must also not cut a pair
+  // (a duplicate result after a user turn would be left without its call).
+  const made = libraryMessagesOf(messages, head, settings.summaryRole);
+  const safe = safeCuts(messages, head);
+  const isBoundary = (message: M) => !made.has(message) && settings.isBoundary(message);
+  const unsafeBoundaries = new Set<object>();
+  for (let index = head + 1; index < messages.length; index++) {
+    if (!safe[index] && isBoundary(messages[index] as M)) unsafeBoundaries.add(messages[index] as M);
+  }
+  const isTailStart = (message: M) => isBoundary(message) && !unsafeBoundaries.has(message);
 
   let tokens = original;
   if (settings.mask) {
@@ -119,7 +122,7 @@ export function planWithSettings<M extends AnyMessage>(
   const tailRoom = settings.maxTokens - headTokens - settings.maxSummaryTokens - reminderTokens;
   const tailBudget = settings.partOne ? settings.keepTail : Math.max(0, Math.min(settings.keepTail, tailRoom));
 
-  const { start, fits } = findTailStart(tokens, head, tailBudget, settings.isBoundary);
+  const { start, fits } = findTailStart(tokens, head, tailBudget, isTailStart);
   let older: M[] = messages.slice(head, start);
   let tail: M[] = cutFrom.slice(start);
   let tailStart = start;
@@ -133,12 +136,12 @@ export function planWithSettings<M extends AnyMessage>(
     tailTokens = tokens.isPerMessage ? tokens.countAt(user) + tokens.countRange(groupStart, cutFrom.length) : undefined;
   };
   if (!fits && settings.splitInsideTurn) {
-    const inside = findInsideTurnTail(tokens, head, tailBudget, settings.isBoundary);
+    const inside = findInsideTurnTail(tokens, head, tailBudget, isTailStart);
     if (inside) keepOnly(inside.user, inside.groupStart);
   }
   if (!settings.partOne) {
     // The latest user message is never summarized away: with no tail holding it, keep it alone.
-    const user = latestBoundary(cutFrom, head, settings.isBoundary);
+    const user = latestBoundary(cutFrom, head, isBoundary);
     if (user !== -1 && user < tailStart && !pinned.includes(user)) keepOnly(user, cutFrom.length);
   }
 
@@ -147,7 +150,7 @@ export function planWithSettings<M extends AnyMessage>(
   if (!settings.partOne) {
     tailTokens ??= tokens.countList(tail);
     // With nothing but an earlier summary to replace, that summary stays: the room is what it leaves.
-    const keepsSummary = older.length > 0 && older.every((message) => isLibraryMessage(message));
+    const keepsSummary = older.length > 0 && older.every((message) => made.has(message));
     const room = Math.max(0, keepsSummary ? settings.maxTokens - headTokens - tokens.countList(older) : tailRoom);
     if (settings.truncateToolResults && tailTokens > room) {
       const truncation = truncateToolPayloads(tail, room, settings.countTokens);
@@ -159,7 +162,7 @@ export function planWithSettings<M extends AnyMessage>(
     }
     if (tailTokens > room && !(pinned.length === 1 && tail.length === 1)) {
       // The last resort of the ladder: the request alone, everything after it summarized.
-      const user = latestBoundary(cutFrom, head, settings.isBoundary);
+      const user = latestBoundary(cutFrom, head, isBoundary);
       if (user !== -1) {
         keepOnly(user, cutFrom.length);
         tailTokens = tokens.countList(tail);
@@ -174,13 +177,13 @@ export function planWithSettings<M extends AnyMessage>(
   const keptTokens = tokens.isPerMessage && tailTokens !== undefined ? headTokens + tailTokens : undefined;
   const fields = { reason, head: cutFrom.slice(0, head), older, tail, tokens, keptTokens, tailStart, pinned, summaryLimit };
   if (older.length === 0) return plan({ ...fields, action: "skip", reason: "nothing-to-summarize" });
-  if (older.every((message) => isLibraryMessage(message))) {
+  if (older.every((message) => made.has(message))) {
     // Re-summarizing a summary gains nothing; cutting oversized tool payloads of the tail may.
     if (truncated) return plan({ ...fields, action: "truncate", head: fields.head.concat(older), older: [] });
     return plan({ ...fields, action: "skip", reason: "no-progress" });
   }
   const stage = settings.mask ? { stage: "summarize" as const } : {};
-  return plan({ ...fields, action: "summarize", ...stage, previousSummary: previousSummaryIn(older) });
+  return plan({ ...fields, action: "summarize", ...stage, previousSummary: summaryTextOf(made) });
 }
 
 /** Tokens of a summary message of a few words: less room than this holds no summary at all. */
@@ -205,7 +208,8 @@ export function overBudgetCause<M extends AnyMessage>(plan: EnginePlan<M>, setti
   const head = headLength(tokens.messages);
   const headTokens = head === 0 ? 0 : tokens.countList(tokens.messages.slice(0, head));
   if (headTokens > settings.maxTokens) return "system-prompt";
-  const user = latestBoundary(tokens.messages, head, settings.isBoundary);
+  const made = libraryMessagesOf(tokens.messages, head, settings.summaryRole);
+  const user = latestBoundary(tokens.messages, head, (message: M) => !made.has(message) && settings.isBoundary(message));
   const userTokens = user === -1 ? 0 : tokens.countList([tokens.messages[user] as M]);
   // The latest request is kept, and a summary of a few words must fit beside it and the system prompt.
   if (user !== -1 && headTokens + userTokens + smallestSummaryTokens(tokens.messages, settings, tokens) > settings.maxTokens) {

@@ -1,4 +1,6 @@
+import { libraryMessagesOf } from "../dialects/library-messages.js";
 import { isSystemPrompt, isUserBoundary } from "../dialects/messages.js";
+import { rejectUnknownKeys } from "../validation/unknown-keys.js";
 import { expectedMessage } from "../validation/describe-value.js";
 import { smallestFittingFromEnd } from "./search-from-end.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
@@ -100,6 +102,7 @@ export function splitAtUserBoundary<M extends AnyMessage>(
 ): Split<M> {
   if (!Array.isArray(messages)) throw new TypeError(expectedMessage("messages", "an array", messages));
   if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
+  rejectUnknownKeys(options, ["keepTail", "countTokens", "isBoundary"], "");
   const { keepTail, countTokens, isBoundary = isUserBoundary } = options;
   const tailRule = "an integer from 0 and up";
   if (typeof keepTail !== "number") throw new TypeError(expectedMessage("keepTail", tailRule, keepTail));
@@ -109,6 +112,9 @@ export function splitAtUserBoundary<M extends AnyMessage>(
   }
   if (typeof isBoundary !== "function") throw new TypeError(expectedMessage("isBoundary", "a function", isBoundary));
   const head = headLength(messages);
-  const { start } = findTailStart(new TranscriptTokens(messages, countTokens), head, keepTail, isBoundary);
+  // The library's own summary and reminder, where the hook puts them, never start a tail.
+  const made = libraryMessagesOf(messages, head);
+  const tailStart = (message: M) => !made.has(message) && isBoundary(message);
+  const { start } = findTailStart(new TranscriptTokens(messages, countTokens), head, keepTail, tailStart);
   return { head: messages.slice(0, head), older: messages.slice(head, start), tail: messages.slice(start) };
 }

@@ -16,7 +16,7 @@ export interface InsideTurnTail {
  * Indices after which no tool result answers an earlier call: a cut there separates no pair.
  * A call at `c` answered at `r` forbids every cut in `c+1 … r`.
  */
-function safeCuts(messages: readonly object[], from: number): boolean[] {
+export function safeCuts(messages: readonly object[], from: number): boolean[] {
   const calledAt = new Map<string, number>();
   const openings = new Int32Array(messages.length + 1);
   walkToolLinks(

@@ -1,6 +1,10 @@
 import type { MessagePart, MessageRecord } from "../dialects/dialect.js";
 import { stringify } from "../dialects/content-parts.js";
+import { libraryMessagesOf } from "../dialects/library-messages.js";
+import { isSummaryMessage, roleOf } from "../dialects/messages.js";
 import { dialectOf } from "../dialects/registry.js";
+import { expectedMessage } from "../validation/describe-value.js";
+import { rejectUnknownKeys } from "../validation/unknown-keys.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
 import type { AnyMessage } from "../hook/types.js";
 
@@ -33,32 +37,55 @@ function cutMiddle(text: string, max: number): string {
  *
  * @param messages - the messages to render, usually `older` in a `summarize`
  * @param options - `maxResultChars` (default 2000)
- * @returns the text; never throws on an array of message objects
+ * @returns the text; never throws on an array (a `TypeError` for anything else)
  * @example
  * ```ts
  * const summarize = async (older) => myModel(`Summarize:\n\n${renderTranscript(older)}`);
  * ```
  */
 export function renderTranscript(messages: readonly AnyMessage[], options: RenderTranscriptOptions = {}): string {
+  return renderMessages(messages, options, true);
+}
+
+/**
+ * `renderTranscript`, and for `buildSummaryPrompt`, which takes the summary the hook vouched for
+ * out itself: with `findSummary` false, every message is rendered as what its author wrote.
+ */
+export function renderMessages(messages: readonly AnyMessage[], options: RenderTranscriptOptions, findSummary: boolean): string {
+  if (!Array.isArray(messages)) throw new TypeError(expectedMessage("messages", "an array of messages", messages));
+  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
+  rejectUnknownKeys(options, ["maxResultChars"], "");
   const max = options.maxResultChars ?? 2000;
   if (!Number.isInteger(max) || max < 0) {
     throw new RangeError(`Expected \`maxResultChars\` to be an integer from 0 and up, got \`${String(max)}\` (${typeof max})`);
   }
   const toolNames = new Map<string, string>();
   const blocks: string[] = [];
+  // An earlier summary is only ever first (after a system prompt, if any): a message starting with
+  // the prefix anywhere else is shown as what it is, text of its author.
+  const first: unknown = messages[0];
+  const leadingSystem = typeof first === "object" && first !== null && roleOf(first) === "system" && !isSummaryMessage(first);
+  const made = findSummary ? libraryMessagesOf(messages, leadingSystem ? 1 : 0) : new Set<object>();
   for (const message of messages) {
     if (typeof message !== "object" || message === null) continue;
-    const lines = renderMessage(message as MessageRecord, toolNames, max);
+    let lines: string[];
+    try {
+      lines = renderMessage(message as MessageRecord, made.has(message), toolNames, max);
+    } catch {
+      // Never throws on any array: a message too deeply nested or too strange to read is named, not rendered.
+      lines = ["[a message that could not be rendered]"];
+    }
     if (lines.length > 0) blocks.push(lines.join("\n"));
   }
   return blocks.join("\n\n");
 }
 
-function renderMessage(message: MessageRecord, toolNames: Map<string, string>, max: number): string[] {
+function renderMessage(message: MessageRecord, madeHere: boolean, toolNames: Map<string, string>, max: number): string[] {
   const dialect = dialectOf(message);
-  const lead = dialect.leadingText(message);
-  if (lead?.startsWith(SUMMARY_PREFIX)) return [`Earlier summary: ${lead.slice(SUMMARY_PREFIX.length)}`];
-  if (lead === FLUSH_TO_MEMORY_REMINDER) return [];
+  if (madeHere) {
+    const lead = dialect.leadingText(message) ?? "";
+    return lead === FLUSH_TO_MEMORY_REMINDER ? [] : [`Earlier summary: ${lead.slice(SUMMARY_PREFIX.length)}`];
+  }
 
   const { role, parts } = dialect.describe(message);
   const label = role === undefined ? undefined : (capitalized[role] ?? role.charAt(0).toUpperCase() + role.slice(1));
