@@ -21,6 +21,11 @@ export async function startStubModel(respond, options = {}) {
         const request = { path: req.url ?? "", body: JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") };
         requests.push(request);
         payload = respond(request);
+        // Like a provider, report the request's input tokens (here bytes / 4 of its messages) unless the answer says.
+        if (payload?.usage && payload.usage.prompt_tokens === undefined && Array.isArray(request.body.messages)) {
+          payload.usage.prompt_tokens = Math.ceil(Buffer.byteLength(JSON.stringify(request.body.messages)) / 4);
+          payload.usage.total_tokens = payload.usage.prompt_tokens + payload.usage.completion_tokens;
+        }
       } catch (error) {
         status = 500;
         payload = { error: { message: String(error?.message ?? error), type: "stub_error" } };
@@ -47,6 +52,6 @@ export function chatCompletion(message, model = "stub-model") {
     created: Math.floor(Date.now() / 1000),
     model,
     choices: [{ index: 0, message: { role: "assistant", content: null, ...message }, finish_reason: message.tool_calls ? "tool_calls" : "stop", logprobs: null }],
-    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+    usage: { prompt_tokens: undefined, completion_tokens: 1, total_tokens: undefined },
   };
 }

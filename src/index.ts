@@ -36,6 +36,7 @@ export type {
   CountTokens,
   MaskToolResultsOptions,
   PlanOptions,
+  ReportedUsage,
   SkippedEvent,
   SkipReason,
   Summarize,

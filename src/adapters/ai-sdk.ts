@@ -1,4 +1,4 @@
-import type { AnyMessage, BeforeLlmHook } from "../hook/types.js";
+import type { AnyMessage, BeforeLlmHook, ReportedUsage } from "../hook/types.js";
 import { adapterCompactor, type AdapterOptions } from "./conversation-id.js";
 import { rollingCompaction } from "./rolling-compaction.js";
 
@@ -6,6 +6,23 @@ import { rollingCompaction } from "./rolling-compaction.js";
 export interface PrepareStepOptions<M extends AnyMessage> {
   messages: M[];
   stepNumber?: number;
+  /** The steps run so far: each one's `usage.inputTokens` and cumulative `response.messages`. */
+  steps?: readonly { usage?: { inputTokens?: number | undefined }; response?: { messages?: readonly unknown[] } }[];
+}
+
+/**
+ * The last step's reported input tokens, and how many of this step's messages its request held:
+ * `response.messages` of a step is cumulative, so the last step added the difference of the last
+ * two, and its request held everything before that.
+ */
+function usageOfLastStep<M extends AnyMessage>({ steps, messages }: PrepareStepOptions<M>): ReportedUsage | undefined {
+  const last = steps?.[steps.length - 1];
+  const inputTokens = last?.usage?.inputTokens;
+  const through = last?.response?.messages?.length;
+  if (typeof inputTokens !== "number" || !Number.isFinite(inputTokens) || inputTokens < 0 || through === undefined) return undefined;
+  const before = steps?.[steps.length - 2]?.response?.messages?.length ?? 0;
+  const messageCount = messages.length - (through - before);
+  return messageCount >= 0 && messageCount <= messages.length ? { inputTokens, messageCount } : undefined;
 }
 
 /** A `prepareStep` function: the compacted messages for this step, or `{}` to leave them. */
@@ -25,6 +42,9 @@ export type PrepareStepCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
  * `toPrepareStep` per request with a shared `store` continues from the last compaction, and
  * `summarize` runs when the budget is crossed again, not on every step or request. Given a ready
  * hook instead of options, the adapter remembers its last compaction in itself (one conversation).
+ *
+ * From the second step on, the count is anchored on what the provider reported for the last step
+ * (`steps[i].usage.inputTokens`), so tool definitions and the provider's own tokenizer count too.
  *
  * @param optionsOrHook - `statefulCompactor` options (`store`, `conversationId` as a string or a function of `prepareStep`'s arguments), or a ready before-LLM hook
  * @returns `({ messages }) => Promise<{ messages } | {}>`
@@ -47,7 +67,8 @@ export function toPrepareStep<M extends AnyMessage = AnyMessage>(
   }
   const { compact, idOf } = adapterCompactor<M, PrepareStepOptions<M>>(optionsOrHook, { summaryRole: "user" });
   return (async (args: PrepareStepOptions<M>) => {
-    const compacted = await compact(args.messages, idOf(args));
+    const usage = usageOfLastStep(args);
+    const compacted = await compact(args.messages, { ...idOf(args), ...(usage ? { usage } : {}) });
     return compacted === null ? {} : { messages: compacted };
   }) as CompactingPrepareStep;
 }

@@ -5,7 +5,7 @@ import { rollingCompaction } from "./rolling-compaction.js";
 /** What `@openai/agents` passes to a `callModelInputFilter` (the part this adapter reads). */
 export interface CallModelInputFilterArgs<M extends AnyMessage> {
   modelData: { input: M[]; instructions?: string };
-  /** The run context (`context.context` is the value given to `run(…, { context })`). */
+  /** The value given to `run(…, { context })` (the runner passes its `context.context`, not the run context). */
   context?: unknown;
   agent?: unknown;
 }

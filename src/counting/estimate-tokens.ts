@@ -1,8 +1,10 @@
 import { expectedMessage } from "../validation/describe-value.js";
+import { mediaEstimate } from "./media-tokens.js";
 import { utf8ByteLength } from "./utf8-length.js";
 
 /**
- * Estimated tokens of one message: `ceil(utf8Bytes(JSON.stringify(message)) / 4)`.
+ * Estimated tokens of one message: `ceil(utf8Bytes(JSON.stringify(message)) / 4)`, except that
+ * the data of images and files is counted as providers bill it (see `media-tokens.ts`).
  * @internal
  */
 export function estimateMessageTokens(message: unknown, index: number): number {
@@ -18,13 +20,17 @@ export function estimateMessageTokens(message: unknown, index: number): number {
   if (json === undefined) {
     throw new TypeError(expectedMessage(`messages[${index}]`, "serializable to JSON", message));
   }
-  return Math.ceil(utf8ByteLength(json) / 4);
+  const media = mediaEstimate(message);
+  if (media === undefined) return Math.ceil(utf8ByteLength(json) / 4);
+  return Math.ceil(Math.max(0, utf8ByteLength(json) - media.dataLength) / 4) + media.tokens;
 }
 
 /**
  * Estimates the tokens of a transcript: for each message, the UTF-8 bytes of its JSON
- * serialization divided by 4 and rounded up, then summed. An estimator, not a tokenizer:
- * pass a real one as `countTokens` for exact counts.
+ * serialization divided by 4 and rounded up, then summed. Images and files are counted as
+ * providers bill them (1,600 tokens an image, 85 in OpenAI's low detail; 1,600 a file per 75 KB
+ * of data), not as bytes / 4 of their base64. An estimator, not a tokenizer: pass a real one as
+ * `countTokens` for exact counts.
  *
  * @param messages - the transcript
  * @returns the estimate; `0` for an empty array

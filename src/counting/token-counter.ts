@@ -39,10 +39,14 @@ export class TranscriptTokens<M extends AnyMessage> {
   /**
    * @param reuse - counts of a transcript that differs from this one only at `changed` indices
    */
+  /**
+   * @param scale - a factor on every count: the calibration that a provider's reported usage reveals (see `usage`)
+   */
   constructor(
     readonly messages: readonly M[],
     private readonly countTokens: CountTokens<M> | undefined,
     reuse?: { from: TranscriptTokens<M>; changed: readonly number[] },
+    readonly scale: number = reuse?.from.scale ?? 1,
   ) {
     this.perMessage = perMessageOf(countTokens);
     if (this.perMessage === undefined) return;
@@ -59,7 +63,7 @@ export class TranscriptTokens<M extends AnyMessage> {
     return this.counts !== undefined;
   }
 
-  /** Tokens of the message at `index` (per-message counters only). */
+  /** Tokens of the message at `index` (per-message counters only). Counts are cached unscaled, so a scaled copy can reuse them. */
   countAt(index: number): number {
     const counts = this.counts as Float64Array;
     let count = counts[index] as number;
@@ -67,14 +71,14 @@ export class TranscriptTokens<M extends AnyMessage> {
       count = (this.perMessage as PerMessage)(this.messages[index], index);
       counts[index] = count;
     }
-    return count;
+    return count * this.scale;
   }
 
   /** Tokens of the whole transcript. */
   get total(): number {
     if (this.cachedTotal !== undefined) return this.cachedTotal;
     let total = 0;
-    if (this.counts === undefined) total = checkedCount((this.countTokens as CountTokens<M>)(this.messages));
+    if (this.counts === undefined) total = checkedCount((this.countTokens as CountTokens<M>)(this.messages)) * this.scale;
     else for (let index = 0; index < this.messages.length; index++) total += this.countAt(index);
     this.cachedTotal = total;
     return total;
@@ -85,9 +89,9 @@ export class TranscriptTokens<M extends AnyMessage> {
     if (this.perMessage !== undefined) {
       let total = 0;
       for (let index = 0; index < messages.length; index++) total += this.perMessage(messages[index], index);
-      return total;
+      return total * this.scale;
     }
-    return checkedCount((this.countTokens as CountTokens<M>)(messages));
+    return checkedCount((this.countTokens as CountTokens<M>)(messages)) * this.scale;
   }
 
   /**

@@ -1,7 +1,7 @@
 // Vercel AI SDK `ModelMessage`: an assistant `{ type: "tool-call", toolCallId }` part answered by a
 // `{ type: "tool-result", toolCallId }` part of a `tool` message (or of the same assistant message
 // when the provider ran the tool).
-import { argumentText, contentAsText, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, stringField, stringify, textParts } from "./content-parts.js";
+import { argumentText, contentAsText, contentMedia, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, stringField, stringify, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 const toolPartTypes: ReadonlySet<string> = new Set(["tool-call", "tool-result", "tool-approval-request", "tool-approval-response"]);
@@ -41,6 +41,7 @@ export const aiSdk: Dialect = {
   argumentTexts: (m) => parts(m).filter((part) => part["type"] === "tool-call").map((part) => argumentText(part["input"] ?? part["args"])),
   replaceArguments: (m, texts) =>
     replaceEntries(m, "content", indicesWhere(m["content"], (part) => part["type"] === "tool-call"), texts, (part, text) => ({ ...part, input: cutArgumentsObject(text) })),
+  media: (m) => contentMedia(m["content"]),
   describe(m) {
     const view: MessagePart[] = textParts(m["content"], toolPartTypes);
     for (const part of parts(m)) {

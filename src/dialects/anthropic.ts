@@ -1,7 +1,7 @@
 // Anthropic Messages: an assistant `{ type: "tool_use", id }` block answered by a `{ type:
 // "tool_result", tool_use_id }` block in the next *user* message, which is therefore part of a
 // tool group and not a user turn.
-import { argumentText, contentAsText, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, stringField, textParts } from "./content-parts.js";
+import { argumentText, contentAsText, contentMedia, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 const toolPartTypes: ReadonlySet<string> = new Set(["tool_use", "tool_result"]);
@@ -34,6 +34,7 @@ export const anthropic: Dialect = {
   argumentTexts: (m) => blocks(m).filter((part) => part["type"] === "tool_use").map((part) => argumentText(part["input"])),
   replaceArguments: (m, texts) =>
     replaceEntries(m, "content", indicesWhere(m["content"], (part) => part["type"] === "tool_use"), texts, (part, text) => ({ ...part, input: cutArgumentsObject(text) })),
+  media: (m) => contentMedia(m["content"]),
   describe(m) {
     const parts: MessagePart[] = textParts(m["content"], toolPartTypes);
     for (const part of blocks(m)) {

@@ -2,8 +2,8 @@
 // `{ toolUse: { toolUseId, name, input } }` block is answered by a `{ toolResult: { toolUseId,
 // content, status? } }` block in the next user message, which is part of a tool group, not a user
 // turn. The system prompt travels outside the messages (`system`), so a summary is a user message.
-import { argumentText, asRecord as record, cutArgumentsObject, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
-import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+import { argumentText, asRecord as record, base64Bytes, jsonLength, cutArgumentsObject, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
+import type { Dialect, MediaPart, MessagePart, MessageRecord } from "./dialect.js";
 
 const blockKeys = ["text", "toolUse", "toolResult", "image", "document", "video", "reasoningContent", "cachePoint", "guardContent"];
 
@@ -66,6 +66,20 @@ export const bedrockConverse: Dialect = {
       ...block,
       toolUse: { ...(block["toolUse"] as MessageRecord), input: cutArgumentsObject(text) },
     })),
+  media(m) {
+    const found: MediaPart[] = [];
+    for (const block of blocks(m)) {
+      const image = record(block["image"]);
+      const document = record(block["document"]);
+      if (image) found.push({ kind: "image", dataLength: jsonLength(image["source"]) });
+      else if (document) {
+        const bytes = record(document["source"])?.["bytes"];
+        const size = typeof bytes === "string" ? base64Bytes(bytes) : ArrayBuffer.isView(bytes) ? bytes.byteLength : undefined;
+        found.push({ kind: "file", dataLength: jsonLength(document["source"]), ...(size === undefined ? {} : { fileBytes: size }) });
+      }
+    }
+    return found;
+  },
   describe(m) {
     const texts: string[] = [];
     const tools: MessagePart[] = [];

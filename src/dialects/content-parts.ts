@@ -1,6 +1,6 @@
 // Content arrays shared by the OpenAI chat, Anthropic, AI SDK and Responses formats: text parts
 // and media parts look alike across them, so one reader serves all four.
-import type { MessagePart, MessageRecord } from "./dialect.js";
+import type { MediaPart, MessagePart, MessageRecord } from "./dialect.js";
 
 const textPartTypes = new Set(["text", "input_text", "output_text"]);
 const imageTypes = new Set(["image", "image_url", "input_image"]);
@@ -130,4 +130,62 @@ export function argumentText(value: unknown): string {
  */
 export function cutArgumentsObject(text: string): MessageRecord {
   return { truncated: text };
+}
+
+/** Characters of a value's JSON: the length the estimate's bytes / 4 would count for it. */
+export function jsonLength(value: unknown): number {
+  if (typeof value === "string") return value.length + 2;
+  if (value === undefined) return 0;
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Decoded bytes of inline base64 data (a data URL or a bare base64 string); undefined for a URL or id. */
+export function base64Bytes(value: unknown): number | undefined {
+  if (typeof value !== "string") return undefined;
+  const comma = value.startsWith("data:") ? value.indexOf(",") : -1;
+  const data = comma === -1 ? value : value.slice(comma + 1);
+  if (comma === -1 && /^[a-z]+:\/\//i.test(value)) return undefined;
+  return Math.floor((data.length * 3) / 4);
+}
+
+/** Media parts of the content arrays shared by the OpenAI chat, Anthropic, AI SDK and Responses formats. */
+export function contentMedia(content: unknown): MediaPart[] {
+  if (!Array.isArray(content)) return [];
+  const found: MediaPart[] = [];
+  for (const entry of content) {
+    if (typeof entry !== "object" || entry === null) continue;
+    const part = entry as MessageRecord;
+    switch (part["type"]) {
+      case "image_url": {
+        const image = asRecord(part["image_url"]);
+        found.push({ kind: "image", dataLength: jsonLength(part["image_url"]), ...(image?.["detail"] === "low" ? { detail: "low" as const } : {}) });
+        break;
+      }
+      case "input_image":
+        found.push({ kind: "image", dataLength: jsonLength(part["image_url"]) + jsonLength(part["file_id"]), ...(part["detail"] === "low" ? { detail: "low" as const } : {}) });
+        break;
+      case "image": {
+        // Anthropic: `source`; AI SDK: `image`.
+        const data = part["source"] ?? part["image"];
+        found.push({ kind: "image", dataLength: jsonLength(data) });
+        break;
+      }
+      case "file":
+      case "input_file":
+      case "document": {
+        // OpenAI chat: `file.file_data`; Responses: `file_data`; Anthropic: `source.data`; AI SDK: `data`.
+        const file = asRecord(part["file"]);
+        const data = file?.["file_data"] ?? part["file_data"] ?? asRecord(part["source"])?.["data"] ?? part["data"];
+        const heavy = file ? part["file"] : part["file_data"] !== undefined ? part["file_data"] : part["source"] ?? part["data"];
+        const bytes = base64Bytes(data);
+        found.push({ kind: "file", dataLength: jsonLength(heavy), ...(bytes === undefined ? {} : { fileBytes: bytes }) });
+        break;
+      }
+    }
+  }
+  return found;
 }

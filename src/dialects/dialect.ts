@@ -21,6 +21,17 @@ export type MessagePart =
   | { kind: "call"; id: string | undefined; name: string | undefined; input: unknown }
   | { kind: "result"; id: string | undefined; name: string | undefined; output: string; isError: boolean };
 
+/** An image or a file in a message, as the estimate sees it. */
+export interface MediaPart {
+  kind: "image" | "file";
+  /** Characters of the part's JSON that carry its data (base64, bytes or a URL): what bytes / 4 would count. */
+  dataLength: number;
+  /** `"low"` when the format asks for a low-detail image (billed far less). */
+  detail?: "low";
+  /** Bytes of the file's data, when it is inline base64 (for documents billed by size). */
+  fileBytes?: number;
+}
+
 /** A message described by its dialect. */
 export interface MessageView {
   /** `"user"`, `"assistant"`, `"system"`, `"tool"`, …; undefined for an item that is not a turn of anyone (a reasoning item). */
@@ -57,6 +68,8 @@ export interface Dialect {
   argumentTexts(message: MessageRecord): string[];
   /** A copy of the message with the arguments of call `i` (as counted by `argumentTexts`) replaced by `texts.get(i)`; ids kept. */
   replaceArguments(message: MessageRecord, texts: ReadonlyMap<number, string>): MessageRecord;
+  /** The images and files the message carries, for the estimate (empty for most messages). */
+  media(message: MessageRecord): MediaPart[];
   /** The message in dialect-free terms, for rendering. */
   describe(message: MessageRecord): MessageView;
   /** A text message of this dialect, as the hook adds a summary (formats without a system role use `"user"`). */

@@ -3,8 +3,8 @@
 // name, response } }`, by id when both have one, else in order. A user content holding function
 // responses is part of a tool group, not a user turn. Gemini keeps the system prompt outside the
 // contents (`systemInstruction`), so a summary is a user content.
-import { argumentText, asRecord as record, cutArgumentsObject, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
-import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+import { argumentText, asRecord as record, base64Bytes, jsonLength, cutArgumentsObject, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
+import type { Dialect, MediaPart, MessagePart, MessageRecord } from "./dialect.js";
 
 const parts = (m: MessageRecord): MessageRecord[] => records(m["parts"]);
 const responseIndices = (m: MessageRecord): number[] => indicesWhere(m["parts"], (part) => record(part["functionResponse"]) !== undefined);
@@ -62,6 +62,21 @@ export const googleGenai: Dialect = {
       ...part,
       functionCall: { ...(part["functionCall"] as MessageRecord), args: cutArgumentsObject(text) },
     })),
+  media(m) {
+    const found: MediaPart[] = [];
+    for (const part of parts(m)) {
+      const inline = record(part["inlineData"]);
+      const file = record(part["fileData"]);
+      if (inline) {
+        const bytes = base64Bytes(inline["data"]);
+        const kind = stringField(inline, "mimeType")?.startsWith("image/") ? "image" : "file";
+        found.push({ kind, dataLength: jsonLength(inline["data"]), ...(bytes === undefined ? {} : { fileBytes: bytes }) });
+      } else if (file) {
+        found.push({ kind: stringField(file, "mimeType")?.startsWith("image/") ? "image" : "file", dataLength: jsonLength(file["fileUri"]) });
+      }
+    }
+    return found;
+  },
   describe(m) {
     const texts: string[] = [];
     const tools: MessagePart[] = [];

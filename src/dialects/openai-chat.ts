@@ -1,7 +1,7 @@
 // OpenAI chat completions: `assistant.tool_calls[].id` answered by `{ role: "tool", tool_call_id }`.
 // Plain text chats (`{ role, content: "…" }`) read the same in every format, so this is also the
 // dialect of a message that no other one claims.
-import { argumentText, asRecord, contentAsText, indicesWhere, leadingContentText, records, stringField, textParts } from "./content-parts.js";
+import { argumentText, asRecord, contentAsText, contentMedia, indicesWhere, leadingContentText, records, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 const noToolParts: ReadonlySet<string> = new Set();
@@ -40,6 +40,7 @@ export const openaiChat: Dialect = {
     }
     return { ...m, tool_calls: calls };
   },
+  media: (m) => contentMedia(m["content"]),
   describe(m) {
     const role = stringField(m, "role");
     if (isToolResult(m)) {

@@ -3,7 +3,7 @@
 // id is `callId` in @openai/agents and `call_id` in the raw API. The other Responses tools
 // (computer, shell, apply_patch, tool search) pair the same way: a `*_call` item answered by a
 // `*_output` or `*_result` item. Hosted tools run on the provider's side and get no result item.
-import { argumentText, contentAsText, leadingContentText, stringField, stringify, textParts } from "./content-parts.js";
+import { argumentText, contentAsText, contentMedia, leadingContentText, stringField, stringify, textParts } from "./content-parts.js";
 import type { Dialect, MessageRecord } from "./dialect.js";
 
 const noToolParts: ReadonlySet<string> = new Set();
@@ -51,6 +51,7 @@ export const openaiResponses: Dialect = {
   replaceResults: (m, texts) => (texts.has(0) ? { ...m, output: texts.get(0) } : m),
   argumentTexts: (m) => (m["type"] === "function_call" ? [argumentText(m["arguments"])] : []),
   replaceArguments: (m, texts) => (m["type"] === "function_call" && texts.has(0) ? { ...m, arguments: texts.get(0) } : m),
+  media: (m) => contentMedia(m["content"]),
   describe(m) {
     const type = itemType(m);
     if (type === undefined || type === "message") return { role: stringField(m, "role"), parts: textParts(m["content"], noToolParts) };

@@ -1,5 +1,6 @@
 import { runCompaction } from "./engine.js";
 import { resolveOptions } from "./options.js";
+import { checkedUsage } from "../validation/usage.js";
 import type { AnyMessage, CompactOptions, CompactionResult } from "./types.js";
 
 /**
@@ -19,6 +20,7 @@ export async function compact<M extends AnyMessage>(
   options: CompactOptions<M>,
 ): Promise<CompactionResult<M> | null> {
   const settings = resolveOptions<M>(options, "compact");
-  const outcome = await runCompaction(messages, settings, settings.signal);
+  const usage = Array.isArray(messages) ? checkedUsage(options.usage, messages.length) : undefined;
+  const outcome = await runCompaction(messages, settings, settings.signal, usage);
   return outcome === null ? null : { messages: outcome.messages };
 }

@@ -2,6 +2,7 @@ import { optionalAbortSignal } from "../validation/abort-signal.js";
 import { expectedMessage } from "../validation/describe-value.js";
 import { runCompaction } from "./engine.js";
 import { resolveOptions } from "./options.js";
+import { checkedUsage } from "../validation/usage.js";
 import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactorOptions } from "./types.js";
 
 function eventSignal(event: unknown): AbortSignal | undefined {
@@ -30,7 +31,8 @@ export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorO
   const settings = resolveOptions<M>(options, "compactor");
   return async <T extends M>(event: BeforeLlmEvent<T>) => {
     const signal = eventSignal(event);
-    const outcome = await runCompaction<T>(event.messages, settings as never, signal);
+    const usage = Array.isArray(event.messages) ? checkedUsage(event.usage, event.messages.length, "event.usage") : undefined;
+    const outcome = await runCompaction<T>(event.messages, settings as never, signal, usage);
     return outcome === null ? null : { messages: outcome.messages };
   };
 }

@@ -4,7 +4,7 @@ import { CompactionError, isCompactionError } from "./errors.js";
 import type { Settings } from "./options.js";
 import { overBudgetCause, planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { runSummarize } from "./run-summarize.js";
-import type { AnyMessage, CompactionResult, CompactionStrategy } from "./types.js";
+import type { AnyMessage, CompactionResult, CompactionStrategy, ReportedUsage } from "./types.js";
 
 const now = (): number => globalThis.performance?.now() ?? Date.now();
 
@@ -23,7 +23,7 @@ export interface CompactionOutcome<M extends AnyMessage> extends CompactionResul
 function finishWithoutSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, startedAt: number): CompactionOutcome<M> {
   const messages = plan.head.concat(plan.tail);
   const strategy = plan.action === "mask" ? "mask" : "truncate";
-  const tokensAfter = strategy === "mask" ? plan.tokens.total : plan.tokens.countList(messages);
+  const tokensAfter = Math.ceil(strategy === "mask" ? plan.tokens.total : plan.tokens.countList(messages));
   const overBudget = tokensAfter > settings.maxTokens;
   settings.onCompacted?.({
     strategy,
@@ -67,9 +67,10 @@ export async function runCompaction<M extends AnyMessage>(
   messages: readonly M[],
   settings: Settings<M>,
   signal: AbortSignal | undefined,
+  usage?: ReportedUsage,
 ): Promise<CompactionOutcome<M> | null> {
   const startedAt = now();
-  const plan = planWithSettings(messages, settings);
+  const plan = planWithSettings(messages, settings, usage);
   const { tokensBefore } = plan;
   if (plan.action === "none") return null;
   if (plan.action === "skip") {
@@ -115,10 +116,9 @@ export async function runCompaction<M extends AnyMessage>(
 
   if (settings.flushToMemory) added.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER));
   const result = (head as object[]).concat(added, tail) as M[];
-  const tokensAfter =
-    plan.keptTokens === undefined
-      ? plan.tokens.countList(result)
-      : plan.keptTokens + plan.tokens.countList(added as M[]);
+  const tokensAfter = Math.ceil(
+    plan.keptTokens === undefined ? plan.tokens.countList(result) : plan.keptTokens + plan.tokens.countList(added as M[]),
+  );
   const overBudget = tokensAfter > settings.maxTokens;
   settings.onCompacted?.({
     strategy: "summarize",

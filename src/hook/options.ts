@@ -62,7 +62,7 @@ const compactorKeys = [
   "onCompacted",
   "onSkipped",
 ] as const;
-const callKeys = ["force", "instructions", "signal"] as const;
+const callKeys = ["force", "instructions", "signal", "usage"] as const;
 /** The keys `statefulCompactor` and the adapters take besides those of `compactor` (validated there). */
 export const statefulKeys = ["store", "conversationId", "onStoreError"] as const;
 

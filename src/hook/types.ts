@@ -35,6 +35,18 @@ export type Summarize<M extends AnyMessage = AnyMessage> = (
 /** Whole-list token counter. Must be monotone: a longer suffix never counts less. */
 export type CountTokens<M extends AnyMessage = AnyMessage> = (messages: readonly M[]) => number;
 
+/**
+ * What the provider reported for the last request: its input tokens (`usage.prompt_tokens`,
+ * `usage.input_tokens`, the AI SDK's `usage.inputTokens`), and how many of the current messages
+ * (the first `messageCount`) that request held. The count is then that figure plus an estimate of
+ * what was added since, and the ratio it reveals calibrates the rest of the plan; tool definitions
+ * and instructions that the provider counts are counted with it.
+ */
+export interface ReportedUsage {
+  inputTokens: number;
+  messageCount: number;
+}
+
 /** What the hook is given before each model call. */
 export interface BeforeLlmEvent<M extends AnyMessage = AnyMessage> {
   /** The transcript about to be sent. Never mutated. */
@@ -44,6 +56,8 @@ export interface BeforeLlmEvent<M extends AnyMessage = AnyMessage> {
   turn?: number;
   /** Aborting it abandons a compaction in progress (`CompactionError` with code `ABORTED`). */
   signal?: AbortSignal;
+  /** The provider's reported usage for the last request, to count by (see `ReportedUsage`). */
+  usage?: ReportedUsage;
 }
 
 /** A compacted transcript: what to send instead. */
@@ -214,6 +228,8 @@ export interface CompactOptions<M extends AnyMessage = AnyMessage> extends Compa
   instructions?: string;
   /** Aborts the compaction (`CompactionError` with code `ABORTED`). */
   signal?: AbortSignal;
+  /** The provider's reported usage for the last request, to count by (see `ReportedUsage`). */
+  usage?: ReportedUsage;
 }
 
 /** Options of `planCompaction`: those of `compact`, with `summarize` optional since a plan never calls it. */

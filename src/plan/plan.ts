@@ -7,8 +7,9 @@ import { resolveOptions, type Settings } from "../hook/options.js";
 import { findInsideTurnTail, safeCuts } from "./split-inside-turn.js";
 import { findTailStart, headLength } from "./split-at-user-boundary.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
-import type { AnyMessage, OverBudgetCause, PlanOptions } from "../hook/types.js";
+import type { AnyMessage, OverBudgetCause, PlanOptions, ReportedUsage } from "../hook/types.js";
 import { assertTranscript } from "../validation/validate-messages.js";
+import { checkedUsage } from "../validation/usage.js";
 
 /** What a compaction would do now. */
 export type PlanAction = "none" | "mask" | "truncate" | "summarize" | "skip";
@@ -60,10 +61,11 @@ export interface EnginePlan<M extends AnyMessage> extends CompactionPlan<M> {
 export function planWithSettings<M extends AnyMessage>(
   messages: readonly M[],
   settings: Settings<M>,
+  usage?: ReportedUsage,
 ): EnginePlan<M> {
   assertTranscript(messages);
-  const original = new TranscriptTokens(messages, settings.countTokens);
-  const tokensBefore = original.total;
+  const original = countedWith(messages, settings, usage);
+  const tokensBefore = Math.ceil(original.total);
   const overBudget = tokensBefore > settings.maxTokens;
   const plan = (fields: Partial<EnginePlan<M>> & Pick<EnginePlan<M>, "action" | "reason">): EnginePlan<M> => ({
     tokensBefore,
@@ -97,7 +99,7 @@ export function planWithSettings<M extends AnyMessage>(
   if (settings.mask) {
     const masking = maskToolResults(messages, settings.mask);
     if (masking.masked > 0) {
-      tokens = new TranscriptTokens(masking.messages, settings.countTokens, { from: original, changed: masking.changed });
+      tokens = new TranscriptTokens(masking.messages, settings.countTokens, { from: original, changed: masking.changed }, original.scale);
       // A forced compaction (a user's `/compact`) asks for a summary: masking alone never answers it.
       if (!settings.force && tokens.total <= settings.maxTokens) {
         return plan({
@@ -153,7 +155,7 @@ export function planWithSettings<M extends AnyMessage>(
     const keepsSummary = older.length > 0 && older.every((message) => made.has(message));
     const room = Math.max(0, keepsSummary ? settings.maxTokens - headTokens - tokens.countList(older) : tailRoom);
     if (settings.truncateToolResults && tailTokens > room) {
-      const truncation = truncateToolPayloads(tail, room, settings.countTokens);
+      const truncation = truncateToolPayloads(tail, room, settings.countTokens, tokens.scale);
       if (truncation) {
         tail = truncation.messages;
         tailTokens = truncation.tokens;
@@ -190,6 +192,22 @@ export function planWithSettings<M extends AnyMessage>(
 function smallestSummaryTokens<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, tokens: TranscriptTokens<M>): number {
   const summary = transcriptDialect(messages).textMessage(settings.summaryRole, `${SUMMARY_PREFIX}${"a few words ".repeat(5)}`);
   return tokens.countList([summary as M]);
+}
+
+/**
+ * The transcript's counts, calibrated by the provider's reported usage when there is one: the
+ * first `messageCount` messages held `inputTokens`, so every count is scaled by the ratio of that
+ * figure to the counter's own count of them (kept within 0.25–4, so that a nonsensical report
+ * cannot turn compaction off or on for good).
+ * The total is then the reported figure plus the scaled count of what was added since.
+ */
+function countedWith<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, usage: ReportedUsage | undefined): TranscriptTokens<M> {
+  const raw = new TranscriptTokens(messages, settings.countTokens);
+  if (usage === undefined || usage.messageCount === 0) return raw;
+  const held = raw.isPerMessage ? raw.countRange(0, usage.messageCount) : raw.countList(messages.slice(0, usage.messageCount));
+  if (held <= 0) return raw;
+  const scale = Math.min(4, Math.max(0.25, usage.inputTokens / held));
+  return new TranscriptTokens(messages, settings.countTokens, { from: raw, changed: [] }, scale);
 }
 
 /** Index of the latest boundary at or after `from`, or -1. */
@@ -235,10 +253,9 @@ export function planCompaction<M extends AnyMessage>(
   messages: readonly M[],
   options: PlanOptions<M>,
 ): CompactionPlan<M> {
-  const { action, reason, stage, tokensBefore, head, older, tail } = planWithSettings(
-    messages,
-    resolveOptions<M>(options, "plan"),
-  );
+  const settings = resolveOptions<M>(options, "plan");
+  const usage = Array.isArray(messages) ? checkedUsage(options.usage, messages.length) : undefined;
+  const { action, reason, stage, tokensBefore, head, older, tail } = planWithSettings(messages, settings, usage);
   return stage === undefined
     ? { action, reason, tokensBefore, head, older, tail }
     : { action, reason, stage, tokensBefore, head, older, tail };

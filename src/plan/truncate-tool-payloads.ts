@@ -55,8 +55,9 @@ export function truncateToolPayloads<M extends AnyMessage>(
   messages: readonly M[],
   budget: number,
   countTokens: CountTokens<M> | undefined,
+  scale = 1,
 ): Truncation<M> | undefined {
-  const original = new TranscriptTokens(messages, countTokens);
+  const original = new TranscriptTokens(messages, countTokens, undefined, scale);
   if (original.total <= budget) return undefined;
   const slots = slotsOf(messages);
   if (slots.length === 0) return undefined;

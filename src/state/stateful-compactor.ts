@@ -1,11 +1,12 @@
 import { runCompaction } from "../hook/engine.js";
 import { resolveOptions } from "../hook/options.js";
-import type { AnyMessage, CompactorOptions } from "../hook/types.js";
+import type { AnyMessage, CompactorOptions, ReportedUsage } from "../hook/types.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
 import { optionalAbortSignal } from "../validation/abort-signal.js";
 import { expectedMessage } from "../validation/describe-value.js";
 import { rejectUnknownKeys } from "../validation/unknown-keys.js";
 import { assertTranscript } from "../validation/validate-messages.js";
+import { checkedUsage } from "../validation/usage.js";
 import type { CompactionStore } from "./compaction-store.js";
 import { STATE_VERSION, parseState, type ConversationState } from "./conversation-state.js";
 import { digestMessages } from "./digest.js";
@@ -45,6 +46,8 @@ export interface StatefulCallOptions {
   conversationId?: string;
   /** Aborts a compaction in progress (`CompactionError` with code `ABORTED`). */
   signal?: AbortSignal;
+  /** The provider's reported usage for the last request; `messageCount` counts these (uncompacted) messages. */
+  usage?: ReportedUsage;
 }
 
 /**
@@ -91,7 +94,7 @@ function checkedId(value: unknown, name: string): string | undefined {
  * conversation summarize once. A failed store call never loses a request (`onStoreError`).
  *
  * @param options - the options of `compactor`, plus `store`, `conversationId` and `onStoreError`
- * @returns `(messages, { conversationId?, signal? }?) => Promise<messages | null>`
+ * @returns `(messages, { conversationId?, signal?, usage? }?) => Promise<messages | null>`
  * @example
  * ```ts
  * const compactChat = statefulCompactor({ maxTokens: 100_000, summarize, store: redisStore });
@@ -134,7 +137,12 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     }
   }
 
-  async function compactOnce<T extends M>(messages: readonly T[], key: string, signal: AbortSignal | undefined): Promise<T[] | null> {
+  async function compactOnce<T extends M>(
+    messages: readonly T[],
+    key: string,
+    signal: AbortSignal | undefined,
+    usage: ReportedUsage | undefined,
+  ): Promise<T[] | null> {
     const state = await readState(key);
     let base: readonly T[] = messages;
     // Where each message of `base` sits in the input; -1 for a stored summary message.
@@ -147,7 +155,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
         origin = [...range(0, head), ...state.summary.map(() => -1), ...kept];
       }
     }
-    const outcome = await runCompaction<T>(base, settings as never, signal);
+    const outcome = await runCompaction<T>(base, settings as never, signal, usageOfBase(usage, state, origin));
     if (outcome === null) return base === messages ? null : base.slice();
     if (outcome.strategy === "summarize") {
       const inputIndex = (index: number) => (origin === undefined ? index : (origin[index] as number));
@@ -173,15 +181,31 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
 
   return async <T extends M>(messages: readonly T[], call: StatefulCallOptions = {}): Promise<T[] | null> => {
     if (typeof call !== "object" || call === null) throw new TypeError(expectedMessage("call options", "an object", call));
-    rejectUnknownKeys(call, ["conversationId", "signal"], "");
+    rejectUnknownKeys(call, ["conversationId", "signal", "usage"], "");
     const signal = optionalAbortSignal(call.signal, "signal");
     const id = checkedId(call.conversationId, "conversationId") ?? defaultId;
     assertTranscript(messages);
+    const usage = checkedUsage(call.usage, messages.length);
     // Without an id, the conversation is known by its system prompt and first message; the digest
     // check keeps two conversations that share those from ever receiving each other's summary.
     const key = KEY_PREFIX + (id ?? `auto:${await digestMessages(messages.slice(0, headLength(messages) + 1))}`);
-    return inTurn(key, () => compactOnce(messages, key, signal));
+    return inTurn(key, () => compactOnce(messages, key, signal, usage));
   };
+}
+
+/**
+ * The reported usage in terms of what the engine counts. The last request was sent with the state
+ * now applied (a compaction stores its state as it returns the request), so it held the summary
+ * and the input messages below `messageCount`. Usage from before the state, or beside state that
+ * no longer applies, describes another request and is left out.
+ */
+function usageOfBase(usage: ReportedUsage | undefined, state: ConversationState | undefined, origin: number[] | undefined): ReportedUsage | undefined {
+  if (usage === undefined) return undefined;
+  if (origin === undefined) return state === undefined ? usage : undefined;
+  if (state === undefined || usage.messageCount < state.covered) return undefined;
+  let held = 0;
+  for (const index of origin) if (index < usage.messageCount) held++;
+  return { inputTokens: usage.inputTokens, messageCount: held };
 }
 
 function range(from: number, to: number): number[] {
