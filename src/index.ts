@@ -47,4 +47,4 @@ export type { RenderTranscriptOptions } from "./summary-kit/render-transcript.js
 export { buildSummaryPrompt, DEFAULT_SUMMARY_SECTIONS } from "./summary-kit/build-summary-prompt.js";
 export type { SummaryPrompt, SummaryPromptOptions, SummarySection } from "./summary-kit/build-summary-prompt.js";
 export { summarizeWith } from "./summary-kit/summarize-with.js";
-export type { CompleteSummary } from "./summary-kit/summarize-with.js";
+export type { CompleteSummary, SummarizeWithOptions } from "./summary-kit/summarize-with.js";

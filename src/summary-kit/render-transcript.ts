@@ -52,6 +52,11 @@ export function renderTranscript(messages: readonly AnyMessage[], options: Rende
  * out itself: with `findSummary` false, every message is rendered as what its author wrote.
  */
 export function renderMessages(messages: readonly AnyMessage[], options: RenderTranscriptOptions, findSummary: boolean): string {
+  return renderBlocks(messages, options, findSummary).join("\n\n");
+}
+
+/** The rendered text of each message that shows anything, in order (tool names carry across messages). */
+export function renderBlocks(messages: readonly AnyMessage[], options: RenderTranscriptOptions, findSummary: boolean): string[] {
   if (!Array.isArray(messages)) throw new TypeError(expectedMessage("messages", "an array of messages", messages));
   if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
   rejectUnknownKeys(options, ["maxResultChars"], "");
@@ -77,7 +82,7 @@ export function renderMessages(messages: readonly AnyMessage[], options: RenderT
     }
     if (lines.length > 0) blocks.push(lines.join("\n"));
   }
-  return blocks.join("\n\n");
+  return blocks;
 }
 
 function renderMessage(message: MessageRecord, madeHere: boolean, toolNames: Map<string, string>, max: number): string[] {

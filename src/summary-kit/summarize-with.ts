@@ -1,17 +1,51 @@
-import { expectedMessage } from "../validation/describe-value.js";
+import { utf8ByteLength } from "../counting/utf8-length.js";
 import type { AnyMessage, Summarize, SummaryContext } from "../hook/types.js";
-import { buildSummaryPrompt, type SummaryPrompt, type SummaryPromptOptions } from "./build-summary-prompt.js";
+import { expectedMessage } from "../validation/describe-value.js";
+import { rejectUnknownKeys } from "../validation/unknown-keys.js";
+import { messagesToSummarize, summaryPromptFor, type SummaryPrompt, type SummaryPromptOptions } from "./build-summary-prompt.js";
+import { renderBlocks } from "./render-transcript.js";
 
 /** The caller's model call: the prompt in, the summary text out. Pass `context.signal` on to the model. */
 export type CompleteSummary = (prompt: SummaryPrompt, context: SummaryContext) => string | PromiseLike<string>;
+
+/** Options of `summarizeWith`: the prompt's, and a bound on each request to the summarizing model. */
+export interface SummarizeWithOptions extends SummaryPromptOptions {
+  /**
+   * Largest prompt sent to the summarizing model, in tokens (`system` and `user` together). A longer
+   * `older` is summarized oldest-first in chunks that fit, each chunk's summary rolled into the next.
+   * @default no bound: one request
+   */
+  maxInputTokens?: number;
+  /**
+   * How prompt text is counted against `maxInputTokens`.
+   * @default UTF-8 bytes / 4, rounded up (the estimate `estimateTokens` uses)
+   */
+  countPromptTokens?: (text: string) => number;
+}
+
+const estimateText = (text: string): number => Math.ceil(utf8ByteLength(text) / 4);
+const promptTokens = (prompt: SummaryPrompt, count: (text: string) => number): number => count(prompt.system) + count(prompt.user);
+
+/** Cuts text in the middle to at most `bytes` UTF-8 bytes (roughly), saying how much was left out. */
+function cutToBytes(text: string, bytes: number): string {
+  const keep = Math.max(0, Math.floor(bytes / 3) - 60);
+  if (text.length <= keep) return text;
+  const start = Math.ceil(keep / 2);
+  return `${text.slice(0, start)}\n[… ${text.length - keep} characters left out to fit the summarizer's input …]\n${text.slice(text.length - (keep - start))}`;
+}
 
 /**
  * Turns your model call into a `summarize`: each compaction builds the prompt with
  * `buildSummaryPrompt` and hands it to `complete` with the context, whose `signal` aborts on a
  * timeout or an abort. What `complete` returns is trimmed and then checked like any summary.
  *
+ * With `maxInputTokens`, no request exceeds that bound: an `older` too large for one request (a
+ * first compaction of a long imported history) is summarized oldest-first in chunks that fit,
+ * each chunk's summary passed on as the previous summary of the next. A failure in any chunk
+ * fails the whole compaction, and the transcript stays as it was.
+ *
  * @param complete - `({ system, user }, context) => string | Promise<string>`
- * @param options - `sections` and `maxResultChars` for the prompt
+ * @param options - `sections` and `maxResultChars` for the prompt; `maxInputTokens` and `countPromptTokens` to bound each request
  * @returns a `summarize` for `compactor`
  * @example
  * ```ts
@@ -21,18 +55,74 @@ export type CompleteSummary = (prompt: SummaryPrompt, context: SummaryContext) =
  *     { signal },
  *   );
  *   return response.choices[0]?.message.content ?? "";
- * });
+ * }, { maxInputTokens: 100_000 });
  * ```
  */
-export function summarizeWith<M extends AnyMessage = AnyMessage>(
-  complete: CompleteSummary,
-  options: SummaryPromptOptions = {},
-): Summarize<M> {
-  if (typeof complete !== "function") {
-    throw new TypeError(expectedMessage("complete", "a function", complete));
+export function summarizeWith<M extends AnyMessage = AnyMessage>(complete: CompleteSummary, options: SummarizeWithOptions = {}): Summarize<M> {
+  if (typeof complete !== "function") throw new TypeError(expectedMessage("complete", "a function", complete));
+  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
+  rejectUnknownKeys(options, ["sections", "maxResultChars", "maxInputTokens", "countPromptTokens"], "");
+  const { maxInputTokens, countPromptTokens = estimateText, sections, maxResultChars } = options;
+  if (maxInputTokens !== undefined && (typeof maxInputTokens !== "number" || !Number.isInteger(maxInputTokens) || maxInputTokens < 1)) {
+    const error = typeof maxInputTokens === "number" ? RangeError : TypeError;
+    throw new error(expectedMessage("maxInputTokens", "a positive integer", maxInputTokens));
   }
-  return async (older, context) => {
-    const text = await complete(buildSummaryPrompt(older, context, options), context);
+  if (typeof countPromptTokens !== "function") throw new TypeError(expectedMessage("countPromptTokens", "a function", countPromptTokens));
+  const renderOptions = maxResultChars === undefined ? {} : { maxResultChars };
+
+  const ask = async (prompt: SummaryPrompt, context: SummaryContext): Promise<string> => {
+    const text = await complete(prompt, context);
     return typeof text === "string" ? text.trim() : text;
+  };
+
+  return async (older, context) => {
+    const blocks = renderBlocks(messagesToSummarize(older, context), renderOptions, false);
+    const whole = summaryPromptFor(blocks.join("\n\n"), context, sections);
+    if (maxInputTokens === undefined || promptTokens(whole, countPromptTokens) <= maxInputTokens) return ask(whole, context);
+
+    // Oldest first: each chunk takes as many whole messages as fit beside the summary so far.
+    let previous = context.previousSummary;
+    let next = 0;
+    let chunk = 0;
+    while (next < blocks.length) {
+      chunk++;
+      const chunkContext = { ...context, previousSummary: previous };
+      const room = maxInputTokens - promptTokens(summaryPromptFor("", chunkContext, sections), countPromptTokens);
+      if (room < 1) {
+        throw new Error(`maxInputTokens (${maxInputTokens}) leaves no room for the transcript beside the prompt and the summary so far (chunk ${chunk})`);
+      }
+      // Counted piece by piece (a request's text is the sum of its parts), then checked whole.
+      const taken: string[] = [];
+      let used = maxInputTokens - room;
+      while (next < blocks.length) {
+        const cost = countPromptTokens(`${blocks[next] as string}\n\n`);
+        if (used + cost > maxInputTokens) break;
+        used += cost;
+        taken.push(blocks[next++] as string);
+      }
+      let prompt = summaryPromptFor(taken.join("\n\n"), chunkContext, sections);
+      while (taken.length > 0 && promptTokens(prompt, countPromptTokens) > maxInputTokens) {
+        taken.pop();
+        next--;
+        prompt = summaryPromptFor(taken.join("\n\n"), chunkContext, sections);
+      }
+      if (taken.length === 0) {
+        // One message larger than a whole request: its middle is left out until it fits.
+        let bytes = room * 4;
+        let cut = cutToBytes(blocks[next] as string, bytes);
+        while (promptTokens(summaryPromptFor(cut, chunkContext, sections), countPromptTokens) > maxInputTokens && bytes > 1) {
+          bytes = Math.floor(bytes / 2);
+          cut = cutToBytes(blocks[next] as string, bytes);
+        }
+        prompt = summaryPromptFor(cut, chunkContext, sections);
+        next++;
+      }
+      const text = await ask(prompt, chunkContext);
+      if (typeof text !== "string" || text === "") {
+        throw new Error(`the summary of chunk ${chunk} was ${typeof text === "string" ? "empty" : typeof text}; no later chunk was summarized`);
+      }
+      previous = text;
+    }
+    return previous ?? "";
   };
 }

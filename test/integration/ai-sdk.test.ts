@@ -4,7 +4,7 @@ import { generateText, stepCountIs, tool, type ModelMessage } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toPrepareStep } from "../../src/adapters/ai-sdk.js";
-import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/index.js";
+import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems } from "../../src/index.js";
 import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
 
 const system = "You are a research agent.";
@@ -62,6 +62,44 @@ describe("AI SDK generateText with toPrepareStep", () => {
     }
     // The last request is within budget: it carries the summary and the newest steps, not the whole history.
     expect(JSON.stringify(sent.at(-1)).length).toBeLessThan(JSON.stringify(sent[0]).length * 2);
+  });
+
+  it("counts from the usage each step reports: the summary comes at the reported figure, not at the estimate", async () => {
+    // A provider whose tokenizer counts four times the estimate, as it reports in `usage`.
+    let steps = 0;
+    const inflated = await startStubModel(({ body }) => {
+      steps++;
+      const answer = steps % 3 === 0 ? chatCompletion({ content: "Done." }) : chatCompletion({ tool_calls: [{ id: `u_${steps}`, type: "function", function: { name: "lookup", arguments: JSON.stringify({ q: `s${steps}` }) } }] });
+      const promptTokens = 4 * Math.ceil(Buffer.byteLength(JSON.stringify(body.messages)) / 4);
+      return { ...answer, usage: { prompt_tokens: promptTokens, completion_tokens: 1, total_tokens: promptTokens + 1 } };
+    });
+    try {
+      const provider = createOpenAICompatible({ name: "stub", baseURL: inflated.baseURL, apiKey: "test" });
+      const run = async (maxTokens: number) => {
+        steps = 0;
+        const compactedAt: number[] = [];
+        const adapter = toPrepareStep({ maxTokens, summarize: () => "the earlier research" });
+        await generateText({
+          model: provider.chatModel("stub-model"),
+          system,
+          messages: history(4),
+          tools: { lookup: tool({ description: "Look something up", inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => `result for ${q}: ${"fact ".repeat(60)}` }) },
+          stopWhen: stepCountIs(3),
+          prepareStep: async (options) => {
+            const result = await adapter(options);
+            if (result.messages) compactedAt.push(options.stepNumber);
+            return result;
+          },
+        });
+        return compactedAt;
+      };
+      const estimated = estimateTokens(history(4));
+      // By the estimate every step fits twice over; by the reported usage the second step does not.
+      expect(await run(estimated * 2)).toEqual([1, 2]);
+      expect(await run(estimated * 100)).toEqual([]);
+    } finally {
+      await inflated.close();
+    }
   });
 
   it("returns {} under budget", async () => {
