@@ -3,7 +3,7 @@
 // (gpt-tokenizer) stand in for what the provider bills. Prints a table and writes bench/fit.json.
 import { writeFileSync } from "node:fs";
 import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base";
-import { compactor, createCachedCounter, estimateTokens, renderTranscript } from "../dist/index.js";
+import { compactor, createCachedCounter, estimateTokens, planCompaction, renderTranscript } from "../dist/index.js";
 import { loadTranscripts } from "./data.mjs";
 
 const { transcripts, source } = loadTranscripts();
@@ -26,11 +26,12 @@ const selected = process.argv.includes("--long") ? transcripts.filter((t) => bil
 const isRequest = (m) => m.role === "user";
 
 // A deterministic summarizer that does what a model told the limit would: it writes less than it
-// reads (at most half the rendered text) and stays within `maxSummaryTokens` as the hook counts.
+// reads (at most half the rendered text) and keeps to 80% of `maxSummaryTokens` by its own count
+// (a model's sense of length is rough, and the hook may count its text a little differently).
 function summarizerFor(count) {
   return (older, context) => {
     const text = `${context.previousSummary ?? ""}\n${renderTranscript(older, { maxResultChars: 200 })}`.trim();
-    const fits = (length) => count([{ role: "system", content: `[Summary of earlier conversation]\n${text.slice(0, length)}` }]) <= context.maxSummaryTokens;
+    const fits = (length) => count([{ role: "system", content: `[Summary of earlier conversation]\n${text.slice(0, length)}` }]) <= context.maxSummaryTokens * 0.8;
     let low = 1;
     let high = Math.max(1, Math.floor(text.length / 2));
     while (low < high) {
@@ -48,9 +49,11 @@ const ladders = {
   "part one": { splitInsideTurn: false, truncateToolResults: false },
   "full ladder": {},
 };
-// The third counter, the estimate anchored on the provider's reported usage, is not built yet.
+// The default estimate; the estimate anchored on what the provider reported for the previous
+// request (its o200k count here); and the exact o200k count.
 const counters = {
   estimate: () => undefined,
+  "estimate + usage": () => undefined,
   o200k: () => createCachedCounter(billed),
 };
 
@@ -58,6 +61,8 @@ async function replay({ messages }, share, ladder, counter) {
   const window = Math.floor(billedList(messages) * share);
   const countTokens = counters[counter]();
   const failures = [];
+  // The hook's own count of what it returned, when it compacted.
+  let compactedTo;
   const counted = countTokens ?? estimateTokens;
   const hook = compactor({
     maxTokens: window,
@@ -65,19 +70,25 @@ async function replay({ messages }, share, ladder, counter) {
     summarize: summarizerFor(counted),
     onError: "skip",
     onSkipped: (event) => event.reason === "error" && failures.push(event.error),
+    onCompacted: (event) => (compactedTo = event.tokensAfter),
     ...(countTokens ? { countTokens } : {}),
     ...ladders[ladder],
   });
   const stats = { requests: 0, over: { undercount: 0, unavoidable: 0, other: 0 }, worst: 0, worstAvoidable: 0, summarizeFailures: 0, hookMs: 0 };
   let working = [];
+  // What the provider reported for the last request: the request that held the first `messageCount` messages.
+  let lastRequest;
   for (const message of messages) {
     if (message.role === "assistant") {
+      const usage = counter === "estimate + usage" && lastRequest ? { usage: lastRequest } : {};
+      compactedTo = undefined;
       const started = performance.now();
-      const result = await hook({ messages: working });
+      const result = await hook({ messages: working, ...usage });
       stats.hookMs += performance.now() - started;
       if (result) working = result.messages;
       stats.requests++;
       const truth = billedList(working);
+      lastRequest = { inputTokens: truth, messageCount: working.length };
       if (truth > window) {
         stats.worst = Math.max(stats.worst, truth / window - 1);
         const system = working[0]?.role === "system" ? billed(working[0]) : 0;
@@ -87,7 +98,8 @@ async function replay({ messages }, share, ladder, counter) {
         if (system + (request ? billed(request) : 0) + smallestSummary > window) stats.over.unavoidable++;
         else {
           stats.worstAvoidable = Math.max(stats.worstAvoidable, truth / window - 1);
-          if (counted(working) <= window) stats.over.undercount++;
+          const hookCount = compactedTo ?? (usage.usage ? planCompaction(working, { maxTokens: window, usage: usage.usage, ...(countTokens ? { countTokens } : {}) }).tokensBefore : counted(working));
+          if (hookCount <= window) stats.over.undercount++;
           else stats.over.other++;
         }
       }

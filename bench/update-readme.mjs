@@ -58,17 +58,20 @@ function fitSection(fit) {
       const before = find(window, "part one", "estimate", dataset);
       const estimate = find(window, "full ladder", "estimate", dataset);
       const exact = find(window, "full ladder", "o200k", dataset);
+      const usage = find(window, "full ladder", "estimate + usage", dataset);
       lines.push(
         `| ${pct(window)} | ${dataset} (${estimate.transcripts}) | ${n(estimate.requests)} | ${n(before.overTotal)}, worst +${pct(before.worst)} | ` +
           `${n(estimate.overTotal)}: ${n(estimate.over.unavoidable)} unavoidable, ${n(estimate.over.undercount)} under-count (worst +${pct(estimate.worstAvoidable)}), ${n(estimate.over.other)} other | ` +
-          `${n(exact.overTotal)}: ${n(exact.over.unavoidable)} unavoidable, ${n(exact.over.other)} other | — | ${estimate.hookMsPerRequest.toFixed(2)} / ${exact.hookMsPerRequest.toFixed(2)} ms |`,
+          `${n(exact.overTotal)}: ${n(exact.over.unavoidable)} unavoidable, ${n(exact.over.other)} other | ` +
+          `${n(usage.overTotal)}: ${n(usage.over.unavoidable)} unavoidable, ${n(usage.over.undercount)} under-count (${pct(usage.over.undercount / usage.requests)} of requests, worst +${pct(usage.worstAvoidable)}), ${n(usage.over.other)} other | ` +
+          `${estimate.hookMsPerRequest.toFixed(2)} / ${usage.hookMsPerRequest.toFixed(2)} / ${exact.hookMsPerRequest.toFixed(2)} ms |`,
       );
     }
   }
   return `<!-- fit:start -->
 Measured by \`npm run bench:fit\` on ${fit.date.slice(0, 10)}, Node ${fit.node}, over ${fit.transcripts} transcripts; \`bench/fit.json\` holds every figure, including the summaries refused and the worst overshoot of each kind.
 
-| window | dataset (transcripts) | requests | over the window, part one's ladder (estimate) | over, full ladder, default estimate | over, full ladder, exact o200k counter | over, estimate + provider usage | hook time per request, estimate / o200k |
+| window | dataset (transcripts) | requests | over the window, part one's ladder (estimate) | over, full ladder, default estimate | over, full ladder, exact o200k counter | over, full ladder, estimate + provider usage | hook time per request: estimate / + usage / o200k |
 | --- | --- | --- | --- | --- | --- | --- | --- |
 ${lines.join("\n")}
 <!-- fit:end -->`;

@@ -35,12 +35,12 @@ describe("usage-anchored counting", () => {
     expect(result).not.toBeNull();
   });
 
-  it("calibrates downwards too, within bounds", async () => {
+  it("trusts a lower figure for what it covers, never scales the rest down, and ignores nonsense", async () => {
     const summarize = vi.fn(() => "s");
     const hook = compactor({ maxTokens: Math.floor(estimate * 0.9), summarize });
     // The provider counts half of the estimate: the transcript fits.
     expect(await hook({ messages, usage: { inputTokens: Math.floor(estimateTokens(messages.slice(0, held)) / 2), messageCount: held } })).toBeNull();
-    // A report of nothing cannot turn compaction off: the ratio is kept within 0.25–4.
+    // A report of nothing cannot turn compaction off: under a quarter of the count, usage is left out.
     expect(planCompaction(messages, { maxTokens: Math.floor(estimate * 0.2), usage: { inputTokens: 0, messageCount: held } }).action).toBe("summarize");
   });
 

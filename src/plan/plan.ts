@@ -64,8 +64,8 @@ export function planWithSettings<M extends AnyMessage>(
   usage?: ReportedUsage,
 ): EnginePlan<M> {
   assertTranscript(messages);
-  const original = countedWith(messages, settings, usage);
-  const tokensBefore = Math.ceil(original.total);
+  const { tokens: original, total } = countedWith(messages, settings, usage);
+  const tokensBefore = Math.ceil(total);
   const overBudget = tokensBefore > settings.maxTokens;
   const plan = (fields: Partial<EnginePlan<M>> & Pick<EnginePlan<M>, "action" | "reason">): EnginePlan<M> => ({
     tokensBefore,
@@ -188,26 +188,36 @@ export function planWithSettings<M extends AnyMessage>(
   return plan({ ...fields, action: "summarize", ...stage, previousSummary: summaryTextOf(made) });
 }
 
+/**
+ * The transcript's counts, and its total, anchored on the provider's reported usage when there is
+ * one. The first `messageCount` messages held `inputTokens`: the total is that figure plus the
+ * count of what was added since. The ratio of the figure to the counter's own count of those
+ * messages calibrates every other count (the tail search, the fit check) when the provider counts
+ * more than the counter does; when it counts less, the counter's larger figures are kept, so a
+ * calibration never makes a request look smaller than the counter says. The ratio is capped at 4.
+ */
+function countedWith<M extends AnyMessage>(
+  messages: readonly M[],
+  settings: Settings<M>,
+  usage: ReportedUsage | undefined,
+): { tokens: TranscriptTokens<M>; total: number } {
+  const raw = new TranscriptTokens(messages, settings.countTokens);
+  if (usage === undefined) return { tokens: raw, total: raw.total };
+  const held = usage.messageCount === 0 ? 0 : raw.isPerMessage ? raw.countRange(0, usage.messageCount) : raw.countList(messages.slice(0, usage.messageCount));
+  const ratio = held > 0 ? usage.inputTokens / held : 1;
+  // A report under a quarter of the counter's own count is no count of these messages (a cache hit
+  // reported as zero, a proxy's placeholder): it is left out rather than let turn compaction off.
+  if (ratio < 0.25) return { tokens: raw, total: raw.total };
+  const scale = Math.min(4, Math.max(1, ratio));
+  const tokens = scale === 1 ? raw : new TranscriptTokens(messages, settings.countTokens, { from: raw, changed: [] }, scale);
+  const added = tokens.isPerMessage ? tokens.countRange(usage.messageCount, messages.length) : tokens.countList(messages.slice(usage.messageCount));
+  return { tokens, total: usage.inputTokens + added };
+}
+
 /** Tokens of a summary message of a few words: less room than this holds no summary at all. */
 function smallestSummaryTokens<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, tokens: TranscriptTokens<M>): number {
   const summary = transcriptDialect(messages).textMessage(settings.summaryRole, `${SUMMARY_PREFIX}${"a few words ".repeat(5)}`);
   return tokens.countList([summary as M]);
-}
-
-/**
- * The transcript's counts, calibrated by the provider's reported usage when there is one: the
- * first `messageCount` messages held `inputTokens`, so every count is scaled by the ratio of that
- * figure to the counter's own count of them (kept within 0.25–4, so that a nonsensical report
- * cannot turn compaction off or on for good).
- * The total is then the reported figure plus the scaled count of what was added since.
- */
-function countedWith<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, usage: ReportedUsage | undefined): TranscriptTokens<M> {
-  const raw = new TranscriptTokens(messages, settings.countTokens);
-  if (usage === undefined || usage.messageCount === 0) return raw;
-  const held = raw.isPerMessage ? raw.countRange(0, usage.messageCount) : raw.countList(messages.slice(0, usage.messageCount));
-  if (held <= 0) return raw;
-  const scale = Math.min(4, Math.max(0.25, usage.inputTokens / held));
-  return new TranscriptTokens(messages, settings.countTokens, { from: raw, changed: [] }, scale);
 }
 
 /** Index of the latest boundary at or after `from`, or -1. */
