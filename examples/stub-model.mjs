@@ -3,8 +3,15 @@
 import { createServer } from "node:http";
 import { createServer as createHttp2Server } from "node:http2";
 
+const status = Symbol("status");
+
+/** An answer with another status than 200, and headers of its own (a provider's error). */
+export function errorResponse(code, body, headers = {}) {
+  return { [status]: code, body, headers };
+}
+
 /**
- * @param {(request: { path: string, body: any }) => unknown} respond - the JSON to answer with
+ * @param {(request: { path: string, body: any }) => unknown} respond - the JSON to answer with (or an `errorResponse`)
  * @param {{ http2?: boolean }} [options] - `http2`: speak cleartext HTTP/2, as the AWS SDK's Bedrock client does
  * @returns {Promise<{ baseURL: string, requests: { path: string, body: any }[], close: () => Promise<void> }>}
  */
@@ -15,7 +22,7 @@ export async function startStubModel(respond, options = {}) {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
     req.on("end", () => {
-      let status = 200;
+      let statusCode = 200;
       let payload;
       try {
         const request = { path: req.url ?? "", body: JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") };
@@ -27,11 +34,17 @@ export async function startStubModel(respond, options = {}) {
           payload.usage.total_tokens = payload.usage.prompt_tokens + payload.usage.completion_tokens;
         }
       } catch (error) {
-        status = 500;
+        statusCode = 500;
         payload = { error: { message: String(error?.message ?? error), type: "stub_error" } };
       }
+      let headers = {};
+      if (payload && payload[status] !== undefined) {
+        statusCode = payload[status];
+        headers = payload.headers;
+        payload = payload.body;
+      }
       const body = JSON.stringify(payload);
-      res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+      res.writeHead(statusCode, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...headers });
       res.end(body);
     });
   });

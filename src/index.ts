@@ -20,6 +20,7 @@ export { memoryStore } from "./state/memory-store.js";
 export type { MemoryStoreOptions } from "./state/memory-store.js";
 export type { CompactionStore } from "./state/compaction-store.js";
 export { CompactionError, isCompactionError } from "./hook/errors.js";
+export { isContextOverflowError } from "./recovery/is-context-overflow-error.js";
 export type { CompactionErrorCode } from "./hook/errors.js";
 export { SUMMARY_PREFIX, FLUSH_TO_MEMORY_REMINDER, MASKED_TOOL_RESULT } from "./hook/constants.js";
 export type {
@@ -47,4 +48,6 @@ export type { RenderTranscriptOptions } from "./summary-kit/render-transcript.js
 export { buildSummaryPrompt, DEFAULT_SUMMARY_SECTIONS } from "./summary-kit/build-summary-prompt.js";
 export type { SummaryPrompt, SummaryPromptOptions, SummarySection } from "./summary-kit/build-summary-prompt.js";
 export { summarizeWith } from "./summary-kit/summarize-with.js";
+export { extractiveSummary } from "./summary-kit/extractive-summary.js";
+export type { ExtractiveSummaryOptions } from "./summary-kit/extractive-summary.js";
 export type { CompleteSummary, SummarizeWithOptions } from "./summary-kit/summarize-with.js";

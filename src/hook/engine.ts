@@ -1,5 +1,7 @@
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "./constants.js";
+import type { Dialect } from "../dialects/dialect.js";
 import { transcriptDialect } from "../dialects/registry.js";
+import { extractiveSummary } from "../summary-kit/extractive-summary.js";
 import { CompactionError, isCompactionError } from "./errors.js";
 import type { Settings } from "./options.js";
 import { overBudgetCause, planWithSettings, type EnginePlan } from "../plan/plan.js";
@@ -60,6 +62,28 @@ function checkSummarySize<M extends AnyMessage>(summary: M, plan: EnginePlan<M>)
 }
 
 /**
+ * For `onError: "fallback"`: the extractive summary of `older`, as large as the room for the
+ * summary allows and smaller than what it replaces; undefined when not even a short one fits.
+ */
+function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, dialect: Dialect): object | undefined {
+  const framing = plan.tokens.countList([dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX) as M]);
+  let budget = Math.floor((plan.summaryLimit - framing) / Math.max(1, plan.tokens.scale));
+  for (let attempt = 0; attempt < 8 && budget >= 1; attempt++) {
+    const text = extractiveSummary(plan.older, { maxTokens: budget, previousSummary: plan.previousSummary });
+    const summary = dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + text);
+    try {
+      if (text.trim() === "") return undefined;
+      if (!settings.partOne) checkSummarySize(summary as M, plan);
+      return summary;
+    } catch {
+      // A counter other than the estimate may count the text higher: ask for less.
+      budget = Math.floor(budget * 0.7);
+    }
+  }
+  return undefined;
+}
+
+/**
  * The hook's work: plan, summarize, assemble. The input is never changed; on any failure it
  * rejects (or, with `onError: "skip"`, resolves null) before anything is assembled.
  */
@@ -89,6 +113,7 @@ export async function runCompaction<M extends AnyMessage>(
   // The summary is written in the transcript's own format (a Gemini content, a Bedrock message, …).
   const dialect = transcriptDialect(messages);
   let added: object[];
+  let fallbackFrom: unknown;
   try {
     const text = await runSummarize(
       settings.summarize as NonNullable<Settings<M>["summarize"]>,
@@ -107,12 +132,17 @@ export async function runCompaction<M extends AnyMessage>(
     added = [dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + text)];
     if (!settings.partOne) checkSummarySize(added[0] as M, plan);
   } catch (error) {
-    if (settings.onError === "skip" && isCompactionError(error)) {
+    // An abort means stop: no fallback stands in for it.
+    const fallback = settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED" ? modelFreeSummary(plan, settings, dialect) : undefined;
+    if (fallback !== undefined) {
+      added = [fallback];
+      fallbackFrom = error;
+    } else if (settings.onError === "skip" && isCompactionError(error)) {
       settings.onSkipped?.({ reason: "error", tokensBefore, error });
       return null;
-    }
-    throw error;
+    } else throw error;
   }
+  const strategy = fallbackFrom === undefined ? "summarize" : "fallback";
 
   if (settings.flushToMemory) added.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER));
   const result = (head as object[]).concat(added, tail) as M[];
@@ -121,7 +151,7 @@ export async function runCompaction<M extends AnyMessage>(
   );
   const overBudget = tokensAfter > settings.maxTokens;
   settings.onCompacted?.({
-    strategy: "summarize",
+    strategy,
     tokensBefore,
     tokensAfter,
     summarized: older.length,
@@ -129,6 +159,7 @@ export async function runCompaction<M extends AnyMessage>(
     durationMs: now() - startedAt,
     overBudget,
     ...(overBudget ? { overBudgetCause: overBudgetCause(plan, settings) } : {}),
+    ...(fallbackFrom === undefined ? {} : { error: fallbackFrom }),
   });
-  return { messages: result, strategy: "summarize", added, tailStart: plan.tailStart, pinned: plan.pinned };
+  return { messages: result, strategy, added, tailStart: plan.tailStart, pinned: plan.pinned };
 }

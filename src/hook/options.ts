@@ -23,7 +23,7 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   summaryRole: "system" | "user";
   isBoundary: (message: M) => boolean;
   timeoutMs: number | undefined;
-  onError: "throw" | "skip";
+  onError: "throw" | "skip" | "fallback";
   mask: { keepRecent: number; placeholder: string } | undefined;
   splitInsideTurn: boolean;
   truncateToolResults: boolean;
@@ -185,7 +185,7 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     summaryRole: oneOf(raw, "summaryRole", ["system", "user"] as const),
     isBoundary: optionalFunction<(message: M) => boolean>(raw, "isBoundary") ?? isUserBoundary,
     timeoutMs,
-    onError: oneOf(raw, "onError", ["throw", "skip"] as const),
+    onError: oneOf(raw, "onError", ["throw", "skip", "fallback"] as const),
     mask: resolveMask(raw["maskToolResults"]),
     splitInsideTurn,
     truncateToolResults,

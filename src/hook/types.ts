@@ -83,7 +83,7 @@ export interface CompactingEvent {
 }
 
 /** How a compaction shrank the transcript. */
-export type CompactionStrategy = "summarize" | "mask" | "truncate";
+export type CompactionStrategy = "summarize" | "mask" | "truncate" | "fallback";
 
 /** `onCompacted`: sent after a compaction succeeded. */
 export interface CompactedEvent {
@@ -100,6 +100,8 @@ export interface CompactedEvent {
   overBudget: boolean;
   /** Why, when `overBudget`: see `OverBudgetCause`. */
   overBudgetCause?: OverBudgetCause;
+  /** With `strategy: "fallback"`: why `summarize`'s summary could not be used. */
+  error?: unknown;
 }
 
 /**
@@ -181,10 +183,12 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
    */
   timeoutMs?: number;
   /**
-   * On a failed compaction: reject with `CompactionError`, or resolve `null` and call `onSkipped`.
+   * On a failed compaction: reject with `CompactionError`; resolve `null` and call `onSkipped`; or
+   * (`"fallback"`) compact with a model-free `extractiveSummary` instead and say so in `onCompacted`
+   * (never for `ABORTED`: an abort means stop).
    * @default "throw"
    */
-  onError?: "throw" | "skip";
+  onError?: "throw" | "skip" | "fallback";
   /**
    * Before summarizing, replace old tool results with a placeholder; skip `summarize` when that suffices.
    * @default false

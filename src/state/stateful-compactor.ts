@@ -157,7 +157,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     }
     const outcome = await runCompaction<T>(base, settings as never, signal, usageOfBase(usage, state, origin));
     if (outcome === null) return base === messages ? null : base.slice();
-    if (outcome.strategy === "summarize") {
+    if (outcome.strategy === "summarize" || outcome.strategy === "fallback") {
       const inputIndex = (index: number) => (origin === undefined ? index : (origin[index] as number));
       const covered = outcome.tailStart >= base.length ? messages.length : inputIndex(outcome.tailStart);
       const pinned = outcome.pinned.map(inputIndex);
