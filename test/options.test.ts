@@ -19,7 +19,7 @@ describe("compactor options", () => {
     [{ maxTokens: 10, summarize, flushToMemory: "yes" }, TypeError, "Expected `flushToMemory` to be a boolean, got `yes` (string)"],
     [{ maxTokens: 10, summarize, summaryRole: "assistant" }, RangeError, 'Expected `summaryRole` to be `"system"` or `"user"`, got `assistant` (string)'],
     [{ maxTokens: 10, summarize, timeoutMs: 0 }, RangeError, "Expected `timeoutMs` to be a positive number of milliseconds up to 2147483647, got `0` (number)"],
-    [{ maxTokens: 10, summarize, onError: "ignore" }, RangeError, 'Expected `onError` to be `"throw"` or `"skip"`, got `ignore` (string)'],
+    [{ maxTokens: 10, summarize, onError: "ignore" }, RangeError, 'Expected `onError` to be `"throw"`, `"skip"` or `"fallback"`, got `ignore` (string)'],
     [{ maxTokens: 10, summarize, onCompacted: true }, TypeError, "Expected `onCompacted` to be a function, got `true` (boolean)"],
     [{ maxTokens: 10, summarize, maskToolResults: { keepRecent: -2 } }, RangeError, "Expected `maskToolResults.keepRecent` to be an integer from 0 and up, got `-2` (number)"],
     [{ max_tokens: 10, summarize }, TypeError, "Unknown option `max_tokens`. Did you mean `maxTokens`?"],

@@ -94,7 +94,8 @@ function optionalBoolean(options: Record<string, unknown>, name: string, fallbac
 function oneOf<T extends string>(options: Record<string, unknown>, name: string, allowed: readonly T[]): T {
   const value = options[name];
   if (value === undefined) return allowed[0] as T;
-  const what = allowed.map((entry) => `\`"${entry}"\``).join(" or ");
+  const quoted = allowed.map((entry) => `\`"${entry}"\``);
+  const what = quoted.length > 1 ? `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}` : (quoted[0] ?? "");
   if (typeof value !== "string") throw new TypeError(expectedMessage(name, what, value));
   if (!allowed.includes(value as T)) throw new RangeError(expectedMessage(name, what, value));
   return value as T;
