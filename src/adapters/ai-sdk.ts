@@ -72,3 +72,7 @@ export function toPrepareStep<M extends AnyMessage = AnyMessage>(
     return compacted === null ? {} : { messages: compacted };
   }) as CompactingPrepareStep;
 }
+
+export { overflowRecovery } from "./ai-sdk-overflow-recovery.js";
+export type { OverflowRecoveryMiddleware } from "./ai-sdk-overflow-recovery.js";
+export type { OverflowRecoveryOptions } from "../recovery/retry-budget.js";

@@ -54,3 +54,7 @@ export function toCallModelInputFilter<M extends AnyMessage = AnyMessage>(
   };
   return Object.assign(filter, { preserveInputIdentity: true }) as unknown as CompactingInputFilter;
 }
+
+export { withOverflowRecovery } from "./openai-agents-overflow-recovery.js";
+export type { AgentsModel } from "./openai-agents-overflow-recovery.js";
+export type { OverflowRecoveryOptions } from "../recovery/retry-budget.js";

@@ -10,13 +10,14 @@ import { rejectUnknownKeys } from "../validation/unknown-keys.js";
 
 /** Options of `extractiveSummary`. */
 export interface ExtractiveSummaryOptions {
-  /** The longest summary, in tokens as `estimateTokens` counts text (UTF-8 bytes / 4). */
+  /** The longest summary, in tokens as `estimateTokens` counts text in a message (UTF-8 bytes / 4 of its JSON string). */
   maxTokens: number;
   /** The earlier summary, carried forward first. */
   previousSummary?: string | undefined;
 }
 
-const tokensOf = (text: string): number => Math.ceil(utf8ByteLength(text) / 4);
+// Counted as the estimate counts the text inside a message: JSON-escaped (a newline is two bytes).
+const tokensOf = (text: string): number => Math.ceil(utf8ByteLength(JSON.stringify(text)) / 4);
 
 /** One line of text, shortened to `max` characters with an ellipsis. */
 function short(text: string, max: number): string {

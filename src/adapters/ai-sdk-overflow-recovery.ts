@@ -1,0 +1,66 @@
+import type { AnyMessage } from "../hook/types.js";
+import { isSummaryMessage } from "../dialects/messages.js";
+import { isContextOverflowError } from "../recovery/is-context-overflow-error.js";
+import { checkedRecovery, compactForRetry, type OverflowRecoveryOptions } from "../recovery/retry-budget.js";
+
+/** The part of a provider call's parameters this middleware reads: the provider-level prompt. */
+interface CallParams {
+  prompt: AnyMessage[];
+  abortSignal?: AbortSignal;
+}
+
+/** A language-model middleware (`LanguageModelV3Middleware`) for `wrapLanguageModel`. */
+export interface OverflowRecoveryMiddleware {
+  readonly specificationVersion: "v3";
+  wrapGenerate: <R>(options: { doGenerate: () => PromiseLike<R>; params: CallParams; model: { doGenerate: (params: never) => PromiseLike<R> } }) => Promise<R>;
+  wrapStream: <R>(options: { doStream: () => PromiseLike<R>; params: CallParams; model: { doStream: (params: never) => PromiseLike<R> } }) => Promise<R>;
+}
+
+// The provider-level prompt holds user content as parts: the summary becomes one text part.
+function asPromptMessage(message: AnyMessage): AnyMessage {
+  const m = message as { role?: unknown; content?: unknown };
+  return isSummaryMessage(message) && typeof m.content === "string" ? { role: m.role, content: [{ type: "text", text: m.content }] } : message;
+}
+
+/**
+ * An AI SDK language-model middleware that survives the provider's context-overflow error: when a
+ * call is rejected because the request does not fit (`isContextOverflowError`), it compacts the
+ * prompt (forced, to `retryShare` of its estimate; the summary as a user message) and retries
+ * once. Any other error, or a second overflow, reaches the caller as it was. For `generateText`
+ * and `streamText` alike (a stream that fails before its first part).
+ *
+ * @param options - `compactor` options without the budget (`summarize` required), and `retryShare` (default 0.6)
+ * @returns the middleware, for `wrapLanguageModel({ model, middleware })`
+ * @example
+ * ```ts
+ * import { wrapLanguageModel } from "ai";
+ * import { overflowRecovery } from "context-compactor/ai-sdk";
+ * const model = wrapLanguageModel({ model: openai("gpt-4.1"), middleware: overflowRecovery({ summarize }) });
+ * ```
+ */
+export function overflowRecovery<M extends AnyMessage = AnyMessage>(options: OverflowRecoveryOptions<M>): OverflowRecoveryMiddleware {
+  const { share, rest } = checkedRecovery(options);
+  const retried = async (params: CallParams): Promise<CallParams> => {
+    const prompt = await compactForRetry(params.prompt as M[], share, { summaryRole: "user", ...rest }, params.abortSignal ? { signal: params.abortSignal } : {});
+    return { ...params, prompt: prompt.map(asPromptMessage) };
+  };
+  return {
+    specificationVersion: "v3",
+    async wrapGenerate({ doGenerate, params, model }) {
+      try {
+        return await doGenerate();
+      } catch (error) {
+        if (!isContextOverflowError(error)) throw error;
+        return model.doGenerate((await retried(params)) as never);
+      }
+    },
+    async wrapStream({ doStream, params, model }) {
+      try {
+        return await doStream();
+      } catch (error) {
+        if (!isContextOverflowError(error)) throw error;
+        return model.doStream((await retried(params)) as never);
+      }
+    },
+  };
+}

@@ -1,0 +1,98 @@
+// SPEC §19: never stuck when the summarizer fails; the model-free summary on its own.
+import fc from "fast-check";
+import { describe, expect, it, vi } from "vitest";
+import { compactor, estimateTokens, extractiveSummary, isSummaryMessage, SUMMARY_PREFIX, type CompactedEvent } from "../src/index.js";
+import { utf8ByteLength } from "../src/counting/utf8-length.js";
+import { convert } from "./support/convert.js";
+import { loadFixtures } from "./support/fixtures.js";
+import { dialects } from "./support/transcripts.js";
+
+type Message = Record<string, unknown>;
+const fixtures = loadFixtures();
+const textTokens = (text: string) => Math.ceil(utf8ByteLength(text) / 4);
+
+describe("onError: fallback", () => {
+  const messages = fixtures.find((f) => f.source === "tau2")!.messages;
+  const maxTokens = Math.floor(estimateTokens(messages) * 0.5);
+  const failures: [string, (...args: never[]) => unknown, string][] = [
+    ["throws", () => { throw new Error("model down"); }, "SUMMARIZE_FAILED"],
+    ["rejects", () => Promise.reject(new Error("rate limited")), "SUMMARIZE_FAILED"],
+    ["returns a non-string", () => 42, "INVALID_SUMMARY"],
+    ["returns an empty string", () => "  ", "INVALID_SUMMARY"],
+    ["returns a summary over maxSummaryTokens", () => "too long ".repeat(50_000), "INVALID_SUMMARY"],
+    ["times out", () => new Promise(() => {}), "TIMEOUT"],
+  ];
+
+  it.each(failures)("summarize %s: the extractive summary stands in, within budget, and says why", async (_, summarize, code) => {
+    const events: CompactedEvent[] = [];
+    const result = await compactor({ maxTokens, summarize: summarize as never, onError: "fallback", timeoutMs: 50, onCompacted: (event) => events.push(event) })({ messages });
+    expect(result).not.toBeNull();
+    const output = result!.messages as Message[];
+    expect(estimateTokens(output)).toBeLessThanOrEqual(maxTokens);
+    const summary = output.find(isSummaryMessage)!;
+    expect(String(summary["content"])).toContain("(A summary made without a model");
+    expect(events[0]).toMatchObject({ strategy: "fallback", error: { code }, overBudget: false });
+  });
+
+  it("an abort still rejects: an abort means stop", async () => {
+    const controller = new AbortController();
+    const hook = compactor({ maxTokens, onError: "fallback", summarize: () => new Promise(() => controller.abort()) });
+    await expect(hook({ messages, signal: controller.signal })).rejects.toMatchObject({ code: "ABORTED" });
+  });
+});
+
+describe("extractiveSummary", () => {
+  const pathPattern = /(?:[\w.-]+\/)+[\w.-]+\.\w{1,8}\b/g;
+
+  it.each(dialects)("on the real transcripts in %s: within maxTokens every time, deterministic", (dialect) => {
+    for (const { messages } of fixtures) {
+      const older = convert(messages as never, dialect);
+      for (const maxTokens of [20, 200, 2_000]) {
+        const text = extractiveSummary(older, { maxTokens, previousSummary: "the user is Ada" });
+        expect(textTokens(text)).toBeLessThanOrEqual(maxTokens);
+        expect(extractiveSummary(older, { maxTokens, previousSummary: "the user is Ada" })).toBe(text);
+      }
+    }
+  });
+
+  it("with room, keeps every user request's opening words and every path in a tool call's arguments, and the previous summary", () => {
+    for (const { messages } of fixtures) {
+      const text = extractiveSummary(messages, { maxTokens: 200_000, previousSummary: "the user is Ada" });
+      expect(text).toContain("the user is Ada");
+      for (const message of messages) {
+        if (message["role"] === "user" && typeof message["content"] === "string" && message["content"].trim() !== "") {
+          expect(text).toContain(message["content"].replace(/\s+/g, " ").trim().slice(0, 40));
+        }
+        for (const call of (message["tool_calls"] as { function: { arguments: string } }[] | undefined) ?? []) {
+          for (const path of call.function.arguments.match(pathPattern) ?? []) expect(text).toContain(path);
+        }
+      }
+    }
+  });
+
+  it("when cut, keeps the newest of each kind", () => {
+    const older = Array.from({ length: 50 }, (_, i) => ({ role: "user", content: `request number ${i} ${"words ".repeat(20)}` }));
+    const text = extractiveSummary(older, { maxTokens: 300 });
+    expect(text).toContain("request number 49");
+    expect(text).not.toContain("request number 0 ");
+    expect(text).toMatch(/earlier left out/);
+  });
+
+  it("is total on any array, and rejects what is not one", () => {
+    fc.assert(fc.property(fc.array(fc.anything()), fc.integer({ min: 1, max: 500 }), (anything, maxTokens) => {
+      expect(textTokens(extractiveSummary(anything as never, { maxTokens }))).toBeLessThanOrEqual(maxTokens);
+    }));
+    expect(() => extractiveSummary("x" as never, { maxTokens: 10 })).toThrow(TypeError);
+    expect(() => extractiveSummary([], { maxTokens: 0 })).toThrow(RangeError);
+    expect(() => extractiveSummary([], { maxTokens: 10, previousSumary: "x" } as never)).toThrow("Did you mean `previousSummary`?");
+  });
+
+  it("works as a summarize that needs no model", async () => {
+    const messages = fixtures[0]!.messages;
+    const summarize = vi.fn((older: Message[], { maxSummaryTokens, previousSummary }: { maxSummaryTokens: number; previousSummary: string | undefined }) =>
+      extractiveSummary(older, { maxTokens: maxSummaryTokens - 20, previousSummary }),
+    );
+    const result = await compactor({ maxTokens: Math.floor(estimateTokens(messages) / 2), summarize: summarize as never })({ messages });
+    expect(String((result!.messages.find(isSummaryMessage) as Message)["content"]).startsWith(SUMMARY_PREFIX)).toBe(true);
+  });
+});
