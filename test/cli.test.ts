@@ -19,8 +19,10 @@ describe("context-compactor inspect in every dialect", () => {
     const dir = mkdtempSync(join(tmpdir(), "inspect-"));
     const whole = join(dir, "whole.json");
     const broken = join(dir, "broken.json");
-    writeFileSync(whole, JSON.stringify([fixture.user, ...fixture.toolRound, { ...fixture.user }, ...fixture.parallel]));
-    writeFileSync(broken, JSON.stringify([fixture.user, fixture.resultOnly]));
+    // A file holds plain JSON: LangChain messages in their plain form, `{ type, content, … }`.
+    const plain = (messages: Record<string, unknown>[]) => messages.map((m) => (m["lc_kwargs"] ? { type: m["type"], ...(m["lc_kwargs"] as object) } : m));
+    writeFileSync(whole, JSON.stringify(plain([fixture.user, ...fixture.toolRound, { ...fixture.user }, ...fixture.parallel])));
+    writeFileSync(broken, JSON.stringify(plain([fixture.user, fixture.resultOnly])));
     const ok = run(["inspect", whole, "--max-tokens", "10", "--json"]);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ dialect: fixture.name, toolPairProblems: [], plan: { action: "summarize" } });

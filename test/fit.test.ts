@@ -98,7 +98,8 @@ describe.each(dialects)("fit in %s", (dialect) => {
   });
 });
 
-describe.each(dialectFixtures)("truncation in $name", (fixture) => {
+// The big round is made by a JSON round trip, which LangChain's class instances do not survive.
+describe.each(dialectFixtures.filter((fixture) => fixture.name !== "langchain"))("truncation in $name", (fixture) => {
   const huge = "line of output\n".repeat(3000);
   const bigRound = JSON.parse(JSON.stringify(fixture.toolRound).replaceAll("found A", JSON.stringify(huge).slice(1, -1))) as Message[];
 

@@ -10,7 +10,7 @@ import {
   planCompaction,
 } from "../src/index.js";
 import { toolResultPayloads } from "./support/tool-results.js";
-import { deepFreeze, dialects, render, shapeArbitrary, summaryRoleFor, transcriptArbitrary, type DialectName, type Shape } from "./support/transcripts.js";
+import { deepFreeze, jsonDialects as dialects, render, shapeArbitrary, summaryRoleFor, transcriptArbitrary, type DialectName, type Shape } from "./support/transcripts.js";
 
 // A session of 6 tool rounds with large results and short chat around them.
 const big = "x".repeat(2000);

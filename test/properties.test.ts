@@ -10,7 +10,7 @@ import {
   splitAtUserBoundary,
 } from "../src/index.js";
 import { referenceSplit } from "./support/reference-split.js";
-import { deepFreeze, dialects, summaryRoleFor, transcriptArbitrary } from "./support/transcripts.js";
+import { deepFreeze, jsonDialects as dialects, summaryRoleFor, transcriptArbitrary } from "./support/transcripts.js";
 
 const runs = { numRuns: 150 };
 type Message = Record<string, unknown>;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { compactor, detectDialect, estimateTokens, findToolPairProblems, isSummaryMessage, maskToolResults } from "../src/index.js";
 import { convert } from "./support/convert.js";
 import { loadFixtures } from "./support/fixtures.js";
-import { deepFreeze, dialects, hasSystemMessages, summaryRoleFor } from "./support/transcripts.js";
+import { deepFreeze, jsonDialects as dialects, hasSystemMessages, summaryRoleFor } from "./support/transcripts.js";
 
 const fixtures = loadFixtures();
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { compactor, estimateTokens, findToolPairProblems, isSummaryMessage } from "../src/index.js";
-import { deepFreeze, dialects, hasSystemMessages, render, shapeArbitrary, summaryRoleFor, type DialectName, type Shape } from "./support/transcripts.js";
+import { deepFreeze, jsonDialects as dialects, hasSystemMessages, render, shapeArbitrary, summaryRoleFor, type DialectName, type Shape } from "./support/transcripts.js";
 
 // A coding agent: one request, then many rounds of (parallel) tool calls, no later user turn.
 const codingShape = (rounds: number): Shape => ({

@@ -5,7 +5,8 @@ export type DialectName =
   | "ai-sdk"
   | "openai-responses"
   | "google-genai"
-  | "bedrock-converse";
+  | "bedrock-converse"
+  | "langchain";
 
 /** A message seen as a plain record: dialects read fields by name and never change them. */
 export type MessageRecord = Record<string, unknown>;

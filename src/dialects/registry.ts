@@ -3,6 +3,7 @@ import { anthropic } from "./anthropic.js";
 import { bedrockConverse } from "./bedrock-converse.js";
 import type { Dialect, DialectName, MessageRecord } from "./dialect.js";
 import { googleGenai } from "./google-genai.js";
+import { langchain } from "./langchain.js";
 import { openaiChat } from "./openai-chat.js";
 import { openaiResponses } from "./openai-responses.js";
 
@@ -11,7 +12,7 @@ import { openaiResponses } from "./openai-responses.js";
  * comes last and also takes what nobody claims: a plain `{ role, content: "…" }` reads the same in
  * every format that has such messages.
  */
-export const dialects: readonly Dialect[] = [googleGenai, openaiResponses, bedrockConverse, anthropic, aiSdk, openaiChat];
+export const dialects: readonly Dialect[] = [googleGenai, langchain, openaiResponses, bedrockConverse, anthropic, aiSdk, openaiChat];
 
 /** The dialect that reads this message. */
 export function dialectOf(message: object): Dialect {

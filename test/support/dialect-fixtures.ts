@@ -1,5 +1,6 @@
 // One row per dialect: the same four situations written in each format. Adding a dialect means
 // adding a row here; test/dialects.test.ts runs the same suite over every row.
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { SUMMARY_PREFIX, type DialectName } from "../../src/index.js";
 
 type Message = Record<string, unknown>;
@@ -106,5 +107,20 @@ export const dialectFixtures: DialectFixture[] = [
     ],
     resultOnly: { role: "user", content: [{ toolResult: { toolUseId: "z", content: [{ json: { late: true } }], status: "error" } }] },
     summary: { role: "user", content: [{ text: `${SUMMARY_PREFIX}earlier` }] },
+  },
+  {
+    name: "langchain",
+    user: new HumanMessage("Find A") as unknown as Message,
+    toolRound: [
+      new AIMessage({ content: "", tool_calls: [{ id: "a", name: "lookup", args: { q: "A" } }] }),
+      new ToolMessage({ content: "found A", tool_call_id: "a", name: "lookup" }),
+    ] as unknown as Message[],
+    parallel: [
+      new AIMessage({ content: "", tool_calls: ["b", "c"].map((id) => ({ id, name: "lookup", args: {} })) }),
+      new ToolMessage({ content: "B", tool_call_id: "b" }),
+      { type: "tool", tool_call_id: "c", content: "C" },
+    ] as unknown as Message[],
+    resultOnly: new ToolMessage({ content: "late", tool_call_id: "z" }) as unknown as Message,
+    summary: new SystemMessage(`${SUMMARY_PREFIX}earlier`) as unknown as Message,
   },
 ];

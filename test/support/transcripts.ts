@@ -1,11 +1,14 @@
 // Random transcripts in the six dialects, built from one dialect-free shape so every dialect
 // gets the same kinds of structure: a system prompt, user turns, rounds of parallel tool calls
 // answered by their results, assistant replies, and now and then an earlier summary.
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { SUMMARY_PREFIX } from "../../src/index.js";
 
-export type DialectName = "openai-chat" | "anthropic" | "ai-sdk" | "openai-responses" | "google-genai" | "bedrock-converse";
-export const dialects: DialectName[] = ["openai-chat", "anthropic", "ai-sdk", "openai-responses", "google-genai", "bedrock-converse"];
+export type DialectName = "openai-chat" | "anthropic" | "ai-sdk" | "openai-responses" | "google-genai" | "bedrock-converse" | "langchain";
+export const dialects: DialectName[] = ["openai-chat", "anthropic", "ai-sdk", "openai-responses", "google-genai", "bedrock-converse", "langchain"];
+/** The dialects whose messages are plain JSON (LangChain's are class instances, which a JSON round trip or a deep clone does not keep). */
+export const jsonDialects: DialectName[] = dialects.filter((dialect) => dialect !== "langchain");
 
 /** Formats whose messages array holds no system messages (the system prompt travels beside it). */
 export const hasSystemMessages = (dialect: DialectName): boolean =>
@@ -78,6 +81,7 @@ type Message = Record<string, unknown>;
 
 /** A plain text message in one dialect. */
 function textMessage(dialect: DialectName, role: "system" | "user" | "assistant", text: string): Message {
+  if (dialect === "langchain") return (role === "system" ? new SystemMessage(text) : role === "user" ? new HumanMessage(text) : new AIMessage(text)) as unknown as Message;
   if (dialect === "google-genai") return { role: role === "assistant" ? "model" : "user", parts: [{ text }] };
   if (dialect === "bedrock-converse") return { role, content: [{ text }] };
   return { role, content: text };
@@ -92,7 +96,7 @@ export function render(shape: Shape, dialect: DialectName): Message[] {
   if (shape.system !== undefined && hasSystemMessages(dialect)) out.push({ role: "system", content: shape.system });
   if (shape.summary !== undefined) out.push(textMessage(dialect, summaryRoleFor(dialect), SUMMARY_PREFIX + shape.summary));
   for (const step of shape.steps) {
-    if (dialect === "google-genai" || dialect === "bedrock-converse") {
+    if (dialect === "google-genai" || dialect === "bedrock-converse" || dialect === "langchain") {
       out.push(...(step.kind === "tools" ? renderTools(step, dialect) : [textMessage(dialect, step.kind, step.text)]));
     } else if (step.kind === "user") {
       out.push(
@@ -154,6 +158,11 @@ function renderTools(step: Extract<Step, { kind: "tools" }>, dialect: DialectNam
           })),
         },
       ];
+    case "langchain":
+      return [
+        new AIMessage({ content: step.text, tool_calls: step.calls.map((c) => ({ id: c.id, name: c.name, args: { q: c.args } })) }),
+        ...step.calls.map((c) => new ToolMessage({ content: c.result, tool_call_id: c.id, name: c.name })),
+      ] as unknown as Message[];
     case "google-genai":
       // Gemini allows calls and responses without ids, paired in order: every third call has none.
       return [

@@ -1,0 +1,61 @@
+// LangChain.js messages (`@langchain/core/messages`): `HumanMessage`, `AIMessage` with
+// `tool_calls[].id`, `ToolMessage` with `tool_call_id`, `SystemMessage`, as class instances or as
+// plain objects `{ type: "human" | "ai" | "tool" | "system", … }`. Recognised by their `type`,
+// without importing LangChain. A changed message is built with the message's own constructor, so
+// an instance stays an instance (and serializes its new content).
+import { argumentText, asRecord, contentAsText, contentMedia, cutArgumentsObject, leadingContentText, records, stringField, textParts } from "./content-parts.js";
+import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+
+const roles: Record<string, string> = { human: "user", ai: "assistant", tool: "tool", system: "system", developer: "system" };
+const noToolParts: ReadonlySet<string> = new Set(["tool_use", "tool_call"]);
+
+const isToolResult = (m: MessageRecord): boolean => m["type"] === "tool" && typeof m["tool_call_id"] === "string";
+const toolCalls = (m: MessageRecord): MessageRecord[] => (m["type"] === "ai" ? records(m["tool_calls"]) : []);
+
+/** The fields a LangChain message constructor takes, read from a message. */
+const fieldNames = ["content", "id", "name", "additional_kwargs", "response_metadata", "tool_call_id", "status", "artifact", "tool_calls", "invalid_tool_calls", "usage_metadata", "metadata"];
+
+/** A copy of the message with some fields replaced: an instance of the same class when it is one. */
+function withFields(m: MessageRecord, changes: MessageRecord): MessageRecord {
+  const prototype = Object.getPrototypeOf(m) as object | null;
+  if (prototype === Object.prototype || prototype === null || typeof m["lc_kwargs"] !== "object") return { ...m, ...changes };
+  const fields: MessageRecord = {};
+  for (const name of fieldNames) if (m[name] !== undefined) fields[name] = m[name];
+  const Message = (prototype as { constructor: new (fields: MessageRecord) => MessageRecord }).constructor;
+  return new Message({ ...fields, ...changes });
+}
+
+export const langchain: Dialect = {
+  name: "langchain",
+  claims: (m) => typeof m["type"] === "string" && m["type"] in roles && m["role"] === undefined,
+  role: (m) => roles[m["type"] as string],
+  forEachToolCall(m, visit) {
+    for (const call of toolCalls(m)) if (typeof call["id"] === "string") visit(call["id"]);
+  },
+  forEachToolResult(m, visit) {
+    if (isToolResult(m)) visit(m["tool_call_id"] as string);
+  },
+  leadingText: (m) => leadingContentText(m["content"]),
+  opensToolGroup: (m) => m["type"] === "ai",
+  bindsToNext: () => false,
+  resultTexts: (m) => (isToolResult(m) ? [contentAsText(m["content"], noToolParts)] : []),
+  replaceResults: (m, texts) => (texts.has(0) ? withFields(m, { content: texts.get(0) }) : m),
+  argumentTexts: (m) => toolCalls(m).map((call) => argumentText(call["args"])),
+  replaceArguments(m, texts) {
+    if (texts.size === 0) return m;
+    const calls = toolCalls(m).map((call, index) => (texts.has(index) ? { ...call, args: cutArgumentsObject(texts.get(index) as string) } : call));
+    return withFields(m, { tool_calls: calls });
+  },
+  media: (m) => contentMedia(m["content"]),
+  describe(m) {
+    const role = roles[m["type"] as string];
+    if (isToolResult(m)) {
+      const output = contentAsText(m["content"], noToolParts);
+      return { role, parts: [{ kind: "result", id: m["tool_call_id"] as string, name: stringField(m, "name"), output, isError: m["status"] === "error" }] };
+    }
+    const parts: MessagePart[] = textParts(m["content"], noToolParts);
+    for (const call of toolCalls(m)) parts.push({ kind: "call", id: stringField(call, "id"), name: stringField(call, "name"), input: asRecord(call)?.["args"] });
+    return { role, parts };
+  },
+  textMessage: (role, text) => ({ type: role === "system" ? "system" : "human", content: text }),
+};
