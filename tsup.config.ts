@@ -10,6 +10,7 @@ export default defineConfig([
       index: "src/index.ts",
       "ai-sdk": "src/adapters/ai-sdk.ts",
       "openai-agents": "src/adapters/openai-agents.ts",
+      langchain: "src/adapters/langchain.ts",
     },
     format: ["esm", "cjs"],
     dts: true,

@@ -24,11 +24,22 @@ describe("package", () => {
   it("has no runtime dependencies, and the adapters import no framework", () => {
     const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
     expect(manifest.dependencies ?? {}).toEqual({});
-    expect(manifest.peerDependenciesMeta).toEqual({ ai: { optional: true }, "@openai/agents": { optional: true } });
+    expect(manifest.peerDependenciesMeta).toEqual({ ai: { optional: true }, "@openai/agents": { optional: true }, langchain: { optional: true }, "@langchain/core": { optional: true } });
     for (const file of ["index.js", "index.cjs", "ai-sdk.js", "ai-sdk.cjs", "openai-agents.js", "openai-agents.cjs"]) {
       const code = readFileSync(dist(file), "utf8");
       expect(code).not.toMatch(/from ["'](?!\.\/)/);
       expect(code).not.toMatch(/require\(["'](?!\.\/)/);
+    }
+  });
+
+  it("only the LangChain entry imports LangChain", () => {
+    for (const file of ["langchain.js", "langchain.cjs"]) {
+      const code = readFileSync(dist(file), "utf8");
+      expect(code).toMatch(/["']langchain["']/);
+      expect(code).toMatch(/["']@langchain\/core\/messages["']/);
+    }
+    for (const file of ["index.js", "index.cjs", "ai-sdk.js", "openai-agents.js"]) {
+      expect(readFileSync(dist(file), "utf8")).not.toMatch(/(?:from|require\()\s*["'](?:langchain|@langchain\/)/);
     }
   });
 

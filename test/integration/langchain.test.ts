@@ -1,0 +1,105 @@
+// LangChain v1 `createAgent` with the real `langchain` package, a fake chat model, tools, a
+// MemorySaver checkpointer and compactionMiddleware.
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
+import { MemorySaver, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
+import { createAgent, createMiddleware, tool } from "langchain";
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { compactionMiddleware } from "../../src/adapters/langchain.js";
+import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/index.js";
+
+/** A chat model that calls `lookup` once per user question, then answers; it reads nothing else. */
+class ScriptedModel extends BaseChatModel {
+  calls = 0;
+  _llmType() {
+    return "scripted";
+  }
+  override bindTools() {
+    return this;
+  }
+  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    this.calls++;
+    const last = messages.at(-1)!;
+    const message = last.type === "tool" ? new AIMessage({ content: `Answer ${this.calls}: ${"detail ".repeat(30)}` }) : new AIMessage({ content: "", tool_calls: [{ id: `call_${this.calls}`, name: "lookup", args: { q: `q${this.calls}` }, type: "tool_call" }] });
+    return { generations: [{ text: typeof message.content === "string" ? message.content : "", message }] };
+  }
+}
+
+const lookup = tool(async ({ q }) => `result for ${q}: ${"fact ".repeat(60)}`, { name: "lookup", description: "Look something up", schema: z.object({ q: z.string() }) });
+
+/** The messages the checkpointer holds for a thread. */
+async function stateMessages(agent: { graph: { getState: (config: object) => Promise<{ values: unknown }> } } | object, config: object): Promise<BaseMessage[]> {
+  const graph = (agent as { graph: { getState: (config: object) => Promise<{ values: { messages: BaseMessage[] } }> } }).graph;
+  return (await graph.getState(config)).values.messages;
+}
+
+function agentWith(summarize: (older: BaseMessage[]) => string | Promise<string>) {
+  const seen: BaseMessage[][] = [];
+  const recorder = createMiddleware({
+    name: "Recorder",
+    wrapModelCall: async (request, handler) => {
+      seen.push([...request.messages]);
+      return handler(request);
+    },
+  });
+  const checkpointer = new MemorySaver();
+  const agent = createAgent({ model: new ScriptedModel({}), tools: [lookup], middleware: [compactionMiddleware({ maxTokens: 1500, summarize }), recorder], checkpointer });
+  return { agent, seen, checkpointer };
+}
+
+describe("compactionMiddleware with createAgent", () => {
+  it("the marker it writes is LangGraph's REMOVE_ALL_MESSAGES", () => {
+    expect(REMOVE_ALL_MESSAGES).toBe("__remove_all__");
+  });
+
+  it("compacts into the checkpointed state: the model gets the summary, every request is pair-valid, summarize runs once per crossing", async () => {
+    const summarize = vi.fn((older: BaseMessage[]) => `the earlier ${older.length} messages`);
+    const { agent, seen } = agentWith(summarize);
+    const config = { configurable: { thread_id: "thread-1" } };
+    const summariesAt: number[] = [];
+    for (let turn = 0; turn < 12; turn++) {
+      const before = summarize.mock.calls.length;
+      await agent.invoke({ messages: [{ role: "user", content: `Question ${turn}: ${"context ".repeat(30)}` }] }, config);
+      if (summarize.mock.calls.length > before) summariesAt.push(turn);
+    }
+    expect(summarize.mock.calls.length).toBeGreaterThanOrEqual(2);
+    // Not on every turn: the compaction persisted in the checkpoint, so the next turns continue from it.
+    expect(summarize.mock.calls.length).toBeLessThan(12);
+    expect(seen.some((messages) => messages.some((m) => typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX)))).toBe(true);
+    for (const messages of seen) expect(findToolPairProblems(messages)).toEqual([]);
+    const messages = await stateMessages(agent, config);
+    expect(messages[0]!.type).toBe("human");
+    expect(String(messages[0]!.content)).toMatch(/^\[Summary of earlier conversation\]\nthe earlier \d+ messages/);
+    expect(messages.every((m) => typeof m.id === "string")).toBe(true);
+    // A rolling summary: each later summarize saw the one before.
+    expect(summarize.mock.calls.at(-1)![0][0]!.content).toMatch(/^\[Summary of earlier conversation\]/);
+  });
+
+  it("a summarize that throws leaves the state's messages exactly as they were", async () => {
+    let fail = false;
+    const { agent } = agentWith(() => {
+      if (fail) throw new Error("summarizer down");
+      return "s";
+    });
+    const config = { configurable: { thread_id: "thread-2" } };
+    await agent.invoke({ messages: [{ role: "user", content: `First ${"context ".repeat(30)}` }] }, config);
+    await agent.invoke({ messages: [{ role: "user", content: `Second ${"context ".repeat(30)}` }] }, config);
+    const before = await stateMessages(agent, config);
+    fail = true;
+    let rejected = false;
+    for (let turn = 0; turn < 10 && !rejected; turn++) {
+      try {
+        await agent.invoke({ messages: [{ role: "user", content: `More ${turn} ${"context ".repeat(60)}` }] }, config);
+      } catch {
+        rejected = true;
+      }
+    }
+    expect(rejected).toBe(true);
+    const after = await stateMessages(agent, config);
+    // Everything that was there is still there, untouched; nothing was replaced by an error text.
+    expect(after.slice(0, before.length).map((m) => m.id)).toEqual(before.map((m) => m.id));
+    expect(after.some((m) => String(m.content).includes("summarizer down"))).toBe(false);
+  });
+});
