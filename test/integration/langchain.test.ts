@@ -103,3 +103,47 @@ describe("compactionMiddleware with createAgent", () => {
     expect(after.some((m) => String(m.content).includes("summarizer down"))).toBe(false);
   });
 });
+
+// The same scenarios with LangChain's own summarizationMiddleware, so the README compares measured facts.
+describe("for comparison: LangChain's summarizationMiddleware", () => {
+  class SummaryModel extends BaseChatModel {
+    constructor(private readonly fail: () => boolean) {
+      super({});
+    }
+    _llmType() {
+      return "summary";
+    }
+    async _generate(): Promise<ChatResult> {
+      if (this.fail()) throw new Error("summarizer down");
+      const message = new AIMessage({ content: "a summary" });
+      return { generations: [{ text: "a summary", message }] };
+    }
+  }
+
+  async function runWith(fail: () => boolean, turns: number) {
+    const seen: BaseMessage[][] = [];
+    const recorder = createMiddleware({ name: "Recorder", wrapModelCall: async (request, handler) => (seen.push([...request.messages]), handler(request)) });
+    // Its config type and this project's strict optional properties disagree; the call is as documented.
+    const { summarizationMiddleware } = (await import("langchain")) as unknown as { summarizationMiddleware: (options: object) => typeof recorder };
+    const agent = createAgent({
+      model: new ScriptedModel({}),
+      tools: [lookup],
+      middleware: [summarizationMiddleware({ model: new SummaryModel(fail), trigger: { tokens: 1500 }, keep: { messages: 3 } }), recorder],
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "compare" } };
+    for (let turn = 0; turn < turns; turn++) await agent.invoke({ messages: [{ role: "user", content: `Question ${turn}: ${"context ".repeat(30)}` }] }, config);
+    return { seen, messages: await stateMessages(agent, config) };
+  }
+
+  it("on a failed summary, writes the error text as the summary and drops the history", async () => {
+    const { messages } = await runWith(() => true, 8);
+    expect(messages.some((m) => String(m.content).includes("Error generating summary: Error: summarizer down"))).toBe(true);
+    expect(messages.length).toBeLessThan(8 * 4);
+  });
+
+  it("keeps tool pairs whole in what the model receives", async () => {
+    const { seen } = await runWith(() => false, 12);
+    for (const messages of seen) expect(findToolPairProblems(messages)).toEqual([]);
+  });
+});
