@@ -1,7 +1,7 @@
 // Vercel AI SDK `ModelMessage`: an assistant `{ type: "tool-call", toolCallId }` part answered by a
 // `{ type: "tool-result", toolCallId }` part of a `tool` message (or of the same assistant message
 // when the provider ran the tool).
-import { argumentText, contentAsText, contentMedia, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, stringField, stringify, textParts } from "./content-parts.js";
+import { argumentText, contentAsText, contentMedia, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, stringify, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 const toolPartTypes: ReadonlySet<string> = new Set(["tool-call", "tool-result", "tool-approval-request", "tool-approval-response"]);
@@ -24,7 +24,7 @@ function outputText(output: unknown): string {
 
 export const aiSdk: Dialect = {
   name: "ai-sdk",
-  claims: (m) => parts(m).some((part) => toolPartTypes.has(part["type"] as string)),
+  claims: (m) => someRecord(m["content"], (part) => toolPartTypes.has(part["type"] as string)),
   role: (m) => stringField(m, "role"),
   forEachToolCall(m, visit) {
     for (const part of parts(m)) if (part["type"] === "tool-call" && typeof part["toolCallId"] === "string") visit(part["toolCallId"]);

@@ -1,7 +1,7 @@
 // Anthropic Messages: an assistant `{ type: "tool_use", id }` block answered by a `{ type:
 // "tool_result", tool_use_id }` block in the next *user* message, which is therefore part of a
 // tool group and not a user turn.
-import { argumentText, contentAsText, contentMedia, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, stringField, textParts } from "./content-parts.js";
+import { argumentText, contentAsText, contentMedia, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 const toolPartTypes: ReadonlySet<string> = new Set(["tool_use", "tool_result"]);
@@ -15,7 +15,7 @@ const resultIndices = (m: MessageRecord): number[] =>
 
 export const anthropic: Dialect = {
   name: "anthropic",
-  claims: (m) => blocks(m).some((part) => claimedTypes.has(part["type"] as string) || (part["type"] === "image" && "source" in part)),
+  claims: (m) => someRecord(m["content"], (part) => claimedTypes.has(part["type"] as string) || (part["type"] === "image" && "source" in part)),
   role: (m) => stringField(m, "role"),
   forEachToolCall(m, visit) {
     for (const part of blocks(m)) if (part["type"] === "tool_use" && typeof part["id"] === "string") visit(part["id"]);

@@ -2,7 +2,7 @@
 // `{ toolUse: { toolUseId, name, input } }` block is answered by a `{ toolResult: { toolUseId,
 // content, status? } }` block in the next user message, which is part of a tool group, not a user
 // turn. The system prompt travels outside the messages (`system`), so a summary is a user message.
-import { argumentText, asRecord as record, base64Bytes, jsonLength, cutArgumentsObject, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
+import { argumentText, asRecord as record, base64Bytes, cutArgumentsObject, indicesWhere, jsonLength, records, replaceEntries, someRecord, stringField, stringify } from "./content-parts.js";
 import type { Dialect, MediaPart, MessagePart, MessageRecord } from "./dialect.js";
 
 const blockKeys = ["text", "toolUse", "toolResult", "image", "document", "video", "reasoningContent", "cachePoint", "guardContent"];
@@ -34,7 +34,7 @@ function resultText(content: unknown): string {
 
 export const bedrockConverse: Dialect = {
   name: "bedrock-converse",
-  claims: (m) => blocks(m).some((block) => typeof block["type"] !== "string" && blockKeys.some((key) => key in block)),
+  claims: (m) => someRecord(m["content"], (block) => typeof block["type"] !== "string" && blockKeys.some((key) => key in block)),
   role: (m) => stringField(m, "role"),
   forEachToolCall(m, visit) {
     for (const block of blocks(m)) {

@@ -88,6 +88,13 @@ export function records(list: unknown): MessageRecord[] {
   return Array.isArray(list) ? list.filter((item): item is MessageRecord => typeof item === "object" && item !== null) : [];
 }
 
+/** True when some object of an array field passes `test`; allocates nothing (detection runs on every message). */
+export function someRecord(list: unknown, test: (entry: MessageRecord) => boolean): boolean {
+  if (!Array.isArray(list)) return false;
+  for (const entry of list) if (typeof entry === "object" && entry !== null && test(entry as MessageRecord)) return true;
+  return false;
+}
+
 /** Indices, in an array field, of the entries that pass `test`. */
 export function indicesWhere(list: unknown, test: (entry: MessageRecord) => boolean): number[] {
   if (!Array.isArray(list)) return [];
