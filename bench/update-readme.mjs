@@ -80,5 +80,24 @@ ${lines.join("\n")}
 let updated = replaceSection(readme, "bench", section);
 const fitUrl = new URL("./fit.json", import.meta.url);
 if (existsSync(fitUrl)) updated = replaceSection(updated, "fit", fitSection(JSON.parse(readFileSync(fitUrl, "utf8"))));
+// The tested-runtimes table, from runtimes/results.json (written by `npm run test:runtimes`).
+const runtimesUrl = new URL("../runtimes/results.json", import.meta.url);
+if (existsSync(runtimesUrl)) {
+  const { date, rows } = JSON.parse(readFileSync(runtimesUrl, "utf8"));
+  const table = rows
+    .map((row) => {
+      const failedChecks = row.checks.filter((c) => !c.ok).map((c) => c.check);
+      const path = row.checks.find((c) => c.check.startsWith("estimateTokens"))?.detail ?? "";
+      return `| ${row.runtime} | ${row.version} | ${row.passed} of ${row.passed + row.failed}${failedChecks.length ? ` (failed: ${failedChecks.join(", ")})` : ""} | ${path} |`;
+    })
+    .join("\n");
+  updated = replaceSection(updated, "runtimes", `<!-- runtimes:start -->
+Last run of \`npm run test:runtimes\` on ${date.slice(0, 10)}:
+
+| runtime | version | checks passed | estimate |
+| --- | --- | --- | --- |
+${table}
+<!-- runtimes:end -->`);
+}
 writeFileSync(readmeUrl, updated);
-console.log("README.md performance and fit sections updated from bench/results.json and bench/fit.json");
+console.log("README.md performance, fit and runtimes sections updated from bench/results.json, bench/fit.json and runtimes/results.json");
