@@ -6,23 +6,10 @@ import { z } from "zod";
 import { toCallModelInputFilter } from "../../src/adapters/openai-agents.js";
 import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/index.js";
 import { startStubModel } from "../../examples/stub-model.mjs";
+import { responsesReply } from "../support/responses-reply.js";
 
 const instructions = "You are a travel agent. Use lookup for every fact.";
 
-function response(output: object[]) {
-  return {
-    id: `resp_${Math.random().toString(36).slice(2)}`,
-    object: "response",
-    created_at: Math.floor(Date.now() / 1000),
-    status: "completed",
-    model: "stub-model",
-    output,
-    parallel_tool_calls: true,
-    tool_choice: "auto",
-    tools: [],
-    usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
-  };
-}
 
 function history(turns: number): AgentInputItem[] {
   const items: AgentInputItem[] = [];
@@ -42,8 +29,8 @@ describe("@openai/agents run with toCallModelInputFilter", () => {
   beforeAll(async () => {
     stub = await startStubModel(() => {
       turn++;
-      if (turn % 6 === 0) return response([{ type: "message", id: `msg_${turn}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: "Your trip is planned.", annotations: [] }] }]);
-      return response([0, 1].slice(0, 1 + (turn % 2)).map((i) => ({ type: "function_call", id: `fc_${turn}_${i}`, call_id: `call_${turn}_${i}`, name: "lookup", arguments: JSON.stringify({ q: `turn ${turn}` }), status: "completed" })));
+      if (turn % 6 === 0) return responsesReply([{ type: "message", id: `msg_${turn}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: "Your trip is planned.", annotations: [] }] }]);
+      return responsesReply([0, 1].slice(0, 1 + (turn % 2)).map((i) => ({ type: "function_call", id: `fc_${turn}_${i}`, call_id: `call_${turn}_${i}`, name: "lookup", arguments: JSON.stringify({ q: `turn ${turn}` }), status: "completed" })));
     });
     setTracingDisabled(true);
     setOpenAIAPI("responses");

@@ -12,6 +12,7 @@ import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems } from "../../src/
 import { chatCompletion, errorResponse, startStubModel } from "../../examples/stub-model.mjs";
 import { createWithRecovery } from "../../examples/recipes/overflow-recovery.js";
 import { openaiErrors } from "../fixtures/provider-errors/index.js";
+import { responsesReply } from "../support/responses-reply.js";
 
 const overflow = () => errorResponse(openaiErrors.overflow.status, openaiErrors.overflow.body);
 const history = (turns: number) =>
@@ -81,14 +82,13 @@ describe("the AI SDK: overflowRecovery through wrapLanguageModel", () => {
 
 describe("@openai/agents: withOverflowRecovery around the model", () => {
   let stub: Awaited<ReturnType<typeof startStubModel>>;
-  const response = (output: object[]) => ({ id: `resp_${stub.requests.length}`, object: "response", created_at: 0, status: "completed", model: "m", output, parallel_tool_calls: true, tool_choice: "auto", tools: [], usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } });
   beforeAll(async () => {
     setTracingDisabled(true);
     stub = await startStubModel(({ body }) => {
       const input = body.input as { type?: string }[];
       if (stub.requests.length === 2) return overflow();
-      if (input.at(-1)?.type === "function_call_output") return response([{ type: "message", id: "msg", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Trip planned.", annotations: [] }] }]);
-      return response([{ type: "function_call", id: "fc_1", call_id: "call_1", name: "lookup", arguments: "{\"q\":\"x\"}", status: "completed" }]);
+      if (input.at(-1)?.type === "function_call_output") return responsesReply([{ type: "message", id: "msg", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Trip planned.", annotations: [] }] }]);
+      return responsesReply([{ type: "function_call", id: "fc_1", call_id: "call_1", name: "lookup", arguments: "{\"q\":\"x\"}", status: "completed" }]);
     });
   });
   afterAll(() => stub.close());

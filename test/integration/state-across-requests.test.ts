@@ -10,6 +10,7 @@ import { toPrepareStep } from "../../src/adapters/ai-sdk.js";
 import { toCallModelInputFilter } from "../../src/adapters/openai-agents.js";
 import { findToolPairProblems, memoryStore } from "../../src/index.js";
 import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
+import { responsesReply } from "../support/responses-reply.js";
 
 /** What a summarizer was asked to do over a whole scenario. */
 function summarizerLog() {
@@ -30,20 +31,6 @@ function summarizerLog() {
   };
 }
 
-function responsesReply(output: object[]) {
-  return {
-    id: `resp_${Math.random().toString(36).slice(2)}`,
-    object: "response",
-    created_at: 0,
-    status: "completed",
-    model: "stub-model",
-    output,
-    parallel_tool_calls: true,
-    tool_choice: "auto",
-    tools: [],
-    usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
-  };
-}
 
 describe("AI SDK: a fresh toPrepareStep per request over a shared store", () => {
   let stub: Awaited<ReturnType<typeof startStubModel>>;
