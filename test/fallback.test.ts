@@ -65,6 +65,8 @@ describe("extractiveSummary", () => {
         }
         for (const call of (message["tool_calls"] as { function: { arguments: string } }[] | undefined) ?? []) {
           for (const path of call.function.arguments.match(pathPattern) ?? []) expect(text).toContain(path);
+          // Ids: the values of `…_id` arguments (reservation, order, user ids in the support runs).
+          for (const [, id] of call.function.arguments.matchAll(/"\w*_id"\s*:\s*"([^"]+)"/g)) expect(text, id).toContain(id!);
         }
       }
     }

@@ -25,13 +25,33 @@ function short(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
 }
 
-// Paths, URLs, ids and amounts, as they appear in tool-call arguments.
-const identifierPatterns = [
-  /https?:\/\/[^\s"'<>)\]]+/g,
-  /(?:[\w.-]+\/)+[\w.-]+\.\w{1,8}\b/g,
-  /\b[A-Za-z]{1,6}[_-]?\d[\w-]{2,}\b/g,
-  /[$€£]\s?\d[\d,]*(?:\.\d+)?|\b\d[\d,]*\.\d{2}\b/g,
-];
+// URLs and paths inside longer text; a whole value without spaces that holds a digit or a path
+// or URL character (an id, a path, an amount as text) counts as one identifier.
+const embeddedIdentifiers = [/https?:\/\/[^\s"'<>)\]]+/g, /(?:[\w.-]+\/)+[\w.-]+\.\w{1,8}\b/g];
+const wholeIdentifier = /^[^\s]{3,120}$/;
+
+/** The identifiers in a tool call's arguments: ids, paths, URLs, amounts, walked through nested values. */
+function collectIdentifiers(value: unknown, found: string[], depth = 0): void {
+  if (depth > 8 || found.length > 1000) return;
+  if (typeof value === "string") {
+    const trimmed = value.trim();
+    if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+      try {
+        return collectIdentifiers(JSON.parse(trimmed), found, depth + 1);
+      } catch {
+        // not JSON after all: read as text
+      }
+    }
+    if (wholeIdentifier.test(trimmed) && /[\d/.:_-]/.test(trimmed)) found.push(trimmed);
+    else for (const pattern of embeddedIdentifiers) for (const match of trimmed.match(pattern) ?? []) found.push(match);
+  } else if (typeof value === "number" && Number.isFinite(value) && !Number.isInteger(value)) {
+    found.push(String(value));
+  } else if (Array.isArray(value)) {
+    for (const item of value.slice(0, 100)) collectIdentifiers(item, found, depth + 1);
+  } else if (typeof value === "object" && value !== null) {
+    for (const item of Object.values(value).slice(0, 100)) collectIdentifiers(item, found, depth + 1);
+  }
+}
 const errorPattern = /\b(error|exception|traceback|failed|failure|not found|denied|invalid)\b/i;
 
 /**
@@ -78,7 +98,11 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
       if (part.kind === "text" && view.role === "user") requests.push(`- "${short(part.text, 200)}"`);
       else if (part.kind === "call") {
         const args = stringify(part.input ?? "");
-        for (const pattern of identifierPatterns) for (const found of args.match(pattern) ?? []) identifiers.push(found);
+        try {
+          collectIdentifiers(part.input, identifiers);
+        } catch {
+          // arguments that cannot be walked (a throwing getter) give no identifiers
+        }
         if (part.id !== undefined && part.name !== undefined) names.set(part.id, part.name);
         if (part.id !== undefined) callLines.set(part.id, calls.length);
         calls.push(`- ${part.name ?? "tool"}(${short(args, 80)})`);
