@@ -1,7 +1,7 @@
 import type { AnyMessage } from "../hook/types.js";
 import { isSummaryMessage } from "../dialects/messages.js";
 import { isContextOverflowError } from "../recovery/is-context-overflow-error.js";
-import { checkedRecovery, compactForRetry, type OverflowRecoveryOptions } from "../recovery/retry-budget.js";
+import { checkedRecovery, compactForRetry, type OverflowRecoveryOptions } from "../recovery/compact-for-retry.js";
 
 /** The part of a provider call's parameters this middleware reads: the provider-level prompt. */
 interface CallParams {

@@ -1,5 +1,5 @@
 import type { AnyMessage, BeforeLlmHook, ReportedUsage } from "../hook/types.js";
-import { adapterCompactor, type AdapterOptions } from "./conversation-id.js";
+import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
 import { rollingCompaction } from "./rolling-compaction.js";
 
 /** What the AI SDK passes to `prepareStep` (the part this adapter reads). */
@@ -75,4 +75,4 @@ export function toPrepareStep<M extends AnyMessage = AnyMessage>(
 
 export { overflowRecovery } from "./ai-sdk-overflow-recovery.js";
 export type { OverflowRecoveryMiddleware } from "./ai-sdk-overflow-recovery.js";
-export type { OverflowRecoveryOptions } from "../recovery/retry-budget.js";
+export type { OverflowRecoveryOptions } from "../recovery/compact-for-retry.js";

@@ -1,6 +1,6 @@
 import type { AnyMessage } from "../hook/types.js";
 import { isContextOverflowError } from "../recovery/is-context-overflow-error.js";
-import { checkedRecovery, compactForRetry, type OverflowRecoveryOptions } from "../recovery/retry-budget.js";
+import { checkedRecovery, compactForRetry, type OverflowRecoveryOptions } from "../recovery/compact-for-retry.js";
 
 /** The part of an `@openai/agents` `Model` this wrapper uses. */
 export interface AgentsModel<Request extends { input: unknown }, Response, Event> {

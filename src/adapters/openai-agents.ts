@@ -1,5 +1,5 @@
 import type { AnyMessage, BeforeLlmHook } from "../hook/types.js";
-import { adapterCompactor, type AdapterOptions } from "./conversation-id.js";
+import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
 import { rollingCompaction } from "./rolling-compaction.js";
 
 /** What `@openai/agents` passes to a `callModelInputFilter` (the part this adapter reads). */
@@ -57,4 +57,4 @@ export function toCallModelInputFilter<M extends AnyMessage = AnyMessage>(
 
 export { withOverflowRecovery } from "./openai-agents-overflow-recovery.js";
 export type { AgentsModel } from "./openai-agents-overflow-recovery.js";
-export type { OverflowRecoveryOptions } from "../recovery/retry-budget.js";
+export type { OverflowRecoveryOptions } from "../recovery/compact-for-retry.js";
