@@ -63,7 +63,7 @@ function fitSection(fit) {
         `| ${pct(window)} | ${dataset} (${estimate.transcripts}) | ${n(estimate.requests)} | ${n(before.overTotal)}, worst +${pct(before.worst)} | ` +
           `${n(estimate.overTotal)}: ${n(estimate.over.unavoidable)} unavoidable, ${n(estimate.over.undercount)} under-count (worst +${pct(estimate.worstAvoidable)}), ${n(estimate.over.other)} other | ` +
           `${n(exact.overTotal)}: ${n(exact.over.unavoidable)} unavoidable, ${n(exact.over.other)} other | ` +
-          `${n(usage.overTotal)}: ${n(usage.over.unavoidable)} unavoidable, ${n(usage.over.undercount)} under-count (${pct(usage.over.undercount / usage.requests)} of requests, worst +${pct(usage.worstAvoidable)}), ${n(usage.over.other)} other | ` +
+          `${n(usage.overTotal)}: ${n(usage.over.unavoidable)} unavoidable, ${n(usage.over.undercount)} under-count (${(100 * usage.over.undercount / usage.requests).toFixed(1)}% of requests, worst +${pct(usage.worstAvoidable)}), ${n(usage.over.other)} other | ` +
           `${estimate.hookMsPerRequest.toFixed(2)} / ${usage.hookMsPerRequest.toFixed(2)} / ${exact.hookMsPerRequest.toFixed(2)} ms |`,
       );
     }
