@@ -1,31 +1,13 @@
-// LangChain v1 `createAgent` with the real `langchain` package, a fake chat model, tools, a
-// MemorySaver checkpointer and compactionMiddleware.
-import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+// LangChain v1 `createAgent` with the real `langchain` package, `@langchain/core`'s fake chat model,
+// tools, a MemorySaver checkpointer and compactionMiddleware.
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
-import type { ChatResult } from "@langchain/core/outputs";
+import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import { createAgent, createMiddleware, tool } from "langchain";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { compactionMiddleware } from "../../src/adapters/langchain.js";
 import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/index.js";
-
-/** A chat model that calls `lookup` once per user question, then answers; it reads nothing else. */
-class ScriptedModel extends BaseChatModel {
-  calls = 0;
-  _llmType() {
-    return "scripted";
-  }
-  override bindTools() {
-    return this;
-  }
-  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
-    this.calls++;
-    const last = messages.at(-1)!;
-    const message = last.type === "tool" ? new AIMessage({ content: `Answer ${this.calls}: ${"detail ".repeat(30)}` }) : new AIMessage({ content: "", tool_calls: [{ id: `call_${this.calls}`, name: "lookup", args: { q: `q${this.calls}` }, type: "tool_call" }] });
-    return { generations: [{ text: typeof message.content === "string" ? message.content : "", message }] };
-  }
-}
 
 const lookup = tool(async ({ q }) => `result for ${q}: ${"fact ".repeat(60)}`, { name: "lookup", description: "Look something up", schema: z.object({ q: z.string() }) });
 
@@ -35,18 +17,25 @@ async function stateMessages(agent: { graph: { getState: (config: object) => Pro
   return (await graph.getState(config)).values.messages;
 }
 
+/** `@langchain/core`'s fake chat model, answering like ScriptedModel: a tool call per question, then an answer. */
+function fakeAgentModel(invocations = 60) {
+  const model = fakeModel();
+  for (let call = 1; call <= invocations; call++) {
+    model.respond((messages: BaseMessage[]) =>
+      messages.at(-1)?.type === "tool"
+        ? new AIMessage({ content: `Answer ${call}: ${"detail ".repeat(30)}` })
+        : new AIMessage({ content: "", tool_calls: [{ id: `call_${call}`, name: "lookup", args: { q: `q${call}` }, type: "tool_call" }] }),
+    );
+  }
+  return model;
+}
+
 function agentWith(summarize: (older: BaseMessage[]) => string | Promise<string>) {
-  const seen: BaseMessage[][] = [];
-  const recorder = createMiddleware({
-    name: "Recorder",
-    wrapModelCall: async (request, handler) => {
-      seen.push([...request.messages]);
-      return handler(request);
-    },
-  });
+  const model = fakeAgentModel();
   const checkpointer = new MemorySaver();
-  const agent = createAgent({ model: new ScriptedModel({}), tools: [lookup], middleware: [compactionMiddleware({ maxTokens: 1500, summarize }), recorder], checkpointer });
-  return { agent, seen, checkpointer };
+  const agent = createAgent({ model, tools: [lookup], middleware: [compactionMiddleware({ maxTokens: 1500, summarize })], checkpointer });
+  // What the model received on each call, as `fakeModel` records it.
+  return { agent, seen: { get all() { return model.calls.map((call) => call.messages as BaseMessage[]); } }, checkpointer };
 }
 
 describe("compactionMiddleware with createAgent", () => {
@@ -67,8 +56,9 @@ describe("compactionMiddleware with createAgent", () => {
     expect(summarize.mock.calls.length).toBeGreaterThanOrEqual(2);
     // Not on every turn: the compaction persisted in the checkpoint, so the next turns continue from it.
     expect(summarize.mock.calls.length).toBeLessThan(12);
-    expect(seen.some((messages) => messages.some((m) => typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX)))).toBe(true);
-    for (const messages of seen) expect(findToolPairProblems(messages)).toEqual([]);
+    expect(seen.all.length).toBeGreaterThanOrEqual(24);
+    expect(seen.all.some((messages) => messages.some((m) => typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX)))).toBe(true);
+    for (const messages of seen.all) expect(findToolPairProblems(messages)).toEqual([]);
     const messages = await stateMessages(agent, config);
     expect(messages[0]!.type).toBe("human");
     expect(String(messages[0]!.content)).toMatch(/^\[Summary of earlier conversation\]\nthe earlier \d+ messages/);
@@ -106,29 +96,22 @@ describe("compactionMiddleware with createAgent", () => {
 
 // The same scenarios with LangChain's own summarizationMiddleware, so the README compares measured facts.
 describe("for comparison: LangChain's summarizationMiddleware", () => {
-  class SummaryModel extends BaseChatModel {
-    constructor(private readonly fail: () => boolean) {
-      super({});
-    }
-    _llmType() {
-      return "summary";
-    }
-    async _generate(): Promise<ChatResult> {
-      if (this.fail()) throw new Error("summarizer down");
-      const message = new AIMessage({ content: "a summary" });
-      return { generations: [{ text: "a summary", message }] };
-    }
+  function summaryModel(fail: boolean) {
+    const model = fakeModel();
+    if (fail) return model.alwaysThrow(new Error("summarizer down"));
+    for (let i = 0; i < 50; i++) model.respond(new AIMessage("a summary"));
+    return model;
   }
 
-  async function runWith(fail: () => boolean, turns: number) {
+  async function runWith(fail: boolean, turns: number) {
     const seen: BaseMessage[][] = [];
     const recorder = createMiddleware({ name: "Recorder", wrapModelCall: async (request, handler) => (seen.push([...request.messages]), handler(request)) });
     // Its config type and this project's strict optional properties disagree; the call is as documented.
     const { summarizationMiddleware } = (await import("langchain")) as unknown as { summarizationMiddleware: (options: object) => typeof recorder };
     const agent = createAgent({
-      model: new ScriptedModel({}),
+      model: fakeAgentModel(),
       tools: [lookup],
-      middleware: [summarizationMiddleware({ model: new SummaryModel(fail), trigger: { tokens: 1500 }, keep: { messages: 3 } }), recorder],
+      middleware: [summarizationMiddleware({ model: summaryModel(fail), trigger: { tokens: 1500 }, keep: { messages: 3 } }), recorder],
       checkpointer: new MemorySaver(),
     });
     const config = { configurable: { thread_id: "compare" } };
@@ -137,13 +120,13 @@ describe("for comparison: LangChain's summarizationMiddleware", () => {
   }
 
   it("on a failed summary, writes the error text as the summary and drops the history", async () => {
-    const { messages } = await runWith(() => true, 8);
+    const { messages } = await runWith(true, 8);
     expect(messages.some((m) => String(m.content).includes("Error generating summary: Error: summarizer down"))).toBe(true);
     expect(messages.length).toBeLessThan(8 * 4);
   });
 
   it("keeps tool pairs whole in what the model receives", async () => {
-    const { seen } = await runWith(() => false, 12);
+    const { seen } = await runWith(false, 12);
     for (const messages of seen) expect(findToolPairProblems(messages)).toEqual([]);
   });
 });
