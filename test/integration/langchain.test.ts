@@ -17,7 +17,7 @@ async function stateMessages(agent: { graph: { getState: (config: object) => Pro
   return (await graph.getState(config)).values.messages;
 }
 
-/** `@langchain/core`'s fake chat model, answering like ScriptedModel: a tool call per question, then an answer. */
+/** `@langchain/core`'s fake chat model: a tool call for each question, then an answer once the tool has replied. */
 function fakeAgentModel(invocations = 60) {
   const model = fakeModel();
   for (let call = 1; call <= invocations; call++) {
