@@ -166,7 +166,7 @@ describe("the ladder", () => {
     const tenMegabytes = "y".repeat(10_000_000);
     const hook = compactor({ maxTokens: 600, summarize: () => tenMegabytes });
     const before = structuredClone(messages);
-    await expect(hook({ messages })).rejects.toMatchObject({ code: "INVALID_SUMMARY", message: expect.stringContaining("over the") });
+    await expect(hook({ messages })).rejects.toMatchObject({ code: "INVALID_SUMMARY", message: expect.stringContaining("over its limit of") });
     expect(messages).toEqual(before);
     // One message replaced by a one-message summary, counted per message: no gain.
     const perMessage = (list: readonly unknown[]) => list.length;

@@ -45,14 +45,14 @@ function finishWithoutSummary<M extends AnyMessage>(plan: EnginePlan<M>, setting
  * compaction fails like any bad summary, and the transcript stays as it was.
  */
 function checkSummarySize<M extends AnyMessage>(summary: M, plan: EnginePlan<M>): void {
-  const summaryTokens = plan.tokens.countList([summary]);
+  const summaryTokens = Math.ceil(plan.tokens.countList([summary]));
   if (summaryTokens > plan.summaryLimit) {
     throw new CompactionError(
       "INVALID_SUMMARY",
-      `summarize returned a summary of ${summaryTokens} tokens, over the ${plan.summaryLimit} of \`maxSummaryTokens\` (context.maxSummaryTokens); the transcript was left as it was`,
+      `summarize returned a summary of ${summaryTokens} tokens, over its limit of ${plan.summaryLimit} (\`context.maxSummaryTokens\`); the transcript was left as it was`,
     );
   }
-  const replaced = plan.tokens.countList(plan.older);
+  const replaced = Math.ceil(plan.tokens.countList(plan.older));
   if (summaryTokens >= replaced) {
     throw new CompactionError(
       "INVALID_SUMMARY",
