@@ -20,7 +20,9 @@ export function estimateMessageTokens(message: unknown, index: number): number {
   if (json === undefined) {
     throw new TypeError(expectedMessage(`messages[${index}]`, "serializable to JSON", message));
   }
-  const media = mediaEstimate(message);
+  // Only a message with a content array (or Gemini parts) can carry an image or a file.
+  const m = message as { content?: unknown; parts?: unknown } | null;
+  const media = typeof m === "object" && m !== null && (Array.isArray(m.content) || Array.isArray(m.parts)) ? mediaEstimate(message) : undefined;
   if (media === undefined) return Math.ceil(utf8ByteLength(json) / 4);
   return Math.ceil(Math.max(0, utf8ByteLength(json) - media.dataLength) / 4) + media.tokens;
 }
