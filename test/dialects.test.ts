@@ -95,3 +95,12 @@ describe("Gemini id-less pairing", () => {
     expect(findToolPairProblems(messages)).toEqual([{ index: 0, kind: "missing-result", id: "" }]);
   });
 });
+
+describe("telling formats apart", () => {
+  it("a plain message is read afresh each time, so content added later decides its format", () => {
+    const message: Record<string, unknown> = { role: "user", content: "hi" };
+    expect(findToolPairProblems([message])).toEqual([]);
+    message["content"] = [{ type: "tool_result", tool_use_id: "z", content: "late" }];
+    expect(findToolPairProblems([message])).toEqual([{ index: 0, kind: "orphan-result", id: "z" }]);
+  });
+});
