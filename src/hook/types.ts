@@ -201,7 +201,7 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
    */
   splitInsideTurn?: boolean;
   /**
-   * When the kept messages still do not fit, cut oversized tool results and tool-call arguments in
+   * When the kept messages still do not fit, cut oversized tool results and call arguments in
    * the middle, with a marker saying how much was cut, just enough to fit.
    * @default true
    */

@@ -2,7 +2,7 @@ import { libraryMessagesOf, summaryTextOf } from "../dialects/library-messages.j
 import { transcriptDialect } from "../dialects/registry.js";
 import { truncateToolPayloads } from "./truncate-tool-payloads.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
-import { maskToolResults } from "./mask-tool-results.js";
+import { maskToolResults } from "./mask-tool-output.js";
 import { resolveOptions, type Settings } from "../hook/options.js";
 import { findInsideTurnTail, safeCuts } from "./split-inside-turn.js";
 import { findTailStart, headLength } from "./split-at-user-boundary.js";

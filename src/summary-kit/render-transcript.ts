@@ -11,7 +11,7 @@ import type { AnyMessage } from "../hook/types.js";
 /** Options of `renderTranscript`. */
 export interface RenderTranscriptOptions {
   /**
-   * Longest tool result (and tool-call argument text) kept whole; longer ones are cut in the middle.
+   * Longest tool result (and call argument text) kept whole; longer ones are cut in the middle.
    * @default 2000
    */
   maxResultChars?: number;
