@@ -2,16 +2,10 @@ import { TranscriptTokens } from "../counting/token-counter.js";
 import type { MessageRecord } from "../dialects/dialect.js";
 import { dialectOf } from "../dialects/registry.js";
 import type { AnyMessage, CountTokens } from "../hook/types.js";
+import { cutMiddle } from "../text/cut-middle.js";
 
 /** What replaces the middle of a payload that was cut. */
-export const truncationMarker = (characters: number): string => `\n[… ${characters} characters cut to fit the context window …]\n`;
-
-/** Keeps the first and last `keep / 2` characters of `text` around a marker saying how many were cut. */
-export function cutMiddle(text: string, keep: number): string {
-  const start = Math.ceil(keep / 2);
-  const end = keep - start;
-  return text.slice(0, start) + truncationMarker(text.length - keep) + (end > 0 ? text.slice(text.length - end) : "");
-}
+const truncationMarker = (characters: number): string => `[… ${characters} characters cut to fit the context window …]`;
 
 /** One tool payload: a result, or a call's arguments. */
 interface Slot {
@@ -68,10 +62,10 @@ export function truncateToolPayloads<M extends AnyMessage>(
     for (let position = 0; position < cuttable; position++) {
       const slot = slots[position] as Slot;
       // Cutting a payload barely over the cap would add a marker longer than what it removes.
-      if (slot.text.length <= cap + truncationMarker(slot.text.length).length) continue;
+      if (slot.text.length <= cap + truncationMarker(slot.text.length).length + 2) continue;
       let entry = byMessage.get(slot.message);
       if (entry === undefined) byMessage.set(slot.message, (entry = { results: new Map(), args: new Map() }));
-      (slot.kind === "result" ? entry.results : entry.args).set(slot.index, cutMiddle(slot.text, cap));
+      (slot.kind === "result" ? entry.results : entry.args).set(slot.index, cutMiddle(slot.text, cap, truncationMarker));
       cut++;
     }
     const candidate = messages.slice();

@@ -7,6 +7,7 @@ import { expectedMessage } from "../validation/describe-value.js";
 import { rejectUnknownKeys } from "../validation/unknown-keys.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
 import type { AnyMessage } from "../hook/types.js";
+import { cutMiddle } from "../text/cut-middle.js";
 
 /** Options of `renderTranscript`. */
 export interface RenderTranscriptOptions {
@@ -19,15 +20,7 @@ export interface RenderTranscriptOptions {
 
 const capitalized: Record<string, string> = { user: "User", assistant: "Assistant", system: "System", developer: "Developer", tool: "Tool" };
 
-/** Cuts text longer than `max` in the middle, saying how many characters were left out. */
-function cutMiddle(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const keep = Math.max(0, max);
-  const start = Math.ceil(keep / 2);
-  const end = keep - start;
-  const omitted = text.length - keep;
-  return `${text.slice(0, start)}\n[… ${omitted} characters left out …]\n${end > 0 ? text.slice(text.length - end) : ""}`;
-}
+const leftOut = (cut: number): string => `[… ${cut} characters left out …]`;
 
 /**
  * Renders a transcript of any dialect as plain text for a summarizing model: one block per message
@@ -108,10 +101,10 @@ function renderPart(part: MessagePart, label: string | undefined, toolNames: Map
       return [part.text];
     case "call":
       if (part.id !== undefined && part.name !== undefined) toolNames.set(part.id, part.name);
-      return [`Tool call ${part.name ?? "tool"}(${cutMiddle(stringify(part.input ?? ""), max)})`];
+      return [`Tool call ${part.name ?? "tool"}(${cutMiddle(stringify(part.input ?? ""), max, leftOut)})`];
     case "result": {
       const name = (part.id === undefined ? undefined : toolNames.get(part.id)) ?? part.name;
-      return [`Tool result${name ? ` (${name})` : ""}${part.isError ? " (error)" : ""}: ${cutMiddle(part.output, max)}`];
+      return [`Tool result${name ? ` (${name})` : ""}${part.isError ? " (error)" : ""}: ${cutMiddle(part.output, max, leftOut)}`];
     }
   }
 }

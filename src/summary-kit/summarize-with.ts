@@ -1,4 +1,5 @@
 import { utf8ByteLength } from "../counting/utf8-length.js";
+import { cutMiddle } from "../text/cut-middle.js";
 import type { AnyMessage, Summarize, SummaryContext } from "../hook/types.js";
 import { expectedMessage } from "../validation/describe-value.js";
 import { rejectUnknownKeys } from "../validation/unknown-keys.js";
@@ -26,12 +27,9 @@ export interface SummarizeWithOptions extends SummaryPromptOptions {
 const estimateText = (text: string): number => Math.ceil(utf8ByteLength(text) / 4);
 const promptTokens = (prompt: SummaryPrompt, count: (text: string) => number): number => count(prompt.system) + count(prompt.user);
 
-/** Cuts text in the middle to at most `bytes` UTF-8 bytes (roughly), saying how much was left out. */
+/** Cuts text in the middle to at most `bytes` UTF-8 bytes (a character is at most 3 here), saying how much was left out. */
 function cutToBytes(text: string, bytes: number): string {
-  const keep = Math.max(0, Math.floor(bytes / 3) - 60);
-  if (text.length <= keep) return text;
-  const start = Math.ceil(keep / 2);
-  return `${text.slice(0, start)}\n[… ${text.length - keep} characters left out to fit the summarizer's input …]\n${text.slice(text.length - (keep - start))}`;
+  return cutMiddle(text, Math.floor(bytes / 3) - 60, (cut) => `[… ${cut} characters left out to fit the summarizer's input …]`);
 }
 
 /**
