@@ -4,7 +4,8 @@ import { truncateToolPayloads } from "./truncate-tool-payloads.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
 import { maskToolResults } from "./mask-tool-output.js";
 import { resolveOptions, type Settings } from "../hook/options.js";
-import { findInsideTurnTail, safeCuts } from "./split-inside-turn.js";
+import { safeCuts } from "./safe-cuts.js";
+import { findInsideTurnTail } from "./split-inside-turn.js";
 import { findTailStart, headLength } from "./split-at-user-boundary.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
 import type { AnyMessage, OverBudgetCause, PlanOptions, ReportedUsage } from "../hook/types.js";
@@ -87,7 +88,7 @@ export function planWithSettings<M extends AnyMessage>(
   // The library's own summary counts by position and role; a boundary must also not cut a pair
   // (a duplicate result after a user turn would be left without its call).
   const made = libraryMessagesOf(messages, head, settings.summaryRole);
-  const safe = safeCuts(messages, head);
+  const safe = safeCuts(messages);
   const isBoundary = (message: M) => !made.has(message) && settings.isBoundary(message);
   const unsafeBoundaries = new Set<object>();
   for (let index = head + 1; index < messages.length; index++) {
@@ -138,7 +139,7 @@ export function planWithSettings<M extends AnyMessage>(
     tailTokens = tokens.isPerMessage ? tokens.countAt(user) + tokens.countRange(groupStart, cutFrom.length) : undefined;
   };
   if (!fits && settings.splitInsideTurn) {
-    const inside = findInsideTurnTail(tokens, head, tailBudget, isTailStart);
+    const inside = findInsideTurnTail(tokens, head, tailBudget, isTailStart, safe);
     if (inside) keepOnly(inside.user, inside.groupStart);
   }
   if (!settings.partOne) {

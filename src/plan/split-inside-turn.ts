@@ -1,5 +1,4 @@
 import { bindsToNext, opensToolGroup } from "../dialects/messages.js";
-import { walkToolLinks } from "../dialects/tool-links.js";
 import { smallestFittingFromEnd } from "./search-from-end.js";
 import type { TranscriptTokens } from "../counting/token-counter.js";
 import type { AnyMessage } from "../hook/types.js";
@@ -12,31 +11,6 @@ export interface InsideTurnTail {
   groupStart: number;
 }
 
-/**
- * Indices after which no tool result answers an earlier call: a cut there separates no pair.
- * A call at `c` answered at `r` forbids every cut in `c+1 … r`.
- */
-export function safeCuts(messages: readonly object[], from: number): boolean[] {
-  const calledAt = new Map<string, number>();
-  const openings = new Int32Array(messages.length + 1);
-  walkToolLinks(
-    messages,
-    ({ index, key }) => calledAt.set(key, index),
-    ({ index, key }) => {
-      const call = calledAt.get(key);
-      if (call === undefined || call >= index) return;
-      (openings[call + 1] as number)++;
-      (openings[index + 1] as number)--;
-    },
-  );
-  const safe = new Array<boolean>(messages.length).fill(false);
-  let open = 0;
-  for (let index = 0; index < messages.length; index++) {
-    open += openings[index] as number;
-    safe[index] = index > from && open === 0;
-  }
-  return safe;
-}
 
 /**
  * For `splitInsideTurn`: when no user-turn tail fits, keep the last user message plus the newest
@@ -44,6 +18,7 @@ export function safeCuts(messages: readonly object[], from: number): boolean[] {
  * opens at a message its dialect says may open one (an assistant turn, a call item), after which
  * no result answers an earlier call; no group starts right after an item bound to the next one.
  *
+ * @param safe - `safeCuts` of the messages
  * @returns the cut, or undefined when there is no user message or no complete group after it
  */
 export function findInsideTurnTail<M extends AnyMessage>(
@@ -51,6 +26,7 @@ export function findInsideTurnTail<M extends AnyMessage>(
   head: number,
   keepTail: number,
   isBoundary: (message: M) => boolean,
+  safe: readonly boolean[],
 ): InsideTurnTail | undefined {
   const { messages } = tokens;
   let user = -1;
@@ -61,7 +37,6 @@ export function findInsideTurnTail<M extends AnyMessage>(
     }
   }
   if (user === -1) return undefined;
-  const safe = safeCuts(messages, user);
   const groupStarts: number[] = [];
   for (let index = user + 1; index < messages.length; index++) {
     const message = messages[index] as M;
