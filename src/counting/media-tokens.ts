@@ -7,12 +7,12 @@ import { dialectOf } from "../dialects/registry.js";
  * for its largest unresized image of 1,092 × 1,092; OpenAI 765 for a 1,024 × 1,024 image in high
  * detail; Gemini 258 per 768 × 768 tile).
  */
-export const IMAGE_TOKENS = 1600;
+const IMAGE_TOKENS = 1600;
 /** Tokens of an image sent in OpenAI's low detail. */
-export const LOW_DETAIL_IMAGE_TOKENS = 85;
+const LOW_DETAIL_IMAGE_TOKENS = 85;
 /** Tokens of a file (a PDF, say) per `FILE_BYTES_PER_PAGE` bytes of its data: about one page, billed as text and a page image. */
-export const FILE_TOKENS_PER_PAGE = 1600;
-export const FILE_BYTES_PER_PAGE = 75_000;
+const FILE_TOKENS_PER_PAGE = 1600;
+const FILE_BYTES_PER_PAGE = 75_000;
 
 function partTokens(part: MediaPart): number {
   if (part.kind === "image") return part.detail === "low" ? LOW_DETAIL_IMAGE_TOKENS : IMAGE_TOKENS;

@@ -44,7 +44,7 @@ export function leadingContentText(content: unknown): string | undefined {
  * One content part as text: its text, a short placeholder for media, nothing for reasoning and for
  * tool parts (the dialect describes those), and `[type]` for anything else.
  */
-export function partAsText(part: unknown, toolPartTypes: ReadonlySet<string>): string {
+function partAsText(part: unknown, toolPartTypes: ReadonlySet<string>): string {
   if (typeof part === "string") return part;
   if (typeof part !== "object" || part === null) return stringify(part);
   const p = part as MessageRecord;
