@@ -10,6 +10,7 @@ import {
   findToolPairProblems,
   isCompactionError,
   isSummaryMessage,
+  type CompactedEvent,
   type SkippedEvent,
   type SummaryContext,
 } from "../src/index.js";
@@ -77,6 +78,33 @@ describe.each(dialects)("fit in %s", (dialect) => {
       runs,
     );
     expect(fitted).toBeGreaterThan(runs.numRuns / 5);
+  });
+
+  it("with the provider's usage, the invariants hold and the output fits by the calibrated count, never below the estimate", async () => {
+    let compacted = 0;
+    await fc.assert(
+      fc.asyncProperty(heavyShape, fc.double({ min: 0.05, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0.25, max: 3, noNaN: true }), async (shape, share, heldShare, ratio) => {
+        const messages = deepFreeze(render(shape, dialect));
+        const maxTokens = Math.max(1, Math.floor(estimateTokens(messages) * share));
+        const messageCount = Math.floor(messages.length * heldShare);
+        const usage = { inputTokens: Math.round(estimateTokens(messages.slice(0, messageCount)) * ratio), messageCount };
+        const done: CompactedEvent[] = [];
+        const hook = compactor({ maxTokens, summaryRole, summarize: () => "s", onError: "skip", onCompacted: (event) => done.push(event) });
+        const result = await hook({ messages, usage });
+        if (result === null) return;
+        const output = result.messages as Message[];
+        const request = latestRequest(messages);
+        expect(findToolPairProblems(output)).toEqual([]);
+        if (request) expect(output).toContain(request);
+        if (systemTokens(messages) > 0) expect(output[0]).toBe(messages[0]);
+        const [event] = done;
+        expect(event!.tokensAfter).toBeGreaterThanOrEqual(estimateTokens(output));
+        if (!event!.overBudget) expect(event!.tokensAfter).toBeLessThanOrEqual(maxTokens);
+        compacted++;
+      }),
+      runs,
+    );
+    expect(compacted).toBeGreaterThan(runs.numRuns / 5);
   });
 
   it("truncation keeps every pair and the system prompt, cuts only what is needed, and is idempotent", () => {

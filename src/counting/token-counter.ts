@@ -1,4 +1,5 @@
 import { estimateMessageTokens, estimateTokens } from "./estimate-tokens.js";
+import { messageWordPieces } from "./word-pieces.js";
 import { describeValue, typeName } from "../validation/describe-value.js";
 import type { AnyMessage, CountTokens } from "../hook/types.js";
 
@@ -14,6 +15,20 @@ function perMessageOf<M extends AnyMessage>(countTokens: CountTokens<M> | undefi
   const perMessage = (countTokens as unknown as Record<symbol, unknown>)[perMessageCount];
   return typeof perMessage === "function" ? (perMessage as PerMessage) : undefined;
 }
+
+/**
+ * How counts are adjusted once a provider has reported what it counted (see `usage`): every count
+ * multiplied by `scale`, and, with `floor`, no message of the default estimate counted below its
+ * word pieces (its dense text is what bytes / 4 under-counts most, and what no ratio sees before
+ * the provider has counted it).
+ */
+export interface Calibration {
+  readonly scale: number;
+  readonly floor: boolean;
+}
+
+/** Counts as the counter gives them. */
+export const UNCALIBRATED: Calibration = { scale: 1, floor: false };
 
 /** Checks what a caller's `countTokens` returned. */
 export function checkedCount(value: unknown): number {
@@ -34,21 +49,22 @@ export class TranscriptTokens<M extends AnyMessage> {
   private readonly perMessage: PerMessage | undefined;
   /** Per-message counts for a per-message counter; NaN marks a message not counted yet. */
   private readonly counts: Float64Array | undefined;
+  private readonly floored: boolean;
   private cachedTotal: number | undefined;
 
   /**
    * @param reuse - counts of a transcript that differs from this one only at `changed` indices
-   */
-  /**
-   * @param scale - a factor on every count: the calibration that a provider's reported usage reveals (see `usage`)
+   * @param calibration - what the provider's reported usage revealed (see `usage`); by default the one of `reuse`
    */
   constructor(
     readonly messages: readonly M[],
     private readonly countTokens: CountTokens<M> | undefined,
     reuse?: { from: TranscriptTokens<M>; changed: readonly number[] },
-    readonly scale: number = reuse?.from.scale ?? 1,
+    readonly calibration: Calibration = reuse?.from.calibration ?? UNCALIBRATED,
   ) {
     this.perMessage = perMessageOf(countTokens);
+    // Only the byte estimate has a floor: a caller's counter is taken at its word.
+    this.floored = calibration.floor && this.perMessage === estimateMessageTokens;
     if (this.perMessage === undefined) return;
     if (reuse?.from.counts) {
       this.counts = reuse.from.counts.slice();
@@ -58,12 +74,17 @@ export class TranscriptTokens<M extends AnyMessage> {
     }
   }
 
+  /** The factor on every count. */
+  get scale(): number {
+    return this.calibration.scale;
+  }
+
   /** True when suffix counts are sums of per-message counts (a linear walk beats a binary search). */
   get isPerMessage(): boolean {
     return this.counts !== undefined;
   }
 
-  /** Tokens of the message at `index` (per-message counters only). Counts are cached unscaled, so a scaled copy can reuse them. */
+  /** Tokens of the message at `index` (per-message counters only). Counts are cached uncalibrated, so a calibrated copy can reuse them. */
   countAt(index: number): number {
     const counts = this.counts as Float64Array;
     let count = counts[index] as number;
@@ -71,14 +92,19 @@ export class TranscriptTokens<M extends AnyMessage> {
       count = (this.perMessage as PerMessage)(this.messages[index], index);
       counts[index] = count;
     }
-    return count * this.scale;
+    return this.calibrated(count, this.messages[index]);
+  }
+
+  private calibrated(count: number, message: unknown): number {
+    const scaled = count * this.calibration.scale;
+    return this.floored ? Math.max(scaled, messageWordPieces(message)) : scaled;
   }
 
   /** Tokens of the whole transcript. */
   get total(): number {
     if (this.cachedTotal !== undefined) return this.cachedTotal;
     let total = 0;
-    if (this.counts === undefined) total = checkedCount((this.countTokens as CountTokens<M>)(this.messages)) * this.scale;
+    if (this.counts === undefined) total = checkedCount((this.countTokens as CountTokens<M>)(this.messages)) * this.calibration.scale;
     else for (let index = 0; index < this.messages.length; index++) total += this.countAt(index);
     this.cachedTotal = total;
     return total;
@@ -88,10 +114,10 @@ export class TranscriptTokens<M extends AnyMessage> {
   countList(messages: readonly M[]): number {
     if (this.perMessage !== undefined) {
       let total = 0;
-      for (let index = 0; index < messages.length; index++) total += this.perMessage(messages[index], index);
-      return total * this.scale;
+      for (let index = 0; index < messages.length; index++) total += this.calibrated(this.perMessage(messages[index], index), messages[index]);
+      return total;
     }
-    return checkedCount((this.countTokens as CountTokens<M>)(messages)) * this.scale;
+    return checkedCount((this.countTokens as CountTokens<M>)(messages)) * this.calibration.scale;
   }
 
   /**

@@ -100,7 +100,7 @@ export function planWithSettings<M extends AnyMessage>(
   if (settings.mask) {
     const masking = maskToolResults(messages, settings.mask);
     if (masking.masked > 0) {
-      tokens = new TranscriptTokens(masking.messages, settings.countTokens, { from: original, changed: masking.changed }, original.scale);
+      tokens = new TranscriptTokens(masking.messages, settings.countTokens, { from: original, changed: masking.changed });
       // A forced compaction (a user's `/compact`) asks for a summary: masking alone never answers it.
       if (!settings.force && tokens.total <= settings.maxTokens) {
         return plan({
@@ -156,7 +156,7 @@ export function planWithSettings<M extends AnyMessage>(
     const keepsSummary = older.length > 0 && older.every((message) => made.has(message));
     const room = Math.max(0, keepsSummary ? settings.maxTokens - headTokens - tokens.countList(older) : tailRoom);
     if (settings.truncateToolResults && tailTokens > room) {
-      const truncation = truncateToolPayloads(tail, room, settings.countTokens, tokens.scale);
+      const truncation = truncateToolPayloads(tail, room, settings.countTokens, tokens.calibration);
       if (truncation) {
         tail = truncation.messages;
         tailTokens = truncation.tokens;
@@ -196,6 +196,10 @@ export function planWithSettings<M extends AnyMessage>(
  * messages calibrates every other count (the tail search, the fit check) when the provider counts
  * more than the counter does; when it counts less, the counter's larger figures are kept, so a
  * calibration never makes a request look smaller than the counter says. The ratio is capped at 4.
+ * With the default estimate, no message then counts less than its word pieces (see
+ * `word-pieces.ts`): a fresh tool output of dense text is under-counted by bytes / 4 far more than
+ * the transcript's average, and the ratio, which only knows the messages already counted, cannot
+ * see it.
  */
 function countedWith<M extends AnyMessage>(
   messages: readonly M[],
@@ -209,8 +213,8 @@ function countedWith<M extends AnyMessage>(
   // A report under a quarter of the counter's own count is no count of these messages (a cache hit
   // reported as zero, a proxy's placeholder): it is left out rather than let turn compaction off.
   if (ratio < 0.25) return { tokens: raw, total: raw.total };
-  const scale = Math.min(4, Math.max(1, ratio));
-  const tokens = scale === 1 ? raw : new TranscriptTokens(messages, settings.countTokens, { from: raw, changed: [] }, scale);
+  const calibration = { scale: Math.min(4, Math.max(1, ratio)), floor: true };
+  const tokens = new TranscriptTokens(messages, settings.countTokens, { from: raw, changed: [] }, calibration);
   const added = tokens.isPerMessage ? tokens.countRange(usage.messageCount, messages.length) : tokens.countList(messages.slice(usage.messageCount));
   return { tokens, total: usage.inputTokens + added };
 }

@@ -1,4 +1,4 @@
-import { TranscriptTokens } from "../counting/token-counter.js";
+import { type Calibration, TranscriptTokens, UNCALIBRATED } from "../counting/token-counter.js";
 import type { MessageRecord } from "../dialects/dialect.js";
 import { dialectOf } from "../dialects/registry.js";
 import type { AnyMessage, CountTokens } from "../hook/types.js";
@@ -49,9 +49,9 @@ export function truncateToolPayloads<M extends AnyMessage>(
   messages: readonly M[],
   budget: number,
   countTokens: CountTokens<M> | undefined,
-  scale = 1,
+  calibration: Calibration = UNCALIBRATED,
 ): Truncation<M> | undefined {
-  const original = new TranscriptTokens(messages, countTokens, undefined, scale);
+  const original = new TranscriptTokens(messages, countTokens, undefined, calibration);
   if (original.total <= budget) return undefined;
   const slots = slotsOf(messages);
   if (slots.length === 0) return undefined;
