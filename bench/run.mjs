@@ -192,6 +192,31 @@ const isUser = (m) => m.role === "user";
   results.suites.statefulCall = { messages: transcript.length, tokens: estimateTokens(transcript), sent: last.length, estimateTokens: stats.estimate, stateful: stats.stateful, ratio: stats.stateful.median / stats.estimate.median };
 }
 
+// 4c. A hook call with the provider's usage, under budget: the reported figure plus the newest two
+// messages, each counted no lower than its word pieces, against one estimateTokens call.
+{
+  const transcript = firstTokens(session, 128_000, estimateTokens);
+  const usage = { inputTokens: estimateTokens(transcript.slice(0, -2)), messageCount: transcript.length - 2 };
+  const hook = compactor({ maxTokens: 200_000, summarize: () => "unused" });
+  let pending;
+  const stats = compare(
+    {
+      estimate: () => estimateTokens(transcript),
+      hook: () => {
+        pending = hook({ messages: transcript, usage });
+      },
+    },
+    { samples: 31 },
+  );
+  pending.then((result) => {
+    if (result !== null) throw new Error("the hook with usage compacted");
+  });
+  const suite = `4c. hook with usage under budget, ${transcript.length} messages, ${estimateTokens(transcript)} tokens`;
+  row(suite, "estimateTokens(messages)", stats.estimate);
+  row(suite, "hook({ messages, usage }) under budget", stats.hook, stats.estimate);
+  results.suites.usageHook = { messages: transcript.length, tokens: estimateTokens(transcript), estimateTokens: stats.estimate, hook: stats.hook, ratio: stats.hook.median / stats.estimate.median };
+}
+
 // 5. Peers making the same kind of decision on the same data.
 {
   const suite = `5. peers on the ${session.length}-message session`;
