@@ -40,7 +40,8 @@ export type CountTokens<M extends AnyMessage = AnyMessage> = (messages: readonly
  * `usage.input_tokens`, the AI SDK's `usage.inputTokens`), and how many of the current messages
  * (the first `messageCount`) that request held. The count is then that figure plus an estimate of
  * what was added since, and the ratio it reveals calibrates the rest of the plan; tool definitions
- * and instructions that the provider counts are counted with it.
+ * and instructions that the provider counts are counted with it. With the default estimate, no
+ * message then counts less than its o200k word pieces, a lower bound that catches dense tool output.
  */
 export interface ReportedUsage {
   inputTokens: number;
