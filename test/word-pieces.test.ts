@@ -38,7 +38,7 @@ describe("word pieces", () => {
     let messages = 0;
     for (const { messages: transcript } of fixtures) {
       for (const message of transcript as Chat[]) {
-        const pieces = messageWordPieces(message);
+        const pieces = messageWordPieces(message, estimateTokens([message]));
         expect(pieces).toBeLessThanOrEqual(billed(message));
         messages++;
       }
@@ -50,14 +50,14 @@ describe("word pieces", () => {
     const message = { role: "tool", tool_call_id: "call_1", content: numberedCode(200) };
     const truth = billed(message);
     expect(estimateTokens([message]) / truth).toBeLessThan(0.8);
-    expect(messageWordPieces(message) / truth).toBeGreaterThan(0.9);
+    expect(messageWordPieces(message, estimateTokens([message])) / truth).toBeGreaterThan(0.9);
   });
 
   it("count a screenshot's base64 inside a tool output as bytes / 4, not piece by piece", () => {
     const base64 = "iVBORw0KGgoAAAANSUhEUgAA1x9Qz".repeat(1500).slice(0, 40_000);
     const output = { type: "computer_call_output", call_id: "c1", output: { type: "computer_screenshot", image_url: `data:image/png;base64,${base64}` } };
     expect(countWordPieces(base64)).toBeGreaterThan(12_000);
-    expect(messageWordPieces(output)).toBeLessThanOrEqual(estimateTokens([output]));
+    expect(messageWordPieces(output, estimateTokens([output]))).toBeLessThanOrEqual(estimateTokens([output]));
   });
 });
 
@@ -82,6 +82,15 @@ describe("usage-anchored counting of dense text", () => {
     // ...the floor brings the count within a few percent of the truth, and not over it by much.
     expect(counted).toBeGreaterThan(truth * 0.95);
     expect(counted).toBeLessThan(truth * 1.1);
+  });
+
+  it("counts a message changed in place afresh", () => {
+    const usage = { inputTokens: billedList(sent), messageCount: sent.length };
+    const growing = { role: "tool", tool_call_id: "call_1", content: "reading…" };
+    const before = planCompaction([...sent, call, growing], { maxTokens: 1e9, usage }).tokensBefore;
+    growing.content = numberedCode(300);
+    const after = planCompaction([...sent, call, growing], { maxTokens: 1e9, usage }).tokensBefore;
+    expect(after - before).toBeGreaterThan(billed(output) * 0.9);
   });
 
   it("compacts a request that only the floor shows is over the window, and the result fits", async () => {

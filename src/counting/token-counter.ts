@@ -97,7 +97,7 @@ export class TranscriptTokens<M extends AnyMessage> {
 
   private calibrated(count: number, message: unknown): number {
     const scaled = count * this.calibration.scale;
-    return this.floored ? Math.max(scaled, messageWordPieces(message)) : scaled;
+    return this.floored ? Math.max(scaled, messageWordPieces(message, count)) : scaled;
   }
 
   /** Tokens of the whole transcript. */

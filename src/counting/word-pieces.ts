@@ -49,23 +49,25 @@ function textFloor(text: string): number {
   return floor + countWordPieces(from === 0 ? text : text.slice(from));
 }
 
-const cache = new WeakMap<object, number>();
+/** Word pieces per message object, with the estimate they were computed at. */
+const cache = new WeakMap<object, { estimate: number; pieces: number }>();
 
 /**
  * The word pieces of everything a message says (text, tool names, arguments and results), plus
  * the billed figure of its images and files: a floor under the estimate of a message whose text
- * is dense. Cached per message object, since an agent loop passes the same objects every turn.
+ * is dense. Cached per message object, since an agent loop passes the same objects every turn;
+ * `estimate`, the message's current byte estimate, tells a message changed in place since.
  */
-export function messageWordPieces(message: unknown): number {
+export function messageWordPieces(message: unknown, estimate: number): number {
   if (typeof message !== "object" || message === null) return 0;
   const cached = cache.get(message);
-  if (cached !== undefined) return cached;
+  if (cached !== undefined && cached.estimate === estimate) return cached.pieces;
   let pieces = mediaEstimate(message)?.tokens ?? 0;
   for (const part of dialectOf(message).describe(message as MessageRecord).parts) {
     if (part.kind === "text") pieces += textFloor(part.text);
     else if (part.kind === "call") pieces += countWordPieces(part.name ?? "") + textFloor(stringify(part.input ?? ""));
     else if (part.kind === "result") pieces += textFloor(part.output);
   }
-  cache.set(message, pieces);
+  cache.set(message, { estimate, pieces });
   return pieces;
 }
