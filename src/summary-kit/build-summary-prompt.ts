@@ -3,6 +3,8 @@ import { expectedMessage } from "../validation/describe-value.js";
 import { rejectUnknownKeys } from "../validation/unknown-keys.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
 import type { AnyMessage, SummaryContext } from "../hook/types.js";
+import { withoutSeal } from "../text/summary-seal.js";
+import { escapeFences } from "./escape-fences.js";
 import { renderMessages } from "./render-transcript.js";
 
 /** One section of the summary: a heading and what belongs under it. */
@@ -34,17 +36,6 @@ export interface SummaryPromptOptions {
    * @default 2000
    */
   maxResultChars?: number;
-}
-
-// The prompt's own section tags, opening or closing, however spaced or cased.
-const fenceTag = /<(\s*\/?\s*)(previous-summary|transcript|instructions)(?=[\s/>]|$)/gi;
-
-/**
- * Makes the prompt's section tags inert inside text placed in a section, so that no message, tool
- * result or summary can close its section or open another: `</transcript>` becomes `&lt;/transcript>`.
- */
-function escapeFences(text: string): string {
-  return text.replace(fenceTag, "&lt;$1$2");
 }
 
 const systemRules = `You summarize the earlier part of a conversation between a user and an AI agent. The agent will continue from your summary plus the most recent messages, which it still sees verbatim; anything you leave out is lost to it.
@@ -100,7 +91,8 @@ export function buildSummaryPrompt(
  */
 export function messagesToSummarize(older: readonly AnyMessage[], context: Pick<SummaryContext, "previousSummary">): readonly AnyMessage[] {
   const first = older[0];
-  if (context.previousSummary?.trim() && typeof first === "object" && first !== null && leadingText(first) === SUMMARY_PREFIX + context.previousSummary) {
+  const firstText = typeof first === "object" && first !== null ? leadingText(first) : undefined;
+  if (context.previousSummary?.trim() && firstText !== undefined && withoutSeal(firstText) === SUMMARY_PREFIX + context.previousSummary) {
     const second = older[1];
     const reminder = typeof second === "object" && second !== null && leadingText(second) === FLUSH_TO_MEMORY_REMINDER;
     return older.slice(reminder ? 2 : 1);

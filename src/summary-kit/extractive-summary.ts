@@ -1,10 +1,12 @@
 import { utf8ByteLength } from "../counting/utf8-length.js";
 import { stringify } from "../dialects/content-parts.js";
 import type { MessageRecord } from "../dialects/dialect.js";
-import { libraryMessagesOf } from "../dialects/library-messages.js";
+import { messagesToSummarize } from "./build-summary-prompt.js";
 import { dialectOf } from "../dialects/registry.js";
 import { SUMMARY_PREFIX } from "../hook/constants.js";
 import type { AnyMessage } from "../hook/types.js";
+import { REDACTED, isSecretName, redactSecrets } from "../text/redact-secrets.js";
+import { scanIdentifiers } from "../text/scan-identifiers.js";
 import { expectedMessage } from "../validation/describe-value.js";
 import { rejectUnknownKeys } from "../validation/unknown-keys.js";
 
@@ -19,18 +21,27 @@ export interface ExtractiveSummaryOptions {
 // Counted as the estimate counts the text inside a message: JSON-escaped (a newline is two bytes).
 const tokensOf = (text: string): number => Math.ceil(utf8ByteLength(JSON.stringify(text)) / 4);
 
-/** One line of text, shortened to `max` characters with an ellipsis. */
+/**
+ * One line of text, shortened to `max` characters with an ellipsis, its secrets redacted. Only a
+ * window at the start is read: enough to hold `max` characters after whitespace is collapsed, and
+ * any secret that starts within them whole.
+ */
 function short(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const window = text.length > max * 4 + 600 ? text.slice(0, max * 4 + 600) : text;
+  const flat = redactSecrets(window.replace(/\s+/g, " ").trim());
   return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
 }
 
-// URLs and paths inside longer text; a whole value without spaces that holds a digit or a path
-// or URL character (an id, a path, an amount as text) counts as one identifier.
-const embeddedIdentifiers = [/https?:\/\/[^\s"'<>)\]]+/g, /(?:[\w.-]+\/)+[\w.-]+\.\w{1,8}\b/g];
-const wholeIdentifier = /^[^\s]{3,120}$/;
+/** Tool-call arguments with the values of secret-named fields (`password`, `api_key`, `token`, …) redacted. */
+function withoutSecretFields(value: unknown, depth = 0): unknown {
+  if (depth > 8 || typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.slice(0, 100).map((item) => withoutSecretFields(item, depth + 1));
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value).slice(0, 100)) copy[key] = isSecretName(key) ? REDACTED : withoutSecretFields(item, depth + 1);
+  return copy;
+}
 
-/** The identifiers in a tool call's arguments: ids, paths, URLs, amounts, walked through nested values. */
+/** The identifiers of a tool call's arguments (ids, paths, URLs, amounts), walked through nested values; secrets left out. */
 function collectIdentifiers(value: unknown, found: string[], depth = 0): void {
   if (depth > 8 || found.length > 1000) return;
   if (typeof value === "string") {
@@ -42,14 +53,16 @@ function collectIdentifiers(value: unknown, found: string[], depth = 0): void {
         // not JSON after all: read as text
       }
     }
-    if (wholeIdentifier.test(trimmed) && /[\d/.:_-]/.test(trimmed)) found.push(trimmed);
-    else for (const pattern of embeddedIdentifiers) for (const match of trimmed.match(pattern) ?? []) found.push(match);
+    scanIdentifiers(trimmed, (identifier) => {
+      if (redactSecrets(identifier) === identifier) found.push(identifier);
+      return found.length <= 1000;
+    });
   } else if (typeof value === "number" && Number.isFinite(value) && !Number.isInteger(value)) {
     found.push(String(value));
   } else if (Array.isArray(value)) {
     for (const item of value.slice(0, 100)) collectIdentifiers(item, found, depth + 1);
   } else if (typeof value === "object" && value !== null) {
-    for (const item of Object.values(value).slice(0, 100)) collectIdentifiers(item, found, depth + 1);
+    for (const [key, item] of Object.entries(value).slice(0, 100)) if (!isSecretName(key)) collectIdentifiers(item, found, depth + 1);
   }
 }
 const errorPattern = /\b(error|exception|traceback|failed|failure|not found|denied|invalid)\b/i;
@@ -85,9 +98,9 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   const identifiers: string[] = [];
   const names = new Map<string, string>();
   const callLines = new Map<string, number>();
-  const made = libraryMessagesOf(older, 0);
-  for (const message of older) {
-    if (typeof message !== "object" || message === null || made.has(message)) continue;
+  // The earlier summary comes in as `previousSummary`: the message that holds it is not read again.
+  for (const message of messagesToSummarize(older, { previousSummary })) {
+    if (typeof message !== "object" || message === null) continue;
     let view;
     try {
       view = dialectOf(message).describe(message as MessageRecord);
@@ -97,11 +110,13 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
     for (const part of view.parts) {
       if (part.kind === "text" && view.role === "user") requests.push(`- "${short(part.text, 200)}"`);
       else if (part.kind === "call") {
-        const args = stringify(part.input ?? "");
+        let args: string;
         try {
           collectIdentifiers(part.input, identifiers);
+          args = stringify(withoutSecretFields(part.input ?? ""));
         } catch {
           // arguments that cannot be walked (a throwing getter) give no identifiers
+          args = stringify(part.input ?? "");
         }
         if (part.id !== undefined && part.name !== undefined) names.set(part.id, part.name);
         if (part.id !== undefined) callLines.set(part.id, calls.length);
@@ -134,7 +149,8 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
     let room = Math.floor(left * share) - tokensOf(`\n\n${title}:`);
     if (title === "Earlier summary") {
       // The previous summary is one block: cut at its end when it does not fit whole.
-      const text = lines[0] as string;
+      const whole = lines[0] as string;
+      const text = redactSecrets(whole.length > room * 4 + 600 ? whole.slice(0, room * 4 + 600) : whole);
       const kept = room >= tokensOf(text) ? text : `${text.slice(0, Math.max(0, room * 4 - 8))}…`;
       if (room > 2) {
         blocks.push(`${title}:\n${kept}`);
