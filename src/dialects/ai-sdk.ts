@@ -13,7 +13,7 @@ const resultIndices = (m: MessageRecord): number[] => indicesWhere(m["content"],
 function outputText(output: unknown): string {
   if (typeof output === "object" && output !== null && !Array.isArray(output)) {
     const o = output as MessageRecord;
-    if ("value" in o && typeof o["type"] === "string") {
+    if (Object.hasOwn(o, "value") && typeof o["type"] === "string") {
       const value = o["value"];
       const text = Array.isArray(value) ? contentAsText(value, toolPartTypes) : typeof value === "string" ? value : stringify(value);
       return o["type"].startsWith("error") ? `(error) ${text}` : text;

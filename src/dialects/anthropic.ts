@@ -15,7 +15,7 @@ const resultIndices = (m: MessageRecord): number[] =>
 
 export const anthropic: Dialect = {
   name: "anthropic",
-  claims: (m) => someRecord(m["content"], (part) => claimedTypes.has(part["type"] as string) || (part["type"] === "image" && "source" in part)),
+  claims: (m) => someRecord(m["content"], (part) => claimedTypes.has(part["type"] as string) || (part["type"] === "image" && Object.hasOwn(part, "source"))),
   role: (m) => stringField(m, "role"),
   forEachToolCall(m, visit) {
     for (const part of blocks(m)) if (part["type"] === "tool_use" && typeof part["id"] === "string") visit(part["id"]);

@@ -26,7 +26,7 @@ function resultText(content: unknown): string {
       const b = record(block);
       if (b === undefined) return stringify(block);
       if (typeof b["text"] === "string") return b["text"];
-      if ("json" in b) return stringify(b["json"]);
+      if (Object.hasOwn(b, "json")) return stringify(b["json"]);
       return blockNote(b) ?? stringify(b);
     })
     .join("\n");
@@ -34,7 +34,7 @@ function resultText(content: unknown): string {
 
 export const bedrockConverse: Dialect = {
   name: "bedrock-converse",
-  claims: (m) => someRecord(m["content"], (block) => typeof block["type"] !== "string" && blockKeys.some((key) => key in block)),
+  claims: (m) => someRecord(m["content"], (block) => typeof block["type"] !== "string" && blockKeys.some((key) => Object.hasOwn(block, key))),
   role: (m) => stringField(m, "role"),
   forEachToolCall(m, visit) {
     for (const block of blocks(m)) {

@@ -159,6 +159,21 @@ export function base64Bytes(value: unknown): number | undefined {
   return Math.floor((data.length * 3) / 4);
 }
 
+/** True for a file part that holds text (`text/plain`, Markdown, CSV, an Anthropic text source), not pages of a PDF. */
+function isTextDocument(part: MessageRecord): boolean {
+  const source = asRecord(part["source"]);
+  if (source?.["type"] === "text" || source?.["type"] === "content") return true;
+  const file = asRecord(part["file"]);
+  const isText = (type: string): boolean => type.startsWith("text/") || type.startsWith("application/json");
+  for (const type of [part["mediaType"], part["mimeType"], part["media_type"], source?.["media_type"]]) {
+    if (typeof type === "string" && isText(type)) return true;
+  }
+  for (const data of [part["file_data"], file?.["file_data"], part["data"]]) {
+    if (typeof data === "string" && data.startsWith("data:") && isText(data.slice(5, 64))) return true;
+  }
+  return false;
+}
+
 /** Media parts of the content arrays shared by the OpenAI chat, Anthropic, AI SDK and Responses formats. */
 export function contentMedia(content: unknown): MediaPart[] {
   if (!Array.isArray(content)) return [];
@@ -184,6 +199,8 @@ export function contentMedia(content: unknown): MediaPart[] {
       case "file":
       case "input_file":
       case "document": {
+        // A text document is billed as its text, which bytes / 4 of its JSON already counts.
+        if (isTextDocument(part)) break;
         // OpenAI chat: `file.file_data`; Responses: `file_data`; Anthropic: `source.data`; AI SDK: `data`.
         const file = asRecord(part["file"]);
         const data = file?.["file_data"] ?? part["file_data"] ?? asRecord(part["source"])?.["data"] ?? part["data"];

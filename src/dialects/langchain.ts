@@ -6,7 +6,8 @@
 import { argumentText, asRecord, contentAsText, contentMedia, cutArgumentsObject, leadingContentText, records, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
-const roles: Record<string, string> = { human: "user", ai: "assistant", tool: "tool", system: "system", developer: "system" };
+// A map, not an object literal: `type: "toString"` must not find an inherited property.
+const roles: ReadonlyMap<unknown, string> = new Map([["human", "user"], ["ai", "assistant"], ["tool", "tool"], ["system", "system"], ["developer", "system"]]);
 const noToolParts: ReadonlySet<string> = new Set(["tool_use", "tool_call"]);
 
 const isToolResult = (m: MessageRecord): boolean => m["type"] === "tool" && typeof m["tool_call_id"] === "string";
@@ -27,8 +28,8 @@ function withFields(m: MessageRecord, changes: MessageRecord): MessageRecord {
 
 export const langchain: Dialect = {
   name: "langchain",
-  claims: (m) => typeof m["type"] === "string" && m["type"] in roles && m["role"] === undefined,
-  role: (m) => roles[m["type"] as string],
+  claims: (m) => roles.has(m["type"]) && m["role"] === undefined,
+  role: (m) => roles.get(m["type"]),
   forEachToolCall(m, visit) {
     for (const call of toolCalls(m)) if (typeof call["id"] === "string") visit(call["id"]);
   },
@@ -48,7 +49,7 @@ export const langchain: Dialect = {
   },
   media: (m) => contentMedia(m["content"]),
   describe(m) {
-    const role = roles[m["type"] as string];
+    const role = roles.get(m["type"]);
     if (isToolResult(m)) {
       const output = contentAsText(m["content"], noToolParts);
       return { role, parts: [{ kind: "result", id: m["tool_call_id"] as string, name: stringField(m, "name"), output, isError: m["status"] === "error" }] };

@@ -11,6 +11,18 @@ const noToolParts: ReadonlySet<string> = new Set();
 const textOutputItemTypes = new Set(["function_call_output", "function_call_result", "custom_tool_call_output"]);
 
 const itemType = (m: MessageRecord): string | undefined => (typeof m["type"] === "string" ? m["type"] : undefined);
+// Item types are snake_case words (`message`, `reasoning`, `function_call`, `mcp_approval_request`):
+// a type such as `toString` or `constructor` is no item of this format.
+const singleWordItemTypes = new Set(["message", "reasoning", "compaction"]);
+function isItemType(type: string): boolean {
+  if (singleWordItemTypes.has(type)) return true;
+  if (type.length > 64 || !type.includes("_")) return false;
+  for (let index = 0; index < type.length; index++) {
+    const code = type.charCodeAt(index);
+    if (!(code === 95 || (code >= 97 && code <= 122) || (code >= 48 && code <= 57))) return false;
+  }
+  return true;
+}
 const callId = (m: MessageRecord): string | undefined => stringField(m, "callId") ?? stringField(m, "call_id");
 const isCallType = (type: string): boolean => type.endsWith("_call") && type !== "hosted_tool_call";
 const isResultType = (type: string): boolean => type.endsWith("_output") || type.endsWith("_result");
@@ -25,7 +37,10 @@ function outputText(output: unknown): string {
 
 export const openaiResponses: Dialect = {
   name: "openai-responses",
-  claims: (m) => itemType(m) !== undefined && (m["role"] === undefined || m["type"] === "message"),
+  claims: (m) => {
+    const type = itemType(m);
+    return type !== undefined && isItemType(type) && (m["role"] === undefined || type === "message");
+  },
   role(m) {
     const type = itemType(m);
     if (type === undefined || type === "message") return stringField(m, "role");
