@@ -1,5 +1,4 @@
 import type { AnyMessage } from "../hook/types.js";
-import { isSummaryMessage } from "../dialects/messages.js";
 import { isContextOverflowError } from "../recovery/is-context-overflow-error.js";
 import { checkedRecovery, compactForRetry, type OverflowRecoveryOptions } from "../recovery/compact-for-retry.js";
 
@@ -16,10 +15,12 @@ export interface OverflowRecoveryMiddleware {
   wrapStream: <R>(options: { doStream: () => PromiseLike<R>; params: CallParams; model: { doStream: (params: never) => PromiseLike<R> } }) => Promise<R>;
 }
 
-// The provider-level prompt holds user content as parts: the summary becomes one text part.
+// The provider-level prompt (`LanguageModelV3Prompt`) holds a system message's content as a
+// string and every other message's as parts: the messages the compaction made (the summary, the
+// flush reminder) are written with string content, so a user one becomes one text part.
 function asPromptMessage(message: AnyMessage): AnyMessage {
   const m = message as { role?: unknown; content?: unknown };
-  return isSummaryMessage(message) && typeof m.content === "string" ? { role: m.role, content: [{ type: "text", text: m.content }] } : message;
+  return m.role !== "system" && typeof m.content === "string" ? { role: m.role, content: [{ type: "text", text: m.content }] } : message;
 }
 
 /**

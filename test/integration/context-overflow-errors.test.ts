@@ -64,6 +64,24 @@ describe("isContextOverflowError", () => {
     for (const value of [undefined, null, 5, "text", Object.create(null), hostile, { cause: { cause: { message: "prompt is too long: 5 > 4" } } }]) {
       expect(() => isContextOverflowError(value)).not.toThrow();
     }
-    expect(isContextOverflowError({ cause: { cause: { message: "prompt is too long: 5 tokens > 4 maximum" } } })).toBe(true);
+    expect(isContextOverflowError({ cause: { cause: { status: 400, message: "prompt is too long: 5 tokens > 4 maximum" } } })).toBe(true);
+  });
+
+  it("reads wording only on a provider's error response, so a tool error quoting it is no overflow", () => {
+    const quoted = new Error('Tool "search" failed: the user wrote "my prompt is too long, shorten it"');
+    expect(isContextOverflowError(quoted)).toBe(false);
+    expect(isContextOverflowError(new Error("embedding failed: input is too long"))).toBe(false);
+    expect(isContextOverflowError("prompt is too long: 5 tokens > 4 maximum")).toBe(false);
+    expect(isContextOverflowError({ cause: { message: "prompt is too long: 5 tokens > 4 maximum" } })).toBe(false);
+    // A provider error wrapping a tool's text in its cause is still judged by the provider's own body.
+    expect(isContextOverflowError({ status: 400, message: "bad request", cause: new Error("prompt is too long") })).toBe(false);
+  });
+
+  it("takes codes before wording: an overflow that mentions a quota is an overflow, a rate limit that mentions the context is not", () => {
+    const overflow = { status: 400, error: { error: { code: "context_length_exceeded", message: "Input exceeds the context window; see your quota page" } } };
+    expect(isContextOverflowError(overflow)).toBe(true);
+    expect(isContextOverflowError({ status: 400, message: "prompt is too long: 300000 tokens > 200000 maximum (quota: 1M/day)" })).toBe(true);
+    expect(isContextOverflowError({ status: 429, message: "prompt is too long for your rate limit" })).toBe(false);
+    expect(isContextOverflowError({ status: 400, error: { code: "rate_limit_exceeded", message: "maximum context length" } })).toBe(false);
   });
 });
