@@ -11,6 +11,18 @@ export function stripControl(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "");
 }
 
+/** The longest field of the file printed whole; a longer one (a crafted 5 MB id) is shortened in the middle. */
+const LONGEST_FIELD = 200;
+
+/** Text from the file, safe to print: control characters removed, at most `LONGEST_FIELD` characters shown. */
+export function printable(text: string): string {
+  const head = text.length > LONGEST_FIELD * 4 ? `${text.slice(0, LONGEST_FIELD * 2)}${text.slice(-LONGEST_FIELD * 2)}` : text;
+  const clean = stripControl(head);
+  if (text.length <= LONGEST_FIELD && clean.length <= LONGEST_FIELD) return clean;
+  const half = Math.floor(LONGEST_FIELD / 2) - 10;
+  return `${clean.slice(0, half)}…[${text.length} characters]…${clean.slice(-half)}`;
+}
+
 const problemLabels = {
   "orphan-result": "orphan result",
   "missing-result": "missing result",
@@ -45,13 +57,13 @@ function partLines(parts: { head: PartSize; older: PartSize; tail: PartSize }): 
 /** The report as text for a terminal. */
 export function formatReport(report: InspectReport): string {
   const lines = [
-    `${stripControl(report.file)}: ${report.dialect}, ${plural(report.messages, "message")}, ${report.tokens} tokens (estimateTokens)`,
+    `${printable(report.file)}: ${report.dialect}, ${plural(report.messages, "message")}, ${report.tokens} tokens (estimateTokens)`,
   ];
   if (report.toolPairProblems.length === 0) lines.push("tool pairs: ok");
   else {
     lines.push(`tool pairs: ${plural(report.toolPairProblems.length, "problem")}`);
     for (const problem of report.toolPairProblems) {
-      lines.push(`  message ${problem.index}: ${problemLabels[problem.kind]} (${problem.kind}) for call ${stripControl(problem.id)}`);
+      lines.push(`  message ${problem.index}: ${problemLabels[problem.kind]} (${problem.kind}) for call ${printable(problem.id)}`);
     }
   }
   lines.push(`budget: maxTokens ${report.budget.maxTokens}, keepTail ${report.budget.keepTail}`);

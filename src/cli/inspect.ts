@@ -3,6 +3,7 @@ import { detectDialect } from "../dialects/registry.js";
 import { estimateTokens } from "../counting/estimate-tokens.js";
 import { planCompaction, type PlanAction, type PlanReason } from "../plan/plan.js";
 import { findToolPairProblems, type ToolPairProblem } from "../dialects/tool-pairs.js";
+import { printable } from "./format-report.js";
 import { assertTranscript } from "../validation/validate-messages.js";
 
 /** Messages and tokens of one part of a plan. */
@@ -43,7 +44,8 @@ export function inspectTranscript(file: string, messages: object[], maxTokens: n
     dialect: detectDialect(messages),
     messages: messages.length,
     tokens: plan.tokensBefore,
-    toolPairProblems: findToolPairProblems(messages),
+    // Ids come from the file: shortened here too, so that `--json` prints no crafted megabyte either.
+    toolPairProblems: findToolPairProblems(messages).map((problem) => ({ ...problem, id: printable(problem.id) })),
     budget: { maxTokens, keepTail: keepTail ?? Math.floor(maxTokens / 2) },
     plan: { action: plan.action, reason: plan.reason, head: size(plan.head), older: size(plan.older), tail: size(plan.tail) },
   };

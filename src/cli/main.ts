@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // The `context-compactor` command: see what compaction would do to a transcript before wiring it in.
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { formatReport, stripControl } from "./format-report.js";
 import { inspectTranscript, transcriptFrom } from "./inspect.js";
 
 declare const PACKAGE_VERSION: string;
 
-const help = `Usage: context-compactor inspect <transcript.json | -> --max-tokens N [--keep-tail M] [--json]
+const help = `Usage: context-compactor inspect <transcript.json | -> --max-tokens N [--keep-tail M] [--max-bytes B] [--json]
 
 Shows a transcript's dialect, message and token counts, its broken tool pairs, and how the
 compactor would split it under the budget (head / older / tail), without calling any model.
@@ -16,6 +16,7 @@ The file holds a JSON array of messages, an object with a "messages" array, or J
 Options:
   --max-tokens N   the budget (required), a positive integer
   --keep-tail M    tokens of recent tail to keep (default: half of --max-tokens)
+  --max-bytes B    refuse a transcript larger than B bytes (default: 268435456, 256 MB)
   --json           print the report as JSON
   -h, --help       show this help
   -v, --version    show the version
@@ -39,7 +40,7 @@ function joinNegativeNumbers(argv: string[]): string[] {
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index] as string;
     const next = argv[index + 1];
-    if ((arg === "--max-tokens" || arg === "--keep-tail") && next !== undefined && /^-\d/.test(next)) {
+    if ((arg === "--max-tokens" || arg === "--keep-tail" || arg === "--max-bytes") && next !== undefined && /^-\d/.test(next)) {
       joined.push(`${arg}=${next}`);
       index++;
     } else joined.push(arg);
@@ -70,14 +71,51 @@ function parseTranscriptText(text: string, name: string): unknown {
   }
 }
 
-function readInput(path: string): string {
+/** The most a transcript may take unless `--max-bytes` says otherwise: 256 MB. */
+const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Reads a file or standard input, refusing it as soon as it grows past `maxBytes`: a device such
+ * as /dev/zero, or a pipe that never ends, must not take all the memory there is.
+ */
+function readInput(path: string, maxBytes: number): string {
+  const name = path === "-" ? "standard input" : path;
+  let fd: number;
   try {
-    return readFileSync(path === "-" ? 0 : path, "utf8");
+    fd = path === "-" ? 0 : openSync(path, "r");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (error as Error).message;
-    throw new Error(`cannot read ${path === "-" ? "standard input" : path}: ${reason}`);
+    throw new Error(`cannot read ${name}: ${reason(error)}`);
   }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, maxBytes + 1 - total));
+      let read: number;
+      try {
+        read = readSync(fd, chunk, 0, chunk.length, null);
+      } catch (error) {
+        // Standard input set to non-blocking answers EAGAIN until data comes: wait a moment.
+        if ((error as NodeJS.ErrnoException).code === "EAGAIN") {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+          continue;
+        }
+        throw new Error(`cannot read ${name}: ${reason(error)}`);
+      }
+      if (read === 0) break;
+      total += read;
+      if (total > maxBytes) throw new Error(`${name} is larger than --max-bytes (${maxBytes} bytes); raise it to read a larger transcript`);
+      chunks.push(chunk.subarray(0, read));
+    }
+  } finally {
+    if (fd !== 0) closeSync(fd);
+  }
+  return Buffer.concat(chunks, total).toString("utf8");
+}
+
+function reason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (error as Error).message;
 }
 
 function run(argv: string[]): number {
@@ -89,6 +127,7 @@ function run(argv: string[]): number {
       options: {
         "max-tokens": { type: "string" },
         "keep-tail": { type: "string" },
+        "max-bytes": { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
@@ -115,7 +154,8 @@ function run(argv: string[]): number {
   const keepTail = positiveInteger(values["keep-tail"], "--keep-tail", 0);
   if (keepTail !== undefined && keepTail >= maxTokens) throw new UsageError(`--keep-tail (${keepTail}) must be less than --max-tokens (${maxTokens})`);
 
-  const json = parseTranscriptText(readInput(file), file === "-" ? "standard input" : stripControl(file));
+  const maxBytes = positiveInteger(values["max-bytes"], "--max-bytes", 1) ?? DEFAULT_MAX_BYTES;
+  const json = parseTranscriptText(readInput(file, maxBytes), file === "-" ? "standard input" : stripControl(file));
   const report = inspectTranscript(file === "-" ? "<stdin>" : file, transcriptFrom(json), maxTokens, keepTail);
   console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
   return report.toolPairProblems.length > 0 ? 1 : 0;
