@@ -49,8 +49,10 @@ describe.each(dialects)("fit in %s", (dialect) => {
         const keepTail = Math.floor(maxTokens * tailShare);
         const reminder = flushToMemory ? estimateTokens([{ role: summaryRole, content: FLUSH_TO_MEMORY_REMINDER }]) + 8 : 0;
         const request = latestRequest(messages);
-        // The smallest summary message is about 20 tokens; the default limit must allow one.
-        fc.pre(Math.floor((maxTokens - keepTail) / 2) >= 20 + reminder);
+        // The smallest summary message is about 20 tokens, 10 more with a user-role summary's seal;
+        // the default limit must allow one.
+        const smallest = summaryRole === "user" ? 30 : 20;
+        fc.pre(Math.floor((maxTokens - keepTail) / 2) >= smallest + reminder);
         const skipped: SkippedEvent[] = [];
         const hook = compactor({ maxTokens, keepTail, summaryRole, flushToMemory, summarize: () => "s", onError: "skip", onSkipped: (event) => skipped.push(event) });
         const result = await hook({ messages });
@@ -58,7 +60,7 @@ describe.each(dialects)("fit in %s", (dialect) => {
           expect(result).toBeNull();
           return;
         }
-        const possible = systemTokens(messages) + (request ? estimateTokens([request]) : 0) + 20 + reminder <= maxTokens;
+        const possible = systemTokens(messages) + (request ? estimateTokens([request]) : 0) + smallest + reminder <= maxTokens;
         if (result === null) {
           // A one-line summary can be larger than a tiny older part, and an old summary alone is no progress.
           const [event] = skipped;

@@ -1,9 +1,7 @@
 import { HumanMessage, RemoveMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { createMiddleware } from "langchain";
-import { isSummaryMessage } from "../dialects/messages.js";
 import { compactor } from "../hook/compactor.js";
 import type { CompactorOptions } from "../hook/types.js";
-import { FLUSH_TO_MEMORY_REMINDER } from "../hook/constants.js";
 
 /**
  * LangGraph's marker for "remove every message" (`REMOVE_ALL_MESSAGES` of `@langchain/langgraph`,
@@ -14,13 +12,15 @@ const REMOVE_ALL_MESSAGES = "__remove_all__";
 /** Options of `compactionMiddleware`: those of `compactor`; `summaryRole` defaults to `"user"`. */
 export type CompactionMiddlewareOptions = CompactorOptions<BaseMessage>;
 
-// The messages the hook made are plain objects; LangChain's state holds instances with ids.
-function asLangChainMessage(message: BaseMessage): BaseMessage {
-  const plain = message as unknown as { type?: string; content?: unknown; lc_kwargs?: unknown };
-  if (plain.lc_kwargs !== undefined) return message;
-  const isMade = isSummaryMessage(plain) || plain.content === FLUSH_TO_MEMORY_REMINDER;
-  if (!isMade || typeof plain.content !== "string") return message;
-  const fields = { content: plain.content, id: globalThis.crypto.randomUUID() };
+// The messages the hook made (the summary, the flush reminder) are plain `{ type, content }`
+// objects; LangChain's state holds instances with ids. Only those become instances: every other
+// message is the caller's own or a masked or cut copy of one, which keeps its type and its id.
+function asLangChainMessage(message: BaseMessage, input: ReadonlySet<BaseMessage>): BaseMessage {
+  if (input.has(message)) return message;
+  const plain = message as unknown as { type?: unknown; content?: unknown; id?: unknown; lc_kwargs?: unknown };
+  const made = plain.lc_kwargs === undefined && plain.id === undefined && (plain.type === "human" || plain.type === "system") && typeof plain.content === "string";
+  if (!made || Object.keys(plain).length !== 2) return message;
+  const fields = { content: plain.content as string, id: globalThis.crypto.randomUUID() };
   return plain.type === "system" ? new SystemMessage(fields) : new HumanMessage(fields);
 }
 
@@ -49,7 +49,8 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions) {
     beforeModel: async (state: { messages: BaseMessage[] }) => {
       const result = await hook({ messages: state.messages });
       if (result === null) return undefined;
-      return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...result.messages.map(asLangChainMessage)] };
+      const input = new Set(state.messages);
+      return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...result.messages.map((message) => asLangChainMessage(message, input))] };
     },
   });
 }

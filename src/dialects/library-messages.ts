@@ -1,37 +1,58 @@
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
+import { verifiedBody, withoutSeal } from "../text/summary-seal.js";
 import type { MessageRecord } from "./dialect.js";
 import { leadingText, roleOf } from "./messages.js";
 import { transcriptDialect } from "./registry.js";
 
+/** How the library knows its own summaries in a transcript. */
+export interface Provenance {
+  /**
+   * For `statefulCompactor`: the summary messages read from the store. Only these count; a message
+   * of the input never does, whatever it says.
+   */
+  stored?: ReadonlySet<object> | undefined;
+  /** The key of this hook's seals on user-role summaries; undefined: no user-role summary verifies. */
+  sealKey?: Uint8Array | undefined;
+}
+
 /**
- * The messages of a transcript that this library made: a summary counts only where the hook puts
- * one (first, or right after the system prompt, at index `head`) and only with the role the hook
- * gives it; a flush reminder only right after such a summary. A user who types the summary prefix
- * anywhere else writes an ordinary user turn: a boundary, never rolled forward as a summary.
+ * The messages of a transcript that this library made. A summary counts only where the hook puts
+ * one (first, or right after the system prompt, at index `head`), only with the role the hook
+ * gives it, and, when that role is `"user"` (a role any user's text has), only with a seal that
+ * verifies under the hook's key; with stored state, only the stored summary counts. A flush
+ * reminder counts only right after such a summary. Anything else that starts with the summary
+ * prefix is an ordinary message: a boundary when it is a user's, never rolled forward as a summary.
  *
- * @param summaryRole - the configured `summaryRole`; undefined accepts any role (for callers that do not know it)
+ * @param summaryRole - the configured `summaryRole`; undefined accepts any role and needs no seal
+ *   (for callers that only need to know where a summary may stand)
  */
-export function libraryMessagesOf(messages: readonly object[], head: number, summaryRole?: "system" | "user"): Set<object> {
+export function libraryMessagesOf(messages: readonly object[], head: number, summaryRole?: "system" | "user", provenance: Provenance = {}): Set<object> {
   const made = new Set<object>();
   const summary = messages[head];
-  if (typeof summary !== "object" || summary === null || !(leadingText(summary)?.startsWith(SUMMARY_PREFIX) ?? false)) return made;
-  // Formats without system messages (Gemini, Bedrock) always get a user summary.
-  const role =
-    summaryRole === undefined ? undefined : roleOf(transcriptDialect(messages).textMessage(summaryRole, SUMMARY_PREFIX) as MessageRecord);
-  if (role !== undefined && roleOf(summary) !== role) return made;
+  if (typeof summary !== "object" || summary === null) return made;
+  const text = leadingText(summary);
+  if (!(text?.startsWith(SUMMARY_PREFIX) ?? false)) return made;
+  if (provenance.stored !== undefined) {
+    if (!provenance.stored.has(summary)) return made;
+  } else if (summaryRole !== undefined) {
+    // Formats without system messages (Gemini, Bedrock) always get a user summary.
+    const role = roleOf(transcriptDialect(messages).textMessage(summaryRole, SUMMARY_PREFIX) as MessageRecord);
+    if (roleOf(summary) !== role) return made;
+    if (role !== "system" && verifiedBody(text as string, role ?? "user", provenance.sealKey) === undefined) return made;
+  }
   made.add(summary);
   const reminder = messages[head + 1];
-  if (typeof reminder === "object" && reminder !== null && leadingText(reminder) === FLUSH_TO_MEMORY_REMINDER && (role === undefined || roleOf(reminder) === role)) {
-    made.add(reminder);
+  if (typeof reminder === "object" && reminder !== null && leadingText(reminder) === FLUSH_TO_MEMORY_REMINDER && roleOf(reminder) === roleOf(summary)) {
+    if (provenance.stored === undefined || provenance.stored.has(reminder)) made.add(reminder);
   }
   return made;
 }
 
-/** The text of the library's summary among `made`, without the prefix. */
+/** The text of the library's summary among `made`, without the prefix and the seal. */
 export function summaryTextOf(made: ReadonlySet<object>): string | undefined {
   for (const message of made) {
     const text = leadingText(message);
-    if (text?.startsWith(SUMMARY_PREFIX)) return text.slice(SUMMARY_PREFIX.length);
+    if (text?.startsWith(SUMMARY_PREFIX)) return withoutSeal(text.slice(SUMMARY_PREFIX.length));
   }
   return undefined;
 }

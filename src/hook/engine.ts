@@ -6,6 +6,7 @@ import { CompactionError, isCompactionError } from "./errors.js";
 import type { Settings } from "./options.js";
 import { overBudgetCause, planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { runSummarize } from "./run-summarize.js";
+import { SEAL_PLACEHOLDER, sealed } from "../text/summary-seal.js";
 import type { AnyMessage, CompactionResult, CompactionStrategy, ReportedUsage } from "./types.js";
 
 const now = (): number => globalThis.performance?.now() ?? Date.now();
@@ -65,12 +66,12 @@ function checkSummarySize<M extends AnyMessage>(summary: M, plan: EnginePlan<M>)
  * For `onError: "fallback"`: the extractive summary of `older`, as large as the room for the
  * summary allows and smaller than what it replaces; undefined when not even a short one fits.
  */
-function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, dialect: Dialect): object | undefined {
-  const framing = plan.tokens.countList([dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX) as M]);
+function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, summaryMessage: SummaryMaker): object | undefined {
+  const framing = plan.tokens.countList([summaryMessage.make("") as M]);
   let budget = Math.floor((plan.summaryLimit - framing) / Math.max(1, plan.tokens.scale));
   for (let attempt = 0; attempt < 8 && budget >= 1; attempt++) {
     const text = extractiveSummary(plan.older, { maxTokens: budget, previousSummary: plan.previousSummary });
-    const summary = dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + text);
+    const summary = summaryMessage.make(text);
     try {
       if (text.trim() === "") return undefined;
       if (!settings.partOne) checkSummarySize(summary as M, plan);
@@ -83,6 +84,25 @@ function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: S
   return undefined;
 }
 
+/** Makes the summary message in the transcript's format; a user-role one sealed, unless the store vouches for it. */
+interface SummaryMaker {
+  make(text: string): object;
+  /** Tokens the seal adds to a summary message (0 when there is none). */
+  sealTokens(count: (messages: object[]) => number): number;
+}
+
+function summaryMaker<M extends AnyMessage>(dialect: Dialect, settings: Settings<M>, seal: boolean): SummaryMaker {
+  const role = dialect.role(dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX)) ?? "user";
+  const key = seal && role !== "system" ? settings.sealKey : undefined;
+  return {
+    make: (text) => dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (key === undefined ? text : sealed(text, role, key))),
+    sealTokens: (count) =>
+      key === undefined
+        ? 0
+        : Math.max(0, Math.ceil(count([dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + SEAL_PLACEHOLDER)]) - count([dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX)]))),
+  };
+}
+
 /**
  * The hook's work: plan, summarize, assemble. The input is never changed; on any failure it
  * rejects (or, with `onError: "skip"`, resolves null) before anything is assembled.
@@ -92,9 +112,10 @@ export async function runCompaction<M extends AnyMessage>(
   settings: Settings<M>,
   signal: AbortSignal | undefined,
   usage?: ReportedUsage,
+  stored?: ReadonlySet<object>,
 ): Promise<CompactionOutcome<M> | null> {
   const startedAt = now();
-  const plan = planWithSettings(messages, settings, usage);
+  const plan = planWithSettings(messages, settings, usage, stored);
   const { tokensBefore } = plan;
   if (plan.action === "none") return null;
   if (plan.action === "skip") {
@@ -112,6 +133,7 @@ export async function runCompaction<M extends AnyMessage>(
   settings.onCompacting?.({ tokensBefore, older: older.length, tail: tail.length });
   // The summary is written in the transcript's own format (a Gemini content, a Bedrock message, …).
   const dialect = transcriptDialect(messages);
+  const summaryMessage = summaryMaker(dialect, settings, stored === undefined);
   let added: object[];
   let fallbackFrom: unknown;
   try {
@@ -124,16 +146,16 @@ export async function runCompaction<M extends AnyMessage>(
         tokensBefore,
         maxTokens: settings.maxTokens,
         keepTail: settings.keepTail,
-        maxSummaryTokens: plan.summaryLimit,
+        maxSummaryTokens: Math.max(1, plan.summaryLimit - summaryMessage.sealTokens((list) => plan.tokens.countList(list as M[]))),
       },
       settings.timeoutMs,
       signal,
     );
-    added = [dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + text)];
+    added = [summaryMessage.make(text)];
     if (!settings.partOne) checkSummarySize(added[0] as M, plan);
   } catch (error) {
     // An abort means stop: no fallback stands in for it.
-    const fallback = settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED" ? modelFreeSummary(plan, settings, dialect) : undefined;
+    const fallback = settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED" ? modelFreeSummary(plan, settings, summaryMessage) : undefined;
     if (fallback !== undefined) {
       added = [fallback];
       fallbackFrom = error;

@@ -9,6 +9,7 @@ import type {
   SkippedEvent,
   Summarize,
 } from "./types.js";
+import { newSealKey, sealKeyOf } from "../text/summary-seal.js";
 import { describeValue, expectedMessage } from "../validation/describe-value.js";
 import { rejectUnknownKeys } from "../validation/unknown-keys.js";
 
@@ -39,6 +40,8 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   force: boolean;
   instructions: string | undefined;
   signal: AbortSignal | undefined;
+  /** The key of this hook's seals on user-role summaries: from `signingKey`, or random per hook. */
+  sealKey: Uint8Array | undefined;
 }
 
 /** Which entry point the options were given to: they differ in the keys they accept. */
@@ -61,6 +64,7 @@ const compactorKeys = [
   "onCompacting",
   "onCompacted",
   "onSkipped",
+  "signingKey",
 ] as const;
 const callKeys = ["force", "instructions", "signal", "usage"] as const;
 /** The keys `statefulCompactor` and the adapters take besides those of `compactor` (validated there). */
@@ -177,6 +181,13 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     throw new TypeError(expectedMessage("instructions", "a string", instructions));
   }
 
+  const signingKey = raw["signingKey"];
+  if (signingKey !== undefined) {
+    const what = "a non-empty string or Uint8Array";
+    if (typeof signingKey !== "string" && !(signingKey instanceof Uint8Array)) throw new TypeError(expectedMessage("signingKey", what, signingKey));
+    if (signingKey.length === 0) throw new RangeError(expectedMessage("signingKey", what, signingKey));
+  }
+
   return {
     maxTokens,
     keepTail,
@@ -198,5 +209,6 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     force: optionalBoolean(raw, "force"),
     instructions: instructions as string | undefined,
     signal: optionalAbortSignal(raw["signal"], "signal"),
+    sealKey: signingKey === undefined ? newSealKey() : sealKeyOf(signingKey as string | Uint8Array),
   };
 }

@@ -9,6 +9,8 @@ import { findInsideTurnTail } from "./split-inside-turn.js";
 import { findTailStart, headLength } from "./split-at-user-boundary.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
 import type { AnyMessage, OverBudgetCause, PlanOptions, ReportedUsage } from "../hook/types.js";
+import type { MessageRecord } from "../dialects/dialect.js";
+import { SEAL_PLACEHOLDER } from "../text/summary-seal.js";
 import { assertTranscript } from "../validation/validate-messages.js";
 import { checkedUsage } from "../validation/usage.js";
 
@@ -56,6 +58,10 @@ export interface EnginePlan<M extends AnyMessage> extends CompactionPlan<M> {
   pinned: number[];
   /** The longest summary that fits beside what is kept (`context.maxSummaryTokens`). */
   summaryLimit: number;
+  /** The messages of the transcript that this library made (an earlier summary, its reminder). */
+  made: ReadonlySet<object>;
+  /** True when a user-role summary would be sealed (no stored state vouches for it). */
+  sealed: boolean;
 }
 
 /** Plans a compaction with settings already validated. The engine behind the hook, `compact` and `planCompaction`. */
@@ -63,6 +69,7 @@ export function planWithSettings<M extends AnyMessage>(
   messages: readonly M[],
   settings: Settings<M>,
   usage?: ReportedUsage,
+  stored?: ReadonlySet<object>,
 ): EnginePlan<M> {
   assertTranscript(messages);
   const { tokens: original, total } = countedWith(messages, settings, usage);
@@ -79,6 +86,8 @@ export function planWithSettings<M extends AnyMessage>(
     tailStart: messages.length,
     pinned: [],
     summaryLimit: settings.maxSummaryTokens,
+    made: new Set(),
+    sealed: stored === undefined,
     ...fields,
   });
   if (!overBudget && !settings.force) return plan({ action: "none", reason: "under-budget" });
@@ -87,7 +96,7 @@ export function planWithSettings<M extends AnyMessage>(
 
   // The library's own summary counts by position and role; a boundary must also not cut a pair
   // (a duplicate result after a user turn would be left without its call).
-  const made = libraryMessagesOf(messages, head, settings.summaryRole);
+  const made = libraryMessagesOf(messages, head, settings.summaryRole, { stored, sealKey: settings.sealKey });
   const safe = safeCuts(messages);
   const isBoundary = (message: M) => !made.has(message) && settings.isBoundary(message);
   const unsafeBoundaries = new Set<object>();
@@ -111,6 +120,7 @@ export function planWithSettings<M extends AnyMessage>(
           tail: masking.messages.slice(head),
           tokens,
           keptTokens: tokens.isPerMessage ? tokens.total : undefined,
+          made,
         });
       }
     }
@@ -175,10 +185,10 @@ export function planWithSettings<M extends AnyMessage>(
     // What the kept messages leave for the summary, when they take more than their share; never
     // less than a summary of a few words, so that the best result is still a summary (over budget).
     const left = settings.maxTokens - headTokens - reminderTokens - tailTokens;
-    if (left < summaryLimit) summaryLimit = Math.max(left, smallestSummaryTokens(messages, settings, tokens));
+    if (left < summaryLimit) summaryLimit = Math.max(left, smallestSummaryTokens(messages, settings, tokens, stored === undefined));
   }
   const keptTokens = tokens.isPerMessage && tailTokens !== undefined ? headTokens + tailTokens : undefined;
-  const fields = { reason, head: cutFrom.slice(0, head), older, tail, tokens, keptTokens, tailStart, pinned, summaryLimit };
+  const fields = { reason, head: cutFrom.slice(0, head), older, tail, tokens, keptTokens, tailStart, pinned, summaryLimit, made };
   if (older.length === 0) return plan({ ...fields, action: "skip", reason: "nothing-to-summarize" });
   if (older.every((message) => made.has(message))) {
     // Re-summarizing a summary gains nothing; cutting oversized tool payloads of the tail may.
@@ -220,8 +230,11 @@ function countedWith<M extends AnyMessage>(
 }
 
 /** Tokens of a summary message of a few words: less room than this holds no summary at all. */
-function smallestSummaryTokens<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, tokens: TranscriptTokens<M>): number {
-  const summary = transcriptDialect(messages).textMessage(settings.summaryRole, `${SUMMARY_PREFIX}${"a few words ".repeat(5)}`);
+function smallestSummaryTokens<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, tokens: TranscriptTokens<M>, sealed: boolean): number {
+  const dialect = transcriptDialect(messages);
+  // A user-role summary made without stored state carries a seal (see `summary-seal.ts`).
+  const seal = sealed && dialect.role(dialect.textMessage(settings.summaryRole, "") as MessageRecord) !== "system" ? SEAL_PLACEHOLDER : "";
+  const summary = dialect.textMessage(settings.summaryRole, `${SUMMARY_PREFIX}${"a few words ".repeat(5)}${seal}`);
   return tokens.countList([summary as M]);
 }
 
@@ -241,11 +254,10 @@ export function overBudgetCause<M extends AnyMessage>(plan: EnginePlan<M>, setti
   const head = headLength(tokens.messages);
   const headTokens = head === 0 ? 0 : tokens.countList(tokens.messages.slice(0, head));
   if (headTokens > settings.maxTokens) return "system-prompt";
-  const made = libraryMessagesOf(tokens.messages, head, settings.summaryRole);
-  const user = latestBoundary(tokens.messages, head, (message: M) => !made.has(message) && settings.isBoundary(message));
+  const user = latestBoundary(tokens.messages, head, (message: M) => !plan.made.has(message) && settings.isBoundary(message));
   const userTokens = user === -1 ? 0 : tokens.countList([tokens.messages[user] as M]);
   // The latest request is kept, and a summary of a few words must fit beside it and the system prompt.
-  if (user !== -1 && headTokens + userTokens + smallestSummaryTokens(tokens.messages, settings, tokens) > settings.maxTokens) {
+  if (user !== -1 && headTokens + userTokens + smallestSummaryTokens(tokens.messages, settings, tokens, plan.sealed) > settings.maxTokens) {
     return "latest-user-message";
   }
   return "kept-messages";

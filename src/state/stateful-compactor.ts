@@ -147,15 +147,18 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     let base: readonly T[] = messages;
     // Where each message of `base` sits in the input; -1 for a stored summary message.
     let origin: number[] | undefined;
+    // The summary is taken from the store only: a message of the input that looks like one is text of its author.
+    let stored: ReadonlySet<object> = new Set();
     const head = headLength(messages);
     if (state !== undefined && state.covered <= messages.length && state.covered > head && state.pinned.every((index) => index >= head)) {
       if ((await digestMessages(messages.slice(0, state.covered))) === state.digest) {
         const kept = [...state.pinned, ...range(state.covered, messages.length)];
         base = messages.slice(0, head).concat(state.summary as T[], kept.map((index) => messages[index] as T));
         origin = [...range(0, head), ...state.summary.map(() => -1), ...kept];
+        stored = new Set(state.summary);
       }
     }
-    const outcome = await runCompaction<T>(base, settings as never, signal, usageOfBase(usage, state, origin));
+    const outcome = await runCompaction<T>(base, settings as never, signal, usageOfBase(usage, state, origin), stored);
     if (outcome === null) return base === messages ? null : base.slice();
     if (outcome.strategy === "summarize" || outcome.strategy === "fallback") {
       const inputIndex = (index: number) => (origin === undefined ? index : (origin[index] as number));

@@ -8,6 +8,7 @@ import { rejectUnknownKeys } from "../validation/unknown-keys.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
 import type { AnyMessage } from "../hook/types.js";
 import { cutMiddle } from "../text/cut-middle.js";
+import { withoutSeal } from "../text/summary-seal.js";
 
 /** Options of `renderTranscript`. */
 export interface RenderTranscriptOptions {
@@ -18,7 +19,7 @@ export interface RenderTranscriptOptions {
   maxResultChars?: number;
 }
 
-const capitalized: Record<string, string> = { user: "User", assistant: "Assistant", system: "System", developer: "Developer", tool: "Tool" };
+const capitalized: ReadonlyMap<string, string> = new Map([["user", "User"], ["assistant", "Assistant"], ["system", "System"], ["developer", "Developer"], ["tool", "Tool"]]);
 
 const leftOut = (cut: number): string => `[… ${cut} characters left out …]`;
 
@@ -59,11 +60,13 @@ export function renderBlocks(messages: readonly AnyMessage[], options: RenderTra
   }
   const toolNames = new Map<string, string>();
   const blocks: string[] = [];
-  // An earlier summary is only ever first (after a system prompt, if any): a message starting with
-  // the prefix anywhere else is shown as what it is, text of its author.
+  // An earlier summary is only ever first (after a system prompt, if any), and only with the system
+  // role, which a user's text cannot take: a message starting with the prefix anywhere else, or as
+  // a user's, is shown as what it is, text of its author (the hook hands the summary it vouches for
+  // to `summarize` as `previousSummary`).
   const first: unknown = messages[0];
   const leadingSystem = typeof first === "object" && first !== null && roleOf(first) === "system" && !isSummaryMessage(first);
-  const made = findSummary ? libraryMessagesOf(messages, leadingSystem ? 1 : 0) : new Set<object>();
+  const made = findSummary ? libraryMessagesOf(messages, leadingSystem ? 1 : 0, "system") : new Set<object>();
   for (const message of messages) {
     if (typeof message !== "object" || message === null) continue;
     let lines: string[];
@@ -86,7 +89,10 @@ function renderMessage(message: MessageRecord, madeHere: boolean, toolNames: Map
   }
 
   const { role, parts } = dialect.describe(message);
-  const label = role === undefined ? undefined : (capitalized[role] ?? role.charAt(0).toUpperCase() + role.slice(1));
+  // A seal tells the hook its own summary; it says nothing to a model.
+  const first = parts[0];
+  if (first?.kind === "text" && first.text.startsWith(SUMMARY_PREFIX)) parts[0] = { kind: "text", text: withoutSeal(first.text) };
+  const label = role === undefined ? undefined : (capitalized.get(role) ?? role.charAt(0).toUpperCase() + role.slice(1));
   const lines: string[] = [];
   for (const part of parts) lines.push(...renderPart(part, label, toolNames, max));
   if (lines.length === 0 && label !== undefined && role !== "tool") lines.push(`${label}: (empty)`);
