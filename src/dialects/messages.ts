@@ -14,9 +14,18 @@ export function forEachToolResult(message: object, visit: (id: string | undefine
 }
 
 /** True when the message answers at least one tool call. */
-function carriesToolResult(message: object): boolean {
+export function carriesToolResult(message: object): boolean {
   let found = false;
   forEachToolResult(message, () => {
+    found = true;
+  });
+  return found;
+}
+
+/** True when the message makes at least one tool call. */
+export function carriesToolCall(message: object): boolean {
+  let found = false;
+  forEachToolCall(message, () => {
     found = true;
   });
   return found;

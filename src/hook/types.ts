@@ -220,6 +220,16 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
   onCompacted?: (event: CompactedEvent) => void;
   /** Called when the transcript is over budget but is left as it was. */
   onSkipped?: (event: SkippedEvent) => void;
+  /**
+   * A secret that marks this library's summaries. A user-role summary carries a seal (a short
+   * HMAC of its text) that the hook checks before it treats a message as an earlier summary, so a
+   * user's message that merely starts with the prefix is never rolled forward as one. Without a
+   * key, each hook draws a random one: its own summaries verify, those of another instance or of
+   * a restarted process are summarized as ordinary text. Give instances one key to share them.
+   * `statefulCompactor` also signs what it stores with it, and ignores unsigned state.
+   * @default a random key per hook
+   */
+  signingKey?: string | Uint8Array;
 }
 
 /** Options of a one-off `compact` call. */

@@ -9,7 +9,9 @@ import { assertTranscript } from "../validation/validate-messages.js";
 import { checkedUsage } from "../validation/usage.js";
 import type { CompactionStore } from "./compaction-store.js";
 import { STATE_VERSION, parseState, type ConversationState } from "./conversation-state.js";
+import { checkedSummary, InvalidStateError } from "./check-state.js";
 import { digestMessages } from "./digest.js";
+import { importSigningKey, signState, verifiedState } from "./state-signature.js";
 import { memoryStore } from "./memory-store.js";
 
 /** What failed when a store call threw or rejected. */
@@ -127,13 +129,40 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     return result;
   }
 
+  // With a `signingKey`, state is signed when written and read only when its signature verifies.
+  const { signingKey } = options;
+  const stateKey = signingKey === undefined ? undefined : importSigningKey(signingKey);
+  // Awaited by every read and write; this only keeps a failed import from being unhandled meanwhile.
+  stateKey?.catch(() => {});
+
   async function readState(key: string): Promise<ConversationState | undefined> {
+    let text: unknown;
     try {
-      const text = await store.get(key);
-      return text === null || text === undefined ? undefined : parseState(text);
+      text = await store.get(key);
     } catch (error) {
       report(error, { operation: "get", key });
       return undefined;
+    }
+    if (text === null || text === undefined) return undefined;
+    try {
+      if (stateKey !== undefined) {
+        const payload = typeof text === "string" ? await verifiedState(text, await stateKey) : undefined;
+        if (payload === undefined) throw new InvalidStateError("Expected stored state signed with this `signingKey`; it is unsigned or signed with another key");
+        text = payload;
+      }
+      return parseState(text);
+    } catch (error) {
+      report(error, { operation: "get", key });
+      return undefined;
+    }
+  }
+
+  async function writeState(key: string, state: ConversationState): Promise<void> {
+    try {
+      const payload = JSON.stringify(state);
+      await store.set(key, stateKey === undefined ? payload : await signState(payload, await stateKey));
+    } catch (error) {
+      report(error, { operation: "set", key });
     }
   }
 
@@ -150,12 +179,20 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     // The summary is taken from the store only: a message of the input that looks like one is text of its author.
     let stored: ReadonlySet<object> = new Set();
     const head = headLength(messages);
-    if (state !== undefined && state.covered <= messages.length && state.covered > head && state.pinned.every((index) => index >= head)) {
+    if (state !== undefined && state.covered <= messages.length && state.covered > head) {
       if ((await digestMessages(messages.slice(0, state.covered))) === state.digest) {
-        const kept = [...state.pinned, ...range(state.covered, messages.length)];
-        base = messages.slice(0, head).concat(state.summary as T[], kept.map((index) => messages[index] as T));
-        origin = [...range(0, head), ...state.summary.map(() => -1), ...kept];
-        stored = new Set(state.summary);
+        let summary: T[] | undefined;
+        try {
+          summary = checkedSummary(state, messages, head, settings as never);
+        } catch (error) {
+          report(error, { operation: "get", key });
+        }
+        if (summary !== undefined) {
+          const kept = [...state.pinned, ...range(state.covered, messages.length)];
+          base = messages.slice(0, head).concat(summary, kept.map((index) => messages[index] as T));
+          origin = [...range(0, head), ...summary.map(() => -1), ...kept];
+          stored = new Set(summary);
+        }
       }
     }
     const outcome = await runCompaction<T>(base, settings as never, signal, usageOfBase(usage, state, origin), stored);
@@ -172,11 +209,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
           pinned,
           summary: outcome.added,
         };
-        try {
-          await store.set(key, JSON.stringify(next));
-        } catch (error) {
-          report(error, { operation: "set", key });
-        }
+        await writeState(key, next);
       }
     }
     return outcome.messages;

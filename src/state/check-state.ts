@@ -1,0 +1,57 @@
+import { carriesToolCall, carriesToolResult, leadingText } from "../dialects/messages.js";
+import { transcriptDialect } from "../dialects/registry.js";
+import { TranscriptTokens } from "../counting/token-counter.js";
+import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
+import type { Settings } from "../hook/options.js";
+import type { AnyMessage } from "../hook/types.js";
+import type { ConversationState } from "./conversation-state.js";
+
+/** Stored state that does not hold what this library stores: ignored, and reported to `onStoreError`. */
+export class InvalidStateError extends TypeError {
+  override name = "InvalidStateError";
+}
+
+function textOf(message: unknown): string | undefined {
+  if (typeof message !== "object" || message === null || Array.isArray(message)) return undefined;
+  try {
+    return leadingText(message);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The summary messages to apply from stored state whose digest matched the input, rebuilt from
+ * their text: whatever else a stored message holds (another role, tool calls, extra fields) is
+ * never sent. Throws `InvalidStateError` for state this library would not have written: a summary
+ * that is not text with the prefix, one over `maxSummaryTokens`, a second message other than the
+ * flush reminder, or `pinned` indices that are not strictly increasing inside the covered part,
+ * or that name a message with a tool call or a tool result (a duplicate or an orphan once sent).
+ */
+export function checkedSummary<M extends AnyMessage>(state: ConversationState, messages: readonly M[], head: number, settings: Settings<M>): M[] {
+  let previous = head - 1;
+  for (const index of state.pinned) {
+    if (index <= previous || index >= state.covered) throw new InvalidStateError("Expected the stored state's `pinned` to be strictly increasing indices after the system prompt and below `covered`");
+    const message = messages[index] as object;
+    if (carriesToolResult(message) || carriesToolCall(message)) throw new InvalidStateError(`Expected the stored state's \`pinned\` to name no tool call or result, got index ${index}`);
+    previous = index;
+  }
+  const [summary, reminder, ...rest] = state.summary;
+  const text = textOf(summary);
+  if (text === undefined || !text.startsWith(SUMMARY_PREFIX) || text.trim() === SUMMARY_PREFIX.trim()) {
+    throw new InvalidStateError("Expected the stored state's summary to be a text message that starts with the summary prefix");
+  }
+  if (rest.length > 0 || (reminder !== undefined && textOf(reminder) !== FLUSH_TO_MEMORY_REMINDER)) {
+    throw new InvalidStateError("Expected the stored state to hold a summary and at most the flush reminder after it");
+  }
+  // Checked by its length first, so a stored megabyte is refused without being counted.
+  if (text.length > settings.maxSummaryTokens * 16 + 1024) throw new InvalidStateError(`Expected the stored summary within \`maxSummaryTokens\` (${settings.maxSummaryTokens}), got ${text.length} characters`);
+  const dialect = transcriptDialect(messages);
+  const rebuilt = [dialect.textMessage(settings.summaryRole, text) as M];
+  if (reminder !== undefined) rebuilt.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER) as M);
+  const tokens = new TranscriptTokens(rebuilt.slice(0, 1), settings.countTokens).total;
+  if (tokens > settings.maxSummaryTokens) {
+    throw new InvalidStateError(`Expected the stored summary within \`maxSummaryTokens\` (${settings.maxSummaryTokens}), got ${Math.ceil(tokens)} tokens`);
+  }
+  return rebuilt;
+}
