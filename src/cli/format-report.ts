@@ -19,7 +19,8 @@ export function printable(text: string): string {
   const head = text.length > LONGEST_FIELD * 4 ? `${text.slice(0, LONGEST_FIELD * 2)}${text.slice(-LONGEST_FIELD * 2)}` : text;
   const clean = stripControl(head);
   if (text.length <= LONGEST_FIELD && clean.length <= LONGEST_FIELD) return clean;
-  const half = Math.floor(LONGEST_FIELD / 2) - 10;
+  // Short enough that the result is printable as it is: shortening twice changes nothing.
+  const half = Math.floor((LONGEST_FIELD - 40) / 2);
   return `${clean.slice(0, half)}…[${text.length} characters]…${clean.slice(-half)}`;
 }
 

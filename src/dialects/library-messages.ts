@@ -38,7 +38,7 @@ export function libraryMessagesOf(messages: readonly object[], head: number, sum
     // Formats without system messages (Gemini, Bedrock) always get a user summary.
     const role = roleOf(transcriptDialect(messages).textMessage(summaryRole, SUMMARY_PREFIX) as MessageRecord);
     if (roleOf(summary) !== role) return made;
-    if (role !== "system" && verifiedBody(text as string, role ?? "user", provenance.sealKey) === undefined) return made;
+    if (role !== "system" && verifiedBody((text as string).slice(SUMMARY_PREFIX.length), role ?? "user", provenance.sealKey) === undefined) return made;
   }
   made.add(summary);
   const reminder = messages[head + 1];

@@ -17,12 +17,17 @@ const singleWordItemTypes = new Set(["message", "reasoning", "compaction"]);
 function isItemType(type: string): boolean {
   if (singleWordItemTypes.has(type)) return true;
   if (type.length > 64 || !type.includes("_")) return false;
+  // Lowercase words joined by single underscores: `__proto__` is none.
+  let previous = 95;
   for (let index = 0; index < type.length; index++) {
     const code = type.charCodeAt(index);
-    if (!(code === 95 || (code >= 97 && code <= 122) || (code >= 48 && code <= 57))) return false;
+    const isWordCharacter = (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+    if (!isWordCharacter && (code !== 95 || previous === 95)) return false;
+    previous = code;
   }
-  return true;
+  return previous !== 95;
 }
+
 const callId = (m: MessageRecord): string | undefined => stringField(m, "callId") ?? stringField(m, "call_id");
 const isCallType = (type: string): boolean => type.endsWith("_call") && type !== "hosted_tool_call";
 const isResultType = (type: string): boolean => type.endsWith("_output") || type.endsWith("_result");

@@ -1,4 +1,4 @@
-import { carriesToolCall, carriesToolResult, leadingText } from "../dialects/messages.js";
+import { carriesToolCall, carriesToolResult, leadingText, roleOf } from "../dialects/messages.js";
 import { transcriptDialect } from "../dialects/registry.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
@@ -47,6 +47,8 @@ export function checkedSummary<M extends AnyMessage>(state: ConversationState, m
   // Checked by its length first, so a stored megabyte is refused without being counted.
   if (text.length > settings.maxSummaryTokens * 16 + 1024) throw new InvalidStateError(`Expected the stored summary within \`maxSummaryTokens\` (${settings.maxSummaryTokens}), got ${text.length} characters`);
   const dialect = transcriptDialect(messages);
+  const role = dialect.role(dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX) as never);
+  if (roleOf(summary as object) !== role) throw new InvalidStateError(`Expected the stored summary to have the role ${String(role)} (\`summaryRole\`)`);
   const rebuilt = [dialect.textMessage(settings.summaryRole, text) as M];
   if (reminder !== undefined) rebuilt.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER) as M);
   const tokens = new TranscriptTokens(rebuilt.slice(0, 1), settings.countTokens).total;
