@@ -20,8 +20,9 @@ describe("createCachedCounter", () => {
     const hook = compactor({ maxTokens: Math.floor(total / 2), countTokens, summarize: () => "s" });
     await hook({ messages });
     await hook({ messages });
-    // The hook's counts, its tail search and the result's count only met one new message: the summary, twice.
-    expect(counted.length).toBe(messages.length + 2);
+    // The hook's counts, its tail search and the result's count only met new messages: the summary
+    // and the empty summary message whose count tells what room the text has, twice.
+    expect(counted.length).toBe(messages.length + 4);
   });
 
   it("gives the same split as the plain scan with the same counter", () => {

@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import {
+  SUMMARY_PREFIX,
   FLUSH_TO_MEMORY_REMINDER,
   buildSummaryPrompt,
   compactor,
@@ -30,6 +31,7 @@ const heavyShape = fc.tuple(shapeArbitrary({ minTurns: 1, maxTurns: 4, maxRounds
   ),
 }));
 
+const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
 const systemTokens = (messages: readonly Message[]) => (messages[0]?.["role"] === "system" && !isSummaryMessage(messages[0]) ? estimateTokens([messages[0]]) : 0);
 function latestRequest(messages: readonly Message[]): Message | undefined {
   for (let index = messages.length - 1; index >= 0; index--) if (isUserBoundary(messages[index]!)) return messages[index];
@@ -141,7 +143,7 @@ describe.each(dialectFixtures.filter((fixture) => fixture.name !== "langchain"))
     expect(findToolPairProblems(output)).toEqual([]);
     expect(detectDialect(output.slice(1))).toBe(fixture.name);
     const text = JSON.stringify(output);
-    expect(text).toMatch(/\[… \d+ characters cut to fit the context window …\]/);
+    expect(text).toMatch(/\[… \d+ characters cut to fit the context window(; it named [^\n]+)? …\]/);
     expect(text).toContain("line of output");
   });
 });
@@ -192,7 +194,9 @@ describe("the ladder", () => {
     const messages = [system, ...Array.from({ length: 10 }, (_, i) => [{ role: "user", content: `question ${i} ${"context ".repeat(40)}` }, { role: "assistant", content: `answer ${i}` }]).flat()];
     const summarize = vi.fn((_older: object[], _context: SummaryContext) => "s");
     await compactor({ maxTokens: 600, keepTail: 200, summarize })({ messages });
-    expect(summarize.mock.calls[0]![1]).toMatchObject({ maxSummaryTokens: 200 });
+    // The limit of the summary message, less what the prefix and the message around the text take.
+    const envelope = estimateTokens([{ role: "system", content: SUMMARY_PREFIX }]);
+    expect(summarize.mock.calls[0]![1]).toMatchObject({ maxSummaryTokens: 200 - envelope });
     const tenMegabytes = "y".repeat(10_000_000);
     const hook = compactor({ maxTokens: 600, summarize: () => tenMegabytes });
     const before = structuredClone(messages);
@@ -202,6 +206,18 @@ describe("the ladder", () => {
     const perMessage = (list: readonly unknown[]) => list.length;
     const noGain = compactor({ maxTokens: 2, keepTail: 0, countTokens: perMessage, summarize: () => "s" });
     await expect(noGain({ messages: [system, { role: "user", content: "u1" }, request] })).rejects.toMatchObject({ code: "INVALID_SUMMARY", message: expect.stringContaining("not smaller") });
+  });
+
+  it.each(["system", "user"] as const)("accepts a summary whose text takes exactly maxSummaryTokens (summaryRole %s)", async (summaryRole) => {
+    const messages = [system, ...Array.from({ length: 10 }, (_, i) => [{ role: "user", content: `question ${i} ${"context ".repeat(40)}` }, { role: "assistant", content: `answer ${i}` }]).flat()];
+    // Text of exactly `tokens` tokens as the estimate counts text in a message: its JSON string's bytes / 4.
+    const exactly = (tokens: number) => "w".repeat(tokens * 4 - 2);
+    const summarize = vi.fn((_older: object[], context: SummaryContext) => exactly(context.maxSummaryTokens));
+    const result = await compactor({ maxTokens: 600, keepTail: 200, summaryRole, summarize })({ messages });
+    expect(result).not.toBeNull();
+    expect(Math.ceil(utf8Bytes(JSON.stringify(exactly(summarize.mock.calls[0]![1].maxSummaryTokens))) / 4)).toBe(summarize.mock.calls[0]![1].maxSummaryTokens);
+    const tooLong = compactor({ maxTokens: 600, keepTail: 200, summaryRole, summarize: (_older, context) => exactly(context.maxSummaryTokens + 2) });
+    await expect(tooLong({ messages })).rejects.toMatchObject({ code: "INVALID_SUMMARY" });
   });
 
   it("splitInsideTurn: false and truncateToolResults: false restore part one, with no summary limit", async () => {

@@ -6,7 +6,7 @@ import { CompactionError, isCompactionError } from "./errors.js";
 import type { Settings } from "./options.js";
 import { overBudgetCause, planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { runSummarize } from "./run-summarize.js";
-import { SEAL_PLACEHOLDER, sealed } from "../text/summary-seal.js";
+import { sealed } from "../text/summary-seal.js";
 import type { AnyMessage, CompactionResult, CompactionStrategy, ReportedUsage } from "./types.js";
 
 const now = (): number => globalThis.performance?.now() ?? Date.now();
@@ -87,20 +87,12 @@ function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: S
 /** Makes the summary message in the transcript's format; a user-role one sealed, unless the store vouches for it. */
 interface SummaryMaker {
   make(text: string): object;
-  /** Tokens the seal adds to a summary message (0 when there is none). */
-  sealTokens(count: (messages: object[]) => number): number;
 }
 
 function summaryMaker<M extends AnyMessage>(dialect: Dialect, settings: Settings<M>, seal: boolean): SummaryMaker {
   const role = dialect.role(dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX)) ?? "user";
   const key = seal && role !== "system" ? settings.sealKey : undefined;
-  return {
-    make: (text) => dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (key === undefined ? text : sealed(text, role, key))),
-    sealTokens: (count) =>
-      key === undefined
-        ? 0
-        : Math.max(0, Math.ceil(count([dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + SEAL_PLACEHOLDER)]) - count([dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX)]))),
-  };
+  return { make: (text) => dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (key === undefined ? text : sealed(text, role, key))) };
 }
 
 /**
@@ -146,7 +138,9 @@ export async function runCompaction<M extends AnyMessage>(
         tokensBefore,
         maxTokens: settings.maxTokens,
         keepTail: settings.keepTail,
-        maxSummaryTokens: Math.max(1, plan.summaryLimit - summaryMessage.sealTokens((list) => plan.tokens.countList(list as M[]))),
+        // What the summary's own text may take: the prefix, the seal and the message around it
+        // are already counted, so a summarizer that writes exactly this many tokens fits.
+        maxSummaryTokens: Math.max(1, plan.summaryLimit - Math.ceil(plan.tokens.countList([summaryMessage.make("") as M]))),
       },
       settings.timeoutMs,
       signal,

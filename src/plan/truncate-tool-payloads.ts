@@ -2,10 +2,11 @@ import { type Calibration, TranscriptTokens, UNCALIBRATED } from "../counting/to
 import type { MessageRecord } from "../dialects/dialect.js";
 import { dialectOf } from "../dialects/registry.js";
 import type { AnyMessage, CountTokens } from "../hook/types.js";
-import { cutMiddle } from "../text/cut-middle.js";
+import { cutMiddle, namedIn } from "../text/cut-middle.js";
 
 /** What replaces the middle of a payload that was cut. */
-const truncationMarker = (characters: number): string => `[… ${characters} characters cut to fit the context window …]`;
+const truncationMarker = (characters: number, identifiers: readonly string[] = []): string =>
+  `[… ${characters} characters cut to fit the context window${namedIn(identifiers)} …]`;
 
 /** One tool payload: a result, or a call's arguments. */
 interface Slot {
@@ -65,7 +66,9 @@ export function truncateToolPayloads<M extends AnyMessage>(
       if (slot.text.length <= cap + truncationMarker(slot.text.length).length + 2) continue;
       let entry = byMessage.get(slot.message);
       if (entry === undefined) byMessage.set(slot.message, (entry = { results: new Map(), args: new Map() }));
-      (slot.kind === "result" ? entry.results : entry.args).set(slot.index, cutMiddle(slot.text, cap, truncationMarker));
+      // The identifiers of the cut part may take as much again as the kept text: they are what the
+      // agent is most likely to need, and the search for the cap counts them too.
+      (slot.kind === "result" ? entry.results : entry.args).set(slot.index, cutMiddle(slot.text, cap, truncationMarker, Math.max(200, cap)));
       cut++;
     }
     const candidate = messages.slice();

@@ -7,7 +7,7 @@ import { expectedMessage } from "../validation/describe-value.js";
 import { rejectUnknownKeys } from "../validation/unknown-keys.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
 import type { AnyMessage } from "../hook/types.js";
-import { cutMiddle } from "../text/cut-middle.js";
+import { cutMiddle, namedIn } from "../text/cut-middle.js";
 import { withoutSeal } from "../text/summary-seal.js";
 
 /** Options of `renderTranscript`. */
@@ -21,7 +21,10 @@ export interface RenderTranscriptOptions {
 
 const capitalized: ReadonlyMap<string, string> = new Map([["user", "User"], ["assistant", "Assistant"], ["system", "System"], ["developer", "Developer"], ["tool", "Tool"]]);
 
-const leftOut = (cut: number): string => `[… ${cut} characters left out …]`;
+// The summarizing model should see every id, path and name of what is cut for it: the list may
+// take as much again as the kept text.
+const listChars = (max: number): number => Math.max(400, max);
+const leftOut = (cut: number, identifiers: readonly string[]): string => `[… ${cut} characters left out${namedIn(identifiers)} …]`;
 
 /**
  * Renders a transcript of any dialect as plain text for a summarizing model: one block per message
@@ -107,10 +110,10 @@ function renderPart(part: MessagePart, label: string | undefined, toolNames: Map
       return [part.text];
     case "call":
       if (part.id !== undefined && part.name !== undefined) toolNames.set(part.id, part.name);
-      return [`Tool call ${part.name ?? "tool"}(${cutMiddle(stringify(part.input ?? ""), max, leftOut)})`];
+      return [`Tool call ${part.name ?? "tool"}(${cutMiddle(stringify(part.input ?? ""), max, leftOut, listChars(max))})`];
     case "result": {
       const name = (part.id === undefined ? undefined : toolNames.get(part.id)) ?? part.name;
-      return [`Tool result${name ? ` (${name})` : ""}${part.isError ? " (error)" : ""}: ${cutMiddle(part.output, max, leftOut)}`];
+      return [`Tool result${name ? ` (${name})` : ""}${part.isError ? " (error)" : ""}: ${cutMiddle(part.output, max, leftOut, listChars(max))}`];
     }
   }
 }
