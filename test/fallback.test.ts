@@ -92,7 +92,7 @@ describe("extractiveSummary", () => {
   it("works as a summarize that needs no model", async () => {
     const messages = fixtures[0]!.messages;
     const summarize = vi.fn((older: Message[], { maxSummaryTokens, previousSummary }: { maxSummaryTokens: number; previousSummary: string | undefined }) =>
-      extractiveSummary(older, { maxTokens: maxSummaryTokens - 20, previousSummary }),
+      extractiveSummary(older, { maxTokens: maxSummaryTokens, previousSummary }),
     );
     const result = await compactor({ maxTokens: Math.floor(estimateTokens(messages) / 2), summarize: summarize as never })({ messages });
     expect(String((result!.messages.find(isSummaryMessage) as Message)["content"]).startsWith(SUMMARY_PREFIX)).toBe(true);
