@@ -81,6 +81,22 @@ ${lines.join("\n")}
 let updated = replaceSection(readme, "bench", section);
 const fitUrl = new URL("./fit.json", import.meta.url);
 if (existsSync(fitUrl)) updated = replaceSection(updated, "fit", fitSection(JSON.parse(readFileSync(fitUrl, "utf8"))));
+// The continuity table, from bench/continuity.json (written by `npm run bench:continuity`).
+const continuityUrl = new URL("./continuity.json", import.meta.url);
+if (existsSync(continuityUrl)) {
+  const { date, node, transcripts, rows } = JSON.parse(readFileSync(continuityUrl, "utf8"));
+  const pct = (part, whole) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
+  const table = rows
+    .map((r) => `| ${r.window * 100}% | ${r.dataset} | ${r.compactions} | ${n(r.needed)} | ${pct(r.extractive, r.needed)} | ${pct(r.prompt, r.needed)} | ${pct(r.dropped, r.needed)} | ${pct(r.trim, r.needed)} | ${pct(r.rendererHidden, r.needed)} | ${pct(r.truncated, r.needed)} |`)
+    .join("\n");
+  updated = replaceSection(updated, "continuity", `<!-- continuity:start -->
+Measured by \`npm run bench:continuity\` on ${date.slice(0, 10)}, Node ${node}, over the ${transcripts} transcripts of 8,000 tokens or more; \`bench/continuity.json\` holds every figure, with the compactions left unjudged because their request was over the window.
+
+| window | dataset | compactions judged | needed facts | \`extractiveSummary\` | what \`buildSummaryPrompt\` shows | dropping the older part | its last 4,000 tokens (LangChain's trim) | hidden by the renderer's cut | cut out of the tail by truncation |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${table}
+<!-- continuity:end -->`);
+}
 // The tested-runtimes table, from runtimes/results.json (written by `npm run test:runtimes`).
 const runtimesUrl = new URL("../runtimes/results.json", import.meta.url);
 if (existsSync(runtimesUrl)) {
@@ -101,4 +117,4 @@ ${table}
 <!-- runtimes:end -->`);
 }
 writeFileSync(readmeUrl, updated);
-console.log("README.md performance, fit and runtimes sections updated from bench/results.json, bench/fit.json and runtimes/results.json");
+console.log("README.md performance, fit, continuity and runtimes sections updated from bench/results.json, bench/fit.json, bench/continuity.json and runtimes/results.json");

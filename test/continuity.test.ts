@@ -77,6 +77,29 @@ describe("cuts say what they removed", () => {
   });
 });
 
+describe("JSON is shortened by its structure", () => {
+  const orders = JSON.stringify({ user_id: "ada_4217", orders: Array.from({ length: 60 }, (_, i) => ({ order_id: `#W${1_000_000 + i}`, status: "delivered", price: 10 + i })) });
+
+  it("the renderer keeps every key and the ends of a long array, and says how many items it left out and what they named", () => {
+    const text = renderTranscript([call("c1", "list_orders", {}), result("c1", orders)], { maxResultChars: 600 });
+    const shown = text.slice(text.indexOf(": ") + 2);
+    const value = JSON.parse(shown) as { user_id: string; orders: unknown[] };
+    expect(value.user_id).toBe("ada_4217");
+    expect(value.orders[0]).toEqual({ order_id: "#W1000000", status: "delivered", price: 10 });
+    expect(value.orders.at(-1)).toEqual({ order_id: "#W1000059", status: "delivered", price: 69 });
+    expect(shown).toMatch(/… \d+ more items; they named [^"]*#W1000010/);
+  });
+
+  it("truncation does the same when it fits, and stays valid JSON", () => {
+    const messages = [{ role: "user", content: "go" }, call("c1", "list_orders", {}), result("c1", orders)];
+    const truncation = truncateToolPayloads(messages, 500, undefined)!;
+    const content = (truncation.messages[2] as { content: string }).content;
+    expect(() => JSON.parse(content)).not.toThrow();
+    expect(content).toContain("more items");
+    expect(truncation.tokens).toBeLessThanOrEqual(500);
+  });
+});
+
 describe("extractiveSummary ranks facts", () => {
   const order = JSON.stringify({ order_id: "#W2378156", items: [{ item_id: "6469567736", price: 47.84 }], payment: { certificate_7480005: { amount: 250 } } });
   const older = [

@@ -15,11 +15,12 @@ async function bundle(entry: string): Promise<string> {
 describe("package", () => {
   it("the core and the adapters bundle for the browser, within a size budget", async () => {
     const core = await bundle("index.js");
-    // Measured at 21.6 KB with seven dialects, the stateful compactor, the fit ladder, the model-free
-    // summary, overflow detection, the identifier scanner, secret redaction and summary seals (with
-    // their own SHA-256): the ceiling catches a regression, not a rounding change.
-    expect(gzipSync(core).length).toBeLessThan(24 * 1024);
-    for (const adapter of ["ai-sdk.js", "openai-agents.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(24 * 1024);
+    // Measured at 24.2 KB with seven dialects, the stateful compactor, the fit ladder, the model-free
+    // summary that ranks facts, overflow detection, the identifier scanner, secret redaction, cuts
+    // by JSON structure and summary seals (with their own SHA-256): the ceiling catches a
+    // regression, not a rounding change.
+    expect(gzipSync(core).length).toBeLessThan(27 * 1024);
+    for (const adapter of ["ai-sdk.js", "openai-agents.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(27 * 1024);
   });
 
   it("has no runtime dependencies, and the adapters import no framework", () => {

@@ -3,6 +3,7 @@ import type { MessageRecord } from "../dialects/dialect.js";
 import { dialectOf } from "../dialects/registry.js";
 import type { AnyMessage, CountTokens } from "../hook/types.js";
 import { cutMiddle, namedIn } from "../text/cut-middle.js";
+import { cutPayload } from "../text/cut-payload.js";
 
 /** What replaces the middle of a payload that was cut. */
 const truncationMarker = (characters: number, identifiers: readonly string[] = []): string =>
@@ -57,7 +58,7 @@ export function truncateToolPayloads<M extends AnyMessage>(
   const slots = slotsOf(messages);
   if (slots.length === 0) return undefined;
 
-  const apply = (cap: number, cuttable: number): Truncation<M> => {
+  const apply = (cap: number, cuttable: number, byStructure = false): Truncation<M> => {
     const byMessage = new Map<number, { results: Map<number, string>; args: Map<number, string> }>();
     let cut = 0;
     for (let position = 0; position < cuttable; position++) {
@@ -68,7 +69,9 @@ export function truncateToolPayloads<M extends AnyMessage>(
       if (entry === undefined) byMessage.set(slot.message, (entry = { results: new Map(), args: new Map() }));
       // The identifiers of the cut part may take as much again as the kept text: they are what the
       // agent is most likely to need, and the search for the cap counts them too.
-      (slot.kind === "result" ? entry.results : entry.args).set(slot.index, cutMiddle(slot.text, cap, truncationMarker, Math.max(200, cap)));
+      const listChars = Math.max(200, cap);
+      const text = byStructure ? cutPayload(slot.text, cap, truncationMarker, listChars) : cutMiddle(slot.text, cap, truncationMarker, listChars);
+      (slot.kind === "result" ? entry.results : entry.args).set(slot.index, text);
       cut++;
     }
     const candidate = messages.slice();
@@ -99,6 +102,14 @@ export function truncateToolPayloads<M extends AnyMessage>(
         low = middle;
         fits = attempt;
       } else high = middle - 1;
+    }
+    // JSON payloads are then shortened by their structure to the same length, when that fits too:
+    // every key kept, and long arrays saying what they left out, where a middle cut keeps half an object.
+    // Structure costs a little room (quotes, brackets, a marker per array): a few shorter lengths are tried.
+    const anyJson = slots.slice(0, cuttable).some((slot) => /^\s*[[{]/.test(slot.text.slice(0, 64)));
+    for (let cap = low; anyJson && cap > 0 && cap >= low / 4; cap = Math.floor(cap * 0.7)) {
+      const structured = apply(cap, cuttable, true);
+      if (structured.tokens <= budget) return structured;
     }
     return fits;
   }

@@ -113,6 +113,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   }
   const report = (error: unknown, context: StoreErrorContext) => onStoreError?.(error, context);
   const queues = new Map<string, Promise<void>>();
+  let arrival: Promise<void> = Promise.resolve();
 
   // One conversation's calls run in order, so the second of two concurrent calls sees the first's state.
   function inTurn<T>(key: string, task: () => Promise<T>): Promise<T> {
@@ -223,8 +224,14 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     assertTranscript(messages);
     const usage = checkedUsage(call.usage, messages.length);
     // Without an id, the conversation is known by its system prompt and first message; the digest
-    // check keeps two conversations that share those from ever receiving each other's summary.
-    const key = KEY_PREFIX + (id ?? `auto:${await digestMessages(messages.slice(0, headLength(messages) + 1))}`);
+    // check keeps two conversations that share those from ever receiving each other's summary. Keys
+    // are made in the order calls arrive, so calls of one conversation also queue in that order.
+    const keyed = arrival.then(async () => KEY_PREFIX + (id ?? `auto:${await digestMessages(messages.slice(0, headLength(messages) + 1))}`));
+    arrival = keyed.then(
+      () => {},
+      () => {},
+    );
+    const key = await keyed;
     return inTurn(key, () => compactOnce(messages, key, signal, usage));
   };
 }

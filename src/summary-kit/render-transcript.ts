@@ -7,7 +7,8 @@ import { expectedMessage } from "../validation/describe-value.js";
 import { rejectUnknownKeys } from "../validation/unknown-keys.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
 import type { AnyMessage } from "../hook/types.js";
-import { cutMiddle, namedIn } from "../text/cut-middle.js";
+import { namedIn } from "../text/cut-middle.js";
+import { cutPayload } from "../text/cut-payload.js";
 import { withoutSeal } from "../text/summary-seal.js";
 
 /** Options of `renderTranscript`. */
@@ -110,10 +111,10 @@ function renderPart(part: MessagePart, label: string | undefined, toolNames: Map
       return [part.text];
     case "call":
       if (part.id !== undefined && part.name !== undefined) toolNames.set(part.id, part.name);
-      return [`Tool call ${part.name ?? "tool"}(${cutMiddle(stringify(part.input ?? ""), max, leftOut, listChars(max))})`];
+      return [`Tool call ${part.name ?? "tool"}(${cutPayload(stringify(part.input ?? ""), max, leftOut, listChars(max))})`];
     case "result": {
       const name = (part.id === undefined ? undefined : toolNames.get(part.id)) ?? part.name;
-      return [`Tool result${name ? ` (${name})` : ""}${part.isError ? " (error)" : ""}: ${cutMiddle(part.output, max, leftOut, listChars(max))}`];
+      return [`Tool result${name ? ` (${name})` : ""}${part.isError ? " (error)" : ""}: ${cutPayload(part.output, max, leftOut, listChars(max))}`];
     }
   }
 }

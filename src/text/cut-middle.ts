@@ -15,9 +15,12 @@ export function identifiersBetween(text: string, from: number, to: number, listC
   scanIdentifiers(text.slice(0, from), remember);
   scanIdentifiers(text.slice(to), remember);
   let length = 0;
-  // Only whole identifiers: a run cut by either edge is not named.
-  scanIdentifiers(text.slice(from, to), (identifier, start, end) => {
-    if ((start === 0 && from > 0) || (end === to - from && to < text.length)) return true;
+  // Only whole identifiers: a run cut by either edge is not named. The scan reads at most 64 times
+  // what the list may hold, so that a cut of a megabyte repeated at many lengths (the truncation
+  // rung searches for the longest that fits) costs in proportion to the cut, not the whole text.
+  const end = Math.min(to, from + Math.max(65_536, listChars * 64));
+  scanIdentifiers(text.slice(from, end), (identifier, start, stop) => {
+    if ((start === 0 && from > 0) || (stop === end - from && end < text.length)) return true;
     if (found.has(identifier) || shown.has(identifier)) return true;
     shown.add(identifier);
     if (redactSecrets(identifier) !== identifier) return true;
