@@ -140,7 +140,7 @@ describe("stored state is checked before use (case 4)", () => {
   const history = [system, user("first ".repeat(30)), call("c1", { q: "x" }), result("c1", "r ".repeat(30)), user("second ".repeat(30)), assistant("reply ".repeat(30)), user("third")];
   const covered = 5;
   const base = async (fields: Record<string, unknown>) =>
-    JSON.stringify({ version: 1, covered, digest: await digestMessages(history.slice(0, covered)), pinned: [], summary: [{ role: "system", content: `${SUMMARY_PREFIX}earlier` }], ...fields });
+    JSON.stringify({ version: 2, covered, digest: await digestMessages(history.slice(0, covered)), pinned: [], summary: [{ role: "system", content: `${SUMMARY_PREFIX}earlier` }], ...fields });
 
   async function sendWith(value: string, options: Record<string, unknown> = {}) {
     const store = memoryStore();
@@ -311,5 +311,22 @@ describe("the CLI bounds what it reads and prints (case 9)", () => {
       expect(stdout.length).toBeLessThan(5_000);
       expect(stdout).toContain("5000002 characters");
     }
+  });
+});
+
+describe("the digest sees every byte and takes the transcript in pieces", () => {
+  it("two conversations that differ only in binary data never share state", async () => {
+    const image = (byte: number) => ({ role: "user", content: [{ type: "image", image: new Uint8Array([1, 2, byte]).buffer }] });
+    expect(await digestMessages([image(3)])).not.toBe(await digestMessages([image(4)]));
+    expect(await digestMessages([{ role: "user", content: new Uint16Array([1, 2]) }])).not.toBe(await digestMessages([{ role: "user", content: new Uint16Array([1, 3]) }]));
+  });
+
+  it("a million-message conversation is digested without one giant string", { timeout: 120_000 }, async () => {
+    // 620 MB of JSON, beyond the longest string V8 builds (about 512 MB); the messages share one text.
+    const text = "x".repeat(600);
+    const messages = Array.from({ length: 1_000_000 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: text }));
+    const digest = await digestMessages(messages);
+    expect(digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(await digestMessages(messages.slice(0, 3))).not.toBe(digest);
   });
 });
