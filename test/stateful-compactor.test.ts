@@ -168,3 +168,69 @@ describe("memoryStore", () => {
     expect(() => memoryStore({ maxEntres: 5 } as never)).toThrow("Did you mean `maxEntries`?");
   });
 });
+
+describe("store calls are bounded", () => {
+  const history = [
+    { role: "system", content: "sys" },
+    ...Array.from({ length: 6 }, (_, i) => [{ role: "user", content: `question ${i} ${"x ".repeat(80)}` }, { role: "assistant", content: `answer ${i}` }]).flat(),
+  ];
+  const never = () => new Promise<never>(() => {});
+
+  it("a get that never answers is reported after storeTimeoutMs, and the call goes on without state", async () => {
+    const errors: unknown[] = [];
+    const compact = statefulCompactor({ maxTokens: 200, summarize: () => "s", store: { get: never, set: () => {} }, storeTimeoutMs: 50, onStoreError: (error) => errors.push(error) });
+    const started = performance.now();
+    const output = await compact(history);
+    expect(output).not.toBeNull();
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(errors).toHaveLength(1);
+    expect((errors[0] as Error).name).toBe("StoreTimeoutError");
+    // The next call of the conversation is not queued behind the hung one.
+    await expect(compact(history)).resolves.not.toBeNull();
+  });
+
+  it("a set that never answers still returns the result", async () => {
+    const errors: unknown[] = [];
+    const compact = statefulCompactor({ maxTokens: 200, summarize: () => "s", store: { get: () => undefined, set: never }, storeTimeoutMs: 50, onStoreError: (error) => errors.push(error) });
+    await expect(compact(history)).resolves.not.toBeNull();
+    expect(errors.map((error) => (error as Error).name)).toEqual(["StoreTimeoutError"]);
+  });
+
+  it("an abort during a hung get rejects at once with ABORTED", async () => {
+    const controller = new AbortController();
+    const compact = statefulCompactor({ maxTokens: 200, summarize: () => "s", store: { get: never, set: () => {} }, storeTimeoutMs: 60_000 });
+    setTimeout(() => controller.abort(), 20);
+    await expect(compact(history, { signal: controller.signal })).rejects.toMatchObject({ code: "ABORTED" });
+  });
+
+  it("validates storeTimeoutMs", () => {
+    expect(() => statefulCompactor({ maxTokens: 200, summarize: () => "s", storeTimeoutMs: 0 })).toThrow(RangeError);
+    expect(() => statefulCompactor({ maxTokens: 200, summarize: () => "s", storeTimeoutMs: "1" as never })).toThrow("Expected `storeTimeoutMs`");
+  });
+});
+
+describe("an instance that loses its store keeps its own conversations' state", () => {
+  it("continues from its own compaction while the store is down, without summarizing again", async () => {
+    const history = [
+      { role: "system", content: "sys" },
+      ...Array.from({ length: 6 }, (_, i) => [{ role: "user", content: `question ${i} ${"x ".repeat(80)}` }, { role: "assistant", content: `answer ${i}` }]).flat(),
+    ];
+    let down = false;
+    const values = new Map<string, string>();
+    const store: CompactionStore = {
+      get: (key) => (down ? Promise.reject(new Error("ECONNREFUSED")) : values.get(key)),
+      set: (key, value) => {
+        if (down) throw new Error("ECONNREFUSED");
+        values.set(key, value);
+      },
+    };
+    const summarize = vi.fn(() => "s");
+    const compact = statefulCompactor({ maxTokens: 200, summarize, store, onStoreError: () => {} });
+    await compact(history);
+    expect(summarize).toHaveBeenCalledTimes(1);
+    down = true;
+    const next = await compact([...history, { role: "user", content: "and now?" }]);
+    expect(summarize).toHaveBeenCalledTimes(1);
+    expect((next as { content: string }[])[1]!.content).toBe(`${SUMMARY_PREFIX}s`);
+  });
+});

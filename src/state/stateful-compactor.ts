@@ -9,7 +9,9 @@ import { assertTranscript } from "../validation/validate-messages.js";
 import { checkedUsage } from "../validation/usage.js";
 import type { CompactionStore } from "./compaction-store.js";
 import { STATE_VERSION, parseState, type ConversationState } from "./conversation-state.js";
+import { boundedStoreCall } from "./bounded-store-call.js";
 import { checkedSummary, InvalidStateError } from "./check-state.js";
+import { isCompactionError } from "../hook/errors.js";
 import { digestMessages } from "./digest.js";
 import { importSigningKey, signState, verifiedState } from "./state-signature.js";
 import { memoryStore } from "./memory-store.js";
@@ -34,6 +36,13 @@ export interface StatefulCompactorOptions<M extends AnyMessage = AnyMessage> ext
    * @default derived from the conversation's first messages
    */
   conversationId?: string;
+  /**
+   * The longest a store call may take. A `get` that does not answer in time is reported to
+   * `onStoreError` and the call goes on without state; a `set` that does not answer is reported and
+   * the result returned anyway. A hung or offline store never holds a request longer than this.
+   * @default 1000
+   */
+  storeTimeoutMs?: number;
   /**
    * Called when the store's `get` or `set` throws or rejects, or holds unreadable state. The call
    * goes on as if there were no state (`get`) or returns its result anyway (`set`).
@@ -73,6 +82,17 @@ function checkedStore(value: unknown): CompactionStore {
   return store as CompactionStore;
 }
 
+/** Store calls never take longer than this unless `storeTimeoutMs` says otherwise. */
+const DEFAULT_STORE_TIMEOUT_MS = 1000;
+
+function checkedStoreTimeout(value: unknown): number {
+  if (value === undefined) return DEFAULT_STORE_TIMEOUT_MS;
+  const what = "a positive number of milliseconds up to 2147483647";
+  if (typeof value !== "number") throw new TypeError(expectedMessage("storeTimeoutMs", what, value));
+  if (!(value > 0 && value <= 2_147_483_647)) throw new RangeError(expectedMessage("storeTimeoutMs", what, value));
+  return value;
+}
+
 function checkedId(value: unknown, name: string): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "string") throw new TypeError(expectedMessage(name, "a non-empty string", value));
@@ -107,11 +127,14 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   const settings = resolveOptions<M>(options, "stateful");
   const { store: rawStore, conversationId: rawId, onStoreError } = options as StatefulCompactorOptions<M>;
   const store = checkedStore(rawStore);
+  // In front of a shared store, a bounded cache of this instance's own writes (none in front of the default, which is one already).
+  const nearby = rawStore === undefined ? undefined : memoryStore();
   const defaultId = checkedId(rawId, "conversationId");
   if (onStoreError !== undefined && typeof onStoreError !== "function") {
     throw new TypeError(expectedMessage("onStoreError", "a function", onStoreError));
   }
   const report = (error: unknown, context: StoreErrorContext) => onStoreError?.(error, context);
+  const storeTimeoutMs = checkedStoreTimeout((options as StatefulCompactorOptions<M>).storeTimeoutMs);
   const queues = new Map<string, Promise<void>>();
   let arrival: Promise<void> = Promise.resolve();
 
@@ -136,14 +159,19 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   // Awaited by every read and write; this only keeps a failed import from being unhandled meanwhile.
   stateKey?.catch(() => {});
 
-  async function readState(key: string): Promise<ConversationState | undefined> {
+  async function readState(key: string, signal: AbortSignal | undefined): Promise<ConversationState | undefined> {
     let text: unknown;
     try {
-      text = await store.get(key);
+      text = await boundedStoreCall(() => store.get(key), "get", storeTimeoutMs, signal);
     } catch (error) {
+      // An abort means stop; any other failure means "no state" from the store.
+      if (isCompactionError(error) && error.code === "ABORTED") throw error;
       report(error, { operation: "get", key });
-      return undefined;
     }
+    // What this instance wrote itself stands in when the store has nothing or does not answer: an
+    // outage must not turn every request into a summary of the whole history. The digest check
+    // still decides whether it applies.
+    if (text === null || text === undefined) text = nearby?.get(key);
     if (text === null || text === undefined) return undefined;
     try {
       if (stateKey !== undefined) {
@@ -161,7 +189,10 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   async function writeState(key: string, state: ConversationState): Promise<void> {
     try {
       const payload = JSON.stringify(state);
-      await store.set(key, stateKey === undefined ? payload : await signState(payload, await stateKey));
+      const value = stateKey === undefined ? payload : await signState(payload, await stateKey);
+      nearby?.set(key, value);
+      // The result is ready: a write that does not answer in time is reported, not waited for.
+      await boundedStoreCall(() => store.set(key, value), "set", storeTimeoutMs, undefined);
     } catch (error) {
       report(error, { operation: "set", key });
     }
@@ -173,7 +204,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     signal: AbortSignal | undefined,
     usage: ReportedUsage | undefined,
   ): Promise<T[] | null> {
-    const state = await readState(key);
+    const state = await readState(key, signal);
     let base: readonly T[] = messages;
     // Where each message of `base` sits in the input; -1 for a stored summary message.
     let origin: number[] | undefined;
