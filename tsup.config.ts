@@ -11,6 +11,7 @@ export default defineConfig([
       "ai-sdk": "src/adapters/ai-sdk.ts",
       "openai-agents": "src/adapters/openai-agents.ts",
       langchain: "src/adapters/langchain.ts",
+      redis: "src/adapters/redis.ts",
     },
     format: ["esm", "cjs"],
     dts: true,

@@ -20,14 +20,14 @@ describe("package", () => {
     // by JSON structure and summary seals (with their own SHA-256): the ceiling catches a
     // regression, not a rounding change.
     expect(gzipSync(core).length).toBeLessThan(27 * 1024);
-    for (const adapter of ["ai-sdk.js", "openai-agents.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(27 * 1024);
+    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(27 * 1024);
   });
 
   it("has no runtime dependencies, and the adapters import no framework", () => {
     const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
     expect(manifest.dependencies ?? {}).toEqual({});
     expect(manifest.peerDependenciesMeta).toEqual({ ai: { optional: true }, "@openai/agents": { optional: true }, langchain: { optional: true }, "@langchain/core": { optional: true } });
-    for (const file of ["index.js", "index.cjs", "ai-sdk.js", "ai-sdk.cjs", "openai-agents.js", "openai-agents.cjs"]) {
+    for (const file of ["index.js", "index.cjs", "ai-sdk.js", "ai-sdk.cjs", "openai-agents.js", "openai-agents.cjs", "redis.js", "redis.cjs"]) {
       const code = readFileSync(dist(file), "utf8");
       expect(code).not.toMatch(/from ["'](?!\.\/)/);
       expect(code).not.toMatch(/require\(["'](?!\.\/)/);

@@ -1,11 +1,17 @@
 import { convertToModelMessages, generateText, stepCountIs, streamText, type UIMessage } from "ai";
 import { createClient } from "redis";
-import { summarizeWith, type CompactionStore } from "context-compactor";
+import { summarizeWith } from "context-compactor";
 import { toPrepareStep } from "context-compactor/ai-sdk";
+import { redisStore } from "context-compactor/redis";
 
 // One store for every instance of the route: each request continues from the last compaction.
-const redis = await createClient({ url: process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379" }).connect();
-const store: CompactionStore = { get: (key) => redis.get(key), set: (key, value) => redis.set(key, value, { EX: 7 * 86_400 }) };
+// Set up for production: an error listener (without one, a Redis restart crashes the process), no
+// offline queue (a command fails at once while Redis is down, instead of waiting), and a connection
+// that is not awaited (an instance boots while Redis is down, and reconnects on its own).
+const redis = createClient({ url: process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379", disableOfflineQueue: true });
+redis.on("error", (error: Error) => console.warn(`redis: ${error.message}`));
+void redis.connect().catch(() => {});
+const store = redisStore(redis, { ttlSeconds: 7 * 86_400 });
 
 const summarize = summarizeWith(async ({ system, user }, { signal }) => {
   const { text } = await generateText({ model: "openai/gpt-4.1-mini", system, prompt: user, abortSignal: signal });

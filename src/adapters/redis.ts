@@ -1,0 +1,115 @@
+import type { CompactionStore } from "../state/compaction-store.js";
+import { boundedStoreCall } from "../state/bounded-store-call.js";
+import { expectedMessage } from "../validation/describe-value.js";
+import { rejectUnknownKeys } from "../validation/unknown-keys.js";
+
+/** Options of `redisStore`. */
+export interface RedisStoreOptions {
+  /**
+   * Put before every key, so that one database can serve several applications.
+   * @default ""
+   */
+  prefix?: string;
+  /**
+   * Seconds a conversation's state lives after its last write; none when undefined.
+   * @default undefined
+   */
+  ttlSeconds?: number;
+  /**
+   * The longest one command may take before it fails (`statefulCompactor`'s `storeTimeoutMs` also bounds it).
+   * @default 1000
+   */
+  timeoutMs?: number;
+}
+
+/** The few commands used, as each client spells them. */
+type Commands = { get(key: string): Promise<unknown>; set(key: string, value: string, ttl: number | undefined): Promise<unknown>; del(key: string): Promise<unknown> };
+
+type Loose = Record<string, unknown> & { [name: string]: unknown };
+const fn = (client: Loose, name: string) => client[name] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+
+/**
+ * The commands of a client, told by its shape: node-redis (`createClient`) has `sendCommand` and
+ * `isOpen`; ioredis has `call`; anything else with `get`, `set` and `del` is taken for Upstash's
+ * REST client (`set(key, value, { ex })`).
+ */
+function commandsOf(client: Loose): Commands {
+  const sendCommand = fn(client, "sendCommand");
+  if (typeof sendCommand === "function" && "isOpen" in client) {
+    const send = (args: string[]) => sendCommand.call(client, args);
+    return {
+      get: (key) => send(["GET", key]),
+      set: (key, value, ttl) => send(ttl === undefined ? ["SET", key, value] : ["SET", key, value, "EX", String(ttl)]),
+      del: (key) => send(["DEL", key]),
+    };
+  }
+  const call = fn(client, "call");
+  if (typeof call === "function") {
+    return {
+      get: (key) => call.call(client, "GET", key),
+      set: (key, value, ttl) => (ttl === undefined ? call.call(client, "SET", key, value) : call.call(client, "SET", key, value, "EX", ttl)),
+      del: (key) => call.call(client, "DEL", key),
+    };
+  }
+  const get = fn(client, "get");
+  const set = fn(client, "set");
+  const del = fn(client, "del");
+  if (typeof get !== "function" || typeof set !== "function" || typeof del !== "function") {
+    throw new TypeError(expectedMessage("client", "a node-redis, ioredis or Upstash Redis client", client));
+  }
+  return {
+    get: (key) => get.call(client, key),
+    set: (key, value, ttl) => (ttl === undefined ? set.call(client, key, value) : set.call(client, key, value, { ex: ttl })),
+    del: (key) => del.call(client, key),
+  };
+}
+
+/**
+ * A `CompactionStore` on Redis (or Valkey) through the client you already run: node-redis
+ * (`createClient`), ioredis, or Upstash's REST client. No dependency: the client is passed in and
+ * read by its shape. Values are the small JSON state of each conversation; `ttlSeconds` expires
+ * them, `delete` removes state that no longer applies, and every command fails after `timeoutMs`
+ * rather than wait on a connection that does not answer.
+ *
+ * @param client - a connected (or lazily connecting) client
+ * @param options - `prefix`, `ttlSeconds`, `timeoutMs`
+ * @returns the store, for `statefulCompactor({ store })` and the adapters
+ * @example
+ * ```ts
+ * import { createClient } from "redis";
+ * import { redisStore } from "context-compactor/redis";
+ * const client = createClient({ url: process.env.REDIS_URL, disableOfflineQueue: true });
+ * client.on("error", (error) => console.warn("redis:", error.message));
+ * void client.connect().catch(() => {});
+ * const store = redisStore(client, { ttlSeconds: 7 * 24 * 3600 });
+ * ```
+ */
+export function redisStore(client: object, options: RedisStoreOptions = {}): CompactionStore {
+  if (typeof client !== "object" || client === null) throw new TypeError(expectedMessage("client", "a node-redis, ioredis or Upstash Redis client", client));
+  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
+  rejectUnknownKeys(options, ["prefix", "ttlSeconds", "timeoutMs"], "");
+  const { prefix = "", ttlSeconds, timeoutMs = 1000 } = options;
+  if (typeof prefix !== "string") throw new TypeError(expectedMessage("prefix", "a string", prefix));
+  if (ttlSeconds !== undefined) {
+    if (typeof ttlSeconds !== "number") throw new TypeError(expectedMessage("ttlSeconds", "a positive integer", ttlSeconds));
+    if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1) throw new RangeError(expectedMessage("ttlSeconds", "a positive integer", ttlSeconds));
+  }
+  if (typeof timeoutMs !== "number") throw new TypeError(expectedMessage("timeoutMs", "a positive number of milliseconds", timeoutMs));
+  if (!(timeoutMs > 0 && timeoutMs <= 2_147_483_647)) throw new RangeError(expectedMessage("timeoutMs", "a positive number of milliseconds", timeoutMs));
+  const commands = commandsOf(client as Loose);
+  const bounded = <T>(operation: string, call: () => Promise<T>) => boundedStoreCall(call, operation, timeoutMs, undefined);
+  return {
+    async get(key) {
+      const value = await bounded("get", () => commands.get(prefix + key));
+      if (value === null || value === undefined) return null;
+      // Upstash's client parses JSON values by default: the state is given back as the text it was.
+      return typeof value === "string" ? value : JSON.stringify(value);
+    },
+    async set(key, value) {
+      await bounded("set", () => commands.set(prefix + key, value, ttlSeconds));
+    },
+    async delete(key) {
+      await bounded("delete", () => commands.del(prefix + key));
+    },
+  };
+}

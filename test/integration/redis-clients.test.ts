@@ -1,0 +1,108 @@
+// redisStore with the clients users run, each against a real redis-server: node-redis, ioredis, and
+// Upstash's REST client (through a small REST front on 127.0.0.1 that passes its commands to the server).
+import { createServer, type Server } from "node:http";
+import { Redis as UpstashRedis } from "@upstash/redis";
+import { Redis as IORedis } from "ioredis";
+import { createClient } from "redis";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { redisStore } from "../../src/adapters/redis.js";
+import { SUMMARY_PREFIX, statefulCompactor, type CompactionStore } from "../../src/index.js";
+import { hasRedisServer, startRedisServer, type RedisServer } from "../support/redis-server.js";
+
+const available = hasRedisServer();
+if (!available && process.env["CI"]) throw new Error("redis-server is not installed: .ci/run installs it with apt-get");
+
+const history = [
+  { role: "system", content: "sys" },
+  ...Array.from({ length: 6 }, (_, i) => [{ role: "user", content: `question ${i} ${"x ".repeat(80)}` }, { role: "assistant", content: `answer ${i}` }]).flat(),
+];
+
+describe.skipIf(!available)("redisStore", () => {
+  let server: RedisServer;
+  let nodeRedis: ReturnType<typeof createClient>;
+  let ioredis: IORedis;
+  let rest: Server;
+  let upstash: UpstashRedis;
+  beforeAll(async () => {
+    server = await startRedisServer();
+    nodeRedis = createClient({ url: server.url, disableOfflineQueue: true });
+    nodeRedis.on("error", () => {});
+    await nodeRedis.connect();
+    ioredis = new IORedis(server.url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+    await ioredis.connect();
+    // The Upstash REST protocol: a POST of one command as a JSON array (or of several to /pipeline),
+    // answered with { result } (or an array of them); strings in base64 when the client asks for it.
+    rest = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => (body += chunk));
+      request.on("end", async () => {
+        const base64 = request.headers["upstash-encoding"] === "base64";
+        const encode = (value: unknown): unknown =>
+          typeof value === "string" && base64 ? Buffer.from(value).toString("base64") : Array.isArray(value) ? value.map(encode) : value;
+        const run = async (command: unknown[]) => {
+          try {
+            return { result: encode(await nodeRedis.sendCommand(command.map(String))) };
+          } catch (error) {
+            return { error: (error as Error).message };
+          }
+        };
+        const parsed = JSON.parse(body) as unknown[];
+        const answer = Array.isArray(parsed[0]) ? await Promise.all((parsed as unknown[][]).map(run)) : await run(parsed);
+        response.setHeader("content-type", "application/json");
+        response.end(JSON.stringify(answer));
+      });
+    });
+    await new Promise<void>((resolve) => rest.listen(0, "127.0.0.1", resolve));
+    const { port } = rest.address() as { port: number };
+    upstash = new UpstashRedis({ url: `http://127.0.0.1:${port}`, token: "test", enableTelemetry: false });
+  });
+  afterAll(async () => {
+    await nodeRedis?.close();
+    ioredis?.disconnect();
+    await new Promise((resolve) => rest?.close(resolve));
+    await server?.stop();
+  });
+
+  const clients = () => ({ "node-redis": nodeRedis, ioredis, "@upstash/redis": upstash }) as Record<string, object>;
+
+  it.each(["node-redis", "ioredis", "@upstash/redis"])("%s: a second compactor continues from the first one's state, which expires", async (name) => {
+    const store = redisStore(clients()[name]!, { prefix: `${name}:`, ttlSeconds: 60 });
+    const summarize = vi.fn(() => "s");
+    await statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c1" })(history);
+    const next = await statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c1" })([...history, { role: "user", content: "and now?" }]);
+    expect(summarize).toHaveBeenCalledTimes(1);
+    expect((next as { content: string }[])[1]!.content).toBe(`${SUMMARY_PREFIX}s`);
+    const ttl = await nodeRedis.ttl(`${name}:context-compactor:c1`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60);
+    await store.delete!("context-compactor:c1");
+    expect(await nodeRedis.exists(`${name}:context-compactor:c1`)).toBe(0);
+  });
+
+  it("a signed state round-trips through Upstash's JSON parsing unchanged", async () => {
+    const store = redisStore(upstash, { prefix: "signed:" });
+    const summarize = vi.fn(() => "s");
+    const options = { maxTokens: 200, summarize, store, conversationId: "c2", signingKey: "key" };
+    await statefulCompactor(options)(history);
+    await statefulCompactor(options)(history);
+    expect(summarize).toHaveBeenCalledTimes(1);
+  });
+
+  it("a client with no connection fails fast: the request is answered within the bound, with no crash", async () => {
+    const offline = createClient({ url: "redis://127.0.0.1:1", disableOfflineQueue: true, socket: { reconnectStrategy: false } });
+    offline.on("error", () => {});
+    const errors: unknown[] = [];
+    const store: CompactionStore = redisStore(offline, { timeoutMs: 200 });
+    const started = performance.now();
+    const output = await statefulCompactor({ maxTokens: 200, summarize: () => "s", store, onStoreError: (error) => errors.push(error) })(history);
+    expect(output).not.toBeNull();
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(errors.length).toBeGreaterThan(0);
+  });
+
+  it("validates its options and its client", () => {
+    expect(() => redisStore(nodeRedis, { ttlSeconds: 0 })).toThrow(RangeError);
+    expect(() => redisStore(nodeRedis, { ttlSecond: 5 } as never)).toThrow("Did you mean `ttlSeconds`?");
+    expect(() => redisStore({} as never)).toThrow("Expected `client` to be a node-redis, ioredis or Upstash Redis client");
+  });
+});
