@@ -134,3 +134,38 @@ describe("masking properties, every dialect", () => {
     );
   });
 });
+
+describe("masking frees enough at once to be worth the cache it costs", () => {
+  async function hover(minFreedTokens: number | undefined) {
+    const events: { strategy: string; freed: number }[] = [];
+    const hook = compactor({
+      maxTokens: 2_000,
+      maskToolResults: { keepRecent: 2 },
+      summarize: () => "the earlier lookups",
+      ...(minFreedTokens === undefined ? {} : { minFreedTokens }),
+      onCompacted: (event) => events.push({ strategy: event.strategy, freed: event.tokensBefore - event.tokensAfter }),
+    });
+    let messages: object[] = [{ role: "system", content: "sys" }, { role: "user", content: "look everything up" }];
+    // One more tool round per turn: the conversation keeps hovering just over the budget.
+    for (let turn = 0; turn < 60; turn++) {
+      messages = [
+        ...messages,
+        { role: "assistant", content: null, tool_calls: [{ id: `c${turn}`, type: "function", function: { name: "lookup", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: `c${turn}`, content: `result ${turn} ${"data ".repeat(60)}` },
+      ];
+      const output = await hook({ messages: messages as never });
+      if (output) messages = output.messages;
+    }
+    return events;
+  }
+
+  it("each masking frees at least minFreedTokens (a quarter of maxTokens by default)", async () => {
+    const events = await hover(undefined);
+    const masks = events.filter((event) => event.strategy === "mask");
+    for (const mask of masks) expect(mask.freed).toBeGreaterThanOrEqual(500);
+    // Without the floor, masking a result or two per turn changes the request's start again and again.
+    const eager = (await hover(0)).filter((event) => event.strategy === "mask");
+    expect(eager.some((mask) => mask.freed < 500)).toBe(true);
+    expect(eager.length).toBeGreaterThan(masks.length);
+  });
+});

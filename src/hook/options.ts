@@ -26,6 +26,8 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   timeoutMs: number | undefined;
   onError: "throw" | "skip" | "fallback";
   mask: { keepRecent: number; placeholder: string } | undefined;
+  /** The least masking alone must free to be used instead of a summary. */
+  minFreedTokens: number;
   splitInsideTurn: boolean;
   truncateToolResults: boolean;
   maxSummaryTokens: number;
@@ -58,6 +60,7 @@ const compactorKeys = [
   "timeoutMs",
   "onError",
   "maskToolResults",
+  "minFreedTokens",
   "splitInsideTurn",
   "truncateToolResults",
   "maxSummaryTokens",
@@ -199,6 +202,7 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     timeoutMs,
     onError: oneOf(raw, "onError", ["throw", "skip", "fallback"] as const),
     mask: resolveMask(raw["maskToolResults"]),
+    minFreedTokens: raw["minFreedTokens"] === undefined ? Math.floor(maxTokens / 4) : integer(raw["minFreedTokens"], "minFreedTokens", "an integer from 0 and up", 0),
     splitInsideTurn,
     truncateToolResults,
     maxSummaryTokens,

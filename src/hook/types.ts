@@ -19,11 +19,17 @@ export interface SummaryContext {
   /** The tail budget, `keepTail`. */
   keepTail: number;
   /**
-   * The longest summary that fits, in tokens (the summary message as added, prefix included):
-   * `maxSummaryTokens`, or less when the kept messages leave less room. A longer summary is an
+   * The longest summary text that fits, in tokens: `maxSummaryTokens` less what the prefix and the
+   * message around the text take, or less when the kept messages leave less room. A longer summary is an
    * `INVALID_SUMMARY` and the transcript stays as it was.
    */
   maxSummaryTokens: number;
+  /**
+   * The messages kept before the summary (the system prompt, when there is one): with `older`, the
+   * start of the request just sent, which `summarizeInPlace` sends again so that the provider's
+   * prompt cache serves it. Always set by the hook; optional for summarizers called by hand.
+   */
+  head?: readonly AnyMessage[];
 }
 
 /** The caller's summarizer. May call a model; the library never does. Sync or async. */
@@ -195,6 +201,13 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
    * @default false
    */
   maskToolResults?: boolean | MaskToolResultsOptions;
+  /**
+   * With `maskToolResults`, the least that masking alone must free to be used; when it frees less,
+   * the hook summarizes instead. Each masking changes the start of the request, which costs the
+   * provider's prompt cache, so it should free enough at once not to be needed again next turn.
+   * @default Math.floor(maxTokens / 4)
+   */
+  minFreedTokens?: number;
   /**
    * When no user-turn tail fits `keepTail`, keep the last user message plus the newest complete tool groups that fit.
    * `false` (with `truncateToolResults: false`) restores part one's ladder exactly.

@@ -111,7 +111,10 @@ export function planWithSettings<M extends AnyMessage>(
     if (masking.masked > 0) {
       tokens = new TranscriptTokens(masking.messages, settings.countTokens, { from: original, changed: masking.changed });
       // A forced compaction (a user's `/compact`) asks for a summary: masking alone never answers it.
-      if (!settings.force && tokens.total <= settings.maxTokens) {
+      // Masking changes the start of the request, which the provider's prompt cache is keyed on: it
+      // is used alone only when it frees enough at once (`minFreedTokens`) not to be needed next turn.
+      const freed = original.total - tokens.total;
+      if (!settings.force && tokens.total <= settings.maxTokens && freed >= settings.minFreedTokens) {
         return plan({
           action: "mask",
           reason,
