@@ -97,6 +97,25 @@ Measured by \`npm run bench:continuity\` on ${date.slice(0, 10)}, Node ${node}, 
 ${table}
 <!-- continuity:end -->`);
 }
+// The cost table, from bench/cost.json (written by `npm run bench:cost`).
+const costUrl = new URL("./cost.json", import.meta.url);
+if (existsSync(costUrl)) {
+  const { date, node, transcripts, rows } = JSON.parse(readFileSync(costUrl, "utf8"));
+  const dollars = (value) => `$${value.toFixed(2)}`;
+  const table = rows
+    .map((r) => {
+      const hit = (r.main.cached + r.summarizer.cached) / Math.max(1, r.main.tokens + r.summarizer.tokens);
+      return `| ${r.dataset} | ${r.policy} | ${n(r.requests)} | ${n(r.over)} | ${dollars(r.main.anthropic)} | ${dollars(r.summarizer.anthropic)} | ${dollars(r.main.anthropic + r.summarizer.anthropic)} | ${dollars(r.main.openai + r.summarizer.openai)} | ${(hit * 100).toFixed(0)}% |`;
+    })
+    .join("\n");
+  updated = replaceSection(updated, "cost", `<!-- cost:start -->
+Measured by \`npm run bench:cost\` on ${date.slice(0, 10)}, Node ${node}, over the ${transcripts} transcripts of 8,000 tokens or more at a window of 40%; \`bench/cost.json\` holds every figure.
+
+| dataset | policy | requests | over the window | main input, Anthropic | summarizer input, Anthropic | total, Anthropic | total, OpenAI | cache-hit share |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${table}
+<!-- cost:end -->`);
+}
 // The tested-runtimes table, from runtimes/results.json (written by `npm run test:runtimes`).
 const runtimesUrl = new URL("../runtimes/results.json", import.meta.url);
 if (existsSync(runtimesUrl)) {
@@ -117,4 +136,4 @@ ${table}
 <!-- runtimes:end -->`);
 }
 writeFileSync(readmeUrl, updated);
-console.log("README.md performance, fit, continuity and runtimes sections updated from bench/results.json, bench/fit.json, bench/continuity.json and runtimes/results.json");
+console.log("README.md performance, fit, continuity, cost and runtimes sections updated from bench/results.json, bench/fit.json, bench/continuity.json, bench/cost.json and runtimes/results.json");

@@ -139,6 +139,7 @@ export async function runCompaction<M extends AnyMessage>(
         maxTokens: settings.maxTokens,
         keepTail: settings.keepTail,
         head,
+        requestPrefix: messages.slice(0, plan.tailStart),
         // What the summary's own text may take: the prefix, the seal and the message around it
         // are already counted, so a summarizer that writes exactly this many tokens fits.
         maxSummaryTokens: Math.max(1, plan.summaryLimit - Math.ceil(plan.tokens.countList([summaryMessage.make("") as M]))),

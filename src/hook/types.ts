@@ -30,6 +30,13 @@ export interface SummaryContext {
    * prompt cache serves it. Always set by the hook; optional for summarizers called by hand.
    */
   head?: readonly AnyMessage[];
+  /**
+   * The start of the request as it was sent, up to the kept tail: `head`, then `older` with any
+   * message kept from among them (a long turn's request) in its place. What `summarizeInPlace`
+   * sends, so that it matches the provider's cached prefix message for message. Always set by the
+   * hook; optional for summarizers called by hand.
+   */
+  requestPrefix?: readonly AnyMessage[];
 }
 
 /** The caller's summarizer. May call a model; the library never does. Sync or async. */

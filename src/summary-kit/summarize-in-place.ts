@@ -74,8 +74,8 @@ export function summarizeInPlace<M extends AnyMessage = AnyMessage>(complete: Co
   // Checked once here, so that a bad section list fails when the summarizer is made, not mid-compaction.
   sectionHeadings(options.sections);
   return async (older, context) => {
-    const head = (context.head ?? []) as M[];
-    const request = head.concat(older);
+    // The request as it was sent, message for message; by hand, without the hook's context, head and older.
+    const request = (context.requestPrefix ?? ((context.head ?? []) as M[]).concat(older)) as M[];
     const instructions = transcriptDialect(request).textMessage("user", instructionsFor(context, options.sections)) as M;
     const text = await complete(request.concat([instructions]), context);
     return typeof text === "string" ? text.trim() : text;
