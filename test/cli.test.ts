@@ -98,7 +98,8 @@ describe("context-compactor inspect", () => {
   });
 
   it("exits 2 on bad arguments", () => {
-    for (const args of [[], ["inspect"], ["inspect", transcript], ["inspect", transcript, "--max-tokens", "0"], ["inspect", transcript, "--max-tokens", "ten"], ["inspect", transcript, "--max-tokens", "10", "--keep-tail", "10"], ["frobnicate", transcript], ["inspect", transcript, "--max-tokens", "10", "--bogus"]]) {
+    // Without --max-tokens the command reports counts and pairs (tested above); a budget of zero, a word or a bogus flag is a usage error.
+    for (const args of [[], ["inspect"], ["inspect", transcript, "--keep-tail", "5"], ["inspect", transcript, "--max-tokens", "0"], ["inspect", transcript, "--max-tokens", "ten"], ["inspect", transcript, "--max-tokens", "10", "--keep-tail", "10"], ["frobnicate", transcript], ["inspect", transcript, "--max-tokens", "10", "--bogus"]]) {
       const { code, stderr } = run(args);
       expect(code, args.join(" ")).toBe(2);
       expect(stderr.trim().split("\n")).toHaveLength(1);
@@ -110,5 +111,29 @@ describe("context-compactor inspect", () => {
     expect(run(["--help"]).stdout).toContain("Usage: context-compactor inspect");
     const version = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
     expect(run(["--version"]).stdout.trim()).toBe(version);
+  });
+});
+
+describe("context-compactor inspect without a budget, and mistyped flags", () => {
+  it("reports counts and tool pairs without --max-tokens", () => {
+    const { code, stdout } = run(["inspect", transcript]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/openai-chat, \d+ messages, \d+ tokens/);
+    expect(stdout).toContain("tool pairs: ok");
+    expect(stdout).toContain("give --max-tokens N");
+    const json = JSON.parse(run(["inspect", transcript, "--json"]).stdout);
+    expect(json.plan).toBeUndefined();
+    expect(json.toolPairProblems).toEqual([]);
+  });
+
+  it.each([
+    ["--max-token", "--max-tokens"],
+    ["--jsn", "--json"],
+    ["--keeptail", "--keep-tail"],
+  ])("%s gets a suggestion", (typo, meant) => {
+    const { code, stderr } = run(["inspect", transcript, typo]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`Did you mean "${meant}"?`);
+    noStack(stderr);
   });
 });

@@ -67,6 +67,10 @@ export function formatReport(report: InspectReport): string {
       lines.push(`  message ${problem.index}: ${problemLabels[problem.kind]} (${problem.kind}) for call ${printable(problem.id)}`);
     }
   }
+  if (report.budget === undefined || report.plan === undefined) {
+    lines.push("plan: give --max-tokens N to see what a compaction would keep, summarize and cut");
+    return lines.join("\n");
+  }
   lines.push(`budget: maxTokens ${report.budget.maxTokens}, keepTail ${report.budget.keepTail}`);
   const { action, reason } = report.plan;
   if (action === "none") {

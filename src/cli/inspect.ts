@@ -19,8 +19,10 @@ export interface InspectReport {
   messages: number;
   tokens: number;
   toolPairProblems: ToolPairProblem[];
-  budget: { maxTokens: number; keepTail: number };
-  plan: { action: PlanAction; reason: PlanReason; head: PartSize; older: PartSize; tail: PartSize };
+  /** Absent without `--max-tokens`. */
+  budget?: { maxTokens: number; keepTail: number };
+  /** Absent without `--max-tokens`. */
+  plan?: { action: PlanAction; reason: PlanReason; head: PartSize; older: PartSize; tail: PartSize };
   /** The split a forced compaction (`/compact`) would make, when the transcript is under budget. */
   ifForced?: { head: PartSize; older: PartSize; tail: PartSize };
 }
@@ -36,19 +38,21 @@ export function transcriptFrom(json: unknown): object[] {
 }
 
 /** Builds the report of a transcript under a budget. */
-export function inspectTranscript(file: string, messages: object[], maxTokens: number, keepTail?: number): InspectReport {
-  const options = keepTail === undefined ? { maxTokens } : { maxTokens, keepTail };
-  const plan = planCompaction(messages, options);
+export function inspectTranscript(file: string, messages: object[], maxTokens?: number, keepTail?: number): InspectReport {
   const report: InspectReport = {
     file,
     dialect: detectDialect(messages),
     messages: messages.length,
-    tokens: plan.tokensBefore,
+    tokens: estimateTokens(messages),
     // Ids come from the file: shortened here too, so that `--json` prints no crafted megabyte either.
     toolPairProblems: findToolPairProblems(messages).map((problem) => ({ ...problem, id: printable(problem.id) })),
-    budget: { maxTokens, keepTail: keepTail ?? Math.floor(maxTokens / 2) },
-    plan: { action: plan.action, reason: plan.reason, head: size(plan.head), older: size(plan.older), tail: size(plan.tail) },
   };
+  if (maxTokens === undefined) return report;
+  const options = keepTail === undefined ? { maxTokens } : { maxTokens, keepTail };
+  const plan = planCompaction(messages, options);
+  report.tokens = plan.tokensBefore;
+  report.budget = { maxTokens, keepTail: keepTail ?? Math.floor(maxTokens / 2) };
+  report.plan = { action: plan.action, reason: plan.reason, head: size(plan.head), older: size(plan.older), tail: size(plan.tail) };
   if (plan.action === "none") {
     const forced = planCompaction(messages, { ...options, force: true });
     report.ifForced = { head: size(forced.head), older: size(forced.older), tail: size(forced.tail) };

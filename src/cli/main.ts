@@ -2,19 +2,20 @@
 // The `context-compactor` command: see what compaction would do to a transcript before wiring it in.
 import { closeSync, openSync, readSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { closestKey } from "../validation/closest-key.js";
 import { formatReport, stripControl } from "./format-report.js";
 import { inspectTranscript, transcriptFrom } from "./inspect.js";
 
 declare const PACKAGE_VERSION: string;
 
-const help = `Usage: context-compactor inspect <transcript.json | -> --max-tokens N [--keep-tail M] [--max-bytes B] [--json]
+const help = `Usage: context-compactor inspect <transcript.json | -> [--max-tokens N [--keep-tail M]] [--max-bytes B] [--json]
 
 Shows a transcript's dialect, message and token counts, its broken tool pairs, and how the
 compactor would split it under the budget (head / older / tail), without calling any model.
 The file holds a JSON array of messages, an object with a "messages" array, or JSON Lines.
 
 Options:
-  --max-tokens N   the budget (required), a positive integer
+  --max-tokens N   the budget, a positive integer (without it: counts and tool pairs only)
   --keep-tail M    tokens of recent tail to keep (default: half of --max-tokens)
   --max-bytes B    refuse a transcript larger than B bytes (default: 268435456, 256 MB)
   --json           print the report as JSON
@@ -24,6 +25,9 @@ Options:
 Exit codes: 0 ok, 1 a tool-pair problem or an unreadable or invalid transcript, 2 bad arguments.`;
 
 class UsageError extends Error {}
+
+/** The long flags, for "did you mean" on a mistyped one. */
+const knownFlags = ["max-tokens", "keep-tail", "max-bytes", "json", "help", "version"];
 
 function positiveInteger(value: string | undefined, flag: string, minimum: number): number | undefined {
   if (value === undefined) return undefined;
@@ -134,7 +138,14 @@ function run(argv: string[]): number {
       },
     });
   } catch (error) {
-    throw new UsageError((error as Error).message.split("\n")[0] ?? "bad arguments");
+    const message = (error as Error).message.split("\n")[0] ?? "bad arguments";
+    // Node's own words name the option; a near miss gets the option that was meant.
+    const unknown = /^Unknown option '([^']*)'/.exec(message)?.[1];
+    if (unknown !== undefined) {
+      const meant = closestKey(unknown.replace(/^-+/, ""), knownFlags);
+      throw new UsageError(`unknown option "${stripControl(unknown)}"${meant === undefined ? "" : `. Did you mean "--${meant}"?`}`);
+    }
+    throw new UsageError(message);
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -150,9 +161,9 @@ function run(argv: string[]): number {
   if (file === undefined) throw new UsageError("missing transcript file (or - for standard input)");
   if (extra.length > 0) throw new UsageError(`unexpected argument "${stripControl(extra[0] ?? "")}"`);
   const maxTokens = positiveInteger(values["max-tokens"], "--max-tokens", 1);
-  if (maxTokens === undefined) throw new UsageError("--max-tokens is required");
   const keepTail = positiveInteger(values["keep-tail"], "--keep-tail", 0);
-  if (keepTail !== undefined && keepTail >= maxTokens) throw new UsageError(`--keep-tail (${keepTail}) must be less than --max-tokens (${maxTokens})`);
+  if (keepTail !== undefined && maxTokens === undefined) throw new UsageError("--keep-tail needs --max-tokens");
+  if (keepTail !== undefined && maxTokens !== undefined && keepTail >= maxTokens) throw new UsageError(`--keep-tail (${keepTail}) must be less than --max-tokens (${maxTokens})`);
 
   const maxBytes = positiveInteger(values["max-bytes"], "--max-bytes", 1) ?? DEFAULT_MAX_BYTES;
   const json = parseTranscriptText(readInput(file, maxBytes), file === "-" ? "standard input" : stripControl(file));
