@@ -19,10 +19,10 @@ export type { StatefulCallOptions, StatefulCompactor, StatefulCompactorOptions, 
 export { memoryStore } from "./state/memory-store.js";
 export type { MemoryStoreOptions } from "./state/memory-store.js";
 export type { CompactionStore } from "./state/compaction-store.js";
-export { CompactionError, isCompactionError } from "./hook/errors.js";
+export { CompactionError, isCompactionError } from "./ground/errors.js";
 export { isContextOverflowError } from "./recovery/is-context-overflow-error.js";
-export type { CompactionErrorCode } from "./hook/errors.js";
-export { SUMMARY_PREFIX, FLUSH_TO_MEMORY_REMINDER, MASKED_TOOL_RESULT } from "./hook/constants.js";
+export type { CompactionErrorCode } from "./ground/errors.js";
+export { SUMMARY_PREFIX, FLUSH_TO_MEMORY_REMINDER, MASKED_TOOL_RESULT } from "./ground/constants.js";
 export type {
   AnyMessage,
   BeforeLlmEvent,
@@ -42,7 +42,7 @@ export type {
   SkipReason,
   Summarize,
   SummaryContext,
-} from "./hook/types.js";
+} from "./ground/types.js";
 export { renderTranscript } from "./summary-kit/render-transcript.js";
 export type { RenderTranscriptOptions } from "./summary-kit/render-transcript.js";
 export { buildSummaryPrompt, DEFAULT_SUMMARY_SECTIONS } from "./summary-kit/build-summary-prompt.js";

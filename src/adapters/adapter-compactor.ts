@@ -1,6 +1,6 @@
-import type { AnyMessage } from "../hook/types.js";
+import type { AnyMessage } from "../ground/types.js";
 import { statefulCompactor, type StatefulCompactor, type StatefulCompactorOptions } from "../state/stateful-compactor.js";
-import { expectedMessage } from "../validation/describe-value.js";
+import { expectedMessage } from "../ground/describe-value.js";
 
 /** The options of an adapter: those of `statefulCompactor`, with an id that may be read from the adapter's own arguments. */
 export type AdapterOptions<M extends AnyMessage, Args> = Omit<StatefulCompactorOptions<M>, "conversationId"> & {

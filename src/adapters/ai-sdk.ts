@@ -1,4 +1,4 @@
-import type { AnyMessage, BeforeLlmHook, ReportedUsage } from "../hook/types.js";
+import type { AnyMessage, BeforeLlmHook, ReportedUsage } from "../ground/types.js";
 import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
 import { rollingCompaction } from "./rolling-compaction.js";
 

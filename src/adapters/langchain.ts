@@ -1,7 +1,7 @@
 import { HumanMessage, RemoveMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { createMiddleware } from "langchain";
 import { compactor } from "../hook/compactor.js";
-import type { CompactorOptions } from "../hook/types.js";
+import type { CompactorOptions } from "../ground/types.js";
 
 /**
  * LangGraph's marker for "remove every message" (`REMOVE_ALL_MESSAGES` of `@langchain/langgraph`,

@@ -1,4 +1,4 @@
-import type { AnyMessage } from "../hook/types.js";
+import type { AnyMessage } from "../ground/types.js";
 import { isContextOverflowError } from "../recovery/is-context-overflow-error.js";
 import { checkedRecovery, compactForRetry, type OverflowRecoveryOptions } from "../recovery/compact-for-retry.js";
 

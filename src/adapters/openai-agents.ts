@@ -1,4 +1,4 @@
-import type { AnyMessage, BeforeLlmHook } from "../hook/types.js";
+import type { AnyMessage, BeforeLlmHook } from "../ground/types.js";
 import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
 import { rollingCompaction } from "./rolling-compaction.js";
 

@@ -1,7 +1,7 @@
 import type { CompactionStore } from "../state/compaction-store.js";
 import { boundedStoreCall } from "../state/bounded-store-call.js";
-import { expectedMessage } from "../validation/describe-value.js";
-import { rejectUnknownKeys } from "../validation/unknown-keys.js";
+import { expectedMessage } from "../ground/describe-value.js";
+import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 
 /** Options of `redisStore`. */
 export interface RedisStoreOptions {

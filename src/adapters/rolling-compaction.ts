@@ -1,4 +1,4 @@
-import type { AnyMessage, BeforeLlmHook } from "../hook/types.js";
+import type { AnyMessage, BeforeLlmHook } from "../ground/types.js";
 
 /**
  * For an adapter given a ready hook, which has no store: frameworks rebuild the model input on

@@ -2,7 +2,7 @@
 // The `context-compactor` command: see what compaction would do to a transcript before wiring it in.
 import { closeSync, openSync, readSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { closestKey } from "../validation/closest-key.js";
+import { closestKey } from "../ground/closest-key.js";
 import { formatReport, stripControl } from "./format-report.js";
 import { inspectTranscript, transcriptFrom } from "./inspect.js";
 

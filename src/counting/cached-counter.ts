@@ -1,6 +1,6 @@
-import { expectedMessage } from "../validation/describe-value.js";
+import { expectedMessage } from "../ground/describe-value.js";
 import { checkedCount, perMessageCount } from "./token-counter.js";
-import type { AnyMessage, CountTokens } from "../hook/types.js";
+import type { AnyMessage, CountTokens } from "../ground/types.js";
 
 /**
  * Turns a per-message token counter (a real tokenizer, say) into a `countTokens` that counts each

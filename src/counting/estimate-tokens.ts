@@ -1,4 +1,4 @@
-import { expectedMessage } from "../validation/describe-value.js";
+import { expectedMessage } from "../ground/describe-value.js";
 import { mediaEstimate } from "./media-tokens.js";
 import { utf8ByteLength } from "./utf8-length.js";
 

@@ -1,7 +1,7 @@
 import { estimateMessageTokens, estimateTokens } from "./estimate-tokens.js";
 import { messageWordPieces } from "./word-pieces.js";
-import { describeValue, typeName } from "../validation/describe-value.js";
-import type { AnyMessage, CountTokens } from "../hook/types.js";
+import { describeValue, typeName } from "../ground/describe-value.js";
+import type { AnyMessage, CountTokens } from "../ground/types.js";
 
 // A counter that is a sum of per-message counts exposes its per-message function under this
 // symbol (see createCachedCounter), so the tail search can sum counts instead of recounting suffixes.

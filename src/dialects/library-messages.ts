@@ -1,4 +1,4 @@
-import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
+import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
 import { verifiedBody, withoutSeal } from "../text/summary-seal.js";
 import type { MessageRecord } from "./dialect.js";
 import { leadingText, roleOf } from "./messages.js";

@@ -1,5 +1,5 @@
 // Questions the library asks of one message, answered by the message's own dialect.
-import { SUMMARY_PREFIX } from "../hook/constants.js";
+import { SUMMARY_PREFIX } from "../ground/constants.js";
 import type { MessageRecord } from "./dialect.js";
 import { dialectOf } from "./registry.js";
 

@@ -1,4 +1,4 @@
-import { expectedMessage } from "../validation/describe-value.js";
+import { expectedMessage } from "../ground/describe-value.js";
 import { walkToolLinks } from "./tool-links.js";
 
 /** A tool call without its result, a result without its call, or an id used twice. */

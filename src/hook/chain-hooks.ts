@@ -1,5 +1,5 @@
-import { expectedMessage } from "../validation/describe-value.js";
-import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactionResult } from "./types.js";
+import { expectedMessage } from "../ground/describe-value.js";
+import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactionResult } from "../ground/types.js";
 
 /**
  * Runs several before-LLM hooks as one, in order; each sees the messages the previous one returned.

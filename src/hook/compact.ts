@@ -1,7 +1,7 @@
 import { runCompaction } from "./engine.js";
-import { resolveOptions } from "./options.js";
+import { resolveOptions } from "../ground/options.js";
 import { checkedUsage } from "../validation/usage.js";
-import type { AnyMessage, CompactOptions, CompactionResult } from "./types.js";
+import type { AnyMessage, CompactOptions, CompactionResult } from "../ground/types.js";
 
 /**
  * Compacts a transcript once, with the same engine as the hook. `force: true` compacts even under

@@ -1,9 +1,9 @@
-import { optionalAbortSignal } from "../validation/abort-signal.js";
-import { expectedMessage } from "../validation/describe-value.js";
+import { optionalAbortSignal } from "../ground/abort-signal.js";
+import { expectedMessage } from "../ground/describe-value.js";
 import { runCompaction } from "./engine.js";
-import { resolveOptions } from "./options.js";
+import { resolveOptions } from "../ground/options.js";
 import { checkedUsage } from "../validation/usage.js";
-import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactorOptions } from "./types.js";
+import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactorOptions } from "../ground/types.js";
 
 function eventSignal(event: unknown): AbortSignal | undefined {
   if (typeof event !== "object" || event === null) throw new TypeError(expectedMessage("event", "an object", event));

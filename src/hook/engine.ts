@@ -1,13 +1,13 @@
-import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "./constants.js";
+import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
 import type { Dialect } from "../dialects/dialect.js";
 import { transcriptDialect } from "../dialects/registry.js";
 import { extractiveSummary } from "../summary-kit/extractive-summary.js";
-import { CompactionError, isCompactionError } from "./errors.js";
-import type { Settings } from "./options.js";
+import { CompactionError, isCompactionError } from "../ground/errors.js";
+import type { Settings } from "../ground/options.js";
 import { overBudgetCause, planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { runSummarize } from "./run-summarize.js";
 import { sealed } from "../text/summary-seal.js";
-import type { AnyMessage, CompactionResult, CompactionStrategy, ReportedUsage } from "./types.js";
+import type { AnyMessage, CompactionResult, CompactionStrategy, ReportedUsage } from "../ground/types.js";
 
 const now = (): number => globalThis.performance?.now() ?? Date.now();
 

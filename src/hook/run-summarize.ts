@@ -1,5 +1,5 @@
-import { CompactionError } from "./errors.js";
-import type { AnyMessage, Summarize, SummaryContext } from "./types.js";
+import { CompactionError } from "../ground/errors.js";
+import type { AnyMessage, Summarize, SummaryContext } from "../ground/types.js";
 
 function abortedError(signal: AbortSignal): CompactionError {
   return new CompactionError("ABORTED", "Compaction aborted: the signal was aborted", { cause: signal.reason });

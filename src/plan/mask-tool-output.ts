@@ -1,9 +1,9 @@
-import { MASKED_TOOL_RESULT } from "../hook/constants.js";
+import { MASKED_TOOL_RESULT } from "../ground/constants.js";
 import type { MessageRecord } from "../dialects/dialect.js";
 import { dialectOf } from "../dialects/registry.js";
-import { expectedMessage } from "../validation/describe-value.js";
-import { rejectUnknownKeys } from "../validation/unknown-keys.js";
-import type { AnyMessage, MaskToolResultsOptions } from "../hook/types.js";
+import { expectedMessage } from "../ground/describe-value.js";
+import { rejectUnknownKeys } from "../ground/unknown-keys.js";
+import type { AnyMessage, MaskToolResultsOptions } from "../ground/types.js";
 
 /** What `maskToolResults` did. */
 export interface MaskedTranscript<M extends AnyMessage = AnyMessage> {

@@ -1,14 +1,15 @@
 import { libraryMessagesOf, summaryTextOf } from "../dialects/library-messages.js";
 import { transcriptDialect } from "../dialects/registry.js";
+import { isUserBoundary } from "../dialects/messages.js";
 import { truncateToolPayloads } from "./truncate-tool-payloads.js";
-import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
+import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
 import { maskToolResults } from "./mask-tool-output.js";
-import { resolveOptions, type Settings } from "../hook/options.js";
+import { resolveOptions, type Settings } from "../ground/options.js";
 import { safeCuts } from "./safe-cuts.js";
 import { findInsideTurnTail } from "./split-inside-turn.js";
 import { findTailStart, headLength } from "./split-at-user-boundary.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
-import type { AnyMessage, OverBudgetCause, PlanOptions, ReportedUsage } from "../hook/types.js";
+import type { AnyMessage, OverBudgetCause, PlanOptions, ReportedUsage } from "../ground/types.js";
 import type { MessageRecord } from "../dialects/dialect.js";
 import { SEAL_PLACEHOLDER } from "../text/summary-seal.js";
 import { assertTranscript } from "../validation/validate-messages.js";
@@ -98,7 +99,8 @@ export function planWithSettings<M extends AnyMessage>(
   // (a duplicate result after a user turn would be left without its call).
   const made = libraryMessagesOf(messages, head, settings.summaryRole, { stored, sealKey: settings.sealKey });
   const safe = safeCuts(messages);
-  const isBoundary = (message: M) => !made.has(message) && settings.isBoundary(message);
+  const isCallerBoundary = settings.isBoundary ?? isUserBoundary;
+  const isBoundary = (message: M) => !made.has(message) && isCallerBoundary(message);
   const unsafeBoundaries = new Set<object>();
   for (let index = head + 1; index < messages.length; index++) {
     if (!safe[index] && isBoundary(messages[index] as M)) unsafeBoundaries.add(messages[index] as M);
@@ -257,7 +259,8 @@ export function overBudgetCause<M extends AnyMessage>(plan: EnginePlan<M>, setti
   const head = headLength(tokens.messages);
   const headTokens = head === 0 ? 0 : tokens.countList(tokens.messages.slice(0, head));
   if (headTokens > settings.maxTokens) return "system-prompt";
-  const user = latestBoundary(tokens.messages, head, (message: M) => !plan.made.has(message) && settings.isBoundary(message));
+  const isCallerBoundary = settings.isBoundary ?? isUserBoundary;
+  const user = latestBoundary(tokens.messages, head, (message: M) => !plan.made.has(message) && isCallerBoundary(message));
   const userTokens = user === -1 ? 0 : tokens.countList([tokens.messages[user] as M]);
   // The latest request is kept, and a summary of a few words must fit beside it and the system prompt.
   if (user !== -1 && headTokens + userTokens + smallestSummaryTokens(tokens.messages, settings, tokens, plan.sealed) > settings.maxTokens) {

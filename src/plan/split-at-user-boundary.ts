@@ -1,10 +1,10 @@
 import { libraryMessagesOf } from "../dialects/library-messages.js";
 import { isSystemPrompt, isUserBoundary } from "../dialects/messages.js";
-import { rejectUnknownKeys } from "../validation/unknown-keys.js";
-import { expectedMessage } from "../validation/describe-value.js";
+import { rejectUnknownKeys } from "../ground/unknown-keys.js";
+import { expectedMessage } from "../ground/describe-value.js";
 import { smallestFittingFromEnd } from "./search-from-end.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
-import type { AnyMessage, CountTokens } from "../hook/types.js";
+import type { AnyMessage, CountTokens } from "../ground/types.js";
 
 /** A transcript cut in three: the kept system prompt, the part to summarize, the kept recent tail. */
 export interface Split<M extends AnyMessage = AnyMessage> {

@@ -1,7 +1,7 @@
 import { bindsToNext, opensToolGroup } from "../dialects/messages.js";
 import { smallestFittingFromEnd } from "./search-from-end.js";
 import type { TranscriptTokens } from "../counting/token-counter.js";
-import type { AnyMessage } from "../hook/types.js";
+import type { AnyMessage } from "../ground/types.js";
 
 /** A tail cut inside a long turn: the turn's user message, then the newest complete tool groups. */
 export interface InsideTurnTail {

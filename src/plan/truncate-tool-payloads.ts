@@ -1,7 +1,7 @@
 import { type Calibration, TranscriptTokens, UNCALIBRATED } from "../counting/token-counter.js";
 import type { MessageRecord } from "../dialects/dialect.js";
 import { dialectOf } from "../dialects/registry.js";
-import type { AnyMessage, CountTokens } from "../hook/types.js";
+import type { AnyMessage, CountTokens } from "../ground/types.js";
 import { cutMiddle, namedIn } from "../text/cut-middle.js";
 import { cutPayload } from "../text/cut-payload.js";
 

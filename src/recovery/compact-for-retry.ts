@@ -1,7 +1,7 @@
-import type { AnyMessage, CompactOptions, CompactorOptions } from "../hook/types.js";
+import type { AnyMessage, CompactOptions, CompactorOptions } from "../ground/types.js";
 import { compact } from "../hook/compact.js";
 import { estimateTokens } from "../counting/estimate-tokens.js";
-import { expectedMessage } from "../validation/describe-value.js";
+import { expectedMessage } from "../ground/describe-value.js";
 
 /** Options of an overflow recovery: the compaction's, with the budget of the retry given as a share. */
 export type OverflowRecoveryOptions<M extends AnyMessage = AnyMessage> = Omit<CompactorOptions<M>, "maxTokens" | "keepTail" | "maxSummaryTokens"> & {

@@ -1,4 +1,4 @@
-import { CompactionError } from "../hook/errors.js";
+import { CompactionError } from "../ground/errors.js";
 
 /** A store call that did not answer within `storeTimeoutMs`: reported to `onStoreError`, never awaited further. */
 export class StoreTimeoutError extends Error {

@@ -1,9 +1,9 @@
 import { carriesToolCall, carriesToolResult, leadingText, roleOf } from "../dialects/messages.js";
 import { transcriptDialect } from "../dialects/registry.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
-import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
-import type { Settings } from "../hook/options.js";
-import type { AnyMessage } from "../hook/types.js";
+import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
+import type { Settings } from "../ground/options.js";
+import type { AnyMessage } from "../ground/types.js";
 import type { ConversationState } from "./conversation-state.js";
 
 /** Stored state that does not hold what this library stores: ignored, and reported to `onStoreError`. */

@@ -1,5 +1,5 @@
-import { expectedMessage } from "../validation/describe-value.js";
-import { rejectUnknownKeys } from "../validation/unknown-keys.js";
+import { expectedMessage } from "../ground/describe-value.js";
+import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import type { CompactionStore } from "./compaction-store.js";
 
 /** Options of `memoryStore`. */

@@ -1,8 +1,8 @@
 import { leadingText } from "../dialects/messages.js";
-import { expectedMessage } from "../validation/describe-value.js";
-import { rejectUnknownKeys } from "../validation/unknown-keys.js";
-import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../hook/constants.js";
-import type { AnyMessage, SummaryContext } from "../hook/types.js";
+import { expectedMessage } from "../ground/describe-value.js";
+import { rejectUnknownKeys } from "../ground/unknown-keys.js";
+import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
+import type { AnyMessage, SummaryContext } from "../ground/types.js";
 import { withoutSeal } from "../text/summary-seal.js";
 import { escapeFences } from "./escape-fences.js";
 import { renderMessages } from "./render-transcript.js";

@@ -4,12 +4,12 @@ import { stringify } from "../dialects/content-parts.js";
 import type { MessageRecord } from "../dialects/dialect.js";
 import { messagesToSummarize } from "./build-summary-prompt.js";
 import { dialectOf } from "../dialects/registry.js";
-import { SUMMARY_PREFIX } from "../hook/constants.js";
-import type { AnyMessage } from "../hook/types.js";
+import { SUMMARY_PREFIX } from "../ground/constants.js";
+import type { AnyMessage } from "../ground/types.js";
 import { REDACTED, isSecretName, redactSecrets } from "../text/redact-secrets.js";
 import { scanIdentifiers } from "../text/scan-identifiers.js";
-import { expectedMessage } from "../validation/describe-value.js";
-import { rejectUnknownKeys } from "../validation/unknown-keys.js";
+import { expectedMessage } from "../ground/describe-value.js";
+import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 
 /** Options of `extractiveSummary`. */
 export interface ExtractiveSummaryOptions {

@@ -1,7 +1,7 @@
 import { transcriptDialect } from "../dialects/registry.js";
-import type { AnyMessage, Summarize, SummaryContext } from "../hook/types.js";
-import { expectedMessage } from "../validation/describe-value.js";
-import { rejectUnknownKeys } from "../validation/unknown-keys.js";
+import type { AnyMessage, Summarize, SummaryContext } from "../ground/types.js";
+import { expectedMessage } from "../ground/describe-value.js";
+import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import { escapeFences } from "./escape-fences.js";
 import { SUMMARY_RULES, limitLine, sectionHeadings, type SummarySection } from "./build-summary-prompt.js";
 

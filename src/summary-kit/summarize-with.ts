@@ -1,8 +1,8 @@
 import { utf8ByteLength } from "../counting/utf8-length.js";
 import { cutMiddle } from "../text/cut-middle.js";
-import type { AnyMessage, Summarize, SummaryContext } from "../hook/types.js";
-import { expectedMessage } from "../validation/describe-value.js";
-import { rejectUnknownKeys } from "../validation/unknown-keys.js";
+import type { AnyMessage, Summarize, SummaryContext } from "../ground/types.js";
+import { expectedMessage } from "../ground/describe-value.js";
+import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import { messagesToSummarize, summaryPromptFor, type SummaryPrompt, type SummaryPromptOptions } from "./build-summary-prompt.js";
 import { renderBlocks } from "./render-transcript.js";
 

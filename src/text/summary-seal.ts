@@ -16,18 +16,6 @@ function sealOf(body: string, role: string, key: Uint8Array): string {
   return toHex(hmacSha256(key, encoder.encode(`${role}\n${body}`))).slice(0, SEAL_DIGITS);
 }
 
-/** A fresh random key for one hook's seals; undefined where the runtime has no `crypto.getRandomValues`. */
-export function newSealKey(): Uint8Array | undefined {
-  const crypto = globalThis.crypto;
-  if (typeof crypto?.getRandomValues !== "function") return undefined;
-  return crypto.getRandomValues(new Uint8Array(32));
-}
-
-/** The key of a caller's `signingKey`. */
-export function sealKeyOf(signingKey: string | Uint8Array): Uint8Array {
-  return typeof signingKey === "string" ? encoder.encode(signingKey) : signingKey.slice();
-}
-
 /** `body` followed by its seal, for a summary message of `role`. */
 export function sealed(body: string, role: string, key: Uint8Array): string {
   return `${body}${OPENING}${sealOf(body, role, key)}${CLOSING}`;

@@ -1,5 +1,5 @@
-import type { ReportedUsage } from "../hook/types.js";
-import { expectedMessage } from "./describe-value.js";
+import type { ReportedUsage } from "../ground/types.js";
+import { expectedMessage } from "../ground/describe-value.js";
 
 /** Checks a reported usage against the messages it describes; undefined passes. */
 export function checkedUsage(value: unknown, messageCount: number, name = "usage"): ReportedUsage | undefined {

@@ -1,4 +1,4 @@
-import { expectedMessage } from "./describe-value.js";
+import { expectedMessage } from "../ground/describe-value.js";
 
 /**
  * Checks a transcript before any work: an array of non-null objects whose `role`, where present,

@@ -1,6 +1,5 @@
-import { optionalAbortSignal } from "../validation/abort-signal.js";
+import { optionalAbortSignal } from "./abort-signal.js";
 import { MASKED_TOOL_RESULT } from "./constants.js";
-import { isUserBoundary } from "../dialects/messages.js";
 import type {
   AnyMessage,
   CompactedEvent,
@@ -9,9 +8,8 @@ import type {
   SkippedEvent,
   Summarize,
 } from "./types.js";
-import { newSealKey, sealKeyOf } from "../text/summary-seal.js";
-import { describeValue, expectedMessage } from "../validation/describe-value.js";
-import { rejectUnknownKeys } from "../validation/unknown-keys.js";
+import { describeValue, expectedMessage } from "./describe-value.js";
+import { rejectUnknownKeys } from "./unknown-keys.js";
 
 /** Options after validation, with every default filled in. */
 export interface Settings<M extends AnyMessage = AnyMessage> {
@@ -22,7 +20,8 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   countTokens: CountTokens<M> | undefined;
   flushToMemory: boolean;
   summaryRole: "system" | "user";
-  isBoundary: (message: M) => boolean;
+  /** The caller's boundary rule; undefined means the default (a user turn that carries no tool result), which the plan applies. */
+  isBoundary: ((message: M) => boolean) | undefined;
   timeoutMs: number | undefined;
   onError: "throw" | "skip" | "fallback";
   mask: { keepRecent: number; placeholder: string } | undefined;
@@ -44,6 +43,12 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   signal: AbortSignal | undefined;
   /** The key of this hook's seals on user-role summaries: from `signingKey`, or random per hook. */
   sealKey: Uint8Array | undefined;
+}
+
+/** A fresh random key for one hook's seals; undefined where the runtime has no `crypto.getRandomValues` (then no user-role summary verifies). */
+function randomKey(): Uint8Array | undefined {
+  const crypto = globalThis.crypto;
+  return typeof crypto?.getRandomValues === "function" ? crypto.getRandomValues(new Uint8Array(32)) : undefined;
 }
 
 /** Which entry point the options were given to: they differ in the keys they accept. */
@@ -198,7 +203,7 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     countTokens: optionalFunction<CountTokens<M>>(raw, "countTokens"),
     flushToMemory: optionalBoolean(raw, "flushToMemory"),
     summaryRole: oneOf(raw, "summaryRole", ["system", "user"] as const),
-    isBoundary: optionalFunction<(message: M) => boolean>(raw, "isBoundary") ?? isUserBoundary,
+    isBoundary: optionalFunction<(message: M) => boolean>(raw, "isBoundary"),
     timeoutMs,
     onError: oneOf(raw, "onError", ["throw", "skip", "fallback"] as const),
     mask: resolveMask(raw["maskToolResults"]),
@@ -213,6 +218,6 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     force: optionalBoolean(raw, "force"),
     instructions: instructions as string | undefined,
     signal: optionalAbortSignal(raw["signal"], "signal"),
-    sealKey: signingKey === undefined ? newSealKey() : sealKeyOf(signingKey as string | Uint8Array),
+    sealKey: signingKey === undefined ? randomKey() : typeof signingKey === "string" ? new TextEncoder().encode(signingKey) : (signingKey as Uint8Array).slice(),
   };
 }
