@@ -11,6 +11,7 @@ import {
   createCachedCounter,
   estimateTokens,
   maskToolResults,
+  planCompaction,
   splitAtUserBoundary,
   statefulCompactor,
 } from "../dist/index.js";
@@ -215,6 +216,29 @@ const isUser = (m) => m.role === "user";
   row(suite, "estimateTokens(messages)", stats.estimate);
   row(suite, "hook({ messages, usage }) under budget", stats.hook, stats.estimate);
   results.suites.usageHook = { messages: transcript.length, tokens: estimateTokens(transcript), estimateTokens: stats.estimate, hook: stats.hook, ratio: stats.hook.median / stats.estimate.median };
+}
+
+// 4d. Over budget with the provider's usage, on fresh message objects (every request of a chat
+// route parses its messages anew): the plan, the tail search and the word-pieces floor of the
+// messages the provider has not counted, against one estimateTokens call. Planned, not summarized.
+{
+  const transcript = session.slice(0, Math.min(session.length, 10_000));
+  const fresh = () => JSON.parse(JSON.stringify(transcript));
+  const copies = Array.from({ length: 64 }, fresh);
+  let next = 0;
+  const usage = { inputTokens: estimateTokens(transcript.slice(0, -2)), messageCount: transcript.length - 2 };
+  const maxTokens = Math.floor(estimateTokens(transcript) / 2);
+  const stats = compare(
+    {
+      estimate: () => estimateTokens(copies[next++ % copies.length]),
+      plan: () => planCompaction(copies[next++ % copies.length], { maxTokens, usage }),
+    },
+    { samples: 15, minSampleMs: 0 },
+  );
+  const suite = `4d. over budget with usage, fresh objects, ${transcript.length} messages`;
+  row(suite, "estimateTokens(messages)", stats.estimate);
+  row(suite, "planCompaction(messages, { usage }) over budget", stats.plan, stats.estimate);
+  results.suites.usageOverBudget = { messages: transcript.length, estimateTokens: stats.estimate, plan: stats.plan, ratio: stats.plan.median / stats.estimate.median };
 }
 
 // 5. Peers making the same kind of decision on the same data.

@@ -25,6 +25,11 @@ function perMessageOf<M extends AnyMessage>(countTokens: CountTokens<M> | undefi
 export interface Calibration {
   readonly scale: number;
   readonly floor: boolean;
+  /**
+   * Messages the provider has already counted (the first `messageCount` of the reported usage):
+   * their total is known exactly, so they get no floor, which would only cost their word pieces.
+   */
+  readonly counted?: ReadonlySet<object>;
 }
 
 /** Counts as the counter gives them. */
@@ -97,7 +102,8 @@ export class TranscriptTokens<M extends AnyMessage> {
 
   private calibrated(count: number, message: unknown): number {
     const scaled = count * this.calibration.scale;
-    return this.floored ? Math.max(scaled, messageWordPieces(message, count)) : scaled;
+    if (!this.floored || (this.calibration.counted?.has(message as object) ?? false)) return scaled;
+    return Math.max(scaled, messageWordPieces(message, count));
   }
 
   /** Tokens of the whole transcript. */

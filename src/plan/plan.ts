@@ -228,7 +228,7 @@ function countedWith<M extends AnyMessage>(
   // A report under a quarter of the counter's own count is no count of these messages (a cache hit
   // reported as zero, a proxy's placeholder): it is left out rather than let turn compaction off.
   if (ratio < 0.25) return { tokens: raw, total: raw.total };
-  const calibration = { scale: Math.min(4, Math.max(1, ratio)), floor: true };
+  const calibration = { scale: Math.min(4, Math.max(1, ratio)), floor: true, counted: new Set<object>(messages.slice(0, usage.messageCount)) };
   const tokens = new TranscriptTokens(messages, settings.countTokens, { from: raw, changed: [] }, calibration);
   const added = tokens.isPerMessage ? tokens.countRange(usage.messageCount, messages.length) : tokens.countList(messages.slice(usage.messageCount));
   return { tokens, total: usage.inputTokens + added };
