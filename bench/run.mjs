@@ -241,6 +241,34 @@ const isUser = (m) => m.role === "user";
   results.suites.usageOverBudget = { messages: transcript.length, estimateTokens: stats.estimate, plan: stats.plan, ratio: stats.plan.median / stats.estimate.median };
 }
 
+// 4e. The LangChain middleware's decision under budget: the hook on LangChain message instances,
+// against one estimateTokens of the same messages as plain objects.
+{
+  const transcript = firstTokens(session, 128_000, estimateTokens);
+  const instances = transcript.map((m, i) => {
+    const id = String(i);
+    if (m.role === "system") return new SystemMessage({ content: m.content, id });
+    if (m.role === "user") return new HumanMessage({ content: m.content, id });
+    if (m.role === "tool") return new ToolMessage({ content: String(m.content), tool_call_id: m.tool_call_id, id });
+    return new AIMessage({ content: m.content ?? "", id, tool_calls: (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, args: {} })) });
+  });
+  const plain = instances.map((m) => ({ type: m.type, content: m.content, id: m.id, ...(m.tool_calls?.length ? { tool_calls: m.tool_calls } : {}), ...(m.tool_call_id ? { tool_call_id: m.tool_call_id } : {}) }));
+  const hook = compactor({ maxTokens: 10_000_000, summarize: () => "unused" });
+  const stats = compare(
+    {
+      plain: () => estimateTokens(plain),
+      middleware: () => {
+        void hook({ messages: instances });
+      },
+    },
+    { samples: 15 },
+  );
+  const suite = `4e. LangChain middleware under budget, ${instances.length} message instances`;
+  row(suite, "estimateTokens(the same messages as plain objects)", stats.plain);
+  row(suite, "the hook on LangChain instances (the middleware's decision)", stats.middleware, stats.plain);
+  results.suites.langchainDecision = { messages: instances.length, plain: stats.plain, middleware: stats.middleware, ratio: stats.middleware.median / stats.plain.median };
+}
+
 // 5. Peers making the same kind of decision on the same data.
 {
   const suite = `5. peers on the ${session.length}-message session`;

@@ -70,3 +70,21 @@ describe("estimateTokens", () => {
     expect(() => estimateTokens("x" as never)).toThrow("Expected `messages` to be an array, got `x` (string)");
   });
 });
+
+describe("LangChain message instances", () => {
+  it("count as what the provider receives, not as their serialization wrapper", async () => {
+    const { AIMessage, HumanMessage, ToolMessage } = await import("@langchain/core/messages");
+    const instances = [
+      new HumanMessage({ content: "where is my order #W123?", id: "h1" }),
+      new AIMessage({ content: "", id: "a1", tool_calls: [{ id: "c1", name: "lookup", args: { q: "#W123" }, type: "tool_call" }] }),
+      new ToolMessage({ content: "shipped", tool_call_id: "c1", id: "t1" }),
+    ];
+    const plain = [
+      { type: "human", content: "where is my order #W123?", id: "h1" },
+      { type: "ai", content: "", tool_calls: [{ id: "c1", name: "lookup", args: { q: "#W123" }, type: "tool_call" }], id: "a1" },
+      { type: "tool", content: "shipped", tool_call_id: "c1", id: "t1" },
+    ];
+    expect(estimateTokens(instances)).toBe(estimateTokens(plain));
+    expect(estimateTokens(instances)).toBeLessThan(instances.reduce((sum, m) => sum + Math.ceil(JSON.stringify(m).length / 4), 0));
+  });
+});

@@ -1,4 +1,5 @@
 import { expectedMessage } from "../ground/describe-value.js";
+import { langchainPayload } from "../dialects/langchain.js";
 import { mediaEstimate } from "./media-tokens.js";
 import { utf8ByteLength } from "./utf8-length.js";
 
@@ -10,7 +11,9 @@ import { utf8ByteLength } from "./utf8-length.js";
 export function estimateMessageTokens(message: unknown, index: number): number {
   let json: string | undefined;
   try {
-    json = JSON.stringify(message);
+    // A LangChain instance counts as what the provider receives, not as its serialization wrapper.
+    const payload = typeof message === "object" && message !== null && Object.hasOwn(message, "lc_kwargs") ? langchainPayload(message) : undefined;
+    json = JSON.stringify(payload ?? message);
   } catch (error) {
     throw new TypeError(
       `Expected \`messages[${index}]\` to be serializable to JSON: ${(error as Error)?.message ?? String(error)}`,
@@ -31,7 +34,9 @@ export function estimateMessageTokens(message: unknown, index: number): number {
  * Estimates the tokens of a transcript: for each message, the UTF-8 bytes of its JSON
  * serialization divided by 4 and rounded up, then summed. Images and files are counted as
  * providers bill them (1,600 tokens an image, 85 in OpenAI's low detail; 1,600 a file per 75 KB
- * of data), not as bytes / 4 of their base64. An estimator, not a tokenizer: pass a real one as
+ * of data), not as bytes / 4 of their base64; a text document counts as its text. A LangChain
+ * message instance counts as what the provider receives of it (type, content, tool calls, ids),
+ * not as LangChain's serialization wrapper. An estimator, not a tokenizer: pass a real one as
  * `countTokens` for exact counts.
  *
  * @param messages - the transcript

@@ -26,6 +26,26 @@ function withFields(m: MessageRecord, changes: MessageRecord): MessageRecord {
   return new Message({ ...fields, ...changes });
 }
 
+/** The fields of a LangChain message that reach the provider: what its estimate counts. */
+const payloadFields = ["content", "tool_calls", "tool_call_id", "name", "id"];
+
+/**
+ * For a LangChain message instance, what the provider receives of it (its type, content, tool
+ * calls and ids), as a plain object to estimate; undefined for anything else. An instance's own
+ * JSON is LangChain's serialization wrapper (`lc`, `kwargs`, class path, metadata), which is
+ * slower to build and counts about a quarter more than the message says.
+ */
+export function langchainPayload(message: object): object | undefined {
+  const m = message as MessageRecord;
+  if (typeof m["lc_kwargs"] !== "object" || m["lc_kwargs"] === null) return undefined;
+  const payload: MessageRecord = { type: m["type"] };
+  for (const name of payloadFields) {
+    const value = m[name];
+    if (value !== undefined && !(Array.isArray(value) && value.length === 0)) payload[name] = value;
+  }
+  return payload;
+}
+
 export const langchain: Dialect = {
   name: "langchain",
   claims: (m) => roles.has(m["type"]) && m["role"] === undefined,
