@@ -234,3 +234,54 @@ describe("an instance that loses its store keeps its own conversations' state", 
     expect((next as { content: string }[])[1]!.content).toBe(`${SUMMARY_PREFIX}s`);
   });
 });
+
+describe("one summary per crossing across instances", () => {
+  const history = [
+    { role: "system", content: "sys" },
+    ...Array.from({ length: 6 }, (_, i) => [{ role: "user", content: `question ${i} ${"x ".repeat(80)}` }, { role: "assistant", content: `answer ${i}` }]).flat(),
+  ];
+
+  it.each([2, 3, 4])("%i instances that reach the same crossing at once make one summarize call", async (instances) => {
+    const store = memoryStore();
+    const summarize = vi.fn(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return "s";
+    });
+    // A fresh compactor each: its own queue and cache, as on separate instances; only the store is shared.
+    const outputs = await Promise.all(Array.from({ length: instances }, () => statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c" })(history)));
+    expect(summarize).toHaveBeenCalledTimes(1);
+    for (const output of outputs) expect((output as { content: string }[])[1]!.content).toBe(`${SUMMARY_PREFIX}s`);
+    // A store without leases: each instance pays for its own summary.
+    const plain = memoryStore();
+    const withoutLeases: CompactionStore = { get: (key) => plain.get(key), set: (key, value) => plain.set(key, value) };
+    summarize.mockClear();
+    await Promise.all(Array.from({ length: instances }, () => statefulCompactor({ maxTokens: 200, summarize, store: withoutLeases, conversationId: "c" })(history)));
+    expect(summarize).toHaveBeenCalledTimes(instances);
+  });
+
+  it("a lease whose holder never returns expires, and the waiting instance summarizes alone", async () => {
+    const store = memoryStore();
+    expect(await store.acquire!("context-compactor:c:lease", "crashed", 150)).toBe(true);
+    const summarize = vi.fn(() => "s");
+    const started = performance.now();
+    const output = await statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c", timeoutMs: 150 })(history);
+    expect(output).not.toBeNull();
+    expect(summarize).toHaveBeenCalledTimes(1);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(100);
+  });
+
+  it("memoryStore: a lease is released only by its holder, and entries expire after ttlMs", async () => {
+    const store = memoryStore({ ttlMs: 30 });
+    expect(store.acquire!("k", "a", 1_000)).toBe(true);
+    expect(store.acquire!("k", "b", 1_000)).toBe(false);
+    store.release!("k", "b");
+    expect(store.acquire!("k", "b", 1_000)).toBe(false);
+    store.release!("k", "a");
+    expect(store.acquire!("k", "b", 1_000)).toBe(true);
+    store.set("v", "1");
+    expect(store.get("v")).toBe("1");
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(store.get("v")).toBeUndefined();
+    expect(() => memoryStore({ ttlMs: 0 })).toThrow(RangeError);
+  });
+});

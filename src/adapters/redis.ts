@@ -23,7 +23,18 @@ export interface RedisStoreOptions {
 }
 
 /** The few commands used, as each client spells them. */
-type Commands = { get(key: string): Promise<unknown>; set(key: string, value: string, ttl: number | undefined): Promise<unknown>; del(key: string): Promise<unknown> };
+type Commands = {
+  get(key: string): Promise<unknown>;
+  set(key: string, value: string, ttl: number | undefined): Promise<unknown>;
+  del(key: string): Promise<unknown>;
+  /** `SET key token NX PX ttlMs`: "OK" when taken. */
+  lease(key: string, token: string, ttlMs: number): Promise<unknown>;
+  /** Runs the compare-and-delete script on one key. */
+  release(key: string, token: string): Promise<unknown>;
+};
+
+/** Deletes a lease only while it still holds this caller's token: the release Redis documents for a single-instance lock. */
+const RELEASE_SCRIPT = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
 
 type Loose = Record<string, unknown> & { [name: string]: unknown };
 const fn = (client: Loose, name: string) => client[name] as ((...args: unknown[]) => Promise<unknown>) | undefined;
@@ -41,6 +52,8 @@ function commandsOf(client: Loose): Commands {
       get: (key) => send(["GET", key]),
       set: (key, value, ttl) => send(ttl === undefined ? ["SET", key, value] : ["SET", key, value, "EX", String(ttl)]),
       del: (key) => send(["DEL", key]),
+      lease: (key, token, ttlMs) => send(["SET", key, token, "NX", "PX", String(ttlMs)]),
+      release: (key, token) => send(["EVAL", RELEASE_SCRIPT, "1", key, token]),
     };
   }
   const call = fn(client, "call");
@@ -49,6 +62,8 @@ function commandsOf(client: Loose): Commands {
       get: (key) => call.call(client, "GET", key),
       set: (key, value, ttl) => (ttl === undefined ? call.call(client, "SET", key, value) : call.call(client, "SET", key, value, "EX", ttl)),
       del: (key) => call.call(client, "DEL", key),
+      lease: (key, token, ttlMs) => call.call(client, "SET", key, token, "NX", "PX", ttlMs),
+      release: (key, token) => call.call(client, "EVAL", RELEASE_SCRIPT, 1, key, token),
     };
   }
   const get = fn(client, "get");
@@ -61,6 +76,11 @@ function commandsOf(client: Loose): Commands {
     get: (key) => get.call(client, key),
     set: (key, value, ttl) => (ttl === undefined ? set.call(client, key, value) : set.call(client, key, value, { ex: ttl })),
     del: (key) => del.call(client, key),
+    lease: (key, token, ttlMs) => set.call(client, key, token, { nx: true, px: ttlMs }),
+    release: (key, token) => {
+      const evaluate = fn(client, "eval");
+      return typeof evaluate === "function" ? evaluate.call(client, RELEASE_SCRIPT, [key], [token]) : Promise.resolve(0);
+    },
   };
 }
 
@@ -110,6 +130,12 @@ export function redisStore(client: object, options: RedisStoreOptions = {}): Com
     },
     async delete(key) {
       await bounded("delete", () => commands.del(prefix + key));
+    },
+    async acquire(key, token, ttlMs) {
+      return (await bounded("acquire", () => commands.lease(prefix + key, token, Math.max(1, Math.ceil(ttlMs))))) === "OK";
+    },
+    async release(key, token) {
+      await bounded("release", () => commands.release(prefix + key, token));
     },
   };
 }

@@ -15,4 +15,12 @@ export interface CompactionStore {
   set(key: string, value: string): unknown;
   /** Removes the value under `key` (optional; used to drop state that no longer applies). */
   delete?(key: string): unknown;
+  /**
+   * Takes a lease: stores `token` under `key` only when nothing is there, for `ttlMs` (Redis: `SET
+   * key token NX PX ttlMs`). Resolves true when taken. Optional: with it, instances that need the
+   * same compaction at once make one summary between them.
+   */
+  acquire?(key: string, token: string, ttlMs: number): boolean | PromiseLike<boolean>;
+  /** Gives a lease back: deletes `key` only while it still holds `token` (a compare-and-delete). */
+  release?(key: string, token: string): unknown;
 }

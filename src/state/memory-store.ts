@@ -9,6 +9,11 @@ export interface MemoryStoreOptions {
    * @default 1000
    */
   maxEntries?: number;
+  /**
+   * Milliseconds an entry lives after its last write; none when undefined.
+   * @default undefined
+   */
+  ttlMs?: number;
 }
 
 /**
@@ -16,7 +21,7 @@ export interface MemoryStoreOptions {
  * store of `statefulCompactor` and the adapters. It lives as long as the process; use a shared store
  * (Redis, KV) when requests of one conversation may reach different processes.
  *
- * @param options - `maxEntries` (default 1000)
+ * @param options - `maxEntries` (default 1000), `ttlMs` (default none)
  * @returns the store
  * @example
  * ```ts
@@ -25,28 +30,43 @@ export interface MemoryStoreOptions {
  */
 export function memoryStore(options: MemoryStoreOptions = {}): CompactionStore & { readonly size: number } {
   if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
-  rejectUnknownKeys(options, ["maxEntries"], "");
-  const { maxEntries = 1000 } = options;
+  rejectUnknownKeys(options, ["maxEntries", "ttlMs"], "");
+  const { maxEntries = 1000, ttlMs } = options;
+  if (ttlMs !== undefined) {
+    if (typeof ttlMs !== "number") throw new TypeError(expectedMessage("ttlMs", "a positive number of milliseconds", ttlMs));
+    if (!(ttlMs > 0)) throw new RangeError(expectedMessage("ttlMs", "a positive number of milliseconds", ttlMs));
+  }
   const what = "a positive integer";
   if (typeof maxEntries !== "number") throw new TypeError(expectedMessage("maxEntries", what, maxEntries));
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(expectedMessage("maxEntries", what, maxEntries));
   // A Map iterates in insertion order, so re-inserting on use keeps the least recently used first.
-  const entries = new Map<string, string>();
+  const entries = new Map<string, { value: string; until: number }>();
+  const leases = new Map<string, { token: string; until: number }>();
   return {
     get(key) {
-      const value = entries.get(key);
-      if (value === undefined) return undefined;
+      const entry = entries.get(key);
+      if (entry === undefined) return undefined;
       entries.delete(key);
-      entries.set(key, value);
-      return value;
+      if (entry.until <= Date.now()) return undefined;
+      entries.set(key, entry);
+      return entry.value;
     },
     set(key, value) {
       entries.delete(key);
-      entries.set(key, value);
+      entries.set(key, { value, until: ttlMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + ttlMs });
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
     },
     delete(key) {
       entries.delete(key);
+    },
+    acquire(key, token, leaseMs) {
+      const held = leases.get(key);
+      if (held !== undefined && held.until > Date.now()) return false;
+      leases.set(key, { token, until: Date.now() + leaseMs });
+      return true;
+    },
+    release(key, token) {
+      if (leases.get(key)?.token === token) leases.delete(key);
     },
     get size() {
       return entries.size;

@@ -11,7 +11,8 @@ import type { CompactionStore } from "./compaction-store.js";
 import { STATE_VERSION, parseState, type ConversationState } from "./conversation-state.js";
 import { boundedStoreCall } from "./bounded-store-call.js";
 import { checkedSummary, InvalidStateError } from "./check-state.js";
-import { isCompactionError } from "../ground/errors.js";
+import { CompactionError, isCompactionError } from "../ground/errors.js";
+import { planWithSettings } from "../plan/plan.js";
 import { digestMessages } from "./digest.js";
 import { importSigningKey, signState, verifiedState } from "./state-signature.js";
 import { memoryStore } from "./memory-store.js";
@@ -82,6 +83,27 @@ function checkedStore(value: unknown): CompactionStore {
   return store as CompactionStore;
 }
 
+/** How long a lease holds, and so how long another instance waits, without `timeoutMs`. */
+const DEFAULT_LEASE_MS = 30_000;
+/** How often a waiting instance looks for the lease holder's state. */
+const LEASE_POLL_MS = 100;
+
+/** Waits `ms`, or rejects with `ABORTED` as soon as `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CompactionError("ABORTED", "Compaction aborted: the signal was aborted", { cause: signal?.reason }));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
 /** Store calls never take longer than this unless `storeTimeoutMs` says otherwise. */
 const DEFAULT_STORE_TIMEOUT_MS = 1000;
 
@@ -135,6 +157,8 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   }
   const report = (error: unknown, context: StoreErrorContext) => onStoreError?.(error, context);
   const storeTimeoutMs = checkedStoreTimeout((options as StatefulCompactorOptions<M>).storeTimeoutMs);
+  // A lease outlives the slowest summary this compactor allows, so a crashed holder frees it in time.
+  const leaseMs = settings.timeoutMs ?? DEFAULT_LEASE_MS;
   const queues = new Map<string, Promise<void>>();
   let arrival: Promise<void> = Promise.resolve();
 
@@ -198,35 +222,98 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     }
   }
 
+  /** The input as the stored state says to send it: the system prompt, the stored summary, then what it does not cover. */
+  async function applied<T extends M>(messages: readonly T[], key: string, state: ConversationState | undefined): Promise<{ base: readonly T[]; origin: number[] | undefined; stored: ReadonlySet<object> }> {
+    const head = headLength(messages);
+    // The summary is taken from the store only: a message of the input that looks like one is text of its author.
+    const none = { base: messages, origin: undefined, stored: new Set<object>() };
+    if (state === undefined || state.covered > messages.length || state.covered <= head) return none;
+    if ((await digestMessages(messages.slice(0, state.covered))) !== state.digest) return none;
+    let summary: T[];
+    try {
+      summary = checkedSummary(state, messages, head, settings as never);
+    } catch (error) {
+      report(error, { operation: "get", key });
+      return none;
+    }
+    const kept = [...state.pinned, ...range(state.covered, messages.length)];
+    return {
+      base: messages.slice(0, head).concat(summary, kept.map((index) => messages[index] as T)),
+      // Where each message of `base` sits in the input; -1 for a stored summary message.
+      origin: [...range(0, head), ...summary.map(() => -1), ...kept],
+      stored: new Set(summary),
+    };
+  }
+
+  /**
+   * Before summarizing, a lease on the conversation in the store, when the store offers leases:
+   * another instance that is summarizing the same crossing is waited for (up to `timeoutMs`, or
+   * 30 s), and its state used when it arrives and applies: `"leased"` when this call holds the
+   * lease, `"wait"` when another does, `"free"` when the store has no leases or could not say.
+   */
+  async function mayCompact(key: string, token: string, signal: AbortSignal | undefined): Promise<"leased" | "wait" | "free"> {
+    if (typeof store.acquire !== "function") return "free";
+    try {
+      return (await boundedStoreCall(() => (store.acquire as NonNullable<CompactionStore["acquire"]>)(`${key}:lease`, token, leaseMs), "acquire", storeTimeoutMs, signal)) ? "leased" : "wait";
+    } catch (error) {
+      if (isCompactionError(error) && error.code === "ABORTED") throw error;
+      report(error, { operation: "get", key });
+      return "free";
+    }
+  }
+
   async function compactOnce<T extends M>(
     messages: readonly T[],
     key: string,
     signal: AbortSignal | undefined,
     usage: ReportedUsage | undefined,
   ): Promise<T[] | null> {
-    const state = await readState(key, signal);
-    let base: readonly T[] = messages;
-    // Where each message of `base` sits in the input; -1 for a stored summary message.
-    let origin: number[] | undefined;
-    // The summary is taken from the store only: a message of the input that looks like one is text of its author.
-    let stored: ReadonlySet<object> = new Set();
-    const head = headLength(messages);
-    if (state !== undefined && state.covered <= messages.length && state.covered > head) {
-      if ((await digestMessages(messages.slice(0, state.covered))) === state.digest) {
-        let summary: T[] | undefined;
-        try {
-          summary = checkedSummary(state, messages, head, settings as never);
-        } catch (error) {
-          report(error, { operation: "get", key });
+    let state = await readState(key, signal);
+    let { base, origin, stored } = await applied(messages, key, state);
+    // One summary per crossing across instances: only the holder of the lease summarizes; the
+    // others wait for its state, then go on from it (and summarize alone if it never comes).
+    const token = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+    let lease: "leased" | "wait" | "free" = "free";
+    if (typeof store.acquire === "function" && planWithSettings(base, settings as never, usageOfBase(usage, state, origin), stored).action === "summarize") {
+      lease = await mayCompact(key, token, signal);
+      const deadline = Date.now() + leaseMs;
+      while (lease === "wait" && Date.now() < deadline) {
+        await pause(LEASE_POLL_MS, signal);
+        const next = await readState(key, signal);
+        if (next !== undefined && next.digest !== state?.digest) {
+          const continued = await applied(messages, key, next);
+          if (continued.stored.size > 0) {
+            state = next;
+            ({ base, origin, stored } = continued);
+            break;
+          }
         }
-        if (summary !== undefined) {
-          const kept = [...state.pinned, ...range(state.covered, messages.length)];
-          base = messages.slice(0, head).concat(summary, kept.map((index) => messages[index] as T));
-          origin = [...range(0, head), ...summary.map(() => -1), ...kept];
-          stored = new Set(summary);
+        lease = await mayCompact(key, token, signal);
+      }
+    }
+    try {
+      return await compactWith(messages, key, signal, usage, state, base, origin, stored);
+    } finally {
+      if (lease === "leased") {
+        try {
+          await boundedStoreCall(() => store.release?.(`${key}:lease`, token), "release", storeTimeoutMs, undefined);
+        } catch (error) {
+          report(error, { operation: "set", key });
         }
       }
     }
+  }
+
+  async function compactWith<T extends M>(
+    messages: readonly T[],
+    key: string,
+    signal: AbortSignal | undefined,
+    usage: ReportedUsage | undefined,
+    state: ConversationState | undefined,
+    base: readonly T[],
+    origin: number[] | undefined,
+    stored: ReadonlySet<object>,
+  ): Promise<T[] | null> {
     const outcome = await runCompaction<T>(base, settings as never, signal, usageOfBase(usage, state, origin), stored);
     if (outcome === null) return base === messages ? null : base.slice();
     if (outcome.strategy === "summarize" || outcome.strategy === "fallback") {

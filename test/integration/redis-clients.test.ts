@@ -79,6 +79,19 @@ describe.skipIf(!available)("redisStore", () => {
     expect(await nodeRedis.exists(`${name}:context-compactor:c1`)).toBe(0);
   });
 
+  it.each(["node-redis", "ioredis", "@upstash/redis"])("%s: four instances at one crossing make one summarize call (SET NX PX lease, compare-and-delete release)", async (name) => {
+    const store = redisStore(clients()[name]!, { prefix: `lease-${name}:` });
+    const summarize = vi.fn(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      return "s";
+    });
+    const outputs = await Promise.all(Array.from({ length: 4 }, () => statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "burst" })(history)));
+    expect(summarize).toHaveBeenCalledTimes(1);
+    for (const output of outputs) expect((output as { content: string }[])[1]!.content).toBe(`${SUMMARY_PREFIX}s`);
+    // The lease was given back.
+    expect(await nodeRedis.exists(`lease-${name}:context-compactor:burst:lease`)).toBe(0);
+  });
+
   it("a signed state round-trips through Upstash's JSON parsing unchanged", async () => {
     const store = redisStore(upstash, { prefix: "signed:" });
     const summarize = vi.fn(() => "s");
