@@ -53,7 +53,7 @@ function checkSummarySize<M extends AnyMessage>(summary: M, plan: EnginePlan<M>)
       `summarize returned a summary of ${summaryTokens} tokens, over its limit of ${plan.summaryLimit} (\`context.maxSummaryTokens\`); the transcript was left as it was`,
     );
   }
-  const replaced = Math.ceil(plan.tokens.countList(plan.older));
+  const replaced = Math.ceil(plan.olderTokens ?? plan.tokens.countList(plan.older));
   if (summaryTokens >= replaced) {
     throw new CompactionError(
       "INVALID_SUMMARY",

@@ -52,6 +52,8 @@ export interface EnginePlan<M extends AnyMessage> extends CompactionPlan<M> {
   tokens: TranscriptTokens<M>;
   /** Tokens of `head` and `tail` together, for per-message counters. */
   keptTokens: number | undefined;
+  /** Tokens of `older` as they were (unmasked), from the counts already taken; undefined for a whole-list counter. */
+  olderTokens: number | undefined;
   previousSummary: string | undefined;
   /** Index in `messages` where the kept suffix starts (`messages.length` when none is kept). */
   tailStart: number;
@@ -83,6 +85,7 @@ export function planWithSettings<M extends AnyMessage>(
     tail: [],
     tokens: original,
     keptTokens: undefined,
+    olderTokens: undefined,
     previousSummary: undefined,
     tailStart: messages.length,
     pinned: [],
@@ -193,7 +196,13 @@ export function planWithSettings<M extends AnyMessage>(
     if (left < summaryLimit) summaryLimit = Math.max(left, smallestSummaryTokens(messages, settings, tokens, stored === undefined));
   }
   const keptTokens = tokens.isPerMessage && tailTokens !== undefined ? headTokens + tailTokens : undefined;
-  const fields = { reason, head: cutFrom.slice(0, head), older, tail, tokens, keptTokens, tailStart, pinned, summaryLimit, made };
+  // What the summary replaces, counted once here from the transcript's own counts (a summary must be smaller).
+  let olderTokens: number | undefined;
+  if (original.isPerMessage && tailStart <= messages.length) {
+    olderTokens = original.countRange(head, tailStart);
+    for (const index of pinned) olderTokens -= original.countAt(index);
+  }
+  const fields = { reason, head: cutFrom.slice(0, head), older, tail, tokens, keptTokens, olderTokens, tailStart, pinned, summaryLimit, made };
   if (older.length === 0) return plan({ ...fields, action: "skip", reason: "nothing-to-summarize" });
   if (older.every((message) => made.has(message))) {
     // Re-summarizing a summary gains nothing; cutting oversized tool payloads of the tail may.
