@@ -105,9 +105,11 @@ export async function runCompaction<M extends AnyMessage>(
   signal: AbortSignal | undefined,
   usage?: ReportedUsage,
   stored?: ReadonlySet<object>,
+  planned?: EnginePlan<M>,
 ): Promise<CompactionOutcome<M> | null> {
   const startedAt = now();
-  const plan = planWithSettings(messages, settings, usage, stored);
+  // A caller that had to look at the plan first (a lease is taken only to summarize) hands it over.
+  const plan = planned ?? planWithSettings(messages, settings, usage, stored);
   const { tokensBefore } = plan;
   if (plan.action === "none") return null;
   if (plan.action === "skip") {

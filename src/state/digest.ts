@@ -40,8 +40,11 @@ export async function digestMessages(messages: readonly object[]): Promise<strin
  */
 function jsonOf(message: object): string {
   const json = JSON.stringify(message);
-  return json.includes("{}") ? JSON.stringify(message, withBytes) : json;
+  return emptyObjectValue.test(json) ? JSON.stringify(message, withBytes) : json;
 }
+
+/** An empty object as a value (after `:`, `[` or `,`); one inside a string is escaped text, mostly `"{}"`. */
+const emptyObjectValue = /[:[,]\{\}/;
 
 /** Characters of JSON hashed at once. */
 const CHUNK_CHARACTERS = 4 * 1024 * 1024;

@@ -12,7 +12,7 @@ import { STATE_VERSION, parseState, type ConversationState } from "./conversatio
 import { boundedStoreCall } from "./bounded-store-call.js";
 import { checkedSummary, InvalidStateError } from "./check-state.js";
 import { CompactionError, isCompactionError } from "../ground/errors.js";
-import { planWithSettings } from "../plan/plan.js";
+import { planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { digestMessages } from "./digest.js";
 import { importSigningKey, signState, verifiedState } from "./state-signature.js";
 import { memoryStore } from "./memory-store.js";
@@ -274,7 +274,8 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     // others wait for its state, then go on from it (and summarize alone if it never comes).
     const token = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
     let lease: "leased" | "wait" | "free" = "free";
-    if (typeof store.acquire === "function" && planWithSettings(base, settings as never, usageOfBase(usage, state, origin), stored).action === "summarize") {
+    let planned = typeof store.acquire === "function" ? planWithSettings(base, settings as never, usageOfBase(usage, state, origin), stored) : undefined;
+    if (planned?.action === "summarize") {
       lease = await mayCompact(key, token, signal);
       const deadline = Date.now() + leaseMs;
       while (lease === "wait" && Date.now() < deadline) {
@@ -285,6 +286,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
           if (continued.stored.size > 0) {
             state = next;
             ({ base, origin, stored } = continued);
+            planned = undefined;
             break;
           }
         }
@@ -292,7 +294,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       }
     }
     try {
-      return await compactWith(messages, key, signal, usage, state, base, origin, stored);
+      return await compactWith(messages, key, signal, usage, state, base, origin, stored, planned);
     } finally {
       if (lease === "leased") {
         try {
@@ -313,8 +315,9 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     base: readonly T[],
     origin: number[] | undefined,
     stored: ReadonlySet<object>,
+    planned: EnginePlan<T> | undefined,
   ): Promise<T[] | null> {
-    const outcome = await runCompaction<T>(base, settings as never, signal, usageOfBase(usage, state, origin), stored);
+    const outcome = await runCompaction<T>(base, settings as never, signal, usageOfBase(usage, state, origin), stored, planned);
     if (outcome === null) return base === messages ? null : base.slice();
     if (outcome.strategy === "summarize" || outcome.strategy === "fallback") {
       const inputIndex = (index: number) => (origin === undefined ? index : (origin[index] as number));
