@@ -285,3 +285,49 @@ describe("one summary per crossing across instances", () => {
     expect(() => memoryStore({ ttlMs: 0 })).toThrow(RangeError);
   });
 });
+
+describe("branches of one conversation", () => {
+  const turn = (branch: string, i: number) => [
+    { role: "user", content: `${branch} question ${i} ${"x ".repeat(80)}` },
+    { role: "assistant", content: `${branch} answer ${i}` },
+  ];
+  const opening = [{ role: "system", content: "sys" }, { role: "user", content: "hello" }, { role: "assistant", content: "hi" }];
+  const branch = (name: string) => [...opening, ...Array.from({ length: 6 }, (_, i) => turn(name, i)).flat()];
+
+  it("switching between two branches 14 times re-summarizes nothing after each branch's first compaction", async () => {
+    const summarize = vi.fn((older: object[]) => `summary of ${older.length}`);
+    const store = memoryStore();
+    const compact = () => statefulCompactor({ maxTokens: 300, summarize, store, conversationId: "c" });
+    await compact()(branch("left"));
+    await compact()(branch("right"));
+    expect(summarize).toHaveBeenCalledTimes(2);
+    for (let switches = 0; switches < 14; switches++) {
+      const output = await compact()(branch(switches % 2 ? "right" : "left"));
+      expect(JSON.stringify(output)).not.toContain(switches % 2 ? "left question" : "right question");
+    }
+    expect(summarize).toHaveBeenCalledTimes(2);
+    // With one branch per key, each switch summarizes again.
+    const single = memoryStore();
+    summarize.mockClear();
+    for (let switches = 0; switches < 6; switches++) await statefulCompactor({ maxTokens: 300, summarize, store: single, conversationId: "c", maxBranches: 1 })(branch(switches % 2 ? "right" : "left"));
+    expect(summarize).toHaveBeenCalledTimes(6);
+  });
+
+  it("never overwrites state that covers more of the same conversation", async () => {
+    const store = memoryStore();
+    const summarize = vi.fn(() => "s");
+    const long = [...branch("main"), ...turn("main", 7), ...turn("main", 8)];
+    await statefulCompactor({ maxTokens: 300, summarize, store, conversationId: "c" })(long);
+    const before = store.get("context-compactor:c");
+    // A slow request of the same conversation, from before the last turns, compacts and writes late.
+    // It read the store before the other instance wrote, and finds the newer state only when it writes.
+    let reads = 0;
+    const stale = statefulCompactor({ maxTokens: 300, summarize: () => "stale", store: { get: (key) => (reads++ === 0 ? undefined : store.get(key)), set: (key, value) => store.set(key, value), acquire: () => true, release: () => {} }, conversationId: "c" });
+    await stale(long.slice(0, long.length - 4));
+    expect(store.get("context-compactor:c")).toBe(before);
+  });
+
+  it("validates maxBranches", () => {
+    expect(() => statefulCompactor({ maxTokens: 300, summarize: () => "s", maxBranches: 0 })).toThrow(RangeError);
+  });
+});

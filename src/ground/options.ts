@@ -76,7 +76,7 @@ const compactorKeys = [
 ] as const;
 const callKeys = ["force", "instructions", "signal", "usage"] as const;
 /** The keys `statefulCompactor` and the adapters take besides those of `compactor` (validated there). */
-const statefulKeys = ["store", "conversationId", "onStoreError", "storeTimeoutMs"] as const;
+const statefulKeys = ["store", "conversationId", "onStoreError", "storeTimeoutMs", "maxBranches"] as const;
 
 // setTimeout fires at once for delays above 2^31 - 1 ms, which would turn a long timeout into none.
 const longestTimeout = 2_147_483_647;

@@ -22,11 +22,28 @@ export interface ConversationState {
 
 const isIndex = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0;
 
-/** Reads stored state, or throws a `TypeError` saying what is wrong with it. */
-export function parseState(text: unknown): ConversationState {
+/**
+ * Reads the stored value of a key: one state, or `{ version, branches: [state, …] }` when the key
+ * holds several branches of a conversation (most recently written first). Throws a `TypeError`
+ * saying what is wrong with it.
+ */
+export function parseStates(text: unknown): ConversationState[] {
   if (typeof text !== "string") throw new TypeError(`Expected the stored state to be a string, got ${typeof text}`);
-  const value = JSON.parse(text) as Partial<ConversationState> | null;
+  const value = JSON.parse(text) as (Partial<ConversationState> & { branches?: unknown }) | null;
   if (typeof value !== "object" || value === null) throw new TypeError("Expected the stored state to be a JSON object");
+  if (value.version !== STATE_VERSION) throw new TypeError(`Expected stored state of version ${STATE_VERSION}, got ${String(value.version)}`);
+  if (value.branches === undefined) return [parseState(value)];
+  if (!Array.isArray(value.branches) || value.branches.length === 0) throw new TypeError("Expected the stored state's `branches` to list at least one state");
+  return value.branches.map((branch) => parseState({ ...(branch as object), version: STATE_VERSION }));
+}
+
+/** The stored value of a key's branches: one state as it is, several under `branches`. */
+export function serializeStates(states: readonly ConversationState[]): string {
+  return states.length === 1 ? JSON.stringify(states[0]) : JSON.stringify({ version: STATE_VERSION, branches: states });
+}
+
+/** Checks one state, already parsed from JSON. */
+function parseState(value: Partial<ConversationState>): ConversationState {
   if (value.version !== STATE_VERSION) throw new TypeError(`Expected stored state of version ${STATE_VERSION}, got ${String(value.version)}`);
   const { covered, digest, pinned, summary } = value;
   if (!isIndex(covered) || covered === 0) throw new TypeError("Expected the stored state's `covered` to be a positive integer");

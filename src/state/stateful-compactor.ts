@@ -8,7 +8,7 @@ import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import { assertTranscript } from "../validation/validate-messages.js";
 import { checkedUsage } from "../validation/usage.js";
 import type { CompactionStore } from "./compaction-store.js";
-import { STATE_VERSION, parseState, type ConversationState } from "./conversation-state.js";
+import { STATE_VERSION, parseStates, serializeStates, type ConversationState } from "./conversation-state.js";
 import { boundedStoreCall } from "./bounded-store-call.js";
 import { checkedSummary, InvalidStateError } from "./check-state.js";
 import { CompactionError, isCompactionError } from "../ground/errors.js";
@@ -37,6 +37,13 @@ export interface StatefulCompactorOptions<M extends AnyMessage = AnyMessage> ext
    * @default derived from the conversation's first messages
    */
   conversationId?: string;
+  /**
+   * Branches of one conversation kept under its key (an edited message, a regenerated reply, two
+   * conversations that open alike under the automatic key): each is digest-checked, the one that
+   * covers the longest prefix of the input is used, and the least recently written is dropped.
+   * @default 4
+   */
+  maxBranches?: number;
   /**
    * The longest a store call may take. A `get` that does not answer in time is reported to
    * `onStoreError` and the call goes on without state; a `set` that does not answer is reported and
@@ -115,6 +122,13 @@ function checkedStoreTimeout(value: unknown): number {
   return value;
 }
 
+function checkedBranches(value: unknown): number {
+  if (value === undefined) return 4;
+  if (typeof value !== "number") throw new TypeError(expectedMessage("maxBranches", "a positive integer", value));
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(expectedMessage("maxBranches", "a positive integer", value));
+  return value;
+}
+
 function checkedId(value: unknown, name: string): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "string") throw new TypeError(expectedMessage(name, "a non-empty string", value));
@@ -155,10 +169,12 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   if (onStoreError !== undefined && typeof onStoreError !== "function") {
     throw new TypeError(expectedMessage("onStoreError", "a function", onStoreError));
   }
-  const report = (error: unknown, context: StoreErrorContext) => onStoreError?.(error, context);
+  const reportError = (error: unknown, context: StoreErrorContext) => onStoreError?.(error, context);
+  const report = reportError;
   const storeTimeoutMs = checkedStoreTimeout((options as StatefulCompactorOptions<M>).storeTimeoutMs);
   // A lease outlives the slowest summary this compactor allows, so a crashed holder frees it in time.
   const leaseMs = settings.timeoutMs ?? DEFAULT_LEASE_MS;
+  const maxBranches = checkedBranches((options as StatefulCompactorOptions<M>).maxBranches);
   const queues = new Map<string, Promise<void>>();
   let arrival: Promise<void> = Promise.resolve();
 
@@ -183,36 +199,69 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   // Awaited by every read and write; this only keeps a failed import from being unhandled meanwhile.
   stateKey?.catch(() => {});
 
-  async function readState(key: string, signal: AbortSignal | undefined): Promise<ConversationState | undefined> {
+  /** Keys whose store did not answer the last read: their writes are not preceded by another read. */
+  const unanswered = new Set<string>();
+
+  /** The branches stored under `key`; problems are reported to `onStoreError` unless `quiet` (a read already reported them). */
+  async function readStates(key: string, signal: AbortSignal | undefined, quiet = false): Promise<ConversationState[]> {
+    const report = quiet ? () => {} : reportError;
     let text: unknown;
     try {
       text = await boundedStoreCall(() => store.get(key), "get", storeTimeoutMs, signal);
+      unanswered.delete(key);
     } catch (error) {
       // An abort means stop; any other failure means "no state" from the store.
       if (isCompactionError(error) && error.code === "ABORTED") throw error;
+      unanswered.add(key);
       report(error, { operation: "get", key });
     }
     // What this instance wrote itself stands in when the store has nothing or does not answer: an
     // outage must not turn every request into a summary of the whole history. The digest check
     // still decides whether it applies.
     if (text === null || text === undefined) text = nearby?.get(key);
-    if (text === null || text === undefined) return undefined;
+    if (text === null || text === undefined) return [];
     try {
       if (stateKey !== undefined) {
         const payload = typeof text === "string" ? await verifiedState(text, await stateKey) : undefined;
         if (payload === undefined) throw new InvalidStateError("Expected stored state signed with this `signingKey`; it is unsigned or signed with another key");
         text = payload;
       }
-      return parseState(text);
+      return parseStates(text);
     } catch (error) {
       report(error, { operation: "get", key });
-      return undefined;
+      return [];
     }
   }
 
-  async function writeState(key: string, state: ConversationState): Promise<void> {
+  /**
+   * Writes a new state as the conversation's most recent branch. What the store holds now is read
+   * again first, so that another instance's write in the meantime is kept: the branch the new state
+   * extends is replaced, any other branch stays (up to `maxBranches`, the least recently written
+   * dropped), and a write is dropped altogether when a branch of this very conversation already
+   * covers more (never overwrite newer state).
+   */
+  async function writeState<T extends M>(key: string, next: ConversationState, messages: readonly T[], extended: ConversationState | undefined, signal: AbortSignal | undefined): Promise<void> {
+    // A store that just failed to answer is not asked again: what this instance holds stands in.
+    const current = unanswered.has(key) ? parseNearby(key) : await readStates(key, signal, true).catch(() => [] as ConversationState[]);
+    for (const branch of current) {
+      if (branch.covered > next.covered && branch.covered <= messages.length && (await digestMessages(messages.slice(0, branch.covered))) === branch.digest) return;
+    }
+    const others = current.filter((branch) => branch.digest !== next.digest && branch.digest !== extended?.digest);
+    await writeValue(key, serializeStates([next, ...others].slice(0, maxBranches)));
+  }
+
+  function parseNearby(key: string): ConversationState[] {
+    const text = nearby?.get(key);
+    if (typeof text !== "string" || stateKey !== undefined) return [];
     try {
-      const payload = JSON.stringify(state);
+      return parseStates(text);
+    } catch {
+      return [];
+    }
+  }
+
+  async function writeValue(key: string, payload: string): Promise<void> {
+    try {
       const value = stateKey === undefined ? payload : await signState(payload, await stateKey);
       nearby?.set(key, value);
       // The result is ready: a write that does not answer in time is reported, not waited for.
@@ -262,14 +311,22 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     }
   }
 
+  /** Of a key's branches, the one that covers the longest prefix of this input, applied; or the input as it is. */
+  async function bestBranch<T extends M>(messages: readonly T[], key: string, states: readonly ConversationState[]) {
+    for (const state of [...states].sort((a, b) => b.covered - a.covered)) {
+      const continued = await applied(messages, key, state);
+      if (continued.stored.size > 0) return { state, ...continued };
+    }
+    return { state: undefined, ...(await applied(messages, key, undefined)) };
+  }
+
   async function compactOnce<T extends M>(
     messages: readonly T[],
     key: string,
     signal: AbortSignal | undefined,
     usage: ReportedUsage | undefined,
   ): Promise<T[] | null> {
-    let state = await readState(key, signal);
-    let { base, origin, stored } = await applied(messages, key, state);
+    let { state, base, origin, stored } = await bestBranch(messages, key, await readStates(key, signal));
     // One summary per crossing across instances: only the holder of the lease summarizes; the
     // others wait for its state, then go on from it (and summarize alone if it never comes).
     const token = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
@@ -280,15 +337,11 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       const deadline = Date.now() + leaseMs;
       while (lease === "wait" && Date.now() < deadline) {
         await pause(LEASE_POLL_MS, signal);
-        const next = await readState(key, signal);
-        if (next !== undefined && next.digest !== state?.digest) {
-          const continued = await applied(messages, key, next);
-          if (continued.stored.size > 0) {
-            state = next;
-            ({ base, origin, stored } = continued);
-            planned = undefined;
-            break;
-          }
+        const continued = await bestBranch(messages, key, await readStates(key, signal));
+        if (continued.state !== undefined && continued.state.digest !== state?.digest) {
+          ({ state, base, origin, stored } = continued);
+          planned = undefined;
+          break;
         }
         lease = await mayCompact(key, token, signal);
       }
@@ -331,7 +384,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
           pinned,
           summary: outcome.added,
         };
-        await writeState(key, next);
+        await writeState(key, next, messages, state, signal);
       }
     }
     return outcome.messages;
