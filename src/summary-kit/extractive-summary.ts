@@ -13,7 +13,7 @@ import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 
 /** Options of `extractiveSummary`. */
 export interface ExtractiveSummaryOptions {
-  /** The longest summary, in tokens as `estimateTokens` counts text in a message (UTF-8 bytes / 4 of its JSON string). */
+  /** The longest summary, in tokens as `estimateTokens` counts text in a message (UTF-8 bytes / 4 of its JSON string), and never below its word pieces. */
   maxTokens: number;
   /** The earlier summary, carried forward first. */
   previousSummary?: string | undefined;
@@ -48,11 +48,14 @@ const errorPattern = /\b(error|exception|traceback|failed|failure|not found|deni
 
 /**
  * A summary made without a model: deterministic, within `maxTokens`, from what the messages say
- * in any dialect. It carries the previous summary forward, quotes the opening words of each user
- * request, lists the tool calls made (name, a short form of the arguments) with their outcome,
- * the errors seen, and the identifiers (paths, URLs, ids, amounts) of the tool calls' arguments.
- * When the budget is short, the newest of each kind are kept. Usable as a `summarize` that needs
- * no model, and what `onError: "fallback"` uses when `summarize` fails.
+ * in any dialect. It ranks facts, not characters: the identifiers the user and the agent wrote
+ * (their messages, the tool calls' arguments) first, then those of tool results the agent went on
+ * to act on, then the rest, newest first within each; each with the few words that say what it is
+ * (`order_id #W2378156`, `amount 250`, read by key from JSON results). Around them: the user's
+ * requests quoted, the tool calls made with their outcome, and the errors seen; what is left of the
+ * budget goes to facts. A rolled summary of its own merges in section by section; any other
+ * previous summary is carried forward as one block. Secrets are redacted. Usable as a `summarize`
+ * that needs no model, and what `onError: "fallback"` uses when `summarize` fails.
  *
  * @param older - the messages to summarize; any array (what cannot be read is skipped)
  * @param options - `maxTokens`, and `previousSummary` to carry forward

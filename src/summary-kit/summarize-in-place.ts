@@ -46,8 +46,9 @@ ${sectionHeadings(sections)}`,
 /**
  * Turns your model call into a `summarize` that reuses the provider's prompt cache. The older
  * messages of a compaction are exactly the start of the request just sent, so instead of
- * rendering them as new text, the summarizer's request is the caller's own head (the system
- * prompt) and older messages, unchanged and in their own format, followed by one user message
+ * rendering them as new text, the summarizer's request is that start as it was sent
+ * (`context.requestPrefix`: the head, the older messages, and a long turn's request kept among
+ * them), unchanged and in its own format, followed by one user message
  * with the summary instructions (the sections and rules of `buildSummaryPrompt`, the previous
  * summary, any `/compact` instructions, the limit). A provider that caches prefixes (Anthropic
  * reads at a tenth of the input price, OpenAI at a tenth to a half) bills most of it as a cache
