@@ -169,8 +169,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   if (onStoreError !== undefined && typeof onStoreError !== "function") {
     throw new TypeError(expectedMessage("onStoreError", "a function", onStoreError));
   }
-  const reportError = (error: unknown, context: StoreErrorContext) => onStoreError?.(error, context);
-  const report = reportError;
+  const report = (error: unknown, context: StoreErrorContext) => onStoreError?.(error, context);
   const storeTimeoutMs = checkedStoreTimeout((options as StatefulCompactorOptions<M>).storeTimeoutMs);
   // A lease outlives the slowest summary this compactor allows, so a crashed holder frees it in time.
   const leaseMs = settings.timeoutMs ?? DEFAULT_LEASE_MS;
@@ -204,7 +203,8 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
 
   /** The branches stored under `key`; problems are reported to `onStoreError` unless `quiet` (a read already reported them). */
   async function readStates(key: string, signal: AbortSignal | undefined, quiet = false): Promise<ConversationState[]> {
-    const report = quiet ? () => {} : reportError;
+    // A read that merges before a write has had its problems reported by the read before it.
+    const say = quiet ? () => {} : report;
     let text: unknown;
     try {
       text = await boundedStoreCall(() => store.get(key), "get", storeTimeoutMs, signal);
@@ -213,7 +213,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       // An abort means stop; any other failure means "no state" from the store.
       if (isCompactionError(error) && error.code === "ABORTED") throw error;
       unanswered.add(key);
-      report(error, { operation: "get", key });
+      say(error, { operation: "get", key });
     }
     // What this instance wrote itself stands in when the store has nothing or does not answer: an
     // outage must not turn every request into a summary of the whole history. The digest check
@@ -228,7 +228,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       }
       return parseStates(text);
     } catch (error) {
-      report(error, { operation: "get", key });
+      say(error, { operation: "get", key });
       return [];
     }
   }
