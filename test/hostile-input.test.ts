@@ -1,4 +1,5 @@
-// Hostile input, round three: each way in that was found, closed, and held by a test.
+// Hostile input: each way in that was found, closed, and held by a test (stored state, forged
+// summaries, secrets, inherited names, text documents, overflow errors, the CLI).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

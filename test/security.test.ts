@@ -1,4 +1,4 @@
-// SPEC §17: untrusted text and hostile input.
+// Untrusted text and hostile input: fences, forged summaries, duplicates, options, the CLI.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
