@@ -1,4 +1,4 @@
-// SPEC §8: callbacks only over budget, with the documented shapes.
+// Callbacks only over budget, with the documented shapes.
 import { describe, expect, it, vi } from "vitest";
 import { compact, compactor, planCompaction } from "../src/index.js";
 

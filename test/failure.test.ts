@@ -1,4 +1,4 @@
-// SPEC §6: every failure leaves the transcript as it was.
+// Every failure leaves the transcript as it was.
 import { describe, expect, it, vi } from "vitest";
 import { CompactionError, compact, compactor, isCompactionError, type CompactorOptions } from "../src/index.js";
 import { deepFreeze } from "./support/transcripts.js";

@@ -1,4 +1,4 @@
-// SPEC §19: never stuck when the summarizer fails; the model-free summary on its own.
+// Never stuck when the summarizer fails; the model-free summary on its own.
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { compactor, estimateTokens, extractiveSummary, isSummaryMessage, SUMMARY_PREFIX, type CompactedEvent } from "../src/index.js";

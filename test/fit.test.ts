@@ -1,4 +1,4 @@
-// SPEC §15: the request the hook returns fits the window whenever that is possible.
+// The request the hook returns fits the window whenever that is possible.
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import {

@@ -1,4 +1,4 @@
-// SPEC §7: a million messages work without recursion or argument spreading overflowing the stack.
+// A million messages work without recursion or argument spreading overflowing the stack.
 import { describe, expect, it } from "vitest";
 import { compactor, estimateTokens, findToolPairProblems, planCompaction, splitAtUserBoundary } from "../src/index.js";
 

@@ -1,4 +1,4 @@
-// SPEC §7: options are validated once, synchronously; bad events name the bad index.
+// Options are validated once, synchronously; bad events name the bad index.
 import { describe, expect, it } from "vitest";
 import { compactor, planCompaction } from "../src/index.js";
 

@@ -1,4 +1,4 @@
-// The three invariants of SPEC §5, and the split's agreement with the plain scan of §4, over
+// The hook's three invariants, and the split's agreement with the plain scan, over
 // random transcripts of every dialect with parallel tool calls.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// SPEC §15: counting anchored on what the provider reported, media as billed, a bounded summarizer input.
+// Counting anchored on what the provider reported, media as billed, a bounded summarizer input.
 import { describe, expect, it, vi } from "vitest";
 import {
   compact,
@@ -103,7 +103,7 @@ describe("media as providers bill them", () => {
     expect(estimateTokens([pdf])).toBeLessThan(4 * 1600 + 50);
   });
 
-  it("text keeps SPEC §3's formula exactly", () => {
+  it("text keeps the estimate's formula exactly", () => {
     const message = { role: "user", content: [{ type: "text", text: "image ".repeat(1000) }] };
     expect(estimateTokens([message])).toBe(Math.ceil(utf8ByteLength(JSON.stringify(message)) / 4));
   });

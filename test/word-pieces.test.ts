@@ -1,5 +1,5 @@
 // With usage, no message of the default estimate counts less than its word pieces: a lower bound of
-// the o200k count that catches the dense tool output bytes / 4 under-counts (SPEC §15, fit).
+// the o200k count that catches the dense tool output bytes / 4 under-counts (fit).
 import fc from "fast-check";
 import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base";
 import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
@@ -107,7 +107,7 @@ describe("usage-anchored counting of dense text", () => {
 
 describe("the replay of the shipped transcripts, usage from o200k", () => {
   // As `npm run bench:fit` does on all 604: every request of each transcript, turn by turn, with the
-  // last request's o200k count reported as usage. The targets of SPEC §15: at most 1% of requests
+  // last request's o200k count reported as usage. The fit targets: at most 1% of requests
   // over the window for counter reasons, and none by more than 10%.
   const isRequest = (message: Chat) => message.role === "user";
   const smallestSummary = o200k("[Summary of earlier conversation]\n" + "a few words ".repeat(5)) + 4;

@@ -1,4 +1,4 @@
-// SPEC §4's scan, written the plain way (recount every suffix), as the oracle for the fast search.
+// The split's scan, written the plain way (recount every suffix), as the oracle for the fast search.
 import { estimateTokens, isSummaryMessage } from "../../src/index.js";
 
 type Message = Record<string, unknown>;
