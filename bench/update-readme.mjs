@@ -1,10 +1,13 @@
-// Rewrites the README's performance section from bench/results.json, so the README quotes exactly
-// what the last `npm run bench` printed. Run: npm run bench:readme
+// Rewrites the figures of the docs from the benchmarks' JSON (bench/results.json, fit.json,
+// continuity.json, cost.json and runtimes/results.json), so the docs quote exactly what the last
+// runs printed. Each table sits between `<!-- name:start -->` and `<!-- name:end -->` in one page
+// of docs/. Run: npm run bench:readme
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
 const results = JSON.parse(readFileSync(new URL("./results.json", import.meta.url), "utf8"));
-const readmeUrl = new URL("../README.md", import.meta.url);
-const readme = readFileSync(readmeUrl, "utf8");
+// The pages that hold tables, read once and written back at the end.
+const pageNames = ["benchmarks.md", "fit-ladder.md", "continuity.md", "cost-and-caching.md", "runtimes.md"];
+const pages = new Map(pageNames.map((name) => [name, readFileSync(new URL(`../docs/${name}`, import.meta.url), "utf8")]));
 const { suites: s, accuracy, machine, data } = results;
 const ms = (value) => `${value >= 100 ? value.toFixed(0) : value.toFixed(2)} ms`;
 const n = (value) => value.toLocaleString("en-US");
@@ -45,7 +48,7 @@ function replaceSection(text, name, body) {
   const endTag = `<!-- ${name}:end -->`;
   const start = text.indexOf(startTag);
   const end = text.indexOf(endTag);
-  if (start === -1 || end === -1) throw new Error(`README.md has no ${startTag} … ${endTag} section`);
+  if (start === -1 || end === -1) throw new Error(`no ${startTag} … ${endTag} section`);
   return text.slice(0, start) + body + text.slice(end + endTag.length);
 }
 
@@ -78,9 +81,16 @@ ${lines.join("\n")}
 <!-- fit:end -->`;
 }
 
-let updated = replaceSection(readme, "bench", section);
+/** Replaces the table `name` in whichever page holds it. */
+function setSection(name, body) {
+  const page = [...pages.keys()].find((key) => pages.get(key).includes(`<!-- ${name}:start -->`));
+  if (page === undefined) throw new Error(`no page of docs/ holds <!-- ${name}:start -->`);
+  pages.set(page, replaceSection(pages.get(page), name, body));
+}
+
+setSection("bench", section);
 const fitUrl = new URL("./fit.json", import.meta.url);
-if (existsSync(fitUrl)) updated = replaceSection(updated, "fit", fitSection(JSON.parse(readFileSync(fitUrl, "utf8"))));
+if (existsSync(fitUrl)) setSection("fit", fitSection(JSON.parse(readFileSync(fitUrl, "utf8"))));
 // The continuity table, from bench/continuity.json (written by `npm run bench:continuity`).
 const continuityUrl = new URL("./continuity.json", import.meta.url);
 if (existsSync(continuityUrl)) {
@@ -89,7 +99,7 @@ if (existsSync(continuityUrl)) {
   const table = rows
     .map((r) => `| ${r.window * 100}% | ${r.dataset} | ${r.compactions} | ${n(r.needed)} | ${pct(r.extractive, r.needed)} | ${pct(r.prompt, r.needed)} | ${pct(r.dropped, r.needed)} | ${pct(r.trim, r.needed)} | ${pct(r.rendererHidden, r.needed)} | ${pct(r.truncated, r.needed)} |`)
     .join("\n");
-  updated = replaceSection(updated, "continuity", `<!-- continuity:start -->
+  setSection("continuity", `<!-- continuity:start -->
 Measured by \`npm run bench:continuity\` on ${date.slice(0, 10)}, Node ${node}, over the ${transcripts} transcripts of 8,000 tokens or more; \`bench/continuity.json\` holds every figure, with the compactions left unjudged because their request was over the window.
 
 | window | dataset | compactions judged | needed facts | \`extractiveSummary\` | what \`buildSummaryPrompt\` shows | dropping the older part | its last 4,000 tokens (LangChain's trim) | hidden by the renderer's cut | cut out of the tail by truncation |
@@ -108,7 +118,7 @@ if (existsSync(costUrl)) {
       return `| ${r.dataset} | ${r.policy} | ${n(r.requests)} | ${n(r.over)} | ${dollars(r.main.anthropic)} | ${dollars(r.summarizer.anthropic)} | ${dollars(r.main.anthropic + r.summarizer.anthropic)} | ${dollars(r.main.openai + r.summarizer.openai)} | ${(hit * 100).toFixed(0)}% |`;
     })
     .join("\n");
-  updated = replaceSection(updated, "cost", `<!-- cost:start -->
+  setSection("cost", `<!-- cost:start -->
 Measured by \`npm run bench:cost\` on ${date.slice(0, 10)}, Node ${node}, over the ${transcripts} transcripts of 8,000 tokens or more at a window of 40%; \`bench/cost.json\` holds every figure.
 
 | dataset | policy | requests | over the window | main input, Anthropic | summarizer input, Anthropic | total, Anthropic | total, OpenAI | cache-hit share |
@@ -127,7 +137,7 @@ if (existsSync(runtimesUrl)) {
       return `| ${row.runtime} | ${row.version} | ${row.passed} of ${row.passed + row.failed}${failedChecks.length ? ` (failed: ${failedChecks.join(", ")})` : ""} | ${path} |`;
     })
     .join("\n");
-  updated = replaceSection(updated, "runtimes", `<!-- runtimes:start -->
+  setSection("runtimes", `<!-- runtimes:start -->
 Last run of \`npm run test:runtimes\` on ${date.slice(0, 10)}:
 
 | runtime | version | checks passed | estimate |
@@ -135,5 +145,5 @@ Last run of \`npm run test:runtimes\` on ${date.slice(0, 10)}:
 ${table}
 <!-- runtimes:end -->`);
 }
-writeFileSync(readmeUrl, updated);
-console.log("README.md performance, fit, continuity, cost and runtimes sections updated from bench/results.json, bench/fit.json, bench/continuity.json, bench/cost.json and runtimes/results.json");
+for (const [name, text] of pages) writeFileSync(new URL(`../docs/${name}`, import.meta.url), text);
+console.log(`docs/ tables updated (${pageNames.join(", ")}) from bench/results.json, bench/fit.json, bench/continuity.json, bench/cost.json and runtimes/results.json`);

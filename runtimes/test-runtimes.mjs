@@ -1,4 +1,4 @@
-// `npm run test:runtimes`: the conformance checks on the built package in every runtime the README
+// `npm run test:runtimes`: the conformance checks on the built package in every runtime the package
 // claims (Node 20, 22 and 24, Bun, Deno, workerd, headless Chromium) and ai@7 end to end on
 // Node 22. Prints a table of runtime × result, writes runtimes/results.json, exits 1 if any fails.
 // With CI set, a runtime that is missing is a failure, never a skip.

@@ -1,22 +1,61 @@
-// The README's code is the code in examples/recipes (which the typecheck compiles), and it documents every export.
-import { readFileSync, readdirSync } from "node:fs";
+// The README and docs/: the README short, the recipes shown verbatim (the typecheck compiles them
+// in examples/recipes), every export documented, and every relative link resolving.
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as core from "../src/index.js";
 
-const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-const recipes = new URL("../examples/recipes/", import.meta.url);
+const root = new URL("../", import.meta.url).pathname;
+const readme = readFileSync(join(root, "README.md"), "utf8");
+const recipes = join(root, "examples/recipes");
 
-describe("README", () => {
-  it.each(readdirSync(recipes))("shows examples/recipes/%s verbatim", (file) => {
-    expect(readme).toContain(readFileSync(new URL(file, recipes), "utf8").trimEnd());
-  });
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? markdownFiles(join(dir, entry.name)) : entry.name.endsWith(".md") ? [join(dir, entry.name)] : []));
+}
+const pages = [join(root, "README.md"), join(root, "CONTRIBUTING.md"), ...markdownFiles(join(root, "docs"))];
+const text = (file: string) => readFileSync(file, "utf8");
+const everything = pages.map(text).join("\n");
 
-  it("has an entry for every export", () => {
-    for (const name of [...Object.keys(core), "toPrepareStep", "toCallModelInputFilter", "overflowRecovery", "withOverflowRecovery", "compactionMiddleware", "redisStore"]) expect(readme, name).toContain(`\`${name}`);
-  });
+/** The anchors a page's headings make, as GitHub spells them. */
+function anchorsOf(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  let fenced = false;
+  for (const line of markdown.split("\n")) {
+    if (line.startsWith("```")) fenced = !fenced;
+    const heading = fenced ? null : /^#{1,6} (.*)$/.exec(line);
+    if (heading) anchors.add(heading[1]!.trim().toLowerCase().replace(/[^\w\- ]/g, "").replace(/ /g, "-"));
+  }
+  return anchors;
+}
 
-  it("gives a newcomer the two commands", () => {
+describe("README and docs", () => {
+  it("the README stays short, and gives a newcomer the two commands", () => {
+    expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(15 * 1024);
     expect(readme).toContain("npm run demo");
     expect(readme).toContain("npm test");
+  });
+
+  it.each(readdirSync(recipes))("shows examples/recipes/%s verbatim", (file) => {
+    expect(everything).toContain(readFileSync(join(recipes, file), "utf8").trimEnd());
+  });
+
+  it("the API reference has an entry for every export", () => {
+    const api = text(join(root, "docs/api.md"));
+    for (const name of [...Object.keys(core), "toPrepareStep", "toCallModelInputFilter", "overflowRecovery", "withOverflowRecovery", "compactionMiddleware", "redisStore"]) {
+      expect(api, name).toContain(`\`${name}`);
+    }
+  });
+
+  it.each(pages.map((file) => relative(root, file)))("every relative link of %s resolves", (page) => {
+    const file = join(root, page);
+    const broken: string[] = [];
+    for (const [, target] of text(file).matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^(https?:|mailto:)/.test(target!)) continue;
+      const [path, anchor] = target!.split("#") as [string, string | undefined];
+      const destination = path === "" ? file : join(dirname(file), path);
+      if (!existsSync(destination)) broken.push(target!);
+      else if (anchor !== undefined && destination.endsWith(".md") && !anchorsOf(text(destination)).has(anchor)) broken.push(target!);
+    }
+    expect(broken).toEqual([]);
   });
 });
