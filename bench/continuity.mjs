@@ -6,25 +6,12 @@
 // (summarized, masked or cut) that an assistant message writes again later; recall is the share of
 // them visible anywhere in the request. Prints a table per dataset and window, writes bench/continuity.json.
 import { writeFileSync } from "node:fs";
-import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base";
+import { billed, billedList, o200k } from "./billed.mjs";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, buildSummaryPrompt, compactor, extractiveSummary } from "../dist/index.js";
 import { loadTranscripts } from "./data.mjs";
 
 const { transcripts, source } = loadTranscripts();
 
-// What a chat API bills for a message: its text, its tool names and arguments, and 4 tokens of framing.
-const billedCache = new WeakMap();
-function billed(message) {
-  let count = billedCache.get(message);
-  if (count !== undefined) return count;
-  const content = message.content;
-  const text = typeof content === "string" ? content : Array.isArray(content) ? content.map((part) => part?.text ?? "").join("") : "";
-  count = o200k(text) + 4;
-  for (const call of message.tool_calls ?? []) count += o200k(call.function?.name ?? "") + o200k(call.function?.arguments ?? "");
-  billedCache.set(message, count);
-  return count;
-}
-const billedList = (list) => list.reduce((sum, m) => sum + billed(m), 0);
 
 // Facts, as the measure defines them, found here independently of the library's own scanner:
 // ids that hold a digit, paths and file names, amounts, dates, emails, URLs, and in code the names

@@ -9,7 +9,7 @@
 // a model (`extractiveSummary`), so every policy gets the same text; what differs is what each
 // policy sends, to the main model and to the summarizer. Prints a table, writes bench/cost.json.
 import { writeFileSync } from "node:fs";
-import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base";
+import { billed, billedList, o200k } from "./billed.mjs";
 import { pruneMessages } from "ai";
 import { compactor, extractiveSummary, renderTranscript, summarizeInPlace, summarizeWith } from "../dist/index.js";
 import { loadTranscripts, toAiSdk } from "./data.mjs";
@@ -17,27 +17,6 @@ import { loadTranscripts, toAiSdk } from "./data.mjs";
 const { transcripts, source } = loadTranscripts();
 
 /** o200k tokens of a message as a chat API bills it: text, tool names and arguments or results, 4 of framing. */
-const billedCache = new Map();
-function billed(message) {
-  const key = JSON.stringify(message);
-  let count = billedCache.get(key);
-  if (count !== undefined) return count;
-  const content = message.content;
-  let text = typeof content === "string" ? content : "";
-  if (Array.isArray(content)) {
-    for (const part of content) {
-      if (typeof part?.text === "string") text += part.text;
-      else if (part?.type === "tool-call") text += `${part.toolName}${JSON.stringify(part.input)}`;
-      else if (part?.type === "tool-result") text += typeof part.output?.value === "string" ? part.output.value : JSON.stringify(part.output ?? "");
-    }
-  }
-  count = o200k(text) + 4;
-  for (const call of message.tool_calls ?? []) count += o200k(call.function?.name ?? "") + o200k(call.function?.arguments ?? "");
-  if (billedCache.size > 200_000) billedCache.clear();
-  billedCache.set(key, count);
-  return count;
-}
-const billedList = (list) => list.reduce((sum, m) => sum + billed(m), 0);
 
 const prices = {
   anthropic: { input: 3, write: 3.75, read: 0.3 },

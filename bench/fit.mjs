@@ -2,25 +2,12 @@
 // would, and counts the requests that would still be over the model's window. o200k counts
 // (gpt-tokenizer) stand in for what the provider bills. Prints a table and writes bench/fit.json.
 import { writeFileSync } from "node:fs";
-import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base";
+import { billed, billedList, o200k } from "./billed.mjs";
 import { compactor, createCachedCounter, estimateTokens, planCompaction, renderTranscript } from "../dist/index.js";
 import { loadTranscripts } from "./data.mjs";
 
 const { transcripts, source } = loadTranscripts();
 
-// What a chat API bills for a message: its text, its tool names and arguments, and 4 tokens of framing.
-const billedCache = new WeakMap();
-function billed(message) {
-  let count = billedCache.get(message);
-  if (count !== undefined) return count;
-  const content = message.content;
-  const text = typeof content === "string" ? content : Array.isArray(content) ? content.map((part) => part?.text ?? "").join("") : "";
-  count = o200k(text) + 4;
-  for (const call of message.tool_calls ?? []) count += o200k(call.function?.name ?? "") + o200k(call.function?.arguments ?? "");
-  billedCache.set(message, count);
-  return count;
-}
-const billedList = (list) => list.reduce((sum, m) => sum + billed(m), 0);
 // Every transcript; `--long` keeps those of 8k billed tokens or more, where windows bite hardest.
 const selected = process.argv.includes("--long") ? transcripts.filter((t) => billedList(t.messages) >= 8000) : transcripts;
 const isRequest = (m) => m.role === "user";

@@ -1,8 +1,17 @@
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
 import { verifiedBody, withoutSeal } from "../text/summary-seal.js";
-import type { MessageRecord } from "./dialect.js";
+import type { Dialect } from "./dialect.js";
 import { leadingText, roleOf } from "./messages.js";
 import { transcriptDialect } from "./registry.js";
+
+/**
+ * The role a summary gets in a format: the configured `summaryRole`, except in formats without
+ * system messages (Gemini, Bedrock), where it is always `"user"`. A summary of any role but
+ * `"system"` is sealed (see `summary-seal.ts`).
+ */
+export function summaryRoleIn(dialect: Dialect, summaryRole: "system" | "user"): string {
+  return dialect.role(dialect.textMessage(summaryRole, SUMMARY_PREFIX)) ?? "user";
+}
 
 /** How the library knows its own summaries in a transcript. */
 export interface Provenance {
@@ -35,10 +44,9 @@ export function libraryMessagesOf(messages: readonly object[], head: number, sum
   if (provenance.stored !== undefined) {
     if (!provenance.stored.has(summary)) return made;
   } else if (summaryRole !== undefined) {
-    // Formats without system messages (Gemini, Bedrock) always get a user summary.
-    const role = roleOf(transcriptDialect(messages).textMessage(summaryRole, SUMMARY_PREFIX) as MessageRecord);
+    const role = summaryRoleIn(transcriptDialect(messages), summaryRole);
     if (roleOf(summary) !== role) return made;
-    if (role !== "system" && verifiedBody((text as string).slice(SUMMARY_PREFIX.length), role ?? "user", provenance.sealKey) === undefined) return made;
+    if (role !== "system" && verifiedBody((text as string).slice(SUMMARY_PREFIX.length), role, provenance.sealKey) === undefined) return made;
   }
   made.add(summary);
   const reminder = messages[head + 1];

@@ -1,5 +1,6 @@
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
 import type { Dialect } from "../dialects/dialect.js";
+import { summaryRoleIn } from "../dialects/library-messages.js";
 import { transcriptDialect } from "../dialects/registry.js";
 import { extractiveSummary } from "../summary-kit/extractive-summary.js";
 import { CompactionError, isCompactionError } from "../ground/errors.js";
@@ -90,7 +91,7 @@ interface SummaryMaker {
 }
 
 function summaryMaker<M extends AnyMessage>(dialect: Dialect, settings: Settings<M>, seal: boolean): SummaryMaker {
-  const role = dialect.role(dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX)) ?? "user";
+  const role = summaryRoleIn(dialect, settings.summaryRole);
   const key = seal && role !== "system" ? settings.sealKey : undefined;
   return { make: (text) => dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (key === undefined ? text : sealed(text, role, key))) };
 }

@@ -1,4 +1,4 @@
-import { libraryMessagesOf, summaryTextOf } from "../dialects/library-messages.js";
+import { libraryMessagesOf, summaryRoleIn, summaryTextOf } from "../dialects/library-messages.js";
 import { transcriptDialect } from "../dialects/registry.js";
 import { isUserBoundary } from "../dialects/messages.js";
 import { truncateToolPayloads } from "./truncate-tool-payloads.js";
@@ -10,7 +10,6 @@ import { findInsideTurnTail } from "./split-inside-turn.js";
 import { findTailStart, headLength } from "./split-at-user-boundary.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
 import type { AnyMessage, OverBudgetCause, PlanOptions, ReportedUsage } from "../ground/types.js";
-import type { MessageRecord } from "../dialects/dialect.js";
 import { SEAL_PLACEHOLDER } from "../text/summary-seal.js";
 import { assertTranscript } from "../validation/validate-messages.js";
 import { checkedUsage } from "../validation/usage.js";
@@ -247,7 +246,7 @@ function countedWith<M extends AnyMessage>(
 function smallestSummaryTokens<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, tokens: TranscriptTokens<M>, sealed: boolean): number {
   const dialect = transcriptDialect(messages);
   // A user-role summary made without stored state carries a seal (see `summary-seal.ts`).
-  const seal = sealed && dialect.role(dialect.textMessage(settings.summaryRole, "") as MessageRecord) !== "system" ? SEAL_PLACEHOLDER : "";
+  const seal = sealed && summaryRoleIn(dialect, settings.summaryRole) !== "system" ? SEAL_PLACEHOLDER : "";
   const summary = dialect.textMessage(settings.summaryRole, `${SUMMARY_PREFIX}${"a few words ".repeat(5)}${seal}`);
   return tokens.countList([summary as M]);
 }

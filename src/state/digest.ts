@@ -1,3 +1,5 @@
+import { toHex } from "../text/sha256.js";
+
 /**
  * SHA-256 (hex) of the messages' JSON, through the Web Crypto API that every supported runtime
  * has (Node ≥ 20, Deno, Bun, browsers in a secure context, edge workers). Equal JSON is the same
@@ -27,10 +29,7 @@ export async function digestMessages(messages: readonly object[]): Promise<strin
   if (chunk !== "" || chunkHashes.length === 0) chunkHashes.push(new Uint8Array(await subtle.digest("SHA-256", encoder.encode(chunk))));
   const joined = new Uint8Array(chunkHashes.length * 32);
   chunkHashes.forEach((hash, index) => joined.set(hash, index * 32));
-  const hash = await subtle.digest("SHA-256", joined);
-  let hex = "";
-  for (const byte of new Uint8Array(hash)) hex += byte.toString(16).padStart(2, "0");
-  return hex;
+  return toHex(new Uint8Array(await subtle.digest("SHA-256", joined)));
 }
 
 /**
@@ -55,8 +54,5 @@ function withBytes(_key: string, value: unknown): unknown {
   let bytes: Uint8Array | undefined;
   if (value instanceof ArrayBuffer) bytes = new Uint8Array(value);
   else if (ArrayBuffer.isView(value)) bytes = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  if (bytes === undefined) return value;
-  let hex = "";
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
-  return { bytes: hex };
+  return bytes === undefined ? value : { bytes: toHex(bytes) };
 }

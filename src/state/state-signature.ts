@@ -2,6 +2,8 @@
 // that others can write to (a shared Redis, a KV namespace) cannot hand this library a summary of
 // its own making. The signature covers the whole stored value but the signature itself.
 
+import { toHex } from "../text/sha256.js";
+
 const encoder = new TextEncoder();
 
 function subtle(): SubtleCrypto {
@@ -16,12 +18,6 @@ export function importSigningKey(signingKey: string | Uint8Array): Promise<Crypt
   return subtle().importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 }
 
-function toHex(bytes: ArrayBuffer): string {
-  let hex = "";
-  for (const byte of new Uint8Array(bytes)) hex += byte.toString(16).padStart(2, "0");
-  return hex;
-}
-
 function fromHex(hex: string): Uint8Array<ArrayBuffer> | undefined {
   if (!/^[0-9a-f]{64}$/.test(hex)) return undefined;
   const bytes = new Uint8Array(32);
@@ -31,7 +27,7 @@ function fromHex(hex: string): Uint8Array<ArrayBuffer> | undefined {
 
 /** `payload` (a JSON object's text) with a `signature` field added. */
 export async function signState(payload: string, key: CryptoKey): Promise<string> {
-  const signature = toHex(await subtle().sign("HMAC", key, encoder.encode(payload)));
+  const signature = toHex(new Uint8Array(await subtle().sign("HMAC", key, encoder.encode(payload))));
   return `${payload.slice(0, -1)},"signature":"${signature}"}`;
 }
 

@@ -4,10 +4,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStubModel } from "../../examples/stub-model.mjs";
-import { findToolPairProblems } from "../../src/index.js";
-
-type Body = { system?: unknown; messages: { role: string; content: unknown }[] };
-const isSummaryRequest = (body: Body) => JSON.stringify(body.messages.at(-1)?.content ?? "").includes("Stop here:");
+import { expectSummariesRepeatTheirPrefix, isSummaryRequest, type RequestBody as Body } from "../support/summary-requests.js";
 /** A message without its cache breakpoint: what the provider's cache key is made of. */
 const withoutBreakpoints = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (key, item) => (key === "cache_control" ? undefined : item)));
 
@@ -37,20 +34,8 @@ describe("summarizeInPlace with the Anthropic SDK (the recipe)", () => {
     for (let turn = 0; turn < 40; turn++) {
       messages = await send([...messages, { role: "user", content: `Question ${turn}: ${"context ".repeat(3000)}` }]);
     }
-    const requests = stub.requests.map((request) => request.body as Body);
-    const summaries = requests.map((body, index) => ({ body, index })).filter(({ body }) => isSummaryRequest(body));
-    expect(summaries.length).toBeGreaterThan(0);
-    for (const { body, index } of summaries) {
-      const previous = requests[index - 1]!;
-      expect(isSummaryRequest(previous)).toBe(false);
-      expect(body.system).toEqual(previous.system);
-      const older = body.messages.slice(0, -1);
-      const shared = Math.min(older.length, previous.messages.length);
-      expect(shared).toBeGreaterThan(1);
-      // Byte for byte but for where the breakpoint sits.
-      expect(JSON.stringify(withoutBreakpoints(older.slice(0, shared)))).toBe(JSON.stringify(withoutBreakpoints(previous.messages.slice(0, shared))));
-      expect(JSON.stringify(older.at(-1))).toContain('"cache_control":{"type":"ephemeral"}');
-      expect(findToolPairProblems(older)).toEqual([]);
-    }
+    // Byte for byte but for where the breakpoint sits, which moves to the last older message.
+    const summaries = expectSummariesRepeatTheirPrefix(stub.requests.map((request) => request.body as Body), { normalize: withoutBreakpoints });
+    for (const body of summaries) expect(JSON.stringify(body.messages.at(-2))).toContain('"cache_control":{"type":"ephemeral"}');
   });
 });

@@ -3,12 +3,12 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SUMMARY_PREFIX, compactor, findToolPairProblems, summarizeInPlace } from "../../src/index.js";
+import { SUMMARY_PREFIX, compactor, summarizeInPlace } from "../../src/index.js";
+import { expectSummariesRepeatTheirPrefix, isSummaryRequest, type RequestBody as Body } from "../support/summary-requests.js";
 import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
 
 const system: ChatCompletionMessageParam = { role: "system", content: "You are a support agent. Use lookup for order questions." };
 const tools = [{ type: "function" as const, function: { name: "lookup", parameters: { type: "object", properties: { q: { type: "string" } } } } }];
-const isSummaryRequest = (body: { messages: { role: string; content?: unknown }[] }) => String(body.messages.at(-1)?.content ?? "").startsWith("Stop here:");
 
 describe("summarizeInPlace with the openai SDK", () => {
   let stub: Awaited<ReturnType<typeof startStubModel>>;
@@ -46,22 +46,9 @@ describe("summarizeInPlace with the openai SDK", () => {
         for (const call of reply.tool_calls) messages.push({ role: "tool", tool_call_id: call.id, content: `result for ${call.id}: ${"data ".repeat(60)}` });
       }
     }
-    const requests = stub.requests.map((request) => request.body as { messages: object[]; tools?: unknown });
-    const summaries = requests.map((body, index) => ({ body, index })).filter(({ body }) => isSummaryRequest(body as never));
-    expect(summaries.length).toBeGreaterThan(1);
-    for (const { body, index } of summaries) {
-      const previous = requests[index - 1]!;
-      expect(isSummaryRequest(previous as never)).toBe(false);
-      const sent = body.messages.slice(0, -1);
-      const shared = Math.min(sent.length, previous.messages.length);
-      // The cacheable prefix: everything the previous request sent that the summary request sends again.
-      expect(shared).toBeGreaterThan(1);
-      expect(JSON.stringify(sent.slice(0, shared))).toBe(JSON.stringify(previous.messages.slice(0, shared)));
-      expect(JSON.stringify(body.tools)).toBe(JSON.stringify(previous.tools));
-      expect(findToolPairProblems(sent)).toEqual([]);
-      expect(body.messages.at(-1)).toMatchObject({ role: "user" });
-    }
+    const requests = stub.requests.map((request) => request.body as Body);
+    expectSummariesRepeatTheirPrefix(requests);
     // The main requests carry the summaries the model wrote.
-    expect(requests.some((body) => !isSummaryRequest(body as never) && JSON.stringify(body.messages).includes(JSON.stringify(SUMMARY_PREFIX).slice(1, -1) + "summary"))).toBe(true);
+    expect(requests.some((body) => !isSummaryRequest(body) && JSON.stringify(body.messages).includes(JSON.stringify(SUMMARY_PREFIX).slice(1, -1) + "summary"))).toBe(true);
   });
 });
