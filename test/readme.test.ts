@@ -1,8 +1,9 @@
-// The README and docs/: the README short, the recipes shown verbatim (the typecheck compiles them
-// in examples/recipes), every export documented, and every relative link resolving.
+// The README and docs/: the README short, the recipes shown verbatim, every TypeScript block
+// compiling, every export documented, and every relative link resolving.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import ts from "typescript";
 import * as core from "../src/index.js";
 
 const root = new URL("../", import.meta.url).pathname;
@@ -28,6 +29,42 @@ function anchorsOf(markdown: string): Set<string> {
   return anchors;
 }
 
+/** The TypeScript blocks of a page, in order. */
+function typescriptBlocks(markdown: string): string[] {
+  const blocks: string[] = [];
+  let current: string[] | null = null;
+  for (const line of markdown.split("\n")) {
+    if (current === null && /^```(ts|typescript|tsx)\s*$/.test(line)) current = [];
+    else if (current !== null && line.startsWith("```")) {
+      blocks.push(current.join("\n"));
+      current = null;
+    } else current?.push(line);
+  }
+  return blocks;
+}
+
+/**
+ * Every TypeScript block of every page compiled as a module of its own, with the repository's
+ * compiler options: `context-compactor` resolves to the sources and the frameworks to the installed
+ * packages. The blocks are served from memory at paths inside the repository, so nothing is written.
+ */
+function compileErrors(blocks: Map<string, string>): string[] {
+  const config = ts.getParsedCommandLineOfConfigFile(join(root, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  if (config === undefined) throw new Error("tsconfig.json could not be read");
+  const host = ts.createCompilerHost(config.options);
+  const readFile = host.readFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  host.readFile = (file) => blocks.get(file) ?? readFile(file);
+  host.fileExists = (file) => blocks.has(file) || fileExists(file);
+  const program = ts.createProgram([...blocks.keys()], { ...config.options, noEmit: true }, host);
+  return [...blocks.keys()].flatMap((file) =>
+    [...program.getSyntacticDiagnostics(program.getSourceFile(file)), ...program.getSemanticDiagnostics(program.getSourceFile(file))].map((diagnostic) => {
+      const { line } = diagnostic.file!.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
+      return `${relative(root, file)}:${line + 1}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`;
+    }),
+  );
+}
+
 describe("README and docs", () => {
   it("the README stays short, and gives a newcomer the two commands", () => {
     expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(15 * 1024);
@@ -44,6 +81,13 @@ describe("README and docs", () => {
     for (const name of [...Object.keys(core), "toPrepareStep", "toCallModelInputFilter", "overflowRecovery", "withOverflowRecovery", "compactionMiddleware", "redisStore"]) {
       expect(api, name).toContain(`\`${name}`);
     }
+  });
+
+  it("every TypeScript block compiles", { timeout: 120_000 }, () => {
+    // Served as if they sat in examples/, beside the recipes, so imports resolve the same way.
+    const blocks = new Map(pages.flatMap((page) => typescriptBlocks(text(page)).map((block, index) => [join(root, "examples", `docs-block-${relative(root, page).replace(/[/.]/g, "-")}-${index + 1}.ts`), block] as const)));
+    expect(blocks.size).toBeGreaterThan(10);
+    expect(compileErrors(blocks)).toEqual([]);
   });
 
   it.each(pages.map((file) => relative(root, file)))("every relative link of %s resolves", (page) => {
