@@ -1,5 +1,5 @@
 // The checks every runtime runs on the built package: compaction in every dialect, the three
-// invariants on random transcripts, each error code, the estimate against SPEC §3's formula, and
+// invariants on random transcripts, each error code, the estimate against its formula, and
 // the state kept through Web Crypto. Plain JavaScript with no imports: each runtime hands in the
 // package (`lib`), so the same file runs under Node, Bun, Deno, workerd and a browser.
 
@@ -90,7 +90,7 @@ function transcript(next, dialect) {
 
 const dialects = ["openai-chat", "anthropic", "ai-sdk", "openai-responses", "google-genai", "bedrock-converse", "langchain"];
 
-/** SPEC §3 written out with TextEncoder, the way any runtime can. */
+/** The estimate's formula (UTF-8 bytes of each message's JSON / 4, rounded up) written out with TextEncoder, the way any runtime can. */
 function referenceEstimate(messages) {
   const encoder = new TextEncoder();
   return messages.reduce((sum, m) => sum + Math.ceil(encoder.encode(JSON.stringify(m)).length / 4), 0);
@@ -164,7 +164,7 @@ export async function conformance(lib) {
     return Object.keys(codes).join(", ");
   });
 
-  await check("estimateTokens equals SPEC §3's formula", () => {
+  await check("estimateTokens equals its formula", () => {
     const next = random(11);
     for (let run = 0; run < 200; run++) {
       const messages = transcript(next, dialects[run % 4]);

@@ -1,9 +1,10 @@
 // `npm run test:runtimes`: the conformance checks on the built package in every runtime the package
 // claims (Node 20, 22 and 24, Bun, Deno, workerd, headless Chromium) and ai@7 end to end on
-// Node 22. Prints a table of runtime × result, writes runtimes/results.json, exits 1 if any fails.
-// With CI set, a runtime that is missing is a failure, never a skip.
+// Node 22. Prints a table of runtime × result and exits 1 if any fails; a runtime that cannot start
+// is a failed check, never a skip. Writes runtimes/last-run.json (not tracked); with --record it
+// also writes the tracked runtimes/results.json that docs/runtimes.md is made from.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { builtinModules } from "node:module";
 import { createServer as createNetServer } from "node:net";
@@ -11,11 +12,12 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { chromiumHint, chromiumPath as findChromium } from "../test/support/chromium-path.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = (name) => join(here, "node_modules", ".bin", name);
 const local = join(here, "run-local.mjs");
-const chromiumPath = "/usr/bin/chromium";
+const chromiumPath = findChromium();
 
 async function freePort() {
   return new Promise((resolve, reject) => {
@@ -85,7 +87,7 @@ const worker :Workerd.Worker = (
 }
 
 async function chromium() {
-  if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: apt-get install -y chromium`);
+  if (chromiumPath === undefined) throw new Error(`Chromium is missing: ${chromiumHint}`);
   const { chromium: browserType } = await import(join(here, "node_modules", "playwright-core", "index.mjs"));
   const script = await bundle("browser-entry.mjs", "browser");
   const server = createServer((request, response) => {
@@ -127,7 +129,7 @@ const runtimes = [
   ["Bun", () => runJson(bin("bun"), [local]), () => JSON.parse(readFileSync(join(here, "node_modules", "bun", "package.json"), "utf8")).version],
   ["Deno", () => runJson(bin("deno"), ["run", local]), () => JSON.parse(readFileSync(join(here, "node_modules", "deno", "package.json"), "utf8")).version],
   ["workerd (no Node compatibility)", workerd, () => JSON.parse(readFileSync(join(here, "node_modules", "workerd", "package.json"), "utf8")).version],
-  ["Chromium (headless)", chromium, () => spawnSync(chromiumPath, ["--version"], { encoding: "utf8" }).stdout?.trim().replace(/^Chromium /, "") ?? "missing"],
+  ["Chromium (headless)", chromium, () => spawnSync(chromiumPath ?? "chromium", ["--version"], { encoding: "utf8" }).stdout?.trim().replace(/^Chromium /, "") ?? "missing"],
   ["ai@7 on Node 22", () => runJson(join(here, "node_modules", "node22", "bin", "node"), [join(here, "ai7-end-to-end.mjs")]), () => "ai 7.0.173"],
 ];
 
@@ -153,7 +155,9 @@ for (const row of rows) {
   console.log(`${row.runtime} | ${row.version} | ${row.failed === 0 ? `ok (${row.passed} checks)` : `FAILED (${row.failed} of ${row.passed + row.failed})`}`);
   for (const check of row.checks.filter((c) => !c.ok)) console.log(`    ✗ ${check.check}: ${check.detail.split("\n").slice(0, 4).join(" / ")}`);
 }
-writeFileSync(join(here, "results.json"), JSON.stringify({ date: new Date().toISOString(), rows }, null, 2) + "\n");
+const record = JSON.stringify({ date: new Date().toISOString(), rows }, null, 2) + "\n";
+writeFileSync(join(here, "last-run.json"), record);
+if (process.argv.includes("--record")) writeFileSync(join(here, "results.json"), record);
 const failed = rows.filter((row) => row.failed > 0).length;
 console.log(`\nruntimes: ${rows.length - failed} passed, ${failed} failed`);
 process.exitCode = failed > 0 ? 1 : 0;
