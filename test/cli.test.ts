@@ -137,3 +137,36 @@ describe("context-compactor inspect without a budget, and mistyped flags", () =>
     noStack(stderr);
   });
 });
+
+describe("context-compactor inspect: room, plan options and --html", () => {
+  it("says when the head leaves the tail less than keepTail", () => {
+    const { code, stdout } = run(["inspect", new URL("./fixtures/transcripts/tau1/gpt-4o-airline_task003_trial0.json", import.meta.url).pathname, "--max-tokens", "3000"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("room: the head (system prompt) takes 1566 of the 3000-token budget (52%), and the summary up to 750: the tail may take 684 tokens, less than keepTail (1500)");
+  });
+
+  it("plans with masking when asked, as the hook would", () => {
+    const coding = new URL("./fixtures/transcripts/moatless/django__django-12284.json", import.meta.url).pathname;
+    const plain = JSON.parse(run(["inspect", coding, "--max-tokens", "20000", "--json"]).stdout);
+    const masked = JSON.parse(run(["inspect", coding, "--max-tokens", "20000", "--mask-tool-results", "--json"]).stdout);
+    expect(plain.plan.action).toBe("summarize");
+    expect(masked.plan.action).toBe("mask");
+  });
+
+  it("writes one self-contained page, and refuses plan flags without a budget", () => {
+    const dir = mkdtempSync(join(tmpdir(), "inspect-html-"));
+    const page = join(dir, "report.html");
+    const { code, stdout } = run(["inspect", transcript, "--max-tokens", "4000", "--html", page]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`html: wrote ${page}`);
+    const html = readFileSync(page, "utf8");
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain("default-src 'none'");
+    expect(html).not.toMatch(/\b(src|href)=["']?(https?:)?\/\//);
+    expect(run(["inspect", transcript, "--mask-tool-results"])).toMatchObject({ code: 2, stderr: "context-compactor: --mask-tool-results needs --max-tokens (see --help)\n" });
+    expect(run(["inspect", transcript, "--htm", page]).stderr).toContain('Did you mean "--html"?');
+    const unwritable = run(["inspect", transcript, "--html", join(dir, "missing", "report.html")]);
+    expect(unwritable.code).toBe(1);
+    expect(unwritable.stderr).toContain("cannot write");
+  });
+});

@@ -71,7 +71,7 @@ export function formatReport(report: InspectReport): string {
     lines.push("plan: give --max-tokens N to see what a compaction would keep, summarize and cut");
     return lines.join("\n");
   }
-  lines.push(`budget: maxTokens ${report.budget.maxTokens}, keepTail ${report.budget.keepTail}`);
+  lines.push(`budget: maxTokens ${report.budget.maxTokens}, keepTail ${report.budget.keepTail}, maxSummaryTokens ${report.budget.maxSummaryTokens}`);
   const { action, reason } = report.plan;
   if (action === "none") {
     lines.push(`plan: none (${reason}: ${report.tokens} ≤ ${report.budget.maxTokens}); a forced compaction would split it as`);
@@ -80,5 +80,6 @@ export function formatReport(report: InspectReport): string {
     lines.push(`plan: ${action} (${reason})`);
     lines.push(...partLines(report.plan));
   }
+  if (report.room !== undefined) lines.push(`room: ${report.room}`);
   return lines.join("\n");
 }

@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // The `context-compactor` command: see what compaction would do to a transcript before wiring it in.
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { closestKey } from "../ground/closest-key.js";
-import { formatReport, stripControl } from "./format-report.js";
-import { inspectTranscript, transcriptFrom } from "./inspect.js";
+import { findToolPairProblems } from "../dialects/tool-pairs.js";
+import { formatReport, printable, stripControl } from "./format-report.js";
+import { htmlReport } from "./html-report.js";
+import { inspectTranscript, planOptionsOf, transcriptFrom, type InspectOptions } from "./inspect.js";
+import { messageEntries } from "./message-parts.js";
 
 declare const PACKAGE_VERSION: string;
 
-const help = `Usage: context-compactor inspect <transcript.json | -> [--max-tokens N [--keep-tail M]] [--max-bytes B] [--json]
+const help = `Usage: context-compactor inspect <transcript.json | -> [--max-tokens N [--keep-tail M] [--mask-tool-results] [--split-inside-turn]]
+                                  [--max-bytes B] [--json] [--html report.html]
 
 Shows a transcript's dialect, message and token counts, its broken tool pairs, and how the
 compactor would split it under the budget (head / older / tail), without calling any model.
@@ -17,8 +21,12 @@ The file holds a JSON array of messages, an object with a "messages" array, or J
 Options:
   --max-tokens N   the budget, a positive integer (without it: counts and tool pairs only)
   --keep-tail M    tokens of recent tail to keep (default: half of --max-tokens)
+  --mask-tool-results   plan with masking of old tool results on (the maskToolResults option)
+  --split-inside-turn   plan with in-turn splits on (the splitInsideTurn option)
   --max-bytes B    refuse a transcript larger than B bytes (default: 268435456, 256 MB)
   --json           print the report as JSON
+  --html FILE      also write the report as one self-contained HTML page: the transcript as a
+                   token timeline of what is kept, summarized, masked and cut, each message on click
   -h, --help       show this help
   -v, --version    show the version
 
@@ -27,7 +35,7 @@ Exit codes: 0 ok, 1 a tool-pair problem or an unreadable or invalid transcript, 
 class UsageError extends Error {}
 
 /** The long flags, for "did you mean" on a mistyped one. */
-const knownFlags = ["max-tokens", "keep-tail", "max-bytes", "json", "help", "version"];
+const knownFlags = ["max-tokens", "keep-tail", "mask-tool-results", "split-inside-turn", "max-bytes", "json", "html", "help", "version"];
 
 function positiveInteger(value: string | undefined, flag: string, minimum: number): number | undefined {
   if (value === undefined) return undefined;
@@ -132,7 +140,10 @@ function run(argv: string[]): number {
         "max-tokens": { type: "string" },
         "keep-tail": { type: "string" },
         "max-bytes": { type: "string" },
+        "mask-tool-results": { type: "boolean" },
+        "split-inside-turn": { type: "boolean" },
         json: { type: "boolean" },
+        html: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -163,12 +174,27 @@ function run(argv: string[]): number {
   const maxTokens = positiveInteger(values["max-tokens"], "--max-tokens", 1);
   const keepTail = positiveInteger(values["keep-tail"], "--keep-tail", 0);
   if (keepTail !== undefined && maxTokens === undefined) throw new UsageError("--keep-tail needs --max-tokens");
+  for (const flag of ["mask-tool-results", "split-inside-turn"] as const) {
+    if (values[flag] && maxTokens === undefined) throw new UsageError(`--${flag} needs --max-tokens`);
+  }
+  if (values.html === "") throw new UsageError("--html needs a file name");
   if (keepTail !== undefined && maxTokens !== undefined && keepTail >= maxTokens) throw new UsageError(`--keep-tail (${keepTail}) must be less than --max-tokens (${maxTokens})`);
 
   const maxBytes = positiveInteger(values["max-bytes"], "--max-bytes", 1) ?? DEFAULT_MAX_BYTES;
   const json = parseTranscriptText(readInput(file, maxBytes), file === "-" ? "standard input" : stripControl(file));
-  const report = inspectTranscript(file === "-" ? "<stdin>" : file, transcriptFrom(json), maxTokens, keepTail);
+  const messages = transcriptFrom(json);
+  const options: InspectOptions = { maxTokens, keepTail, maskToolResults: values["mask-tool-results"], splitInsideTurn: values["split-inside-turn"] };
+  const report = inspectTranscript(file === "-" ? "<stdin>" : file, messages, options);
   console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
+  if (values.html !== undefined) {
+    const entries = messageEntries(messages, findToolPairProblems(messages), planOptionsOf(options));
+    try {
+      writeFileSync(values.html, htmlReport(report, entries));
+    } catch (error) {
+      throw new Error(`cannot write ${stripControl(values.html)}: ${reason(error)}`);
+    }
+    if (!values.json) console.log(`html: wrote ${printable(values.html)}`);
+  }
   return report.toolPairProblems.length > 0 ? 1 : 0;
 }
 

@@ -1,0 +1,84 @@
+import { estimateTokens } from "../counting/estimate-tokens.js";
+import { dialectOf } from "../dialects/registry.js";
+import type { ToolPairProblem } from "../dialects/tool-pairs.js";
+import { resolveOptions } from "../ground/options.js";
+import type { PlanOptions } from "../ground/types.js";
+import { planWithSettings } from "../plan/plan.js";
+
+/**
+ * What the plan does with one message: `head` (the system prompt, kept first), `kept` (in the tail,
+ * as it is), `summarized` (replaced by the summary), `masked` (kept with its tool output cleared),
+ * `cut` (kept with an oversized tool payload cut in the middle).
+ */
+export type MessageFate = "head" | "kept" | "summarized" | "masked" | "cut";
+
+/** One message as the HTML report shows it. */
+export interface MessageEntry {
+  index: number;
+  role: string;
+  fate: MessageFate;
+  /** The message's own count (`estimateTokens` of it alone). */
+  tokens: number;
+  /** Its count as the plan would send it, for a masked or cut message. */
+  tokensAfter?: number;
+  /** The message as JSON, shortened in the middle past `MAX_SHOWN` characters. */
+  json: string;
+  /** The message as the plan would send it, for a masked or cut message. */
+  jsonAfter?: string;
+  /** Tool-pair problems at this message, in words. */
+  problems: string[];
+}
+
+/** The most characters of one message the page carries: a 50 MB tool output must not make a 50 MB page. */
+export const MAX_SHOWN = 20_000;
+
+function shown(message: object): string {
+  const json = JSON.stringify(message, null, 2);
+  if (json.length <= MAX_SHOWN) return json;
+  const half = MAX_SHOWN / 2;
+  return `${json.slice(0, half)}\n…[${json.length - MAX_SHOWN} of ${json.length} characters not shown]…\n${json.slice(-half)}`;
+}
+
+/**
+ * Every message of the transcript with what the plan under `options` does with it. Without
+ * options (no budget), every message is `head` or `kept`. The plan is the one the hook would make.
+ */
+export function messageEntries(messages: readonly object[], problems: readonly ToolPairProblem[], options?: PlanOptions<object>): MessageEntry[] {
+  const fates: MessageFate[] = messages.map(() => "kept");
+  const after = new Map<number, object>();
+  if (options !== undefined) {
+    const plan = planWithSettings(messages, resolveOptions<object>(options, "plan"));
+    const older = new Set(plan.older);
+    plan.head.forEach((_, index) => (fates[index] = "head"));
+    messages.forEach((message, index) => {
+      if (older.has(message)) fates[index] = "summarized";
+    });
+    // The tail holds the pinned request, then everything from `tailStart`; masked or cut messages
+    // are new objects, told apart by whether masking made them (the plan's own transcript holds them).
+    const tailIndices = plan.action === "mask" ? messages.map((_, index) => index).slice(plan.head.length) : [...plan.pinned, ...messages.map((_, index) => index).slice(plan.tailStart)];
+    tailIndices.forEach((index, position) => {
+      const sent = plan.tail[position];
+      if (sent === undefined || sent === messages[index]) return;
+      fates[index] = sent === plan.tokens.messages[index] ? "masked" : "cut";
+      after.set(index, sent);
+    });
+  }
+  const problemsAt = new Map<number, string[]>();
+  for (const problem of problems) problemsAt.set(problem.index, [...(problemsAt.get(problem.index) ?? []), `${problem.kind} (call ${problem.id || "without an id"})`]);
+  return messages.map((message, index) => {
+    const sent = after.get(index);
+    const entry: MessageEntry = {
+      index,
+      role: dialectOf(message).role(message as Record<string, unknown>) ?? "item",
+      fate: fates[index]!,
+      tokens: estimateTokens([message]),
+      json: shown(message),
+      problems: problemsAt.get(index) ?? [],
+    };
+    if (sent !== undefined) {
+      entry.tokensAfter = estimateTokens([sent]);
+      entry.jsonAfter = shown(sent);
+    }
+    return entry;
+  });
+}
