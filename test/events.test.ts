@@ -52,8 +52,8 @@ describe("events", () => {
 
   it("overBudget says the result is still too large, and why", async () => {
     const onCompacted = vi.fn();
-    const partOne = { splitInsideTurn: false, truncateToolResults: false };
-    const hook = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", onCompacted, ...partOne });
+    const turnsOnly = { splitInsideTurn: false, truncateToolResults: false };
+    const hook = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", onCompacted, ...turnsOnly });
     const result = await hook({ messages: [...messages, { role: "assistant", content: "a3" }] });
     expect(result!.messages).toHaveLength(5);
     expect(onCompacted).toHaveBeenCalledWith(expect.objectContaining({ tokensAfter: 5, overBudget: true, overBudgetCause: "kept-messages" }));

@@ -220,7 +220,7 @@ describe("the ladder", () => {
     await expect(tooLong({ messages })).rejects.toMatchObject({ code: "INVALID_SUMMARY" });
   });
 
-  it("splitInsideTurn: false and truncateToolResults: false restore part one, with no summary limit", async () => {
+  it("splitInsideTurn: false and truncateToolResults: false restore the turn-boundaries-only ladder, with no summary limit", async () => {
     const messages = [system, request, ...round("a", big(1)), ...round("b", big(2))];
     const result = await compactor({ maxTokens: 3000, summarize: () => "z".repeat(20_000), splitInsideTurn: false, truncateToolResults: false })({ messages });
     expect(result!.messages).toHaveLength(2);

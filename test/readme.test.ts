@@ -76,6 +76,10 @@ describe("README and docs", () => {
     expect(everything).toContain(readFileSync(join(recipes, file), "utf8").trimEnd());
   });
 
+  it("speaks of the library only, in words a reader can look up", () => {
+    for (const page of pages) expect(text(page), relative(root, page)).not.toMatch(/\bpart (one|two|three)\b|\bSPEC\b|§|toolnexus/i);
+  });
+
   it("the API reference has an entry for every export", () => {
     const api = text(join(root, "docs/api.md"));
     for (const name of [...Object.keys(core), "toPrepareStep", "toCallModelInputFilter", "overflowRecovery", "withOverflowRecovery", "compactionMiddleware", "redisStore"]) {

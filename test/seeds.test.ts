@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, compactor } from "../src/index.js";
 
 const countMessages = (messages: readonly unknown[]) => messages.length;
-// The seed pages describe part one of the contract, with windows of a few dozen tokens where a
-// one-line summary is larger than the messages it replaces. Part one's ladder stays available
+// The reference examples use windows of a few dozen tokens where a
+// one-line summary is larger than the messages it replaces. The turn-boundaries-only ladder stays available
 // exactly, with these two options; the defaults would reject such a summary as INVALID_SUMMARY.
-const partOne = { splitInsideTurn: false, truncateToolResults: false } as const;
+const turnsOnly = { splitInsideTurn: false, truncateToolResults: false } as const;
 
 describe("Elixir reference page", () => {
   it("1. under budget is a no-op", async () => {
@@ -83,7 +83,7 @@ describe("Python reference page", () => {
 
   it("2. compacts a tool transcript and keeps the tail tool-pair-safe", async () => {
     const hook = compactor({
-      ...partOne,
+      ...turnsOnly,
       maxTokens: 20,
       keepTail: 10,
       summarize: (older) => `user asked about ${older.length} earlier things`,
@@ -113,7 +113,7 @@ describe("Python reference page", () => {
 
   it("3. async summarize and flush reminder, as sent to a model", async () => {
     const hook = compactor({
-      ...partOne,
+      ...turnsOnly,
       maxTokens: 15,
       keepTail: 8,
       summarize: async () => "prior turns summarized",

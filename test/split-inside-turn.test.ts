@@ -40,7 +40,7 @@ describe.each(dialects)("splitInsideTurn in %s", (dialect: DialectName) => {
     if (hasSystemMessages(dialect)) expect(output[0]).toBe(messages[0]);
   });
 
-  it("part one's ladder keeps no tail (no user turn after the head fits), and loses the request", async () => {
+  it("the turn-boundaries-only ladder keeps no tail (no user turn after the head fits), and loses the request", async () => {
     const result = await compactor({ maxTokens: 3000, keepTail: 1500, summarize: () => "s", summaryRole, splitInsideTurn: false, truncateToolResults: false })({ messages });
     expect(result!.messages.filter((m) => !isSummaryMessage(m))).toHaveLength(hasSystemMessages(dialect) ? 1 : 0);
   });

@@ -31,10 +31,10 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   truncateToolResults: boolean;
   maxSummaryTokens: number;
   /**
-   * True when the ladder of part one applies exactly: no in-turn split, no truncation, no summary
+   * True when the turn-boundaries-only ladder applies exactly: no in-turn split, no truncation, no summary
    * size limit unless `maxSummaryTokens` was given, no room reserved for the summary.
    */
-  partOne: boolean;
+  turnsOnly: boolean;
   onCompacting: ((event: CompactingEvent) => void) | undefined;
   onCompacted: ((event: CompactedEvent) => void) | undefined;
   onSkipped: ((event: SkippedEvent) => void) | undefined;
@@ -211,7 +211,7 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     splitInsideTurn,
     truncateToolResults,
     maxSummaryTokens,
-    partOne: !splitInsideTurn && !truncateToolResults && !explicitSummaryLimit,
+    turnsOnly: !splitInsideTurn && !truncateToolResults && !explicitSummaryLimit,
     onCompacting: optionalFunction(raw, "onCompacting"),
     onCompacted: optionalFunction(raw, "onCompacted"),
     onSkipped: optionalFunction(raw, "onSkipped"),

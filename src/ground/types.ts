@@ -217,7 +217,7 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
   minFreedTokens?: number;
   /**
    * When no user-turn tail fits `keepTail`, keep the last user message plus the newest complete tool groups that fit.
-   * `false` (with `truncateToolResults: false`) restores part one's ladder exactly.
+   * `false` (with `truncateToolResults: false`) restores the turn-boundaries-only ladder exactly (a summary and a tail from a user turn, nothing else).
    * @default true
    */
   splitInsideTurn?: boolean;

@@ -75,7 +75,7 @@ function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: S
     const summary = summaryMessage.make(text);
     try {
       if (text.trim() === "") return undefined;
-      if (!settings.partOne) checkSummarySize(summary as M, plan);
+      if (!settings.turnsOnly) checkSummarySize(summary as M, plan);
       return summary;
     } catch {
       // A counter other than the estimate may count the text higher: ask for less.
@@ -151,7 +151,7 @@ export async function runCompaction<M extends AnyMessage>(
       signal,
     );
     added = [summaryMessage.make(text)];
-    if (!settings.partOne) checkSummarySize(added[0] as M, plan);
+    if (!settings.turnsOnly) checkSummarySize(added[0] as M, plan);
   } catch (error) {
     // An abort means stop: no fallback stands in for it.
     const fallback = settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED" ? modelFreeSummary(plan, settings, summaryMessage) : undefined;

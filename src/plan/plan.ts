@@ -140,7 +140,7 @@ export function planWithSettings<M extends AnyMessage>(
     : 0;
   // Room for the summary is reserved when the tail is chosen, so that summary and tail fit together.
   const tailRoom = settings.maxTokens - headTokens - settings.maxSummaryTokens - reminderTokens;
-  const tailBudget = settings.partOne ? settings.keepTail : Math.max(0, Math.min(settings.keepTail, tailRoom));
+  const tailBudget = settings.turnsOnly ? settings.keepTail : Math.max(0, Math.min(settings.keepTail, tailRoom));
 
   const { start, fits } = findTailStart(tokens, head, tailBudget, isTailStart);
   let older: M[] = messages.slice(head, start);
@@ -159,7 +159,7 @@ export function planWithSettings<M extends AnyMessage>(
     const inside = findInsideTurnTail(tokens, head, tailBudget, isTailStart, safe);
     if (inside) keepOnly(inside.user, inside.groupStart);
   }
-  if (!settings.partOne) {
+  if (!settings.turnsOnly) {
     // The latest user message is never summarized away: with no tail holding it, keep it alone.
     const user = latestBoundary(cutFrom, head, isBoundary);
     if (user !== -1 && user < tailStart && !pinned.includes(user)) keepOnly(user, cutFrom.length);
@@ -167,7 +167,7 @@ export function planWithSettings<M extends AnyMessage>(
 
   let summaryLimit = settings.maxSummaryTokens;
   let truncated = false;
-  if (!settings.partOne) {
+  if (!settings.turnsOnly) {
     tailTokens ??= tokens.countList(tail);
     // With nothing but an earlier summary to replace, that summary stays: the room is what it leaves.
     const keepsSummary = older.length > 0 && older.every((message) => made.has(message));
