@@ -51,9 +51,9 @@ describe.each(dialects)("fit in %s", (dialect) => {
         const keepTail = Math.floor(maxTokens * tailShare);
         const reminder = flushToMemory ? estimateTokens([{ role: summaryRole, content: FLUSH_TO_MEMORY_REMINDER }]) + 8 : 0;
         const request = latestRequest(messages);
-        // The smallest summary message is about 20 tokens, 10 more with a user-role summary's seal;
-        // the default limit must allow one.
-        const smallest = summaryRole === "user" ? 30 : 20;
+        // The smallest summary message is about 20 tokens, 10 more with a user-role summary's seal and
+        // 8 more with pi's timestamp; the default limit must allow one.
+        const smallest = (summaryRole === "user" ? 30 : 20) + (dialect === "pi-agent" ? 8 : 0);
         fc.pre(Math.floor((maxTokens - keepTail) / 2) >= smallest + reminder);
         const skipped: SkippedEvent[] = [];
         const hook = compactor({ maxTokens, keepTail, summaryRole, flushToMemory, summarize: () => "s", onError: "skip", onSkipped: (event) => skipped.push(event) });

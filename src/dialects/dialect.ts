@@ -6,7 +6,9 @@ export type DialectName =
   | "openai-responses"
   | "google-genai"
   | "bedrock-converse"
-  | "langchain";
+  | "langchain"
+  | "pi-agent"
+  | "genkit";
 
 /** A message seen as a plain record: dialects read fields by name and never change them. */
 export type MessageRecord = Record<string, unknown>;

@@ -2,17 +2,19 @@ import { aiSdk } from "./ai-sdk.js";
 import { anthropic } from "./anthropic.js";
 import { bedrockConverse } from "./bedrock-converse.js";
 import type { Dialect, DialectName, MessageRecord } from "./dialect.js";
+import { genkit } from "./genkit.js";
 import { googleGenai } from "./google-genai.js";
 import { langchain } from "./langchain.js";
 import { openaiChat } from "./openai-chat.js";
 import { openaiResponses } from "./openai-responses.js";
+import { piAgent } from "./pi-agent.js";
 
 /**
  * Every dialect, most distinctive first: a message goes to the first that claims it. OpenAI chat
  * comes last and also takes what nobody claims: a plain `{ role, content: "…" }` reads the same in
  * every format that has such messages.
  */
-export const dialects: readonly Dialect[] = [googleGenai, langchain, openaiResponses, bedrockConverse, anthropic, aiSdk, openaiChat];
+export const dialects: readonly Dialect[] = [googleGenai, langchain, openaiResponses, genkit, bedrockConverse, piAgent, anthropic, aiSdk, openaiChat];
 
 // Every stage of a plan asks again about the same messages, so a message that a dialect claims is
 // told once and then looked up. A message that shows a format's own marks (a `tool_use` block, a
@@ -54,10 +56,21 @@ export function detectDialect(messages: readonly object[]): DialectName {
 /** The dialect of a whole transcript (see `detectDialect`). */
 export function transcriptDialect(messages: readonly object[]): Dialect {
   if (!Array.isArray(messages)) return openaiChat;
+  // A message of typeless text blocks alone (`{ role: "user", content: [{ text }] }`) is Bedrock's
+  // and Genkit's alike: it names the format only when no later message tells the two apart.
+  let textBlocksOnly: Dialect | undefined;
   for (const message of messages) {
     if (typeof message !== "object" || message === null) continue;
     const m = message as MessageRecord;
-    for (const dialect of dialects) if (dialect.claims(m)) return dialect;
+    const dialect = dialects.find((candidate) => candidate.claims(m));
+    if (dialect === undefined) continue;
+    if (dialect !== bedrockConverse || !holdsTextBlocksOnly(m)) return dialect;
+    textBlocksOnly ??= dialect;
   }
-  return openaiChat;
+  return textBlocksOnly ?? openaiChat;
+}
+
+function holdsTextBlocksOnly(m: MessageRecord): boolean {
+  const content = m["content"];
+  return Array.isArray(content) && content.every((block) => typeof block === "object" && block !== null && Object.keys(block).length === 1 && typeof (block as MessageRecord)["text"] === "string");
 }

@@ -1,5 +1,5 @@
 // Converts real OpenAI chat transcripts into the other dialects, so the real runs exercise every one.
-import type { DialectName } from "./transcripts.js";
+import { piAssistant, type DialectName } from "./transcripts.js";
 
 type Chat = { role: string; content?: unknown; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string };
 type Message = Record<string, unknown>;
@@ -51,9 +51,48 @@ function convertKeyed(messages: readonly Chat[], dialect: "google-genai" | "bedr
   return out;
 }
 
+/** pi: the system prompt travels beside the messages; each result is a `toolResult` message of its own. */
+function convertPi(messages: readonly Chat[]): Message[] {
+  const names = new Map<string, string>();
+  return messages.flatMap((m): Message[] => {
+    if (m.role === "system") return [];
+    if (m.role === "tool") {
+      const id = m.tool_call_id ?? "";
+      return [{ role: "toolResult", toolCallId: id, toolName: names.get(id) ?? "tool", content: [{ type: "text", text: text(m.content) }], isError: false, timestamp: 0 }];
+    }
+    if (m.role !== "assistant") return [{ role: m.role, content: text(m.content), timestamp: 0 }];
+    for (const c of m.tool_calls ?? []) names.set(c.id, c.function.name);
+    const calls = (m.tool_calls ?? []).map((c) => ({ type: "toolCall", id: c.id, name: c.function.name, arguments: args(c.function.arguments) }));
+    return [piAssistant([...(m.content ? [{ type: "text", text: text(m.content) }] : []), ...calls], calls.length > 0 ? "toolUse" : "stop")];
+  });
+}
+
+/** Genkit: `model` turns with `toolRequest` parts; the responses of one round in one `tool` message. */
+function convertGenkit(messages: readonly Chat[]): Message[] {
+  const out: Message[] = [];
+  const names = new Map<string, string>();
+  for (const m of messages) {
+    if (m.role === "tool") {
+      const id = m.tool_call_id ?? "";
+      const part = { toolResponse: { ref: id, name: names.get(id) ?? "tool", output: text(m.content) } };
+      const previous = out[out.length - 1];
+      if (previous?.["role"] === "tool") (previous["content"] as Message[]).push(part);
+      else out.push({ role: "tool", content: [part] });
+      continue;
+    }
+    for (const c of m.tool_calls ?? []) names.set(c.id, c.function.name);
+    const requests = (m.tool_calls ?? []).map((c) => ({ toolRequest: { ref: c.id, name: c.function.name, input: args(c.function.arguments) } }));
+    const parts = [...(m.content || requests.length === 0 ? [{ text: text(m.content) }] : []), ...requests];
+    out.push({ role: m.role === "assistant" ? "model" : m.role, content: parts });
+  }
+  return out;
+}
+
 export function convert(messages: readonly Chat[], dialect: DialectName): Message[] {
   if (dialect === "openai-chat") return messages as unknown as Message[];
   if (dialect === "google-genai" || dialect === "bedrock-converse") return convertKeyed(messages, dialect);
+  if (dialect === "pi-agent") return convertPi(messages);
+  if (dialect === "genkit") return convertGenkit(messages);
   const out: Message[] = [];
   const last = () => out[out.length - 1];
   for (const m of messages) {

@@ -2,6 +2,7 @@
 // adding a row here; test/dialects.test.ts runs the same suite over every row.
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { SUMMARY_PREFIX, type DialectName } from "../../src/index.js";
+import { piAssistant } from "./transcripts.js";
 
 type Message = Record<string, unknown>;
 
@@ -122,5 +123,35 @@ export const dialectFixtures: DialectFixture[] = [
     ] as unknown as Message[],
     resultOnly: new ToolMessage({ content: "late", tool_call_id: "z" }) as unknown as Message,
     summary: new SystemMessage(`${SUMMARY_PREFIX}earlier`) as unknown as Message,
+  },
+  {
+    name: "pi-agent",
+    user: { role: "user", content: "Find A", timestamp: 1 },
+    toolRound: [
+      piAssistant([{ type: "toolCall", id: "a", name: "lookup", arguments: { q: "A" } }], "toolUse"),
+      { role: "toolResult", toolCallId: "a", toolName: "lookup", content: [{ type: "text", text: "found A" }], isError: false, timestamp: 1 },
+    ],
+    parallel: [
+      piAssistant(["b", "c"].map((id) => ({ type: "toolCall", id, name: "lookup", arguments: {} })), "toolUse"),
+      { role: "toolResult", toolCallId: "b", toolName: "lookup", content: [{ type: "text", text: "B" }], isError: false, timestamp: 1 },
+      { role: "toolResult", toolCallId: "c", toolName: "lookup", content: [{ type: "text", text: "C" }], isError: false, timestamp: 1 },
+    ],
+    resultOnly: { role: "toolResult", toolCallId: "z", toolName: "lookup", content: [{ type: "text", text: "late" }], isError: true, timestamp: 1 },
+    summary: { role: "user", content: `${SUMMARY_PREFIX}earlier`, timestamp: 1 },
+  },
+  {
+    name: "genkit",
+    user: { role: "user", content: [{ text: "Find A" }] },
+    toolRound: [
+      { role: "model", content: [{ toolRequest: { ref: "a", name: "lookup", input: { q: "A" } } }] },
+      { role: "tool", content: [{ toolResponse: { ref: "a", name: "lookup", output: "found A" } }] },
+    ],
+    // Without refs: Genkit pairs requests and responses in order.
+    parallel: [
+      { role: "model", content: [{ toolRequest: { name: "lookup", input: {} } }, { toolRequest: { name: "lookup", input: {} } }] },
+      { role: "tool", content: [{ toolResponse: { name: "lookup", output: "B" } }, { toolResponse: { name: "lookup", output: "C" } }] },
+    ],
+    resultOnly: { role: "tool", content: [{ toolResponse: { ref: "z", name: "lookup", output: { late: true } } }] },
+    summary: { role: "user", content: [{ text: `${SUMMARY_PREFIX}earlier` }] },
   },
 ];

@@ -8,6 +8,7 @@ export function toolResultPayloads(messages: readonly object[]): { index: number
   messages.forEach((message, index) => {
     const m = message as Message;
     if (m["type"] === "function_call_output" || m["type"] === "function_call_result") out.push({ index, payload: m["output"] });
+    else if (m["role"] === "toolResult") out.push({ index, payload: ((m["content"] as Part[])[0] as Part)["text"] });
     else if (m["role"] === "tool" && typeof m["tool_call_id"] === "string") out.push({ index, payload: m["content"] });
     else if (Array.isArray(m["parts"])) {
       for (const part of m["parts"] as Part[]) {
@@ -20,6 +21,8 @@ export function toolResultPayloads(messages: readonly object[]): { index: number
         if (part["type"] === "tool-result") out.push({ index, payload: (part["output"] as Part)["value"] });
         const result = part["toolResult"] as Part | undefined;
         if (result) out.push({ index, payload: ((result["content"] as Part[])[0] as Part)["text"] });
+        const response = part["toolResponse"] as Part | undefined;
+        if (response) out.push({ index, payload: response["output"] });
       }
     }
   });

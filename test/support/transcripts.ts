@@ -1,18 +1,18 @@
-// Random transcripts in the six dialects, built from one dialect-free shape so every dialect
+// Random transcripts in every dialect, built from one dialect-free shape so every dialect
 // gets the same kinds of structure: a system prompt, user turns, rounds of parallel tool calls
 // answered by their results, assistant replies, and now and then an earlier summary.
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import fc from "fast-check";
-import { SUMMARY_PREFIX } from "../../src/index.js";
+import { SUMMARY_PREFIX, type DialectName } from "../../src/index.js";
 
-export type DialectName = "openai-chat" | "anthropic" | "ai-sdk" | "openai-responses" | "google-genai" | "bedrock-converse" | "langchain";
-export const dialects: DialectName[] = ["openai-chat", "anthropic", "ai-sdk", "openai-responses", "google-genai", "bedrock-converse", "langchain"];
+export type { DialectName };
+export const dialects: DialectName[] = ["openai-chat", "anthropic", "ai-sdk", "openai-responses", "google-genai", "bedrock-converse", "langchain", "pi-agent", "genkit"];
 /** The dialects whose messages are plain JSON (LangChain's are class instances, which a JSON round trip or a deep clone does not keep). */
 export const jsonDialects: DialectName[] = dialects.filter((dialect) => dialect !== "langchain");
 
 /** Formats whose messages array holds no system messages (the system prompt travels beside it). */
 export const hasSystemMessages = (dialect: DialectName): boolean =>
-  dialect !== "anthropic" && dialect !== "google-genai" && dialect !== "bedrock-converse";
+  dialect !== "anthropic" && dialect !== "google-genai" && dialect !== "bedrock-converse" && dialect !== "pi-agent";
 
 /** The summary role a caller sets for the dialect. */
 export const summaryRoleFor = (dialect: DialectName): "system" | "user" => (hasSystemMessages(dialect) ? "system" : "user");
@@ -84,7 +84,15 @@ function textMessage(dialect: DialectName, role: "system" | "user" | "assistant"
   if (dialect === "langchain") return (role === "system" ? new SystemMessage(text) : role === "user" ? new HumanMessage(text) : new AIMessage(text)) as unknown as Message;
   if (dialect === "google-genai") return { role: role === "assistant" ? "model" : "user", parts: [{ text }] };
   if (dialect === "bedrock-converse") return { role, content: [{ text }] };
+  if (dialect === "genkit") return { role: role === "assistant" ? "model" : role, content: [{ text }] };
+  if (dialect === "pi-agent") return role === "assistant" ? piAssistant([{ type: "text", text }], "stop") : { role, content: text, timestamp: 1 };
   return { role, content: text };
+}
+
+/** A pi assistant message, with the fields pi's providers fill in. */
+export function piAssistant(content: Message[], stopReason: "stop" | "toolUse"): Message {
+  const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  return { role: "assistant", content, api: "faux", provider: "faux", model: "faux-1", usage, stopReason, timestamp: 1 };
 }
 
 /**
@@ -93,10 +101,10 @@ function textMessage(dialect: DialectName, role: "system" | "user" | "assistant"
  */
 export function render(shape: Shape, dialect: DialectName): Message[] {
   const out: Message[] = [];
-  if (shape.system !== undefined && hasSystemMessages(dialect)) out.push({ role: "system", content: shape.system });
+  if (shape.system !== undefined && hasSystemMessages(dialect)) out.push(dialect === "genkit" ? textMessage(dialect, "system", shape.system) : { role: "system", content: shape.system });
   if (shape.summary !== undefined) out.push(textMessage(dialect, summaryRoleFor(dialect), SUMMARY_PREFIX + shape.summary));
   for (const step of shape.steps) {
-    if (dialect === "google-genai" || dialect === "bedrock-converse" || dialect === "langchain") {
+    if (dialect === "google-genai" || dialect === "bedrock-converse" || dialect === "langchain" || dialect === "pi-agent" || dialect === "genkit") {
       out.push(...(step.kind === "tools" ? renderTools(step, dialect) : [textMessage(dialect, step.kind, step.text)]));
     } else if (step.kind === "user") {
       out.push(
@@ -186,6 +194,17 @@ function renderTools(step: Extract<Step, { kind: "tools" }>, dialect: DialectNam
         },
         { role: "user", content: step.calls.map((c) => ({ toolResult: { toolUseId: c.id, content: [{ text: c.result }], status: "success" } })) },
       ];
+    case "pi-agent":
+      return [
+        piAssistant([...(step.text ? [{ type: "text", text: step.text }] : []), ...step.calls.map((c) => ({ type: "toolCall", id: c.id, name: c.name, arguments: { q: c.args } }))], "toolUse"),
+        ...step.calls.map((c) => ({ role: "toolResult", toolCallId: c.id, toolName: c.name, content: [{ type: "text", text: c.result }], isError: false, timestamp: 1 })),
+      ];
+    case "genkit":
+      // Genkit pairs by `ref` when both sides have one, else in order: every third call has none.
+      return [
+        { role: "model", content: [...(step.text ? [{ text: step.text }] : []), ...step.calls.map((c) => ({ toolRequest: { ...genkitRef(c.id), name: c.name, input: { q: c.args } } }))] },
+        { role: "tool", content: step.calls.map((c) => ({ toolResponse: { ...genkitRef(c.id), name: c.name, output: c.result } })) },
+      ];
     case "openai-responses":
       // @openai/agents items (callId, function_call_result) and raw API items (call_id,
       // function_call_output) alternate, so both spellings are exercised.
@@ -207,6 +226,10 @@ function renderTools(step: Extract<Step, { kind: "tools" }>, dialect: DialectNam
 
 function geminiId(id: string): { id?: string } {
   return Number(id.slice("call_".length)) % 3 === 2 ? {} : { id };
+}
+
+function genkitRef(id: string): { ref?: string } {
+  return Number(id.slice("call_".length)) % 3 === 2 ? {} : { ref: id };
 }
 
 /** A transcript of one dialect, with its shape. */

@@ -1,0 +1,103 @@
+// Genkit (`genkit` `MessageData`): `{ role: "system" | "user" | "model" | "tool", content: Part[] }`,
+// parts keyed by kind with no `type` field. A model part `{ toolRequest: { name, ref?, input } }` is
+// answered by a part `{ toolResponse: { name, ref?, output } }` of a `tool` message, by `ref` when
+// both have one, else in order. A user message of text parts alone reads the same as Bedrock's.
+import { argumentText, asRecord as record, base64Bytes, cutArgumentsObject, indicesWhere, jsonLength, records, replaceEntries, someRecord, stringField, stringify } from "./content-parts.js";
+import type { Dialect, MediaPart, MessagePart, MessageRecord } from "./dialect.js";
+
+/** Part kinds only Genkit has (Bedrock's blocks hold `text` too, never these). */
+const genkitKeys = ["toolRequest", "toolResponse", "media", "reasoning", "data", "custom", "resource"];
+
+const parts = (m: MessageRecord): MessageRecord[] => records(m["content"]);
+const requestIndices = (m: MessageRecord): number[] => indicesWhere(m["content"], (part) => record(part["toolRequest"]) !== undefined);
+const responseIndices = (m: MessageRecord): number[] => indicesWhere(m["content"], (part) => record(part["toolResponse"]) !== undefined);
+
+function mediaNote(part: MessageRecord): string | undefined {
+  const media = record(part["media"]);
+  if (media === undefined) return undefined;
+  return isImage(media) ? "[image]" : `[file: ${stringField(media, "contentType") ?? "media"}]`;
+}
+
+function isImage(media: MessageRecord): boolean {
+  const type = stringField(media, "contentType") ?? /^data:([^;,]*)/.exec(stringField(media, "url") ?? "")?.[1] ?? "";
+  return type.startsWith("image/");
+}
+
+/** A tool response's payload as text: its `output` (a string as it is, else JSON), then any text of its `content` parts. */
+function responseText(response: MessageRecord | undefined): string {
+  if (response === undefined) return "";
+  const output = response["output"];
+  const texts = output === undefined ? [] : [typeof output === "string" ? output : stringify(output)];
+  for (const part of records(response["content"])) texts.push(typeof part["text"] === "string" ? part["text"] : (mediaNote(part) ?? stringify(part)));
+  return texts.join("\n");
+}
+
+export const genkit: Dialect = {
+  name: "genkit",
+  // A part with a `type` field belongs to another format (an AI SDK `tool` message has typed parts).
+  claims: (m) =>
+    Array.isArray(m["content"]) &&
+    (someRecord(m["content"], (part) => typeof part["type"] !== "string" && genkitKeys.some((key) => Object.hasOwn(part, key))) ||
+      (m["role"] === "model" && !someRecord(m["content"], (part) => typeof part["type"] === "string"))),
+  role: (m) => (m["role"] === "model" ? "assistant" : stringField(m, "role")),
+  forEachToolCall(m, visit) {
+    for (const part of parts(m)) {
+      const request = record(part["toolRequest"]);
+      if (request) visit(stringField(request, "ref"));
+    }
+  },
+  forEachToolResult(m, visit) {
+    for (const part of parts(m)) {
+      const response = record(part["toolResponse"]);
+      if (response) visit(stringField(response, "ref"));
+    }
+  },
+  leadingText(m) {
+    for (const part of parts(m)) if (typeof part["text"] === "string") return part["text"];
+    return undefined;
+  },
+  opensToolGroup: (m) => m["role"] === "model",
+  bindsToNext: () => false,
+  resultTexts: (m) => responseIndices(m).map((index) => responseText(record((m["content"] as MessageRecord[])[index]?.["toolResponse"]))),
+  replaceResults: (m, texts) =>
+    replaceEntries(m, "content", responseIndices(m), texts, (part, text) => {
+      // The payload is replaced whole: its multipart `content`, when it had one, goes with it.
+      const { content: _content, ...response } = part["toolResponse"] as MessageRecord;
+      return { ...part, toolResponse: { ...response, output: text } };
+    }),
+  argumentTexts: (m) => requestIndices(m).map((index) => argumentText(record((m["content"] as MessageRecord[])[index]?.["toolRequest"])?.["input"])),
+  replaceArguments: (m, texts) =>
+    replaceEntries(m, "content", requestIndices(m), texts, (part, text) => ({ ...part, toolRequest: { ...(part["toolRequest"] as MessageRecord), input: cutArgumentsObject(text) } })),
+  media(m) {
+    const found: MediaPart[] = [];
+    for (const part of parts(m)) {
+      const media = record(part["media"]);
+      if (media === undefined) continue;
+      const url = stringField(media, "url") ?? "";
+      if (isImage(media)) found.push({ kind: "image", dataLength: jsonLength(url) });
+      else {
+        const bytes = url.startsWith("data:") ? base64Bytes(url.slice(url.indexOf(",") + 1)) : undefined;
+        found.push({ kind: "file", dataLength: jsonLength(url), ...(bytes === undefined ? {} : { fileBytes: bytes }) });
+      }
+    }
+    return found;
+  },
+  describe(m) {
+    const texts: string[] = [];
+    const tools: MessagePart[] = [];
+    for (const part of parts(m)) {
+      const request = record(part["toolRequest"]);
+      const response = record(part["toolResponse"]);
+      if (typeof part["text"] === "string") texts.push(part["text"]);
+      else if (request) tools.push({ kind: "call", id: stringField(request, "ref"), name: stringField(request, "name"), input: request["input"] ?? {} });
+      else if (response) tools.push({ kind: "result", id: stringField(response, "ref"), name: stringField(response, "name"), output: responseText(response), isError: false });
+      else {
+        const note = mediaNote(part);
+        if (note) texts.push(note);
+      }
+    }
+    const text = texts.join("\n");
+    return { role: genkit.role(m), parts: text.trim() === "" ? tools : [{ kind: "text", text }, ...tools] };
+  },
+  textMessage: (role, text) => ({ role, content: [{ text }] }),
+};
