@@ -1,5 +1,6 @@
 import { expectedMessage } from "../ground/describe-value.js";
 import { langchainPayload } from "../dialects/langchain.js";
+import { piPayload } from "../dialects/pi-agent.js";
 import { mediaEstimate } from "./media-tokens.js";
 import { utf8ByteLength } from "./utf8-length.js";
 
@@ -11,8 +12,9 @@ import { utf8ByteLength } from "./utf8-length.js";
 export function estimateMessageTokens(message: unknown, index: number): number {
   let json: string | undefined;
   try {
-    // A LangChain instance counts as what the provider receives, not as its serialization wrapper.
-    const payload = typeof message === "object" && message !== null && Object.hasOwn(message, "lc_kwargs") ? langchainPayload(message) : undefined;
+    // A LangChain instance counts as what the provider receives, not as its serialization wrapper;
+    // a pi message, not with pi's bookkeeping (usage, timestamps, a tool result's UI details).
+    const payload = typeof message !== "object" || message === null ? undefined : Object.hasOwn(message, "lc_kwargs") ? langchainPayload(message) : piPayload(message);
     json = JSON.stringify(payload ?? message);
   } catch (error) {
     throw new TypeError(
@@ -36,7 +38,8 @@ export function estimateMessageTokens(message: unknown, index: number): number {
  * providers bill them (1,600 tokens an image, 85 in OpenAI's low detail; 1,600 a file per 75 KB
  * of data), not as bytes / 4 of their base64; a text document counts as its text. A LangChain
  * message instance counts as what the provider receives of it (type, content, tool calls, ids),
- * not as LangChain's serialization wrapper. An estimator, not a tokenizer: pass a real one as
+ * not as LangChain's serialization wrapper, and a pi assistant or tool-result message as its role,
+ * content and tool ids, without pi's bookkeeping (usage, timestamps, `details`). An estimator, not a tokenizer: pass a real one as
  * `countTokens` for exact counts.
  *
  * @param messages - the transcript

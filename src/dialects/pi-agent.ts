@@ -13,6 +13,19 @@ const isToolResult = (m: MessageRecord) => m["role"] === "toolResult";
 const isPiAssistant = (m: MessageRecord) => m["role"] === "assistant" && typeof m["api"] === "string" && typeof m["stopReason"] === "string";
 const callIndices = (m: MessageRecord): number[] => indicesWhere(m["content"], (part) => part["type"] === "toolCall");
 
+/**
+ * For a pi assistant or tool-result message, what the provider receives of it (role, content, tool
+ * ids and name, the error flag), as a plain object to estimate; undefined for anything else. The
+ * rest is pi's bookkeeping, never sent: usage and cost, API, provider, model, timestamps, and a
+ * tool result's `details` for the UI, which can be far larger than what the model sees.
+ */
+export function piPayload(message: object): object | undefined {
+  const m = message as MessageRecord;
+  if (isToolResult(m)) return { role: "toolResult", toolCallId: m["toolCallId"], toolName: m["toolName"], content: m["content"], isError: m["isError"] };
+  if (isPiAssistant(m)) return { role: "assistant", content: m["content"] };
+  return undefined;
+}
+
 export const piAgent: Dialect = {
   name: "pi-agent",
   claims: (m) => isToolResult(m) || isPiAssistant(m) || someRecord(m["content"], (part) => part["type"] === "toolCall"),
@@ -52,3 +65,20 @@ export const piAgent: Dialect = {
   },
   textMessage: (_role, text) => ({ role: "user", content: text, timestamp: Date.now() }),
 };
+
+/**
+ * What the provider reported for the last request, from the transcript itself: every pi assistant
+ * message carries the `usage` of the request that produced it, and that request held every message
+ * before it. Input, cache reads and cache writes together are the request's input tokens.
+ */
+export function piReportedUsage(messages: readonly object[]): { inputTokens: number; messageCount: number } | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const m = messages[index] as MessageRecord;
+    if (!isPiAssistant(m)) continue;
+    const usage = asRecord(m["usage"]);
+    const total = [usage?.["input"], usage?.["cacheRead"], usage?.["cacheWrite"]].reduce<number>((sum, value) => sum + (typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0), 0);
+    // A failed or aborted request reports nothing: an earlier one may still have.
+    if (total > 0) return { inputTokens: total, messageCount: index };
+  }
+  return undefined;
+}

@@ -1,0 +1,41 @@
+import { piReportedUsage } from "../dialects/pi-agent.js";
+import type { AnyMessage } from "../ground/types.js";
+import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
+
+/** pi's `transformContext`: the messages to send for this call; the agent's own history is not changed. */
+export type CompactingTransformContext<M extends AnyMessage = AnyMessage> = (messages: M[], signal?: AbortSignal) => Promise<M[]>;
+
+/** Options of `toTransformContext`: those of `statefulCompactor`; `conversationId` may read the messages. */
+export type TransformContextOptions<M extends AnyMessage = AnyMessage> = AdapterOptions<M, { messages: readonly M[] }>;
+
+/**
+ * Makes a pi (`@mariozechner/pi-agent-core`) `transformContext` that compacts the context of each
+ * model call. pi keeps the whole history in the agent and passes it to `transformContext` before
+ * every call, so the compaction lives in a store (`statefulCompactor`): the summary is made once
+ * per crossing of the budget and reused on the calls after it, and a fresh agent per request with
+ * a shared `store` and `conversationId` continues from the last compaction.
+ *
+ * The summary is a user message (pi keeps the system prompt in `systemPrompt`), which pi's default
+ * `convertToLlm` sends as it is. The count is anchored on the `usage` of the last assistant
+ * message, so the system prompt, the tool definitions and the provider's own tokenizer count too.
+ * pi asks that `transformContext` never reject: `onError` defaults to `"fallback"`, which falls
+ * back to the model-free summary when `summarize` fails or times out.
+ *
+ * @param options - `statefulCompactor` options (`store`, `conversationId`, …)
+ * @returns `(messages, signal?) => Promise<messages>`
+ * @example
+ * ```ts
+ * import { Agent } from "@mariozechner/pi-agent-core";
+ * import { toTransformContext } from "context-compactor/pi";
+ *
+ * const agent = new Agent({ initialState: { systemPrompt, model, tools }, transformContext: toTransformContext({ maxTokens: 100_000, summarize }) });
+ * ```
+ */
+export function toTransformContext<M extends AnyMessage = AnyMessage>(options: TransformContextOptions<M>): CompactingTransformContext<M> {
+  const { compact, idOf } = adapterCompactor<M, { messages: readonly M[] }>(options, { summaryRole: "user", onError: "fallback" });
+  return async (messages, signal) => {
+    const usage = piReportedUsage(messages);
+    const compacted = await compact(messages, { ...idOf({ messages }), ...(signal ? { signal } : {}), ...(usage ? { usage } : {}) });
+    return compacted ?? messages;
+  };
+}
