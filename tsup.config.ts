@@ -12,6 +12,7 @@ export default defineConfig([
       "openai-agents": "src/adapters/openai-agents.ts",
       langchain: "src/adapters/langchain.ts",
       redis: "src/adapters/redis.ts",
+      mastra: "src/adapters/mastra.ts",
       genkit: "src/adapters/genkit.ts",
       pi: "src/adapters/pi.ts",
     },

@@ -1,6 +1,6 @@
 // `npm run test:runtimes`: the conformance checks on the built package in every runtime the package
-// claims (Node 20, 22 and 24, Bun, Deno, workerd, headless Chromium) and ai@7 end to end on
-// Node 22. Prints a table of runtime × result and exits 1 if any fails; a runtime that cannot start
+// claims (Node 20, 22 and 24, Bun, Deno, workerd, headless Chromium), and ai@7 and Mastra end to
+// end on Node 22. Prints a table of runtime × result and exits 1 if any fails; a runtime that cannot start
 // is a failed check, never a skip. Writes runtimes/last-run.json (not tracked); with --record it
 // also writes the tracked runtimes/results.json that docs/runtimes.md is made from.
 import { spawn, spawnSync } from "node:child_process";
@@ -131,6 +131,8 @@ const runtimes = [
   ["workerd (no Node compatibility)", workerd, () => JSON.parse(readFileSync(join(here, "node_modules", "workerd", "package.json"), "utf8")).version],
   ["Chromium (headless)", chromium, () => spawnSync(chromiumPath ?? "chromium", ["--version"], { encoding: "utf8" }).stdout?.trim().replace(/^Chromium /, "") ?? "missing"],
   ["ai@7 on Node 22", () => runJson(join(here, "node_modules", "node22", "bin", "node"), [join(here, "ai7-end-to-end.mjs")]), () => "ai 7.0.173"],
+  // Every @mastra/core 1.x needs Node 22.13 or later: its end-to-end run is here, not in `npm test`.
+  ["Mastra on Node 22", () => runJson(join(here, "node_modules", "node22", "bin", "node"), [join(here, "mastra-end-to-end.mjs")]), () => `@mastra/core ${JSON.parse(readFileSync(join(here, "node_modules", "@mastra", "core", "package.json"), "utf8")).version}`],
 ];
 
 const rows = [];

@@ -20,15 +20,15 @@ describe("package", () => {
     // by JSON structure and summary seals (with their own SHA-256): the ceiling catches a
     // regression, not a rounding change.
     expect(gzipSync(core).length).toBeLessThan(30 * 1024);
-    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(30 * 1024);
+    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(30 * 1024);
   });
 
   it("has no runtime dependencies, and the adapters import no framework", () => {
     const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
     expect(manifest.dependencies ?? {}).toEqual({});
     for (const peer of Object.keys(manifest.peerDependencies)) expect(manifest.peerDependenciesMeta[peer], peer).toEqual({ optional: true });
-    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(["@langchain/core", "@mariozechner/pi-agent-core", "@openai/agents", "ai", "genkit", "langchain"]);
-    for (const file of ["index.js", "index.cjs", "ai-sdk.js", "ai-sdk.cjs", "openai-agents.js", "openai-agents.cjs", "redis.js", "redis.cjs", "pi.js", "pi.cjs", "genkit.js", "genkit.cjs"]) {
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(["@langchain/core", "@mariozechner/pi-agent-core", "@mastra/core", "@openai/agents", "ai", "genkit", "langchain"]);
+    for (const file of ["index.js", "index.cjs", "ai-sdk.js", "ai-sdk.cjs", "openai-agents.js", "openai-agents.cjs", "redis.js", "redis.cjs", "pi.js", "pi.cjs", "genkit.js", "genkit.cjs", "mastra.js", "mastra.cjs"]) {
       const code = readFileSync(dist(file), "utf8");
       expect(code).not.toMatch(/from ["'](?!\.\/)/);
       expect(code).not.toMatch(/require\(["'](?!\.\/)/);

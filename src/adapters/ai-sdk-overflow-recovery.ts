@@ -1,6 +1,7 @@
 import type { AnyMessage } from "../ground/types.js";
 import { isContextOverflowError } from "../recovery/is-context-overflow-error.js";
 import { checkedRecovery, compactForRetry, type OverflowRecoveryOptions } from "../recovery/compact-for-retry.js";
+import { asPromptMessage } from "./provider-prompt.js";
 
 /** The part of a provider call's parameters this middleware reads: the provider-level prompt. */
 interface CallParams {
@@ -13,14 +14,6 @@ export interface OverflowRecoveryMiddleware {
   readonly specificationVersion: "v3";
   wrapGenerate: <R>(options: { doGenerate: () => PromiseLike<R>; params: CallParams; model: { doGenerate: (params: never) => PromiseLike<R> } }) => Promise<R>;
   wrapStream: <R>(options: { doStream: () => PromiseLike<R>; params: CallParams; model: { doStream: (params: never) => PromiseLike<R> } }) => Promise<R>;
-}
-
-// The provider-level prompt (`LanguageModelV3Prompt`) holds a system message's content as a
-// string and every other message's as parts: the messages the compaction made (the summary, the
-// flush reminder) are written with string content, so a user one becomes one text part.
-function asPromptMessage(message: AnyMessage): AnyMessage {
-  const m = message as { role?: unknown; content?: unknown };
-  return m.role !== "system" && typeof m.content === "string" ? { role: m.role, content: [{ type: "text", text: m.content }] } : message;
 }
 
 /**

@@ -1,0 +1,65 @@
+// compactionProcessor's own logic on Node 20, with the arguments Mastra passes (its end-to-end run
+// with the real @mastra/core, which needs Node 22, is in `npm run test:runtimes`).
+import { describe, expect, it } from "vitest";
+import { compactionProcessor } from "../src/adapters/mastra.js";
+import { SUMMARY_PREFIX, findToolPairProblems, memoryStore } from "../src/index.js";
+
+type Part = Record<string, unknown>;
+type PromptMessage = { role: string; content: string | Part[] };
+
+/** A provider-level prompt (`LanguageModelV2Prompt`) of `turns` turns with a tool round each. */
+function prompt(turns: number): PromptMessage[] {
+  const messages: PromptMessage[] = [{ role: "system", content: "You are a research agent." }];
+  for (let turn = 0; turn < turns; turn++) {
+    messages.push(
+      { role: "user", content: [{ type: "text", text: `Question ${turn}: ${"context ".repeat(30)}` }] },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: `call-${turn}`, toolName: "lookup", input: { q: `q${turn}` } }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: `call-${turn}`, toolName: "lookup", output: { type: "text", value: "fact ".repeat(100) } }] },
+      { role: "assistant", content: [{ type: "text", text: `Answer ${turn}.` }] },
+    );
+  }
+  return messages;
+}
+
+const context = (entries: Record<string, unknown>) => ({ get: (key: string) => entries[key] });
+
+describe("compactionProcessor", () => {
+  it("compacts the prompt into Mastra's shape: the summary a user message of one text part, pairs whole", async () => {
+    const processor = compactionProcessor({ maxTokens: 1_200, summarize: (older) => `${older.length} earlier messages` });
+    const result = await processor.processLLMRequest({ prompt: prompt(8), state: {} });
+    const sent = result!.prompt;
+    expect(sent[0]).toEqual({ role: "system", content: "You are a research agent." });
+    expect(sent[1]).toEqual({ role: "user", content: [{ type: "text", text: expect.stringMatching(new RegExp(`^\\${SUMMARY_PREFIX.slice(0, -1)}\\n\\d+ earlier messages`)) }] });
+    expect(findToolPairProblems(sent)).toEqual([]);
+    expect(await processor.processLLMRequest({ prompt: prompt(1), state: {} })).toBeUndefined();
+  });
+
+  it("keys the compaction by the memory thread, so two threads of the same opening do not share it", async () => {
+    const store = memoryStore();
+    let calls = 0;
+    const summarize = () => `summary ${++calls}`;
+    const processor = compactionProcessor({ maxTokens: 1_200, store, summarize });
+    const thread = (id: string) => ({ prompt: prompt(8), state: {}, requestContext: context({ MastraMemory: { thread: { id } } }) });
+    await processor.processLLMRequest(thread("a"));
+    await processor.processLLMRequest(thread("a"));
+    expect(calls).toBe(1);
+    await processor.processLLMRequest(thread("b"));
+    expect(calls).toBe(2);
+    // A caller without memory names the thread in the request context.
+    await compactionProcessor({ maxTokens: 1_200, store, summarize }).processLLMRequest({ prompt: prompt(8), state: {}, requestContext: context({ mastra__threadId: "a" }) });
+    expect(calls).toBe(2);
+  });
+
+  it("asks for one retry after a context overflow, and compacts that retry hard", async () => {
+    const processor = compactionProcessor({ maxTokens: 1_000_000, summarize: () => "s" });
+    const state: Record<string, unknown> = {};
+    const overflow = Object.assign(new Error("This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens."), { statusCode: 400 });
+    expect(await processor.processAPIError({ error: new Error("rate limited"), state, retryCount: 0 })).toBeUndefined();
+    expect(await processor.processAPIError({ error: overflow, state, retryCount: 1 })).toBeUndefined();
+    expect(await processor.processAPIError({ error: overflow, state, retryCount: 0 })).toEqual({ retry: true });
+    const retried = await processor.processLLMRequest({ prompt: prompt(8), state });
+    expect(JSON.stringify(retried!.prompt)).toContain("[Summary of earlier conversation]");
+    // Only the retry: the next call is compacted by the budget again.
+    expect(await processor.processLLMRequest({ prompt: prompt(8), state })).toBeUndefined();
+  });
+});
