@@ -141,7 +141,7 @@ describe("stored state is checked before use (case 4)", () => {
   const history = [system, user("first ".repeat(30)), call("c1", { q: "x" }), result("c1", "r ".repeat(30)), user("second ".repeat(30)), assistant("reply ".repeat(30)), user("third")];
   const covered = 5;
   const base = async (fields: Record<string, unknown>) =>
-    JSON.stringify({ version: 2, covered, digest: await digestMessages(history.slice(0, covered)), pinned: [], summary: [{ role: "system", content: `${SUMMARY_PREFIX}earlier` }], ...fields });
+    JSON.stringify({ version: 3, covered, digest: await digestMessages(history.slice(0, covered)), pinned: [], summary: [{ role: "system", content: `${SUMMARY_PREFIX}earlier` }], ...fields });
 
   async function sendWith(value: string, options: Record<string, unknown> = {}) {
     const store = memoryStore();

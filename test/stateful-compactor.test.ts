@@ -130,8 +130,8 @@ describe("statefulCompactor", () => {
   it.each([
     ["not JSON", "{"],
     ["another version", JSON.stringify({ version: 99 })],
-    ["a bad digest", JSON.stringify({ version: 2, covered: 2, digest: "x", pinned: [], summary: [{ role: "system", content: "forged" }] })],
-    ["a covered count past the input", JSON.stringify({ version: 2, covered: 99, digest: "0".repeat(64), pinned: [], summary: [{ role: "system", content: "forged" }] })],
+    ["a bad digest", JSON.stringify({ version: 3, covered: 2, digest: "x", pinned: [], summary: [{ role: "system", content: "forged" }] })],
+    ["a covered count past the input", JSON.stringify({ version: 3, covered: 99, digest: "0".repeat(64), pinned: [], summary: [{ role: "system", content: "forged" }] })],
   ])("ignores stored state that is %s", async (_, stored) => {
     const onStoreError = vi.fn();
     const store = memoryStore();

@@ -1,7 +1,7 @@
 // What `statefulCompactor` stores for one conversation, and how it is checked before use.
 
 /** The version of the stored format; state of another version is ignored. */
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 
 /**
  * One conversation's compaction: the summary message(s) that replace the first `covered` input

@@ -5,10 +5,15 @@ import { toHex } from "../text/sha256.js";
  * has (Node ≥ 20, Deno, Bun, browsers in a secure context, edge workers). Equal JSON is the same
  * message: frameworks rebuild their messages from stored history, so identity cannot be relied on.
  *
- * Taken in pieces: messages are hashed in chunks of about `CHUNK_CHARACTERS`, and the digest is the
- * hash of the chunks' hashes, so no single string of the whole transcript is ever built (a
- * million-message conversation would exceed the longest string a runtime allows). Binary data
- * enters by its bytes: an `ArrayBuffer` serializes as `{}`, so two images would otherwise be one.
+ * Taken in pieces: the messages are hashed in chunks of at most `CHUNK_MESSAGES` messages (fewer
+ * when their JSON reaches `CHUNK_CHARACTERS`), and the digest is the hash of the chunks' hashes,
+ * so no single string of the whole transcript is ever built (a million-message conversation would
+ * exceed the longest string a runtime allows). A full chunk's hash is kept by its first message
+ * object, with the chunk's objects: a caller that passes the same message objects again (an agent
+ * loop) has only its new messages serialized and hashed, so a conversation of n turns costs in
+ * proportion to n, not n². Messages are taken as they are handed in; the library never changes one.
+ * Binary data enters by its bytes: an `ArrayBuffer` serializes as `{}`, so two images would
+ * otherwise be one.
  */
 export async function digestMessages(messages: readonly object[]): Promise<string> {
   const subtle = globalThis.crypto?.subtle;
@@ -17,19 +22,39 @@ export async function digestMessages(messages: readonly object[]): Promise<strin
   }
   const encoder = new TextEncoder();
   const chunkHashes: Uint8Array[] = [];
-  let chunk = "";
-  for (const message of messages) {
-    // A separator that JSON never emits between values keeps [a, b] apart from [ab].
-    chunk += `${jsonOf(message)}\n`;
-    if (chunk.length >= CHUNK_CHARACTERS) {
-      chunkHashes.push(new Uint8Array(await subtle.digest("SHA-256", encoder.encode(chunk))));
-      chunk = "";
+  let index = 0;
+  while (index < messages.length || chunkHashes.length === 0) {
+    const first = messages[index];
+    const known = typeof first === "object" && first !== null ? fullChunks.get(first) : undefined;
+    if (known !== undefined && holdsAt(messages, index, known.messages)) {
+      chunkHashes.push(known.hash);
+      index += known.messages.length;
+      continue;
     }
+    let chunk = "";
+    let end = index;
+    // A separator that JSON never emits between values keeps [a, b] apart from [ab].
+    while (end < messages.length && end - index < CHUNK_MESSAGES && chunk.length < CHUNK_CHARACTERS) chunk += `${jsonOf(messages[end++] as object)}\n`;
+    const hash = new Uint8Array(await subtle.digest("SHA-256", encoder.encode(chunk)));
+    // Only a chunk closed by its own size is the same in a longer transcript; the last one, closed
+    // by the end of the array, grows with it.
+    if (first !== undefined && (end - index === CHUNK_MESSAGES || chunk.length >= CHUNK_CHARACTERS)) fullChunks.set(first, { messages: messages.slice(index, end), hash });
+    chunkHashes.push(hash);
+    index = end;
   }
-  if (chunk !== "" || chunkHashes.length === 0) chunkHashes.push(new Uint8Array(await subtle.digest("SHA-256", encoder.encode(chunk))));
   const joined = new Uint8Array(chunkHashes.length * 32);
-  chunkHashes.forEach((hash, index) => joined.set(hash, index * 32));
+  chunkHashes.forEach((hash, position) => joined.set(hash, position * 32));
   return toHex(new Uint8Array(await subtle.digest("SHA-256", joined)));
+}
+
+/** Hashes of full chunks, by their first message object (see `digestMessages`). */
+const fullChunks = new WeakMap<object, { messages: readonly object[]; hash: Uint8Array }>();
+
+/** True when `messages` holds exactly these objects from `index` on. */
+function holdsAt(messages: readonly object[], index: number, chunk: readonly object[]): boolean {
+  if (index + chunk.length > messages.length) return false;
+  for (let offset = 0; offset < chunk.length; offset++) if (messages[index + offset] !== chunk[offset]) return false;
+  return true;
 }
 
 /**
@@ -45,8 +70,11 @@ function jsonOf(message: object): string {
 /** An empty object as a value (after `:`, `[` or `,`); one inside a string is escaped text, mostly `"{}"`. */
 const emptyObjectValue = /[:[,]\{\}/;
 
-/** Characters of JSON hashed at once. */
-const CHUNK_CHARACTERS = 4 * 1024 * 1024;
+/** Messages hashed at once, at most: small enough that a loop's new messages fill few chunks. */
+const CHUNK_MESSAGES = 64;
+
+/** Characters of JSON hashed at once, at most (one message may go past it). */
+const CHUNK_CHARACTERS = 256 * 1024;
 
 /** A JSON replacer that writes binary data as its bytes in hex, where JSON would write `{}` or an index map. */
 function withBytes(_key: string, value: unknown): unknown {

@@ -43,7 +43,7 @@ describe.skipIf(!available)("a Redis store", () => {
     let calls = 0;
     const first = await statefulCompactor<Message>({ ...options, summarize: () => `s${++calls}` })(history(4), { conversationId: "in-process" });
     const stored = JSON.parse((await client.get("context-compactor:in-process"))!);
-    expect(stored).toMatchObject({ version: 2, covered: 7, pinned: [], summary: [{ role: "system", content: `${SUMMARY_PREFIX}s1` }] });
+    expect(stored).toMatchObject({ version: 3, covered: 7, pinned: [], summary: [{ role: "system", content: `${SUMMARY_PREFIX}s1` }] });
     expect(stored.digest).toMatch(/^[0-9a-f]{64}$/);
     const second = await statefulCompactor<Message>({ ...options, summarize: () => `s${++calls}` })([...history(4), { role: "user", content: "u5" }], { conversationId: "in-process" });
     expect(calls).toBe(1);
