@@ -6,7 +6,7 @@ import { toHex } from "../text/sha256.js";
  * message: frameworks rebuild their messages from stored history, so identity cannot be relied on.
  *
  * Taken in pieces: the messages are hashed in chunks of at most `CHUNK_MESSAGES` messages (fewer
- * when their JSON reaches `CHUNK_CHARACTERS`), and the digest is the hash of the chunks' hashes,
+ * when their JSON reaches `CHUNK_BYTES`), and the digest is the hash of the chunks' hashes,
  * so no single string of the whole transcript is ever built (a million-message conversation would
  * exceed the longest string a runtime allows). A full chunk's hash is kept by its first message
  * object, with the chunk's objects: a caller that passes the same message objects again (an agent
@@ -20,7 +20,6 @@ export async function digestMessages(messages: readonly object[]): Promise<strin
   if (subtle === undefined) {
     throw new TypeError("statefulCompactor needs `globalThis.crypto.subtle` (Web Crypto), which this runtime does not provide");
   }
-  const encoder = new TextEncoder();
   const chunkHashes: Uint8Array[] = [];
   let index = 0;
   while (index < messages.length || chunkHashes.length === 0) {
@@ -31,20 +30,41 @@ export async function digestMessages(messages: readonly object[]): Promise<strin
       index += known.messages.length;
       continue;
     }
-    let chunk = "";
+    // Each message is encoded straight into the chunk's bytes: no string of the chunk is built.
+    let used = 0;
     let end = index;
-    // A separator that JSON never emits between values keeps [a, b] apart from [ab].
-    while (end < messages.length && end - index < CHUNK_MESSAGES && chunk.length < CHUNK_CHARACTERS) chunk += `${jsonOf(messages[end++] as object)}\n`;
-    const hash = new Uint8Array(await subtle.digest("SHA-256", encoder.encode(chunk)));
+    while (end < messages.length && end - index < CHUNK_MESSAGES && used < CHUNK_BYTES) {
+      const message = messages[end++] as object;
+      const json = jsonOf(message);
+      // UTF-8 takes at most 3 bytes per UTF-16 unit, and 1 for the separator.
+      if (used + json.length * 3 + 1 > chunkBytes.length) chunkBytes = grown(chunkBytes, used + json.length * 3 + 1);
+      const { written } = encoder.encodeInto(json, chunkBytes.subarray(used));
+      used += written;
+      // A separator that JSON never emits between values keeps [a, b] apart from [ab].
+      chunkBytes[used++] = 0x0a;
+    }
+    // A copy: the buffer is shared by calls that may run while this one awaits its hash.
+    const hash = new Uint8Array(await subtle.digest("SHA-256", chunkBytes.slice(0, used)));
     // Only a chunk closed by its own size is the same in a longer transcript; the last one, closed
     // by the end of the array, grows with it.
-    if (first !== undefined && (end - index === CHUNK_MESSAGES || chunk.length >= CHUNK_CHARACTERS)) fullChunks.set(first, { messages: messages.slice(index, end), hash });
+    if (first !== undefined && (end - index === CHUNK_MESSAGES || used >= CHUNK_BYTES)) fullChunks.set(first, { messages: messages.slice(index, end), hash });
     chunkHashes.push(hash);
     index = end;
   }
   const joined = new Uint8Array(chunkHashes.length * 32);
   chunkHashes.forEach((hash, position) => joined.set(hash, position * 32));
   return toHex(new Uint8Array(await subtle.digest("SHA-256", joined)));
+}
+
+const encoder = new TextEncoder();
+
+/** The bytes of the chunk being hashed, reused from call to call (grown for a larger message). */
+let chunkBytes = new Uint8Array(64 * 1024);
+
+function grown(buffer: Uint8Array, size: number): Uint8Array<ArrayBuffer> {
+  const next = new Uint8Array(Math.max(size, buffer.length * 2));
+  next.set(buffer);
+  return next;
 }
 
 /** Hashes of full chunks, by their first message object (see `digestMessages`). */
@@ -60,11 +80,12 @@ function holdsAt(messages: readonly object[], index: number, chunk: readonly obj
 /**
  * A message's JSON with its binary data as bytes. An `ArrayBuffer` or a `DataView` serializes as
  * `{}`, so only JSON that holds an empty object is written again with the replacer, which would
- * otherwise slow every message down (a typed array's JSON already lists its bytes).
+ * otherwise slow every message down (a typed array's JSON already lists its bytes). `includes`
+ * first: most messages hold no `{}` at all, and it is far cheaper than the expression.
  */
 function jsonOf(message: object): string {
   const json = JSON.stringify(message);
-  return emptyObjectValue.test(json) ? JSON.stringify(message, withBytes) : json;
+  return json.includes("{}") && emptyObjectValue.test(json) ? JSON.stringify(message, withBytes) : json;
 }
 
 /** An empty object as a value (after `:`, `[` or `,`); one inside a string is escaped text, mostly `"{}"`. */
@@ -73,8 +94,8 @@ const emptyObjectValue = /[:[,]\{\}/;
 /** Messages hashed at once, at most: small enough that a loop's new messages fill few chunks. */
 const CHUNK_MESSAGES = 64;
 
-/** Characters of JSON hashed at once, at most (one message may go past it). */
-const CHUNK_CHARACTERS = 256 * 1024;
+/** Bytes of JSON hashed at once, at most (one message may go past it). */
+const CHUNK_BYTES = 256 * 1024;
 
 /** A JSON replacer that writes binary data as its bytes in hex, where JSON would write `{}` or an index map. */
 function withBytes(_key: string, value: unknown): unknown {
