@@ -322,6 +322,29 @@ describe("the digest sees every byte and takes the transcript in pieces", () => 
     expect(await digestMessages([{ role: "user", content: new Uint16Array([1, 2]) }])).not.toBe(await digestMessages([{ role: "user", content: new Uint16Array([1, 3]) }]));
   });
 
+  it.each([
+    ["an ArrayBuffer", (byte: number) => new Uint8Array([1, 2, byte]).buffer],
+    ["a Uint8Array", (byte: number) => new Uint8Array([1, 2, byte])],
+  ])("two conversations that differ only in %s image, under the automatic key of one store, never receive each other's summary", async (_, data) => {
+    const store = memoryStore();
+    const summaries: string[] = [];
+    const compact = statefulCompactor({ maxTokens: 300, store, summarize: (older) => `summary ${summaries.push(JSON.stringify(older))} of document ${older.length}` });
+    const conversation = (byte: number, label: string) => [
+      { role: "system", content: "You read documents." },
+      { role: "user", content: [{ type: "text", text: "Read this." }, { type: "image", image: data(byte) }] },
+      ...Array.from({ length: 8 }, (_, i) => [
+        { role: "assistant", content: `${label} answer ${i} ${"word ".repeat(30)}` },
+        { role: "user", content: `${label} question ${i}` },
+      ]).flat(),
+    ];
+    const first = await compact(conversation(3, "alice"));
+    const second = await compact(conversation(4, "bob"));
+    expect(summaries).toHaveLength(2);
+    expect(JSON.stringify(first)).not.toContain("bob");
+    expect(JSON.stringify(second)).not.toContain("alice");
+    expect(JSON.stringify(second)).toContain("summary 2");
+  });
+
   it("a million-message conversation is digested without one giant string", { timeout: 120_000 }, async () => {
     // 620 MB of JSON, beyond the longest string V8 builds (about 512 MB); the messages share one text.
     const text = "x".repeat(600);

@@ -78,6 +78,15 @@ export type StatefulCompactor<M extends AnyMessage = AnyMessage> = <T extends M>
   call?: StatefulCallOptions,
 ) => Promise<T[] | null>;
 
+/** The bounded caches of own writes, one per store object (see `statefulCompactor`). */
+const nearbyCaches = new WeakMap<object, CompactionStore>();
+
+function nearbyCacheOf(store: object): CompactionStore {
+  let cache = nearbyCaches.get(store);
+  if (cache === undefined) nearbyCaches.set(store, (cache = memoryStore()));
+  return cache;
+}
+
 /** Store keys are namespaced, so one Redis or KV database can hold other data too. */
 const KEY_PREFIX = "context-compactor:";
 
@@ -163,8 +172,10 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   const settings = resolveOptions<M>(options, "stateful");
   const { store: rawStore, conversationId: rawId, onStoreError } = options as StatefulCompactorOptions<M>;
   const store = checkedStore(rawStore);
-  // In front of a shared store, a bounded cache of this instance's own writes (none in front of the default, which is one already).
-  const nearby = rawStore === undefined ? undefined : memoryStore();
+  // In front of a shared store, a bounded cache of this process's own writes (none in front of the
+  // default, which is one already), shared by every compactor over the same store object: a route
+  // that makes a compactor per request still continues from its own compactions while the store is down.
+  const nearby = rawStore === undefined ? undefined : nearbyCacheOf(rawStore);
   const defaultId = checkedId(rawId, "conversationId");
   if (onStoreError !== undefined && typeof onStoreError !== "function") {
     throw new TypeError(expectedMessage("onStoreError", "a function", onStoreError));

@@ -25,9 +25,14 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startRedisServer(): Promise<RedisServer> {
-  const port = await freePort();
-  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+/**
+ * Starts `redis-server` at a free port, or at `port` (a restart); with `dir`, its data is kept in
+ * an append-only file there, so a restart finds it again.
+ */
+export async function startRedisServer(options: { port?: number; dir?: string } = {}): Promise<RedisServer & { port: number }> {
+  const port = options.port ?? (await freePort());
+  const persistence = options.dir === undefined ? ["--appendonly", "no"] : ["--appendonly", "yes", "--appendfsync", "always", "--dir", options.dir];
+  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence], { stdio: "ignore" });
   const url = `redis://127.0.0.1:${port}`;
   const deadline = Date.now() + 10_000;
   for (;;) {
@@ -45,6 +50,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   }
   return {
     url,
+    port,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
