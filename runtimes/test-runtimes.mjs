@@ -1,6 +1,6 @@
 // `npm run test:runtimes`: the conformance checks on the built package in every runtime the package
-// claims (Node 20, 22 and 24, Bun, Deno, workerd, headless Chromium), and ai@7 and Mastra end to
-// end on Node 22. Prints a table of runtime × result and exits 1 if any fails; a runtime that cannot start
+// claims (Node 20, 22 and 24, Bun, Deno, workerd, headless Chromium); ai@7 and Mastra end to end
+// on Node 22; pi and Genkit end to end on Node 22 and 24, Bun and Deno. Prints a table of runtime × result and exits 1 if any fails; a runtime that cannot start
 // is a failed check, never a skip. Writes runtimes/last-run.json (not tracked); with --record it
 // also writes the tracked runtimes/results.json that docs/runtimes.md is made from.
 import { spawn, spawnSync } from "node:child_process";
@@ -17,6 +17,11 @@ import { chromiumHint, chromiumPath as findChromium } from "../test/support/chro
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = (name) => join(here, "node_modules", ".bin", name);
 const local = join(here, "run-local.mjs");
+const frameworks = join(here, "frameworks-end-to-end.mjs");
+const frameworkVersions = () => {
+  const version = (name) => JSON.parse(readFileSync(join(here, "..", "node_modules", name, "package.json"), "utf8")).version;
+  return `pi-agent-core ${version("@mariozechner/pi-agent-core")}, genkit ${JSON.parse(readFileSync(join(here, "..", "node_modules", "@genkit-ai", "core", "package.json"), "utf8")).version}`;
+};
 const chromiumPath = findChromium();
 
 async function freePort() {
@@ -131,6 +136,11 @@ const runtimes = [
   ["workerd (no Node compatibility)", workerd, () => JSON.parse(readFileSync(join(here, "node_modules", "workerd", "package.json"), "utf8")).version],
   ["Chromium (headless)", chromium, () => spawnSync(chromiumPath ?? "chromium", ["--version"], { encoding: "utf8" }).stdout?.trim().replace(/^Chromium /, "") ?? "missing"],
   ["ai@7 on Node 22", () => runJson(join(here, "node_modules", "node22", "bin", "node"), [join(here, "ai7-end-to-end.mjs")]), () => "ai 7.0.173"],
+  // pi and Genkit from the project's own devDependencies, through their real agent loops.
+  ["pi and Genkit on Node 22", () => runJson(join(here, "node_modules", "node22", "bin", "node"), [frameworks]), () => frameworkVersions()],
+  ["pi and Genkit on Node 24", () => runJson(join(here, "node_modules", "node24", "bin", "node"), [frameworks]), () => frameworkVersions()],
+  ["pi and Genkit on Bun", () => runJson(bin("bun"), [frameworks]), () => frameworkVersions()],
+  ["pi and Genkit on Deno", () => runJson(bin("deno"), ["run", "-A", frameworks]), () => frameworkVersions()],
   // Every @mastra/core 1.x needs Node 22.13 or later: its end-to-end run is here, not in `npm test`.
   ["Mastra on Node 22", () => runJson(join(here, "node_modules", "node22", "bin", "node"), [join(here, "mastra-end-to-end.mjs")]), () => `@mastra/core ${JSON.parse(readFileSync(join(here, "node_modules", "@mastra", "core", "package.json"), "utf8")).version}`],
 ];
