@@ -327,6 +327,37 @@ describe("branches of one conversation", () => {
     expect(store.get("context-compactor:c")).toBe(before);
   });
 
+  it("a write is a compare-and-set: a branch another instance wrote between the read and the write is kept", async () => {
+    const shared = memoryStore();
+    const summarize = vi.fn((older: object[]) => `summary of ${older.length}`);
+    // The right branch's state, as another instance would write it.
+    const other = memoryStore();
+    await statefulCompactor({ maxTokens: 300, summarize, store: other, conversationId: "c" })(branch("right"));
+    const rightState = other.get("context-compactor:c") as string;
+    // The left branch's instance reads an empty store; the right branch's state lands just before it writes.
+    let raced = false;
+    const racing: CompactionStore = {
+      get: (key) => shared.get(key),
+      set: (key, value) => shared.set(key, value),
+      setIf: (key, value, expected) => {
+        if (!raced) {
+          raced = true;
+          shared.set(key, rightState);
+        }
+        return shared.setIf(key, value, expected);
+      },
+    };
+    await statefulCompactor({ maxTokens: 300, summarize, store: racing, conversationId: "c" })(branch("left"));
+    expect(raced).toBe(true);
+    const stored = JSON.parse(shared.get("context-compactor:c") as string) as { branches: { summary: { content: string }[] }[] };
+    // Both branches, each with its own summary: the late write merged what it found, and lost nothing.
+    expect(stored.branches).toHaveLength(2);
+    const again = vi.fn(() => "again");
+    const right = await statefulCompactor({ maxTokens: 300, summarize: again, store: shared, conversationId: "c" })(branch("right"));
+    expect(again).not.toHaveBeenCalled();
+    expect(JSON.stringify(right)).not.toContain("left question");
+  });
+
   it("validates maxBranches", () => {
     expect(() => statefulCompactor({ maxTokens: 300, summarize: () => "s", maxBranches: 0 })).toThrow(RangeError);
   });

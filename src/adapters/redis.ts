@@ -31,10 +31,24 @@ type Commands = {
   lease(key: string, token: string, ttlMs: number): Promise<unknown>;
   /** Runs the compare-and-delete script on one key. */
   release(key: string, token: string): Promise<unknown>;
+  /** Runs the compare-and-set script on one key: 1 when it set, 0 when the key held something else; undefined when the client cannot run scripts. */
+  setIf(key: string, value: string, expected: string | null, ttl: number | undefined): Promise<unknown> | undefined;
 };
 
 /** Deletes a lease only while it still holds this caller's token: the release Redis documents for a single-instance lock. */
 const RELEASE_SCRIPT = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+
+/**
+ * Sets a key only while it holds the expected value (ARGV[2] "1": while it holds nothing), in one
+ * step on the server, so that no write of another instance can fall between the check and the set.
+ */
+const SET_IF_SCRIPT = `local current = redis.call("get", KEYS[1])
+if ARGV[2] == "1" then if current then return 0 end elseif current ~= ARGV[3] then return 0 end
+if ARGV[4] == "" then redis.call("set", KEYS[1], ARGV[1]) else redis.call("set", KEYS[1], ARGV[1], "EX", ARGV[4]) end
+return 1`;
+
+/** The arguments of the compare-and-set script. */
+const setIfArgs = (value: string, expected: string | null, ttl: number | undefined) => [value, expected === null ? "1" : "0", expected ?? "", ttl === undefined ? "" : String(ttl)];
 
 type Loose = Record<string, unknown> & { [name: string]: unknown };
 const fn = (client: Loose, name: string) => client[name] as ((...args: unknown[]) => Promise<unknown>) | undefined;
@@ -54,6 +68,7 @@ function commandsOf(client: Loose): Commands {
       del: (key) => send(["DEL", key]),
       lease: (key, token, ttlMs) => send(["SET", key, token, "NX", "PX", String(ttlMs)]),
       release: (key, token) => send(["EVAL", RELEASE_SCRIPT, "1", key, token]),
+      setIf: (key, value, expected, ttl) => send(["EVAL", SET_IF_SCRIPT, "1", key, ...setIfArgs(value, expected, ttl)]),
     };
   }
   const call = fn(client, "call");
@@ -64,6 +79,7 @@ function commandsOf(client: Loose): Commands {
       del: (key) => call.call(client, "DEL", key),
       lease: (key, token, ttlMs) => call.call(client, "SET", key, token, "NX", "PX", ttlMs),
       release: (key, token) => call.call(client, "EVAL", RELEASE_SCRIPT, 1, key, token),
+      setIf: (key, value, expected, ttl) => call.call(client, "EVAL", SET_IF_SCRIPT, 1, key, ...setIfArgs(value, expected, ttl)),
     };
   }
   const get = fn(client, "get");
@@ -80,6 +96,10 @@ function commandsOf(client: Loose): Commands {
     release: (key, token) => {
       const evaluate = fn(client, "eval");
       return typeof evaluate === "function" ? evaluate.call(client, RELEASE_SCRIPT, [key], [token]) : Promise.resolve(0);
+    },
+    setIf: (key, value, expected, ttl) => {
+      const evaluate = fn(client, "eval");
+      return typeof evaluate === "function" ? evaluate.call(client, SET_IF_SCRIPT, [key], setIfArgs(value, expected, ttl)) : undefined;
     },
   };
 }
@@ -136,6 +156,15 @@ export function redisStore(client: object, options: RedisStoreOptions = {}): Com
     },
     async release(key, token) {
       await bounded("release", () => commands.release(prefix + key, token));
+    },
+    async setIf(key, value, expected) {
+      const swapped = commands.setIf(prefix + key, value, expected, ttlSeconds);
+      // A client that cannot run scripts (an Upstash client without `eval`) writes as `set` does.
+      if (swapped === undefined) {
+        await bounded("set", () => commands.set(prefix + key, value, ttlSeconds));
+        return true;
+      }
+      return Number(await bounded("setIf", () => swapped)) === 1;
     },
   };
 }

@@ -23,4 +23,10 @@ export interface CompactionStore {
   acquire?(key: string, token: string, ttlMs: number): boolean | PromiseLike<boolean>;
   /** Gives a lease back: deletes `key` only while it still holds `token` (a compare-and-delete). */
   release?(key: string, token: string): unknown;
+  /**
+   * Compare-and-set: stores `value` under `key` only while the key still holds `expected` (`null`:
+   * while it holds nothing), and resolves true when it did. Optional: with it, a write never
+   * overwrites state another instance wrote after this one read; without it, `set` follows a read.
+   */
+  setIf?(key: string, value: string, expected: string | null): boolean | PromiseLike<boolean>;
 }

@@ -28,7 +28,7 @@ export interface MemoryStoreOptions {
  * const store = memoryStore({ maxEntries: 10_000 });
  * ```
  */
-export function memoryStore(options: MemoryStoreOptions = {}): CompactionStore & { readonly size: number } {
+export function memoryStore(options: MemoryStoreOptions = {}): CompactionStore & { readonly size: number; setIf(key: string, value: string, expected: string | null): boolean } {
   if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
   rejectUnknownKeys(options, ["maxEntries", "ttlMs"], "");
   const { maxEntries = 1000, ttlMs } = options;
@@ -42,8 +42,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): CompactionStore &
   // A Map iterates in insertion order, so re-inserting on use keeps the least recently used first.
   const entries = new Map<string, { value: string; until: number }>();
   const leases = new Map<string, { token: string; until: number }>();
-  return {
-    get(key) {
+  const store = {
+    get(key: string): string | undefined {
       const entry = entries.get(key);
       if (entry === undefined) return undefined;
       entries.delete(key);
@@ -51,25 +51,31 @@ export function memoryStore(options: MemoryStoreOptions = {}): CompactionStore &
       entries.set(key, entry);
       return entry.value;
     },
-    set(key, value) {
+    set(key: string, value: string): void {
       entries.delete(key);
       entries.set(key, { value, until: ttlMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + ttlMs });
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
     },
-    delete(key) {
+    setIf(key: string, value: string, expected: string | null): boolean {
+      if ((store.get(key) ?? null) !== expected) return false;
+      store.set(key, value);
+      return true;
+    },
+    delete(key: string): void {
       entries.delete(key);
     },
-    acquire(key, token, leaseMs) {
+    acquire(key: string, token: string, leaseMs: number): boolean {
       const held = leases.get(key);
       if (held !== undefined && held.until > Date.now()) return false;
       leases.set(key, { token, until: Date.now() + leaseMs });
       return true;
     },
-    release(key, token) {
+    release(key: string, token: string): void {
       if (leases.get(key)?.token === token) leases.delete(key);
     },
-    get size() {
+    get size(): number {
       return entries.size;
     },
   };
+  return store;
 }

@@ -78,6 +78,9 @@ export type StatefulCompactor<M extends AnyMessage = AnyMessage> = <T extends M>
   call?: StatefulCallOptions,
 ) => Promise<T[] | null>;
 
+/** Compare-and-set attempts of one write before it is made as a plain `set` (see `writeState`). */
+const CAS_ATTEMPTS = 3;
+
 /** The bounded caches of own writes, one per store object (see `statefulCompactor`). */
 const nearbyCaches = new WeakMap<object, CompactionStore>();
 
@@ -212,14 +215,18 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   /** Keys whose store did not answer the last read: their writes are not preceded by another read. */
   const unanswered = new Set<string>();
 
-  /** The branches stored under `key`; problems are reported to `onStoreError` unless `quiet` (a read already reported them). */
-  async function readStates(key: string, signal: AbortSignal | undefined, quiet = false): Promise<ConversationState[]> {
+  /**
+   * The branches stored under `key`; problems are reported to `onStoreError` unless `quiet` (a read
+   * already reported them). When the store answered, `seen.text` is what it held (`null`: nothing).
+   */
+  async function readStates(key: string, signal: AbortSignal | undefined, quiet = false, seen: { text?: string | null } = {}): Promise<ConversationState[]> {
     // A read that merges before a write has had its problems reported by the read before it.
     const say = quiet ? () => {} : report;
     let text: unknown;
     try {
       text = await boundedStoreCall(() => store.get(key), "get", storeTimeoutMs, signal);
       unanswered.delete(key);
+      seen.text = typeof text === "string" ? text : null;
     } catch (error) {
       // An abort means stop; any other failure means "no state" from the store.
       if (isCompactionError(error) && error.code === "ABORTED") throw error;
@@ -249,16 +256,39 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
    * again first, so that another instance's write in the meantime is kept: the branch the new state
    * extends is replaced, any other branch stays (up to `maxBranches`, the least recently written
    * dropped), and a write is dropped altogether when a branch of this very conversation already
-   * covers more (never overwrite newer state).
+   * covers more (never overwrite newer state). A store with `setIf` makes the write a
+   * compare-and-set against what was read: when another instance wrote in between, the merge is
+   * made again from what it wrote (up to `CAS_ATTEMPTS` times, then the write goes through as is).
    */
   async function writeState<T extends M>(key: string, next: ConversationState, messages: readonly T[], extended: ConversationState | undefined, signal: AbortSignal | undefined): Promise<void> {
-    // A store that just failed to answer is not asked again: what this instance holds stands in.
-    const current = unanswered.has(key) ? parseNearby(key) : await readStates(key, signal, true).catch(() => [] as ConversationState[]);
-    for (const branch of current) {
-      if (branch.covered > next.covered && branch.covered <= messages.length && (await digestMessages(messages.slice(0, branch.covered))) === branch.digest) return;
+    for (let attempt = 1; ; attempt++) {
+      const seen: { text?: string | null } = {};
+      // A store that just failed to answer is not asked again: what this instance holds stands in.
+      const current = unanswered.has(key) ? parseNearby(key) : await readStates(key, signal, true, seen).catch(() => [] as ConversationState[]);
+      for (const branch of current) {
+        if (branch.covered > next.covered && branch.covered <= messages.length && (await digestMessages(messages.slice(0, branch.covered))) === branch.digest) return;
+      }
+      const others = current.filter((branch) => branch.digest !== next.digest && branch.digest !== extended?.digest);
+      const payload = serializeStates([next, ...others].slice(0, maxBranches));
+      if (typeof store.setIf !== "function" || seen.text === undefined || attempt === CAS_ATTEMPTS) return writeValue(key, payload);
+      if (await writeValueIf(key, payload, seen.text)) return;
     }
-    const others = current.filter((branch) => branch.digest !== next.digest && branch.digest !== extended?.digest);
-    await writeValue(key, serializeStates([next, ...others].slice(0, maxBranches)));
+  }
+
+  /** `setIf` through the store: false only when the store answered that the key holds something else. */
+  async function writeValueIf(key: string, payload: string, expected: string | null): Promise<boolean> {
+    let value: string | undefined;
+    try {
+      value = stateKey === undefined ? payload : await signState(payload, await stateKey);
+      const swapped = await boundedStoreCall(() => (store.setIf as NonNullable<CompactionStore["setIf"]>)(key, value as string, expected), "setIf", storeTimeoutMs, undefined);
+      if (swapped) nearby?.set(key, value);
+      return swapped;
+    } catch (error) {
+      // As after a failed `set`: this instance's own write stands in while the store does not answer.
+      if (value !== undefined) nearby?.set(key, value);
+      report(error, { operation: "set", key });
+      return true;
+    }
   }
 
   function parseNearby(key: string): ConversationState[] {

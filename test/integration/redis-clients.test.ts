@@ -92,6 +92,16 @@ describe.skipIf(!available)("redisStore", () => {
     expect(await nodeRedis.exists(`lease-${name}:context-compactor:burst:lease`)).toBe(0);
   });
 
+  it.each(["node-redis", "ioredis", "@upstash/redis"])("%s: setIf sets only over the value it was told, in one step on the server", async (name) => {
+    const store = redisStore(clients()[name]!, { prefix: `cas-${name}:`, ttlSeconds: 60 });
+    expect(await store.setIf!("k", '{"v":1}', null)).toBe(true);
+    expect(await store.setIf!("k", '{"v":2}', null)).toBe(false);
+    expect(await store.setIf!("k", '{"v":2}', '{"v":0}')).toBe(false);
+    expect(await store.setIf!("k", '{"v":2}', '{"v":1}')).toBe(true);
+    expect(await store.get("k")).toBe('{"v":2}');
+    expect(await nodeRedis.ttl(`cas-${name}:k`)).toBeGreaterThan(0);
+  });
+
   it("a signed state round-trips through Upstash's JSON parsing unchanged", async () => {
     const store = redisStore(upstash, { prefix: "signed:" });
     const summarize = vi.fn(() => "s");
