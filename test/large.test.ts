@@ -1,6 +1,6 @@
 // A million messages work without recursion or argument spreading overflowing the stack.
 import { describe, expect, it } from "vitest";
-import { compactor, estimateTokens, findToolPairProblems, planCompaction, splitAtUserBoundary } from "../src/index.js";
+import { compactor, estimateTokens, findToolPairProblems, planCompaction, splitAtUserBoundary, statefulCompactor } from "../src/index.js";
 
 function longTranscript(pairs: number) {
   const messages: object[] = [{ role: "system", content: "S" }];
@@ -26,6 +26,19 @@ describe("a million messages", () => {
     expect(result!.messages.length).toBeLessThan(200);
     expect(findToolPairProblems(messages)).toEqual([]);
     expect(findToolPairProblems(result!.messages)).toEqual([]);
+  });
+
+  it("through statefulCompactor: compacted, then continued from the stored state on fresh copies", { timeout: 120_000 }, async () => {
+    let calls = 0;
+    const compact = statefulCompactor({ maxTokens: 1000, summarize: (older) => `${++calls}: ${older.length} messages` });
+    const first = await compact(messages, { conversationId: "million" });
+    expect(first!.length).toBeLessThan(200);
+    // The next request of a chat route: every message a new object, one more turn at the end.
+    const next = [...(JSON.parse(JSON.stringify(messages)) as object[]), { role: "user", content: "one more" }];
+    const second = await compact(next, { conversationId: "million" });
+    expect(findToolPairProblems(second!)).toEqual([]);
+    expect(calls).toBeLessThanOrEqual(2);
+    expect(JSON.stringify(second)).toContain("1: ");
   });
 
   it("with a custom counter, in O(log n) counter calls", async () => {

@@ -286,6 +286,51 @@ describe("one summary per crossing across instances", () => {
   });
 });
 
+describe("the provider's usage kept with the state", () => {
+  const turn = (i: number) => [
+    { role: "user", content: `question ${i} ${"x ".repeat(60)}` },
+    { role: "assistant", content: `answer ${i}` },
+  ];
+  const history = (turns: number) => [{ role: "system", content: "sys" }, ...Array.from({ length: turns }, (_, i) => turn(i)).flat()];
+
+  it("the first call of the next request is counted from the usage the last request reported", async () => {
+    const store = memoryStore();
+    const summarize = vi.fn(() => "s");
+    const compact = () => statefulCompactor({ maxTokens: 700, summarize, store, conversationId: "c" });
+    // A compaction, then a request sent with it that the provider counts at 680 tokens (the tool
+    // definitions and its own tokenizer, which the estimate does not see).
+    await compact()(history(16));
+    expect(summarize).toHaveBeenCalledTimes(1);
+    const sent = history(17);
+    expect(await compact()(sent, { usage: { inputTokens: 680, messageCount: sent.length } })).not.toBeNull();
+    expect(summarize).toHaveBeenCalledTimes(1);
+    // The next request's first call reports nothing: two more messages put it over 700 by the
+    // kept count, though not by the estimate.
+    const next = [...sent, ...turn(17)];
+    await compact()(next);
+    expect(summarize).toHaveBeenCalledTimes(2);
+    // Without the kept usage (another conversation id, the same messages and state), the estimate alone does not compact.
+    const control = memoryStore();
+    const again = vi.fn(() => "s");
+    await statefulCompactor({ maxTokens: 700, summarize: again, store: control, conversationId: "c" })(history(16));
+    await statefulCompactor({ maxTokens: 700, summarize: again, store: control, conversationId: "c" })(next);
+    expect(again).toHaveBeenCalledTimes(1);
+  });
+
+  it("is not used once the messages it was reported for changed", async () => {
+    const store = memoryStore();
+    const summarize = vi.fn(() => "s");
+    const compact = () => statefulCompactor({ maxTokens: 700, summarize, store, conversationId: "c" });
+    await compact()(history(16));
+    const sent = history(17);
+    await compact()(sent, { usage: { inputTokens: 680, messageCount: sent.length } });
+    // The last reply regenerated: the kept usage no longer describes these messages.
+    const edited = [...sent.slice(0, -1), { role: "assistant", content: "another answer" }, ...turn(17)];
+    await compact()(edited);
+    expect(summarize).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe("branches of one conversation", () => {
   const turn = (branch: string, i: number) => [
     { role: "user", content: `${branch} question ${i} ${"x ".repeat(80)}` },

@@ -18,6 +18,12 @@ export interface ConversationState {
   pinned: number[];
   /** The messages that stand for the summarized ones: the summary, and the flush reminder when on. */
   summary: object[];
+  /**
+   * What the provider last reported for a request sent with this state: `inputTokens` for the first
+   * `messageCount` input messages, whose part after `covered` has the SHA-256 `digest`. The first
+   * model call of the next request is counted from it, as a call that reports its own usage is.
+   */
+  usage?: { inputTokens: number; messageCount: number; digest: string };
 }
 
 const isIndex = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0;
@@ -54,5 +60,13 @@ function parseState(value: Partial<ConversationState>): ConversationState {
   if (!Array.isArray(summary) || summary.length === 0 || !summary.every((m) => typeof m === "object" && m !== null)) {
     throw new TypeError("Expected the stored state's `summary` to hold at least one message");
   }
-  return { version: STATE_VERSION, covered, digest, pinned, summary };
+  const { usage } = value;
+  if (usage === undefined) return { version: STATE_VERSION, covered, digest, pinned, summary };
+  const valid =
+    typeof usage === "object" && usage !== null &&
+    typeof usage.inputTokens === "number" && Number.isFinite(usage.inputTokens) && usage.inputTokens >= 0 &&
+    isIndex(usage.messageCount) && usage.messageCount >= covered &&
+    typeof usage.digest === "string" && /^[0-9a-f]{64}$/.test(usage.digest);
+  if (!valid) throw new TypeError("Expected the stored state's `usage` to hold `inputTokens`, a `messageCount` from `covered` on, and a SHA-256 `digest`");
+  return { version: STATE_VERSION, covered, digest, pinned, summary, usage: { inputTokens: usage.inputTokens, messageCount: usage.messageCount, digest: usage.digest } };
 }

@@ -352,6 +352,22 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     }
   }
 
+  /** The usage a state kept, when the input still holds the messages it was reported for. */
+  async function usageFromState(messages: readonly object[], state: ConversationState | undefined): Promise<ReportedUsage | undefined> {
+    const kept = state?.usage;
+    if (state === undefined || kept === undefined || kept.messageCount > messages.length) return undefined;
+    const digest = await digestMessages(messages.slice(state.covered, kept.messageCount));
+    return digest === kept.digest ? { inputTokens: kept.inputTokens, messageCount: kept.messageCount } : undefined;
+  }
+
+  /** Keeps a reported usage with the state the request was sent with, when it is new. */
+  async function rememberUsage(key: string, messages: readonly M[], state: ConversationState, reported: ReportedUsage, signal: AbortSignal | undefined): Promise<void> {
+    if (reported.messageCount < state.covered || reported.messageCount > messages.length) return;
+    if (state.usage?.messageCount === reported.messageCount && state.usage.inputTokens === reported.inputTokens) return;
+    const digest = await digestMessages(messages.slice(state.covered, reported.messageCount));
+    await writeState(key, { ...state, usage: { inputTokens: reported.inputTokens, messageCount: reported.messageCount, digest } }, messages, state, signal);
+  }
+
   /** Of a key's branches, the one that covers the longest prefix of this input, applied; or the input as it is. */
   async function bestBranch<T extends M>(messages: readonly T[], key: string, states: readonly ConversationState[]) {
     for (const state of [...states].sort((a, b) => b.covered - a.covered)) {
@@ -368,6 +384,10 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     usage: ReportedUsage | undefined,
   ): Promise<T[] | null> {
     let { state, base, origin, stored } = await bestBranch(messages, key, await readStates(key, signal));
+    // A call that reports no usage (the first model call of a request) is counted from the usage the
+    // state kept of the last request sent with it.
+    const reported = usage;
+    usage ??= await usageFromState(messages, state);
     // One summary per crossing across instances: only the holder of the lease summarizes; the
     // others wait for its state, then go on from it (and summarize alone if it never comes).
     const token = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
@@ -388,7 +408,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       }
     }
     try {
-      return await compactWith(messages, key, signal, usage, state, base, origin, stored, planned);
+      return await compactWith(messages, key, signal, usage, state, base, origin, stored, planned, reported);
     } finally {
       if (lease === "leased") {
         try {
@@ -410,9 +430,14 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     origin: number[] | undefined,
     stored: ReadonlySet<object>,
     planned: EnginePlan<T> | undefined,
+    reported: ReportedUsage | undefined,
   ): Promise<T[] | null> {
     const outcome = await runCompaction<T>(base, settings as never, signal, usageOfBase(usage, state, origin), stored, planned);
-    if (outcome === null) return base === messages ? null : base.slice();
+    if (outcome === null) {
+      // Sent with the state as it is: what the provider reported for it is kept with the state.
+      if (reported !== undefined && state !== undefined) await rememberUsage(key, messages, state, reported, signal);
+      return base === messages ? null : base.slice();
+    }
     if (outcome.strategy === "summarize" || outcome.strategy === "fallback") {
       const inputIndex = (index: number) => (origin === undefined ? index : (origin[index] as number));
       const covered = outcome.tailStart >= base.length ? messages.length : inputIndex(outcome.tailStart);
