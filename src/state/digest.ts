@@ -91,11 +91,11 @@ function jsonOf(message: object): string {
 /** An empty object as a value (after `:`, `[` or `,`); one inside a string is escaped text, mostly `"{}"`. */
 const emptyObjectValue = /[:[,]\{\}/;
 
-/** Messages hashed at once, at most: small enough that a loop's new messages fill few chunks. */
-const CHUNK_MESSAGES = 64;
+/** Messages hashed at once, at most: few enough that a loop re-hashes little of its last, open chunk, many enough that a fresh transcript is hashed in few calls. */
+const CHUNK_MESSAGES = 256;
 
 /** Bytes of JSON hashed at once, at most (one message may go past it). */
-const CHUNK_BYTES = 256 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
 
 /** A JSON replacer that writes binary data as its bytes in hex, where JSON would write `{}` or an index map. */
 function withBytes(_key: string, value: unknown): unknown {
