@@ -148,7 +148,7 @@ describe("context-compactor inspect: room, plan options and --html", () => {
   it("plans with masking when asked, as the hook would", () => {
     const coding = new URL("./fixtures/transcripts/moatless/django__django-12284.json", import.meta.url).pathname;
     const plain = JSON.parse(run(["inspect", coding, "--max-tokens", "20000", "--json"]).stdout);
-    const masked = JSON.parse(run(["inspect", coding, "--max-tokens", "20000", "--mask-tool-results", "--json"]).stdout);
+    const masked = JSON.parse(run(["inspect", coding, "--max-tokens", "20000", "--mask", "--json"]).stdout);
     expect(plain.plan.action).toBe("summarize");
     expect(masked.plan.action).toBe("mask");
   });
@@ -163,7 +163,7 @@ describe("context-compactor inspect: room, plan options and --html", () => {
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toContain("default-src 'none'");
     expect(html).not.toMatch(/\b(src|href)=["']?(https?:)?\/\//);
-    expect(run(["inspect", transcript, "--mask-tool-results"])).toMatchObject({ code: 2, stderr: "context-compactor: --mask-tool-results needs --max-tokens (see --help)\n" });
+    expect(run(["inspect", transcript, "--mask"])).toMatchObject({ code: 2, stderr: "context-compactor: --mask needs --max-tokens (see --help)\n" });
     expect(run(["inspect", transcript, "--htm", page]).stderr).toContain('Did you mean "--html"?');
     const unwritable = run(["inspect", transcript, "--html", join(dir, "missing", "report.html")]);
     expect(unwritable.code).toBe(1);

@@ -11,7 +11,7 @@ import { messageEntries } from "./message-parts.js";
 
 declare const PACKAGE_VERSION: string;
 
-const help = `Usage: context-compactor inspect <transcript.json | -> [--max-tokens N [--keep-tail M] [--mask-tool-results] [--split-inside-turn]]
+const help = `Usage: context-compactor inspect <transcript.json | -> [--max-tokens N [--keep-tail M] [--mask] [--split-inside-turn]]
                                   [--max-bytes B] [--json] [--html report.html]
 
 Shows a transcript's dialect, message and token counts, its broken tool pairs, and how the
@@ -21,7 +21,7 @@ The file holds a JSON array of messages, an object with a "messages" array, or J
 Options:
   --max-tokens N   the budget, a positive integer (without it: counts and tool pairs only)
   --keep-tail M    tokens of recent tail to keep (default: half of --max-tokens)
-  --mask-tool-results   plan with masking of old tool results on (the maskToolResults option)
+  --mask           plan with old tool results masked first (the maskToolResults option)
   --split-inside-turn   plan with in-turn splits on (the splitInsideTurn option)
   --max-bytes B    refuse a transcript larger than B bytes (default: 268435456, 256 MB)
   --json           print the report as JSON
@@ -35,7 +35,7 @@ Exit codes: 0 ok, 1 a tool-pair problem or an unreadable or invalid transcript, 
 class UsageError extends Error {}
 
 /** The long flags, for "did you mean" on a mistyped one. */
-const knownFlags = ["max-tokens", "keep-tail", "mask-tool-results", "split-inside-turn", "max-bytes", "json", "html", "help", "version"];
+const knownFlags = ["max-tokens", "keep-tail", "mask", "split-inside-turn", "max-bytes", "json", "html", "help", "version"];
 
 function positiveInteger(value: string | undefined, flag: string, minimum: number): number | undefined {
   if (value === undefined) return undefined;
@@ -140,7 +140,7 @@ function run(argv: string[]): number {
         "max-tokens": { type: "string" },
         "keep-tail": { type: "string" },
         "max-bytes": { type: "string" },
-        "mask-tool-results": { type: "boolean" },
+        mask: { type: "boolean" },
         "split-inside-turn": { type: "boolean" },
         json: { type: "boolean" },
         html: { type: "string" },
@@ -174,7 +174,7 @@ function run(argv: string[]): number {
   const maxTokens = positiveInteger(values["max-tokens"], "--max-tokens", 1);
   const keepTail = positiveInteger(values["keep-tail"], "--keep-tail", 0);
   if (keepTail !== undefined && maxTokens === undefined) throw new UsageError("--keep-tail needs --max-tokens");
-  for (const flag of ["mask-tool-results", "split-inside-turn"] as const) {
+  for (const flag of ["mask", "split-inside-turn"] as const) {
     if (values[flag] && maxTokens === undefined) throw new UsageError(`--${flag} needs --max-tokens`);
   }
   if (values.html === "") throw new UsageError("--html needs a file name");
@@ -183,7 +183,7 @@ function run(argv: string[]): number {
   const maxBytes = positiveInteger(values["max-bytes"], "--max-bytes", 1) ?? DEFAULT_MAX_BYTES;
   const json = parseTranscriptText(readInput(file, maxBytes), file === "-" ? "standard input" : stripControl(file));
   const messages = transcriptFrom(json);
-  const options: InspectOptions = { maxTokens, keepTail, maskToolResults: values["mask-tool-results"], splitInsideTurn: values["split-inside-turn"] };
+  const options: InspectOptions = { maxTokens, keepTail, maskToolResults: values.mask, splitInsideTurn: values["split-inside-turn"] };
   const report = inspectTranscript(file === "-" ? "<stdin>" : file, messages, options);
   console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
   if (values.html !== undefined) {

@@ -1,6 +1,5 @@
 import { expectedMessage } from "../ground/describe-value.js";
-import { langchainPayload } from "../dialects/langchain.js";
-import { piPayload } from "../dialects/pi-agent.js";
+import { providerPayload } from "../dialects/messages.js";
 import { mediaEstimate } from "./media-tokens.js";
 import { utf8ByteLength } from "./utf8-length.js";
 
@@ -12,9 +11,8 @@ import { utf8ByteLength } from "./utf8-length.js";
 export function estimateMessageTokens(message: unknown, index: number): number {
   let json: string | undefined;
   try {
-    // A LangChain instance counts as what the provider receives, not as its serialization wrapper;
-    // a pi message, not with pi's bookkeeping (usage, timestamps, a tool result's UI details).
-    const payload = typeof message !== "object" || message === null ? undefined : Object.hasOwn(message, "lc_kwargs") ? langchainPayload(message) : piPayload(message);
+    // A LangChain instance or a pi message counts as what the provider receives of it.
+    const payload = typeof message === "object" && message !== null ? providerPayload(message) : undefined;
     json = JSON.stringify(payload ?? message);
   } catch (error) {
     throw new TypeError(
@@ -25,9 +23,7 @@ export function estimateMessageTokens(message: unknown, index: number): number {
   if (json === undefined) {
     throw new TypeError(expectedMessage(`messages[${index}]`, "serializable to JSON", message));
   }
-  // Only a message with a content array (or Gemini parts) can carry an image or a file.
-  const m = message as { content?: unknown; parts?: unknown } | null;
-  const media = typeof m === "object" && m !== null && (Array.isArray(m.content) || Array.isArray(m.parts)) ? mediaEstimate(message) : undefined;
+  const media = mediaEstimate(message);
   if (media === undefined) return Math.ceil(utf8ByteLength(json) / 4);
   return Math.ceil(Math.max(0, utf8ByteLength(json) - media.dataLength) / 4) + media.tokens;
 }

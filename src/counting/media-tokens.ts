@@ -1,5 +1,5 @@
-import type { MediaPart, MessageRecord } from "../dialects/dialect.js";
-import { dialectOf } from "../dialects/registry.js";
+import type { MediaPart } from "../dialects/dialect.js";
+import { mediaOf } from "../dialects/messages.js";
 
 /**
  * Tokens of one image, as providers bill it at their default resolution, whatever its size in
@@ -27,9 +27,7 @@ function partTokens(part: MediaPart): number {
  */
 export function mediaEstimate(message: unknown): { dataLength: number; tokens: number } | undefined {
   if (typeof message !== "object" || message === null) return undefined;
-  const m = message as MessageRecord;
-  if (!Array.isArray(m["content"]) && !Array.isArray(m["parts"])) return undefined;
-  const parts = dialectOf(m).media(m);
+  const parts = mediaOf(message);
   if (parts.length === 0) return undefined;
   let dataLength = 0;
   let tokens = 0;

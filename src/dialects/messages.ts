@@ -1,6 +1,8 @@
 // Questions the library asks of one message, answered by the message's own dialect.
 import { SUMMARY_PREFIX } from "../ground/constants.js";
-import type { MessageRecord } from "./dialect.js";
+import type { MediaPart, MessageRecord } from "./dialect.js";
+import { langchainPayload } from "./langchain.js";
+import { piPayload } from "./pi-agent.js";
 import { dialectOf } from "./registry.js";
 
 /** Calls `visit` with the id of every tool call the message makes (undefined for an id-less call). */
@@ -80,4 +82,22 @@ export function bindsToNext(message: object): boolean {
 /** True for a message that may open a complete tool group. */
 export function opensToolGroup(message: object): boolean {
   return dialectOf(message).opensToolGroup(message as MessageRecord);
+}
+
+/**
+ * What the provider receives of a message, when that is not the message's own JSON: a LangChain
+ * instance without its serialization wrapper, a pi message without pi's bookkeeping (usage,
+ * timestamps, a tool result's UI details). Undefined for every other message.
+ */
+export function providerPayload(message: object): object | undefined {
+  return langchainPayload(message) ?? piPayload(message);
+}
+
+/**
+ * The images and files a message carries, as its dialect reads them. Only a message with a content
+ * array (or Gemini's parts) can carry one: every other message is answered without asking its dialect.
+ */
+export function mediaOf(message: object): MediaPart[] {
+  const m = message as MessageRecord;
+  return Array.isArray(m["content"]) || Array.isArray(m["parts"]) ? dialectOf(m).media(m) : [];
 }

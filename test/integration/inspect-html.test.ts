@@ -53,7 +53,7 @@ describe.skipIf(executablePath === undefined)("inspect --html in a browser", () 
 
   it("shows the timeline, the plan's parts and a message on click, with nothing fetched", { timeout: 60_000 }, async () => {
     const html = join(dir, "report.html");
-    const report = inspect(transcript, "--max-tokens", "12000", "--mask-tool-results", "--html", html);
+    const report = inspect(transcript, "--max-tokens", "12000", "--mask", "--html", html);
     await open(html);
     // One block per message, coloured by what the plan does with it.
     const blocks = page.locator("#timeline .block");
