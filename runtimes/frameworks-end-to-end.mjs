@@ -8,19 +8,9 @@ import { genkit, z } from "genkit";
 import { Type } from "typebox";
 import { toModelMiddleware } from "../dist/genkit.js";
 import { toTransformContext } from "../dist/pi.js";
+import { assert, check, results } from "./checks.mjs";
 import { SUMMARY_PREFIX, findToolPairProblems } from "../dist/index.js";
 
-const results = [];
-async function check(name, run) {
-  try {
-    results.push({ check: name, ok: true, detail: await run() });
-  } catch (error) {
-    results.push({ check: name, ok: false, detail: String(error?.stack ?? error) });
-  }
-}
-const assert = (condition, message) => {
-  if (!condition) throw new Error(message);
-};
 const question = (turn) => `Question ${turn}: ${"context ".repeat(30)}`;
 
 await check("pi Agent with toTransformContext, 10 turns", async () => {

@@ -8,6 +8,7 @@ import { RequestContext } from "@mastra/core/request-context";
 import { createTool } from "@mastra/core/tools";
 import { z } from "zod";
 import { compactionProcessor } from "../dist/mastra.js";
+import { assert, check, results } from "./checks.mjs";
 import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems, memoryStore } from "../dist/index.js";
 
 const maxTokens = 1_200;
@@ -84,17 +85,6 @@ async function converse(turns, agentFor, counter, prompts) {
 // The same processor compacts each call (an input processor) and recovers from an overflow (an error processor).
 const agent = (model, processor) => new Agent({ id: "researcher", name: "researcher", instructions: "You are a research agent. Look every fact up.", model, tools: { lookup }, inputProcessors: [processor], errorProcessors: [processor] });
 
-const results = [];
-async function check(name, run) {
-  try {
-    results.push({ check: name, ok: true, detail: await run() });
-  } catch (error) {
-    results.push({ check: name, ok: false, detail: String(error?.stack ?? error) });
-  }
-}
-const assert = (condition, message) => {
-  if (!condition) throw new Error(message);
-};
 
 await check("Mastra Agent, 14 turns with a tool: summary received, pairs whole, within budget, a summary per crossing", async () => {
   const { model, prompts } = scriptedModel();
