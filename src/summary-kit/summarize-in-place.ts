@@ -2,6 +2,9 @@ import { transcriptDialect } from "../dialects/registry.js";
 import type { AnyMessage, Summarize, SummaryContext } from "../ground/types.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
+import { SUMMARY_PREFIX } from "../ground/constants.js";
+import { leadingText } from "../dialects/messages.js";
+import { withoutSeal } from "../text/summary-seal.js";
 import { escapeFences } from "./escape-fences.js";
 import { SUMMARY_RULES, limitLine, sectionHeadings, type SummarySection } from "./build-summary-prompt.js";
 
@@ -21,8 +24,12 @@ export interface SummarizeInPlaceOptions {
   sections?: readonly (string | SummarySection)[];
 }
 
-/** The user message that ends the conversation sent again and asks for its summary. */
-function instructionsFor(context: SummaryContext, sections: SummarizeInPlaceOptions["sections"]): string {
+/**
+ * The user message that ends the conversation sent again and asks for its summary. The previous
+ * summary is quoted only when the request does not already hold it: repeated, it would be billed
+ * at the full input price after the cached prefix that holds it.
+ */
+function instructionsFor(context: SummaryContext, sections: SummarizeInPlaceOptions["sections"], request: readonly AnyMessage[]): string {
   const parts = [
     `Stop here: do not answer or continue the conversation above. Summarize it instead, for the agent that will continue from your summary plus the most recent messages, which it still sees verbatim; anything you leave out is lost to it.
 
@@ -34,13 +41,25 @@ ${SUMMARY_RULES}
 ${sectionHeadings(sections)}`,
   ];
   const previous = context.previousSummary?.trim();
-  if (previous) parts.push(`The conversation opens with the previous summary; extend it:\n<previous-summary>\n${escapeFences(previous)}\n</previous-summary>`);
+  if (previous !== undefined && previous !== "") {
+    if (holdsSummary(request, previous)) parts.push(`The conversation above opens with the previous summary (the message that begins with "${SUMMARY_PREFIX.trim()}"): carry everything in it forward, extended with what followed.`);
+    else parts.push(`The conversation above follows the previous summary; extend it:\n<previous-summary>\n${escapeFences(previous)}\n</previous-summary>`);
+  }
   const instructions = context.instructions?.trim();
   if (instructions) parts.push(`<instructions>\n${escapeFences(instructions)}\n</instructions>`);
   const limit = limitLine(context.maxSummaryTokens);
   if (limit !== undefined) parts.push(limit);
   parts.push(previous ? "Write the updated summary now." : "Write the summary now.");
   return parts.join("\n\n");
+}
+
+/** True when one of the messages is the summary `previous` (the hook puts it right after the head). */
+function holdsSummary(request: readonly AnyMessage[], previous: string): boolean {
+  for (const message of request) {
+    const text = leadingText(message);
+    if (text !== undefined && text.startsWith(SUMMARY_PREFIX) && withoutSeal(text.slice(SUMMARY_PREFIX.length)).trim() === previous) return true;
+  }
+  return false;
 }
 
 /**
@@ -77,7 +96,7 @@ export function summarizeInPlace<M extends AnyMessage = AnyMessage>(complete: Co
   return async (older, context) => {
     // The request as it was sent, message for message; by hand, without the hook's context, head and older.
     const request = (context.requestPrefix ?? ((context.head ?? []) as M[]).concat(older)) as M[];
-    const instructions = transcriptDialect(request).textMessage("user", instructionsFor(context, options.sections)) as M;
+    const instructions = transcriptDialect(request).textMessage("user", instructionsFor(context, options.sections, request)) as M;
     const text = await complete(request.concat([instructions]), context);
     return typeof text === "string" ? text.trim() : text;
   };
