@@ -6,7 +6,7 @@ import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 const toolPartTypes: ReadonlySet<string> = new Set(["tool-call", "tool-result", "tool-approval-request", "tool-approval-response"]);
 
-const parts = (m: MessageRecord): MessageRecord[] => records(m["content"]);
+const parts = (m: MessageRecord): readonly MessageRecord[] => records(m["content"]);
 const resultIndices = (m: MessageRecord): number[] => indicesWhere(m["content"], (part) => part["type"] === "tool-result");
 
 /** A tool output (`{ type: "text" | "json" | "error-text" | "error-json" | "content", value }`) as text. */

@@ -7,7 +7,7 @@ import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 const toolPartTypes: ReadonlySet<string> = new Set(["tool_use", "tool_result"]);
 const claimedTypes = new Set(["tool_use", "tool_result", "thinking", "redacted_thinking"]);
 
-const blocks = (m: MessageRecord): MessageRecord[] => records(m["content"]);
+const blocks = (m: MessageRecord): readonly MessageRecord[] => records(m["content"]);
 
 /** Indices (in `content`) of the tool results whose payload can be replaced: those in user messages. */
 const resultIndices = (m: MessageRecord): number[] =>

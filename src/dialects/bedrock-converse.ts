@@ -7,7 +7,7 @@ import type { Dialect, MediaPart, MessagePart, MessageRecord } from "./dialect.j
 
 const blockKeys = ["text", "toolUse", "toolResult", "image", "document", "video", "reasoningContent", "cachePoint", "guardContent"];
 
-const blocks = (m: MessageRecord): MessageRecord[] => records(m["content"]);
+const blocks = (m: MessageRecord): readonly MessageRecord[] => records(m["content"]);
 const resultIndices = (m: MessageRecord): number[] => indicesWhere(m["content"], (block) => record(block["toolResult"]) !== undefined);
 
 function blockNote(block: MessageRecord): string | undefined {

@@ -84,9 +84,13 @@ export function asRecord(value: unknown): MessageRecord | undefined {
 }
 
 /** The objects of an array field (content blocks, parts); empty when the field is not an array. */
-export function records(list: unknown): MessageRecord[] {
-  return Array.isArray(list) ? list.filter((item): item is MessageRecord => typeof item === "object" && item !== null) : [];
+export function records(list: unknown): readonly MessageRecord[] {
+  if (!Array.isArray(list)) return noRecords;
+  // Every stage reads every message's parts, so the usual list (objects only) is returned as it is, not copied.
+  for (const item of list) if (typeof item !== "object" || item === null) return list.filter((entry): entry is MessageRecord => typeof entry === "object" && entry !== null);
+  return list as MessageRecord[];
 }
+const noRecords: readonly MessageRecord[] = Object.freeze([]);
 
 /** True when some object of an array field passes `test`; allocates nothing (detection runs on every message). */
 export function someRecord(list: unknown, test: (entry: MessageRecord) => boolean): boolean {

@@ -8,7 +8,7 @@ import type { Dialect, MediaPart, MessagePart, MessageRecord } from "./dialect.j
 /** Part kinds only Genkit has (Bedrock's blocks hold `text` too, never these). */
 const genkitKeys = ["toolRequest", "toolResponse", "media", "reasoning", "data", "custom", "resource"];
 
-const parts = (m: MessageRecord): MessageRecord[] => records(m["content"]);
+const parts = (m: MessageRecord): readonly MessageRecord[] => records(m["content"]);
 const requestIndices = (m: MessageRecord): number[] => indicesWhere(m["content"], (part) => record(part["toolRequest"]) !== undefined);
 const responseIndices = (m: MessageRecord): number[] => indicesWhere(m["content"], (part) => record(part["toolResponse"]) !== undefined);
 

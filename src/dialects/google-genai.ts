@@ -6,7 +6,7 @@
 import { argumentText, asRecord as record, base64Bytes, jsonLength, cutArgumentsObject, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
 import type { Dialect, MediaPart, MessagePart, MessageRecord } from "./dialect.js";
 
-const parts = (m: MessageRecord): MessageRecord[] => records(m["parts"]);
+const parts = (m: MessageRecord): readonly MessageRecord[] => records(m["parts"]);
 const responseIndices = (m: MessageRecord): number[] => indicesWhere(m["parts"], (part) => record(part["functionResponse"]) !== undefined);
 
 /** A function response's payload as text: its `output` (or `result`) when that is a string, else its JSON. */

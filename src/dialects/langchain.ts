@@ -11,7 +11,7 @@ const roles: ReadonlyMap<unknown, string> = new Map([["human", "user"], ["ai", "
 const noToolParts: ReadonlySet<string> = new Set(["tool_use", "tool_call"]);
 
 const isToolResult = (m: MessageRecord): boolean => m["type"] === "tool" && typeof m["tool_call_id"] === "string";
-const toolCalls = (m: MessageRecord): MessageRecord[] => (m["type"] === "ai" ? records(m["tool_calls"]) : []);
+const toolCalls = (m: MessageRecord): readonly MessageRecord[] => (m["type"] === "ai" ? records(m["tool_calls"]) : []);
 
 /** The fields a LangChain message constructor takes, read from a message. */
 const fieldNames = ["content", "id", "name", "additional_kwargs", "response_metadata", "tool_call_id", "status", "artifact", "tool_calls", "invalid_tool_calls", "usage_metadata", "metadata"];

@@ -10,7 +10,7 @@ function isToolResult(m: MessageRecord): boolean {
   return m["role"] === "tool" && typeof m["tool_call_id"] === "string";
 }
 
-const toolCalls = (m: MessageRecord): MessageRecord[] => records(m["tool_calls"]);
+const toolCalls = (m: MessageRecord): readonly MessageRecord[] => records(m["tool_calls"]);
 
 export const openaiChat: Dialect = {
   name: "openai-chat",

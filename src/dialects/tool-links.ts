@@ -1,4 +1,5 @@
-import { forEachToolCall, forEachToolResult } from "./messages.js";
+import type { MessageRecord } from "./dialect.js";
+import { dialectOf } from "./registry.js";
 
 /** One tool call or result, with the key that pairs them. */
 export interface ToolLink {
@@ -27,19 +28,24 @@ export function walkToolLinks(
   let calls = 0;
   const waiting: string[] = [];
   let next = 0;
-  for (let index = 0; index < messages.length; index++) {
+  let index = 0;
+  // One pair of visitors for the whole walk (every compaction walks every message), reading `index`.
+  const visitCall = (id: string | undefined): void => {
+    if (id !== undefined) return onCall({ index, key: id, id });
+    const key = anonymousKey(calls++);
+    waiting.push(key);
+    onCall({ index, key, id });
+  };
+  const visitResult = (id: string | undefined): void => {
+    if (id !== undefined) return onResult({ index, key: id, id });
+    const key = next < waiting.length ? (waiting[next++] as string) : anonymousKey(-1 - next);
+    onResult({ index, key, id });
+  };
+  for (; index < messages.length; index++) {
     const message = messages[index];
     if (typeof message !== "object" || message === null) continue;
-    forEachToolCall(message, (id) => {
-      if (id !== undefined) return onCall({ index, key: id, id });
-      const key = anonymousKey(calls++);
-      waiting.push(key);
-      onCall({ index, key, id });
-    });
-    forEachToolResult(message, (id) => {
-      if (id !== undefined) return onResult({ index, key: id, id });
-      const key = next < waiting.length ? (waiting[next++] as string) : anonymousKey(-1 - next);
-      onResult({ index, key, id });
-    });
+    const dialect = dialectOf(message);
+    dialect.forEachToolCall(message as MessageRecord, visitCall);
+    dialect.forEachToolResult(message as MessageRecord, visitResult);
   }
 }

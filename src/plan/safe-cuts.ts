@@ -1,11 +1,11 @@
 import { walkToolLinks } from "../dialects/tool-links.js";
 
 /**
- * For each index, whether no tool result at or after it answers a call before it: a cut there
- * separates no pair.
+ * For each index, 1 when no tool result at or after it answers a call before it (a cut there
+ * separates no pair), else 0.
  * A call at `c` answered at `r` forbids every cut in `c+1 … r`.
  */
-export function safeCuts(messages: readonly object[]): boolean[] {
+export function safeCuts(messages: readonly object[]): Uint8Array {
   const calledAt = new Map<string, number>();
   const openings = new Int32Array(messages.length + 1);
   walkToolLinks(
@@ -18,11 +18,11 @@ export function safeCuts(messages: readonly object[]): boolean[] {
       (openings[index + 1] as number)--;
     },
   );
-  const safe = new Array<boolean>(messages.length).fill(false);
+  const safe = new Uint8Array(messages.length);
   let open = 0;
   for (let index = 0; index < messages.length; index++) {
     open += openings[index] as number;
-    safe[index] = open === 0;
+    if (open === 0) safe[index] = 1;
   }
   return safe;
 }

@@ -26,7 +26,7 @@ export function findInsideTurnTail<M extends AnyMessage>(
   head: number,
   keepTail: number,
   isBoundary: (message: M) => boolean,
-  safe: readonly boolean[],
+  safe: Uint8Array,
 ): InsideTurnTail | undefined {
   const { messages } = tokens;
   let user = -1;
