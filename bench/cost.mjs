@@ -1,18 +1,22 @@
 // `npm run bench:cost`: what a conversation's input costs under each compaction policy, with the
 // providers' prompt caches. Replays every transcript of 8,000 o200k tokens or more as an agent loop
-// (a request before each assistant message) at a window of 40% of its size. A request's cached part
+// (a request before each assistant message) at a window of 40% of its size; then, per dataset, one
+// long session (its runs back to back, 512,000 tokens) at a window of 128,000, the size of today's
+// models, where a compaction's older part is tens of thousands of tokens. A request's cached part
 // is the longest run of leading messages it shares with an earlier request of the conversation
 // (the provider's prefix match), counted only from 1,024 tokens; the cache's lifetime is ignored.
 // Prices per million input tokens: Anthropic (Claude Sonnet: $3, a cache write $3.75, a cache read
 // $0.30) and OpenAI (GPT-4.1: $2, a cached read $0.50, no write fee). Main requests are cached up to
-// their last message; see `addCost` for the summarizer's requests. Summaries are written without
-// a model (`extractiveSummary`), so every policy gets the same text; what differs is what each
-// policy sends, to the main model and to the summarizer. Prints a table, writes bench/cost.json.
+// their last message; see `addCost` for the summarizer's requests. The library's hook is given the
+// provider's count of the previous request (`usage`), as an agent loop passes it. Summaries are
+// written without a model (`extractiveSummary`), so every policy gets the same text; what differs
+// is what each policy sends, to the main model and to the summarizer. Prints a table, writes
+// bench/cost.json.
 import { writeFileSync } from "node:fs";
 import { billed, billedList, o200k } from "./billed.mjs";
 import { pruneMessages } from "ai";
 import { compactor, extractiveSummary, renderTranscript, summarizeInPlace, summarizeWith } from "../dist/index.js";
-import { loadTranscripts, toAiSdk } from "./data.mjs";
+import { firstTokens, loadTranscripts, longSession, toAiSdk } from "./data.mjs";
 
 const { transcripts, source } = loadTranscripts();
 
@@ -23,6 +27,17 @@ const prices = {
   openai: { input: 2, write: 2, read: 0.5 },
 };
 const MINIMUM_CACHED = 1024;
+// The production-sized case: a window of a current model, and a session four times as long.
+const LONG_WINDOW = 128_000;
+const LONG_SESSION_TOKENS = 4 * LONG_WINDOW;
+
+/** A message's JSON, once per message object (the replays send the same objects request after request). */
+const jsonOf = new WeakMap();
+const keyOf = (message) => {
+  let key = jsonOf.get(message);
+  if (key === undefined) jsonOf.set(message, (key = JSON.stringify(message)));
+  return key;
+};
 
 /** A conversation's prompt cache: the requests sent so far, as JSON per message. */
 function promptCache() {
@@ -30,7 +45,7 @@ function promptCache() {
   return {
     /** The cost split of a request: tokens read from the cache, and the rest. */
     send(messages) {
-      const keys = messages.map((m) => JSON.stringify(m));
+      const keys = messages.map(keyOf);
       let shared = 0;
       for (const earlier of sent) {
         let n = 0;
@@ -85,10 +100,14 @@ function libraryPolicy({ inPlace, mask }) {
       return inner(messages, context);
     };
     const hook = compactor({ maxTokens: window, summarize, onError: "skip", ...(mask ? { maskToolResults: true } : {}) });
+    // The provider's count of the last request, passed back as an agent loop does (`usage`).
+    let usage;
     return {
       async request(working) {
-        const result = await hook({ messages: working });
-        return { messages: result?.messages ?? working, summaries: summaryRequests.splice(0), keep: true };
+        const result = await hook({ messages: working, ...(usage ? { usage } : {}) });
+        const messages = result?.messages ?? working;
+        usage = { inputTokens: billedList(messages), messageCount: messages.length };
+        return { messages, summaries: summaryRequests.splice(0), keep: true };
       },
     };
   };
@@ -139,8 +158,7 @@ const policies = {
   "AI SDK pruneMessages every step": pruneEveryStep,
 };
 
-async function replay({ messages }, policyOf, totals) {
-  const window = Math.floor(billedList(messages) * 0.4);
+async function replay({ messages }, policyOf, totals, window = Math.floor(billedList(messages) * 0.4)) {
   const policy = policyOf(window);
   const cache = promptCache();
   // What the loop holds: its own messages, replaced by a policy's compaction where it keeps one.
@@ -165,21 +183,32 @@ async function replay({ messages }, policyOf, totals) {
 
 const selected = transcripts.filter((t) => billedList(t.messages) >= 8000);
 const datasetOf = (t) => (t.dataset === "tau1" ? "tau-bench" : t.dataset === "tau2" ? "tau2-bench" : "coding");
-const results = { date: new Date().toISOString(), node: process.version, source, transcripts: selected.length, prices, rows: [] };
+const datasets = ["tau-bench", "tau2-bench", "coding"];
+const results = { date: new Date().toISOString(), node: process.version, source, transcripts: selected.length, longSession: { tokens: LONG_SESSION_TOKENS, window: LONG_WINDOW }, prices, rows: [] };
 const dollars = (value) => `$${value.toFixed(2)}`;
-console.log(`bench:cost — ${selected.length} transcripts of 8,000 tokens or more (${source}), window 40%\n`);
-const header = ["dataset", "policy", "requests", "over the window", "main input, Anthropic", "summarizer input, Anthropic", "total, Anthropic", "main input, OpenAI", "summarizer input, OpenAI", "total, OpenAI", "cache-hit share"];
-console.log(`| ${header.join(" | ")} |`);
-console.log(`| ${header.map(() => "---").join(" | ")} |`);
-for (const dataset of ["tau-bench", "tau2-bench", "coding"]) {
+const header = ["dataset", "window", "policy", "requests", "over the window", "main input, Anthropic", "summarizer input, Anthropic", "total, Anthropic", "main input, OpenAI", "summarizer input, OpenAI", "total, OpenAI", "cache-hit share"];
+
+/** Replays `runs` under every policy and prints one row per policy. */
+async function scenario(dataset, windowLabel, runs, windowOf) {
   for (const [name, policyOf] of Object.entries(policies)) {
     const totals = { requests: 0, over: 0, main: emptyCost(), summarizer: emptyCost() };
-    for (const transcript of selected.filter((t) => datasetOf(t) === dataset)) await replay(transcript, policyOf, totals);
-    const row = { dataset, policy: name, ...totals };
-    results.rows.push(row);
+    for (const run of runs) await replay(run, policyOf, totals, windowOf(run));
+    results.rows.push({ dataset, window: windowLabel, policy: name, ...totals });
     const hit = (totals.main.cached + totals.summarizer.cached) / Math.max(1, totals.main.tokens + totals.summarizer.tokens);
-    console.log(`| ${[dataset, name, totals.requests, totals.over, dollars(totals.main.anthropic), dollars(totals.summarizer.anthropic), dollars(totals.main.anthropic + totals.summarizer.anthropic), dollars(totals.main.openai), dollars(totals.summarizer.openai), dollars(totals.main.openai + totals.summarizer.openai), `${(hit * 100).toFixed(0)}%`].join(" | ")} |`);
+    console.log(`| ${[dataset, windowLabel, name, totals.requests, totals.over, dollars(totals.main.anthropic), dollars(totals.summarizer.anthropic), dollars(totals.main.anthropic + totals.summarizer.anthropic), dollars(totals.main.openai), dollars(totals.summarizer.openai), dollars(totals.main.openai + totals.summarizer.openai), `${(hit * 100).toFixed(0)}%`].join(" | ")} |`);
   }
+}
+
+console.log(`bench:cost — ${selected.length} transcripts of 8,000 tokens or more (${source}) at a window of 40% of each; then, per dataset, one long session of its runs back to back (${LONG_SESSION_TOKENS.toLocaleString("en-US")} tokens) at a window of ${LONG_WINDOW.toLocaleString("en-US")}\n`);
+console.log(`| ${header.join(" | ")} |`);
+console.log(`| ${header.map(() => "---").join(" | ")} |`);
+for (const dataset of datasets) {
+  await scenario(dataset, "40%", selected.filter((t) => datasetOf(t) === dataset), (run) => Math.floor(billedList(run.messages) * 0.4));
+}
+for (const dataset of datasets) {
+  const runs = transcripts.filter((t) => datasetOf(t) === dataset);
+  const session = firstTokens(longSession(runs, 100_000), LONG_SESSION_TOKENS, billedList);
+  await scenario(dataset, LONG_WINDOW.toLocaleString("en-US"), [{ messages: session }], () => LONG_WINDOW);
 }
 writeFileSync(new URL("./cost.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");
 console.log("\nwrote bench/cost.json");

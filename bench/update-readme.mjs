@@ -113,23 +113,42 @@ Measured by \`npm run bench:continuity\` on ${date.slice(0, 10)}, Node ${node}, 
 ${table}
 <!-- continuity:end -->`);
 }
-// The cost table, from bench/cost.json (written by `npm run bench:cost`).
+// The cost tables, from bench/cost.json (written by `npm run bench:cost`).
 const costUrl = new URL("./cost.json", import.meta.url);
 if (existsSync(costUrl)) {
-  const { date, node, transcripts, rows } = JSON.parse(readFileSync(costUrl, "utf8"));
+  const { date, node, transcripts, longSession, rows } = JSON.parse(readFileSync(costUrl, "utf8"));
   const dollars = (value) => `$${value.toFixed(2)}`;
-  const table = rows
-    .map((r) => {
-      const hit = (r.main.cached + r.summarizer.cached) / Math.max(1, r.main.tokens + r.summarizer.tokens);
-      return `| ${r.dataset} | ${r.policy} | ${n(r.requests)} | ${n(r.over)} | ${dollars(r.main.anthropic)} | ${dollars(r.summarizer.anthropic)} | ${dollars(r.main.anthropic + r.summarizer.anthropic)} | ${dollars(r.main.openai + r.summarizer.openai)} | ${(hit * 100).toFixed(0)}% |`;
-    })
-    .join("\n");
+  const tableOf = (window) =>
+    rows
+      .filter((r) => r.window === window)
+      .map((r) => {
+        const hit = (r.main.cached + r.summarizer.cached) / Math.max(1, r.main.tokens + r.summarizer.tokens);
+        return `| ${r.dataset} | ${r.policy} | ${n(r.requests)} | ${n(r.over)} | ${dollars(r.main.anthropic)} | ${dollars(r.summarizer.anthropic)} | ${dollars(r.main.anthropic + r.summarizer.anthropic)} | ${dollars(r.main.openai + r.summarizer.openai)} | ${(hit * 100).toFixed(0)}% |`;
+      })
+      .join("\n");
+  // How many times cheaper the summarizer's input is in place than rendered, at Anthropic prices.
+  const gain = (window, dataset) => {
+    const of = (policy) => rows.find((r) => r.window === window && r.dataset === dataset && r.policy === policy).summarizer.anthropic;
+    return `${(of("defaults, summarizeWith") / of("defaults, summarizeInPlace")).toFixed(1)}×`;
+  };
+  const datasets = [...new Set(rows.map((r) => r.dataset))];
+  const longWindow = n(longSession.window);
+  const header = `| dataset | policy | requests | over the window | main input, Anthropic | summarizer input, Anthropic | total, Anthropic | total, OpenAI | cache-hit share |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |`;
   setSection("cost", `<!-- cost:start -->
-Measured by \`npm run bench:cost\` on ${date.slice(0, 10)}, Node ${node}, over the ${transcripts} transcripts of 8,000 tokens or more at a window of 40%; \`bench/cost.json\` holds every figure.
+Measured by \`npm run bench:cost\` on ${date.slice(0, 10)}, Node ${node}; \`bench/cost.json\` holds every figure.
 
-| dataset | policy | requests | over the window | main input, Anthropic | summarizer input, Anthropic | total, Anthropic | total, OpenAI | cache-hit share |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- |
-${table}
+The summarizer's input with \`summarizeInPlace\`, against \`summarizeWith\`, at Anthropic prices: ${datasets.map((d) => `${d} ${gain("40%", d)}`).join(", ")} cheaper at windows of 40% of each transcript; ${datasets.map((d) => `${d} ${gain(longWindow, d)}`).join(", ")} cheaper at a window of ${longWindow}.
+
+**Windows of 40% of each transcript** (the ${transcripts} transcripts of 8,000 tokens or more; windows of about 3,000 to 40,000 tokens):
+
+${header}
+${tableOf("40%")}
+
+**A window of ${longWindow}** (per dataset, one session of its runs back to back, ${n(longSession.tokens)} tokens):
+
+${header}
+${tableOf(longWindow)}
 <!-- cost:end -->`);
 }
 // The tested-runtimes table, from runtimes/results.json (written by `npm run test:runtimes`).
