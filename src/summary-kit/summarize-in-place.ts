@@ -67,11 +67,11 @@ function holdsSummary(request: readonly AnyMessage[], previous: string): boolean
  * messages of a compaction are exactly the start of the request just sent, so instead of
  * rendering them as new text, the summarizer's request is that start as it was sent
  * (`context.requestPrefix`: the head, the older messages, and a long turn's request kept among
- * them), unchanged and in its own format, followed by one user message
- * with the summary instructions (the sections and rules of `buildSummaryPrompt`, the previous
- * summary, any `/compact` instructions, the limit). A provider that caches prefixes (Anthropic
- * reads at a tenth of the input price, OpenAI at a tenth to a half) bills most of it as a cache
- * hit. What `complete` returns is trimmed and then checked like any summary.
+ * them), unchanged and in its own format, followed by one user message with the summary
+ * instructions (the sections and rules of `buildSummaryPrompt`, the previous summary unless the
+ * messages already hold it, any `/compact` instructions, the limit). A provider that caches
+ * prefixes (Anthropic reads at a tenth of the input price, OpenAI at a tenth to a half) bills most
+ * of it as a cache hit. What `complete` returns is trimmed and then checked like any summary.
  *
  * Send the messages with the same model, tools and settings as the main request, or the
  * provider's cache will not match; with Anthropic, put `cache_control` on the last older message.
