@@ -1,4 +1,4 @@
-import type { MessageRecord } from "./dialect.js";
+import type { Dialect, MessageRecord } from "./dialect.js";
 import { dialectOf } from "./registry.js";
 
 /** One tool call or result, with the key that pairs them. */
@@ -24,6 +24,8 @@ export function walkToolLinks(
   messages: readonly object[],
   onCall: (link: ToolLink) => void,
   onResult: (link: ToolLink) => void,
+  /** The dialect of each message, when the caller has already looked them up. */
+  dialects?: readonly Dialect[],
 ): void {
   let calls = 0;
   const waiting: string[] = [];
@@ -44,7 +46,7 @@ export function walkToolLinks(
   for (; index < messages.length; index++) {
     const message = messages[index];
     if (typeof message !== "object" || message === null) continue;
-    const dialect = dialectOf(message);
+    const dialect = dialects?.[index] ?? dialectOf(message);
     dialect.forEachToolCall(message as MessageRecord, visitCall);
     dialect.forEachToolResult(message as MessageRecord, visitResult);
   }

@@ -5,9 +5,9 @@ import { truncateToolPayloads } from "./truncate-tool-payloads.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
 import { maskToolResults } from "./mask-tool-output.js";
 import { resolveOptions, type Settings } from "../ground/options.js";
-import { safeCuts } from "./safe-cuts.js";
 import { findInsideTurnTail } from "./split-inside-turn.js";
 import { findTailStart, headLength } from "./split-at-user-boundary.js";
+import { TranscriptView } from "./transcript-view.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
 import type { AnyMessage, OverBudgetCause, PlanOptions, ReportedUsage } from "../ground/types.js";
 import { SEAL_PLACEHOLDER } from "../text/summary-seal.js";
@@ -100,14 +100,12 @@ export function planWithSettings<M extends AnyMessage>(
   // The library's own summary counts by position and role; a boundary must also not cut a pair
   // (a duplicate result after a user turn would be left without its call).
   const made = libraryMessagesOf(messages, head, settings.summaryRole, { stored, sealKey: settings.sealKey });
-  const safe = safeCuts(messages);
-  const isCallerBoundary = settings.isBoundary ?? isUserBoundary;
-  const isBoundary = (message: M) => !made.has(message) && isCallerBoundary(message);
-  const unsafeBoundaries = new Set<object>();
-  for (let index = head + 1; index < messages.length; index++) {
-    if (!safe[index] && isBoundary(messages[index] as M)) unsafeBoundaries.add(messages[index] as M);
-  }
-  const isTailStart = (message: M) => isBoundary(message) && !unsafeBoundaries.has(message);
+  // Every stage below asks about messages by index, through one reading of the transcript. Masking
+  // keeps roles, calls and ids, so what it says of a message holds for its masked copy too.
+  const view = new TranscriptView(messages, settings.isBoundary);
+  const safe = view.safeCuts();
+  const isBoundary = (index: number) => !made.has(messages[index] as M) && view.isBoundaryAt(index);
+  const isTailStart = (index: number) => safe[index] === 1 && isBoundary(index);
 
   let tokens = original;
   if (settings.mask) {
@@ -156,12 +154,12 @@ export function planWithSettings<M extends AnyMessage>(
     tailTokens = tokens.isPerMessage ? tokens.countAt(user) + tokens.countRange(groupStart, cutFrom.length) : undefined;
   };
   if (!fits && settings.splitInsideTurn) {
-    const inside = findInsideTurnTail(tokens, head, tailBudget, isTailStart, safe);
+    const inside = findInsideTurnTail(tokens, head, tailBudget, isTailStart, view);
     if (inside) keepOnly(inside.user, inside.groupStart);
   }
   if (!settings.turnsOnly) {
     // The latest user message is never summarized away: with no tail holding it, keep it alone.
-    const user = latestBoundary(cutFrom, head, isBoundary);
+    const user = latestBoundary(cutFrom.length, head, isBoundary);
     if (user !== -1 && user < tailStart && !pinned.includes(user)) keepOnly(user, cutFrom.length);
   }
 
@@ -182,7 +180,7 @@ export function planWithSettings<M extends AnyMessage>(
     }
     if (tailTokens > room && !(pinned.length === 1 && tail.length === 1)) {
       // The last resort of the ladder: the request alone, everything after it summarized.
-      const user = latestBoundary(cutFrom, head, isBoundary);
+      const user = latestBoundary(cutFrom.length, head, isBoundary);
       if (user !== -1) {
         keepOnly(user, cutFrom.length);
         tailTokens = tokens.countList(tail);
@@ -251,9 +249,9 @@ function smallestSummaryTokens<M extends AnyMessage>(messages: readonly M[], set
   return tokens.countList([summary as M]);
 }
 
-/** Index of the latest boundary at or after `from`, or -1. */
-function latestBoundary<M extends AnyMessage>(messages: readonly M[], from: number, isBoundary: (message: M) => boolean): number {
-  for (let index = messages.length - 1; index >= from; index--) if (isBoundary(messages[index] as M)) return index;
+/** Index of the latest boundary at or after `from` among `length` messages, or -1. */
+function latestBoundary(length: number, from: number, isBoundary: (index: number) => boolean): number {
+  for (let index = length - 1; index >= from; index--) if (isBoundary(index)) return index;
   return -1;
 }
 
@@ -268,7 +266,8 @@ export function overBudgetCause<M extends AnyMessage>(plan: EnginePlan<M>, setti
   const headTokens = head === 0 ? 0 : tokens.countList(tokens.messages.slice(0, head));
   if (headTokens > settings.maxTokens) return "system-prompt";
   const isCallerBoundary = settings.isBoundary ?? isUserBoundary;
-  const user = latestBoundary(tokens.messages, head, (message: M) => !plan.made.has(message) && isCallerBoundary(message));
+  const messages = tokens.messages;
+  const user = latestBoundary(messages.length, head, (index) => !plan.made.has(messages[index] as M) && isCallerBoundary(messages[index] as M));
   const userTokens = user === -1 ? 0 : tokens.countList([tokens.messages[user] as M]);
   // The latest request is kept, and a summary of a few words must fit beside it and the system prompt.
   if (user !== -1 && headTokens + userTokens + smallestSummaryTokens(tokens.messages, settings, tokens, plan.sealed) > settings.maxTokens) {

@@ -56,7 +56,7 @@ export function findTailStart<M extends AnyMessage>(
   tokens: TranscriptTokens<M>,
   head: number,
   keepTail: number,
-  isBoundary: (message: M) => boolean,
+  isBoundary: (index: number) => boolean,
 ): TailStart {
   const { messages } = tokens;
   // The index right after the head never starts a tail: there would be nothing to summarize.
@@ -68,14 +68,14 @@ export function findTailStart<M extends AnyMessage>(
     for (; index >= lowest; index--) {
       suffix += tokens.countAt(index);
       if (suffix > keepTail) break;
-      if (isBoundary(messages[index] as M)) start = index;
+      if (isBoundary(index)) start = index;
     }
     if (start !== -1) return { start, fits: true };
-    for (; index >= lowest; index--) if (isBoundary(messages[index] as M)) return { start: index, fits: false };
+    for (; index >= lowest; index--) if (isBoundary(index)) return { start: index, fits: false };
     return { start: messages.length, fits: false };
   }
   const boundaries: number[] = [];
-  for (let index = lowest; index < messages.length; index++) if (isBoundary(messages[index] as M)) boundaries.push(index);
+  for (let index = lowest; index < messages.length; index++) if (isBoundary(index)) boundaries.push(index);
   if (boundaries.length === 0) return { start: messages.length, fits: false };
   const first = smallestFittingFromEnd(boundaries.length, (j) => tokens.countSuffix(boundaries[j] as number) <= keepTail);
   if (first < boundaries.length) return { start: boundaries[first] as number, fits: true };
@@ -114,7 +114,7 @@ export function splitAtUserBoundary<M extends AnyMessage>(
   const head = headLength(messages);
   // The library's own summary and reminder, where the hook puts them, never start a tail.
   const made = libraryMessagesOf(messages, head);
-  const tailStart = (message: M) => !made.has(message) && isBoundary(message);
+  const tailStart = (index: number) => !made.has(messages[index] as M) && isBoundary(messages[index] as M);
   const { start } = findTailStart(new TranscriptTokens(messages, countTokens), head, keepTail, tailStart);
   return { head: messages.slice(0, head), older: messages.slice(head, start), tail: messages.slice(start) };
 }

@@ -1,4 +1,4 @@
-import { bindsToNext, opensToolGroup } from "../dialects/messages.js";
+import type { TranscriptView } from "./transcript-view.js";
 import { smallestFittingFromEnd } from "./search-from-end.js";
 import type { TranscriptTokens } from "../counting/token-counter.js";
 import type { AnyMessage } from "../ground/types.js";
@@ -11,38 +11,38 @@ export interface InsideTurnTail {
   groupStart: number;
 }
 
-
 /**
  * For `splitInsideTurn`: when no user-turn tail fits, keep the last user message plus the newest
  * complete tool groups that fit `keepTail` (or the last complete group when none fits). A group
  * opens at a message its dialect says may open one (an assistant turn, a call item), after which
  * no result answers an earlier call; no group starts right after an item bound to the next one.
  *
- * @param safe - `safeCuts` of the messages
+ * @param isBoundary - whether a tail may start at an index
+ * @param view - the plan's reading of the transcript: safe cuts, tool groups
  * @returns the cut, or undefined when there is no user message or no complete group after it
  */
 export function findInsideTurnTail<M extends AnyMessage>(
   tokens: TranscriptTokens<M>,
   head: number,
   keepTail: number,
-  isBoundary: (message: M) => boolean,
-  safe: Uint8Array,
+  isBoundary: (index: number) => boolean,
+  view: TranscriptView<M>,
 ): InsideTurnTail | undefined {
   const { messages } = tokens;
   let user = -1;
   for (let index = messages.length - 1; index >= head; index--) {
-    if (isBoundary(messages[index] as M)) {
+    if (isBoundary(index)) {
       user = index;
       break;
     }
   }
   if (user === -1) return undefined;
+  const safe = view.safeCuts();
   const groupStarts: number[] = [];
   for (let index = user + 1; index < messages.length; index++) {
-    const message = messages[index] as M;
     // Something must be left to summarize: the cut cannot leave `older` empty.
     if (index === user + 1 && user === head) continue;
-    if (safe[index] && opensToolGroup(message) && !bindsToNext(messages[index - 1] as M)) groupStarts.push(index);
+    if (safe[index] === 1 && view.opensToolGroupAt(index) && !view.bindsToNextAt(index - 1)) groupStarts.push(index);
   }
   if (groupStarts.length === 0) return undefined;
   const last = groupStarts[groupStarts.length - 1] as number;
