@@ -353,4 +353,17 @@ describe("the digest sees every byte and takes the transcript in pieces", () => 
     expect(digest).toMatch(/^[0-9a-f]{64}$/);
     expect(await digestMessages(messages.slice(0, 3))).not.toBe(digest);
   });
+
+  it("digests taken at once, while each awaits its hashes, are those taken one by one", async () => {
+    // Several chunks each (256 messages per chunk), and different from one another in every chunk.
+    const transcripts = Array.from({ length: 6 }, (_, t) =>
+      Array.from({ length: 700 + 97 * t }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `conversation ${t}, message ${i}: ${"y".repeat((i * 31 + t) % 500)}` })),
+    );
+    const oneByOne: string[] = [];
+    for (const messages of transcripts) oneByOne.push(await digestMessages(messages));
+    // Fresh copies, so that no chunk hash remembered by the objects above is reused.
+    const copies = transcripts.map((messages) => messages.map((message) => ({ ...message })));
+    expect(await Promise.all(copies.map((messages) => digestMessages(messages)))).toEqual(oneByOne);
+    expect(new Set(oneByOne).size).toBe(transcripts.length);
+  });
 });

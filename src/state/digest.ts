@@ -20,13 +20,15 @@ export async function digestMessages(messages: readonly object[]): Promise<strin
   if (subtle === undefined) {
     throw new TypeError("statefulCompactor needs `globalThis.crypto.subtle` (Web Crypto), which this runtime does not provide");
   }
-  const chunkHashes: Uint8Array[] = [];
+  // Web Crypto hashes off the main thread: each chunk's hash is left running while the next chunk
+  // is serialized, and awaited only when that one is ready, so hashing and serializing overlap.
+  const chunkHashes: Promise<Uint8Array>[] = [];
   let index = 0;
   while (index < messages.length || chunkHashes.length === 0) {
     const first = messages[index];
     const known = typeof first === "object" && first !== null ? fullChunks.get(first) : undefined;
     if (known !== undefined && holdsAt(messages, index, known.messages)) {
-      chunkHashes.push(known.hash);
+      chunkHashes.push(Promise.resolve(known.hash));
       index += known.messages.length;
       continue;
     }
@@ -43,16 +45,27 @@ export async function digestMessages(messages: readonly object[]): Promise<strin
       // A separator that JSON never emits between values keeps [a, b] apart from [ab].
       chunkBytes[used++] = 0x0a;
     }
-    // A copy: the buffer is shared by calls that may run while this one awaits its hash.
-    const hash = new Uint8Array(await subtle.digest("SHA-256", chunkBytes.slice(0, used)));
+    // A copy, taken before any await: the buffer is reused for the next chunk, and by calls that
+    // run while this one awaits.
+    const bytes = chunkBytes.slice(0, used);
+    // One hash in flight at a time: the one before this chunk is awaited now, which bounds the
+    // copies held to two chunks.
+    if (chunkHashes.length > 0) await chunkHashes[chunkHashes.length - 1];
+    const hash = subtle.digest("SHA-256", bytes).then((digest) => new Uint8Array(digest));
+    // Handled here so that a failure is reported once, by the await below, and never as unhandled.
+    void hash.catch(() => undefined);
     // Only a chunk closed by its own size is the same in a longer transcript; the last one, closed
     // by the end of the array, grows with it.
-    if (first !== undefined && (end - index === CHUNK_MESSAGES || used >= CHUNK_BYTES)) fullChunks.set(first, { messages: messages.slice(index, end), hash });
+    if (first !== undefined && (end - index === CHUNK_MESSAGES || used >= CHUNK_BYTES)) {
+      const chunk = messages.slice(index, end);
+      void hash.then((digest) => fullChunks.set(first, { messages: chunk, hash: digest }), () => undefined);
+    }
     chunkHashes.push(hash);
     index = end;
   }
-  const joined = new Uint8Array(chunkHashes.length * 32);
-  chunkHashes.forEach((hash, position) => joined.set(hash, position * 32));
+  const hashes = await Promise.all(chunkHashes);
+  const joined = new Uint8Array(hashes.length * 32);
+  hashes.forEach((hash, position) => joined.set(hash, position * 32));
   return toHex(new Uint8Array(await subtle.digest("SHA-256", joined)));
 }
 
