@@ -16,14 +16,20 @@ const contextOf = (fields: Partial<SummaryContext>): SummaryContext => ({
   ...fields,
 });
 
+/** A summarizeInPlace whose requests are kept in `sent`. */
+function recording() {
+  const sent: Message[][] = [];
+  const summarize = summarizeInPlace<Message>((messages) => {
+    sent.push(messages);
+    return "- Refund of W7 started.";
+  });
+  return { sent, summarize };
+}
+
 describe("summarizeInPlace instructions", () => {
   it("refers to the previous summary the conversation opens with instead of repeating it", async () => {
     const previous = "- The user wants order W7 refunded.";
-    const sent: Message[][] = [];
-    const summarize = summarizeInPlace<Message>((messages) => {
-      sent.push(messages);
-      return "- Refund of W7 started.";
-    });
+    const { sent, summarize } = recording();
     const system = { role: "system", content: "You are a support agent." };
     const summary = { role: "system", content: `${SUMMARY_PREFIX}${previous}` };
     const older = [summary, { role: "user", content: "Go ahead." }, { role: "assistant", content: "Started." }];
@@ -36,11 +42,7 @@ describe("summarizeInPlace instructions", () => {
 
   it("quotes the previous summary when the messages sent do not hold it", async () => {
     const previous = "- The user wants order W7 refunded.";
-    const sent: Message[][] = [];
-    const summarize = summarizeInPlace<Message>((messages) => {
-      sent.push(messages);
-      return "- Refund of W7 started.";
-    });
+    const { sent, summarize } = recording();
     await summarize([{ role: "user", content: "Go ahead." }], contextOf({ previousSummary: previous }));
     expect(sent[0]!.at(-1)!.content).toContain(`<previous-summary>\n${previous}\n</previous-summary>`);
   });

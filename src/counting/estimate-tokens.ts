@@ -33,10 +33,9 @@ export function estimateMessageTokens(message: unknown, index: number): number {
  * serialization divided by 4 and rounded up, then summed. Images and files are counted as
  * providers bill them (1,600 tokens an image, 85 in OpenAI's low detail; 1,600 a file per 75 KB
  * of data), not as bytes / 4 of their base64; a text document counts as its text. A LangChain
- * message instance counts as what the provider receives of it (type, content, tool calls, ids),
- * not as LangChain's serialization wrapper, and a pi assistant or tool-result message as its role,
- * content and tool ids, without pi's bookkeeping (usage, timestamps, `details`). An estimator, not a tokenizer: pass a real one as
- * `countTokens` for exact counts.
+ * message instance, or a pi message, counts as what the provider receives of it: not LangChain's
+ * serialization wrapper, nor the bookkeeping pi keeps beside a message for itself (usage, cost,
+ * timestamps). An estimator, not a tokenizer: pass a real one as `countTokens` for exact counts.
  *
  * @param messages - the transcript
  * @returns the estimate; `0` for an empty array

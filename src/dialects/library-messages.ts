@@ -59,8 +59,14 @@ export function libraryMessagesOf(messages: readonly object[], head: number, sum
 /** The text of the library's summary among `made`, without the prefix and the seal. */
 export function summaryTextOf(made: ReadonlySet<object>): string | undefined {
   for (const message of made) {
-    const text = leadingText(message);
-    if (text?.startsWith(SUMMARY_PREFIX)) return withoutSeal(text.slice(SUMMARY_PREFIX.length));
+    const text = summaryTextIn(message);
+    if (text !== undefined) return text;
   }
   return undefined;
+}
+
+/** The text of a message that starts with the summary prefix, without the prefix and the seal; undefined for any other message. */
+export function summaryTextIn(message: object): string | undefined {
+  const text = leadingText(message);
+  return text?.startsWith(SUMMARY_PREFIX) ? withoutSeal(text.slice(SUMMARY_PREFIX.length)) : undefined;
 }

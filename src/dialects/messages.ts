@@ -1,6 +1,6 @@
 // Questions the library asks of one message, answered by the message's own dialect.
 import { SUMMARY_PREFIX } from "../ground/constants.js";
-import type { MediaPart, MessageRecord } from "./dialect.js";
+import type { Dialect, MediaPart, MessageRecord } from "./dialect.js";
 import { langchainPayload } from "./langchain.js";
 import { piPayload } from "./pi-agent.js";
 import { dialectOf } from "./registry.js";
@@ -66,7 +66,17 @@ export function isSummaryMessage(message: unknown): boolean {
  * `libraryMessagesOf`), never by their text alone.
  */
 export function isUserBoundary(message: object): boolean {
-  return roleOf(message) === "user" && !carriesToolResult(message);
+  return isUserTurnIn(dialectOf(message), message);
+}
+
+/** The default boundary rule (see `isUserBoundary`) through a dialect already looked up. */
+export function isUserTurnIn(dialect: Dialect, message: object): boolean {
+  if (dialect.role(message as MessageRecord) !== "user") return false;
+  let answers = false;
+  dialect.forEachToolResult(message as MessageRecord, () => {
+    answers = true;
+  });
+  return !answers;
 }
 
 /** True for the leading system prompt that is kept verbatim. */

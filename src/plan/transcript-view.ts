@@ -1,4 +1,5 @@
 import type { Dialect, MessageRecord } from "../dialects/dialect.js";
+import { isUserTurnIn } from "../dialects/messages.js";
 import { dialectOf } from "../dialects/registry.js";
 import { walkToolLinks } from "../dialects/tool-links.js";
 import type { AnyMessage } from "../ground/types.js";
@@ -36,7 +37,7 @@ export class TranscriptView<M extends AnyMessage> {
     let known = this.boundaries[index];
     if (known === UNKNOWN) {
       const message = this.messages[index] as M;
-      known = (this.isBoundary === undefined ? this.isUserTurnAt(index) : this.isBoundary(message)) ? YES : NO;
+      known = (this.isBoundary === undefined ? isUserTurnIn(this.dialects[index] as Dialect, message) : this.isBoundary(message)) ? YES : NO;
       this.boundaries[index] = known;
     }
     return known === YES;
@@ -77,17 +78,5 @@ export class TranscriptView<M extends AnyMessage> {
   /** True for an item that belongs with the one after it, so no cut may fall right after it. */
   bindsToNextAt(index: number): boolean {
     return (this.dialects[index] as Dialect).bindsToNext(this.messages[index] as MessageRecord);
-  }
-
-  /** The default boundary rule (see `isUserBoundary`), through the dialect already looked up. */
-  private isUserTurnAt(index: number): boolean {
-    const dialect = this.dialects[index] as Dialect;
-    const message = this.messages[index] as MessageRecord;
-    if (dialect.role(message) !== "user") return false;
-    let answers = false;
-    dialect.forEachToolResult(message, () => {
-      answers = true;
-    });
-    return !answers;
   }
 }

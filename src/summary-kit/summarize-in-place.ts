@@ -3,8 +3,7 @@ import type { AnyMessage, Summarize, SummaryContext } from "../ground/types.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import { SUMMARY_PREFIX } from "../ground/constants.js";
-import { leadingText } from "../dialects/messages.js";
-import { withoutSeal } from "../text/summary-seal.js";
+import { summaryTextIn } from "../dialects/library-messages.js";
 import { escapeFences } from "./escape-fences.js";
 import { SUMMARY_RULES, limitLine, sectionHeadings, type SummarySection } from "./build-summary-prompt.js";
 
@@ -55,11 +54,7 @@ ${sectionHeadings(sections)}`,
 
 /** True when one of the messages is the summary `previous` (the hook puts it right after the head). */
 function holdsSummary(request: readonly AnyMessage[], previous: string): boolean {
-  for (const message of request) {
-    const text = leadingText(message);
-    if (text !== undefined && text.startsWith(SUMMARY_PREFIX) && withoutSeal(text.slice(SUMMARY_PREFIX.length)).trim() === previous) return true;
-  }
-  return false;
+  return request.some((message) => summaryTextIn(message)?.trim() === previous);
 }
 
 /**
