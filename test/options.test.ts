@@ -17,7 +17,7 @@ describe("compactor options", () => {
     [{ maxTokens: 10, summarize, keepTail: 10 }, RangeError, "Expected `keepTail` to be less than `maxTokens` (10), got `10` (number)"],
     [{ maxTokens: 10, summarize, countTokens: 5 }, TypeError, "Expected `countTokens` to be a function, got `5` (number)"],
     [{ maxTokens: 10, summarize, flushToMemory: "yes" }, TypeError, "Expected `flushToMemory` to be a boolean, got `yes` (string)"],
-    [{ maxTokens: 10, summarize, summaryRole: "assistant" }, RangeError, 'Expected `summaryRole` to be `"system"` or `"user"`, got `assistant` (string)'],
+    [{ maxTokens: 10, summarize, summaryRole: "assistant" }, RangeError, 'Expected `summaryRole` to be `"auto"`, `"system"` or `"user"`, got `assistant` (string)'],
     [{ maxTokens: 10, summarize, timeoutMs: 0 }, RangeError, "Expected `timeoutMs` to be a positive number of milliseconds up to 2147483647, got `0` (number)"],
     [{ maxTokens: 10, summarize, onError: "ignore" }, RangeError, 'Expected `onError` to be `"throw"`, `"skip"` or `"fallback"`, got `ignore` (string)'],
     [{ maxTokens: 10, summarize, onCompacted: true }, TypeError, "Expected `onCompacted` to be a function, got `true` (boolean)"],

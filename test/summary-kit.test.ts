@@ -12,7 +12,7 @@ import {
 } from "../src/index.js";
 import { chatCompletion, startStubModel } from "../examples/stub-model.mjs";
 import { loadFixtures } from "./support/fixtures.js";
-import { dialects, hasSystemMessages, render, transcriptArbitrary, type Shape } from "./support/transcripts.js";
+import { dialects, hasSystemMessages, render, summaryRoleFor, transcriptArbitrary, type Shape } from "./support/transcripts.js";
 
 const shape: Shape = {
   system: "You are a support agent.",
@@ -35,7 +35,7 @@ describe.each(dialects)("renderTranscript in %s", (dialect) => {
     expect(text).toContain("Tool call get_order(");
     expect(text).toContain("Tool result (get_order): shipped");
     expect(text).toContain("Tool result (get_user): Ada Lovelace");
-    expect(text).toContain(`${hasSystemMessages(dialect) ? "Earlier summary: " : `User: ${SUMMARY_PREFIX}`}The user is Ada; order W1 was refunded.`);
+    expect(text).toContain(`${summaryRoleFor(dialect) === "system" ? "Earlier summary: " : `User: ${SUMMARY_PREFIX}`}The user is Ada; order W1 was refunded.`);
     if (hasSystemMessages(dialect)) expect(text).toContain("System: You are a support agent.");
   });
 

@@ -1,10 +1,12 @@
 // Vercel AI SDK `ModelMessage`: an assistant `{ type: "tool-call", toolCallId }` part answered by a
 // `{ type: "tool-result", toolCallId }` part of a `tool` message (or of the same assistant message
 // when the provider ran the tool).
-import { argumentText, contentAsText, contentMedia, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, stringify, textParts } from "./content-parts.js";
+import { argumentText, carriesSignature, contentAsText, contentMedia, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, stringify, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 const toolPartTypes: ReadonlySet<string> = new Set(["tool-call", "tool-result", "tool-approval-request", "tool-approval-response"]);
+
+const aiSdkRoles: ReadonlySet<unknown> = new Set(["system", "user", "assistant", "tool"]);
 
 const parts = (m: MessageRecord): readonly MessageRecord[] => records(m["content"]);
 const resultIndices = (m: MessageRecord): number[] => indicesWhere(m["content"], (part) => part["type"] === "tool-result");
@@ -25,6 +27,9 @@ function outputText(output: unknown): string {
 export const aiSdk: Dialect = {
   name: "ai-sdk",
   claims: (m) => someRecord(m["content"], (part) => toolPartTypes.has(part["type"] as string)),
+  reads: (m) => aiSdkRoles.has(m["role"]),
+  // Signatures travel in a part's `providerOptions` (`anthropic.signature`, `google.thoughtSignature`, …).
+  signed: (m) => m["role"] === "assistant" && someRecord(m["content"], carriesSignature),
   role: (m) => stringField(m, "role"),
   forEachToolCall(m, visit) {
     for (const part of parts(m)) if (part["type"] === "tool-call" && typeof part["toolCallId"] === "string") visit(part["toolCallId"]);

@@ -1,7 +1,7 @@
 // Anthropic Messages: an assistant `{ type: "tool_use", id }` block answered by a `{ type:
 // "tool_result", tool_use_id }` block in the next *user* message, which is therefore part of a
 // tool group and not a user turn.
-import { argumentText, contentAsText, contentMedia, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, textParts } from "./content-parts.js";
+import { argumentText, carriesSignature, contentAsText, contentMedia, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 const toolPartTypes: ReadonlySet<string> = new Set(["tool_use", "tool_result"]);
@@ -16,6 +16,9 @@ const resultIndices = (m: MessageRecord): number[] =>
 export const anthropic: Dialect = {
   name: "anthropic",
   claims: (m) => someRecord(m["content"], (part) => claimedTypes.has(part["type"] as string) || (part["type"] === "image" && Object.hasOwn(part, "source"))),
+  // A leading system prompt is held in the caller's list and sent apart as `system`.
+  reads: (m) => m["role"] === "user" || m["role"] === "assistant" || m["role"] === "system",
+  signed: (m) => m["role"] === "assistant" && someRecord(m["content"], carriesSignature),
   role: (m) => stringField(m, "role"),
   forEachToolCall(m, visit) {
     for (const part of blocks(m)) if (part["type"] === "tool_use" && typeof part["id"] === "string") visit(part["id"]);
@@ -47,5 +50,6 @@ export const anthropic: Dialect = {
     }
     return { role: stringField(m, "role"), parts };
   },
-  textMessage: (role, text) => ({ role, content: text }),
+  // The Messages API holds no system message in `messages` (400 `Unexpected role "system"`).
+  textMessage: (_role, text) => ({ role: "user", content: text }),
 };

@@ -2,7 +2,7 @@
 // `{ toolUse: { toolUseId, name, input } }` block is answered by a `{ toolResult: { toolUseId,
 // content, status? } }` block in the next user message, which is part of a tool group, not a user
 // turn. The system prompt travels outside the messages (`system`), so a summary is a user message.
-import { argumentText, asRecord as record, base64Bytes, cutArgumentsObject, indicesWhere, jsonLength, records, replaceEntries, someRecord, stringField, stringify } from "./content-parts.js";
+import { argumentText, asRecord as record, base64Bytes, carriesSignature, cutArgumentsObject, indicesWhere, jsonLength, records, replaceEntries, someRecord, stringField, stringify } from "./content-parts.js";
 import type { Dialect, MediaPart, MessagePart, MessageRecord } from "./dialect.js";
 
 const blockKeys = ["text", "toolUse", "toolResult", "image", "document", "video", "reasoningContent", "cachePoint", "guardContent"];
@@ -35,6 +35,9 @@ function resultText(content: unknown): string {
 export const bedrockConverse: Dialect = {
   name: "bedrock-converse",
   claims: (m) => someRecord(m["content"], (block) => typeof block["type"] !== "string" && blockKeys.some((key) => Object.hasOwn(block, key))),
+  // A leading system prompt is held in the caller's list and sent apart as `system`.
+  reads: (m) => Array.isArray(m["content"]) && (m["role"] === "user" || m["role"] === "assistant" || m["role"] === "system"),
+  signed: (m) => m["role"] === "assistant" && someRecord(m["content"], (block) => carriesSignature(block)),
   role: (m) => stringField(m, "role"),
   forEachToolCall(m, visit) {
     for (const block of blocks(m)) {
@@ -68,7 +71,9 @@ export const bedrockConverse: Dialect = {
     })),
   media(m) {
     const found: MediaPart[] = [];
-    for (const block of blocks(m)) {
+    // A tool result's content may hold images and documents too.
+    const inResults = blocks(m).flatMap((block) => records(record(block["toolResult"])?.["content"]));
+    for (const block of inResults.length === 0 ? blocks(m) : [...blocks(m), ...inResults]) {
       const image = record(block["image"]);
       const document = record(block["document"]);
       if (image) found.push({ kind: "image", dataLength: jsonLength(image["source"]) });

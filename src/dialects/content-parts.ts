@@ -178,14 +178,48 @@ function isTextDocument(part: MessageRecord): boolean {
   return false;
 }
 
-/** Media parts of the content arrays shared by the OpenAI chat, Anthropic, AI SDK and Responses formats. */
+/**
+ * Media parts of the content arrays shared by the OpenAI chat, Anthropic, AI SDK, Responses and
+ * LangChain formats, including those inside a tool result: an Anthropic `tool_result`'s content
+ * blocks, an AI SDK tool output of type `content` (`image-data`, `media`, `file-data`, `image-url`),
+ * a Responses output list (`input_image`, `input_file`). A screenshot a tool returns is billed as
+ * an image wherever it sits, never as bytes / 4 of its base64.
+ */
 export function contentMedia(content: unknown): MediaPart[] {
-  if (!Array.isArray(content)) return [];
   const found: MediaPart[] = [];
+  collectContentMedia(content, found, 0);
+  return found;
+}
+
+function collectContentMedia(content: unknown, found: MediaPart[], depth: number): void {
+  if (!Array.isArray(content)) return;
   for (const entry of content) {
     if (typeof entry !== "object" || entry === null) continue;
     const part = entry as MessageRecord;
     switch (part["type"]) {
+      // A tool result holds content of its own; it never holds another result, so one level is all.
+      case "tool_result":
+        if (depth === 0) collectContentMedia(part["content"], found, 1);
+        break;
+      case "tool-result": {
+        const output = asRecord(part["output"]);
+        if (depth === 0 && output?.["type"] === "content") collectContentMedia(output["value"], found, 1);
+        break;
+      }
+      case "image-data":
+      case "image-url":
+        found.push({ kind: "image", dataLength: jsonLength(part["data"] ?? part["url"]) });
+        break;
+      case "media":
+      case "file-data": {
+        const mediaType = stringField(part, "mediaType") ?? "";
+        if (mediaType.startsWith("image/")) found.push({ kind: "image", dataLength: jsonLength(part["data"]) });
+        else if (!mediaType.startsWith("text/")) {
+          const bytes = base64Bytes(part["data"]);
+          found.push({ kind: "file", dataLength: jsonLength(part["data"]), ...(bytes === undefined ? {} : { fileBytes: bytes }) });
+        }
+        break;
+      }
       case "image_url": {
         const image = asRecord(part["image_url"]);
         found.push({ kind: "image", dataLength: jsonLength(part["image_url"]), ...(image?.["detail"] === "low" ? { detail: "low" as const } : {}) });
@@ -195,8 +229,8 @@ export function contentMedia(content: unknown): MediaPart[] {
         found.push({ kind: "image", dataLength: jsonLength(part["image_url"]) + jsonLength(part["file_id"]), ...(part["detail"] === "low" ? { detail: "low" as const } : {}) });
         break;
       case "image": {
-        // Anthropic: `source`; AI SDK: `image`.
-        const data = part["source"] ?? part["image"];
+        // Anthropic: `source`; AI SDK: `image`; LangChain's standard blocks and pi: `data` or `url`.
+        const data = part["source"] ?? part["image"] ?? part["data"] ?? part["url"];
         found.push({ kind: "image", dataLength: jsonLength(data) });
         break;
       }
@@ -215,5 +249,37 @@ export function contentMedia(content: unknown): MediaPart[] {
       }
     }
   }
-  return found;
+}
+
+/** Fields that hold a signature or encrypted reasoning the provider checks when the part comes back. */
+const signatureFields = ["signature", "thoughtSignature", "thinkingSignature", "textSignature", "encrypted_content", "redactedContent", "redactedData", "reasoningEncryptedContent"];
+/** Where formats keep a part's provider data: the AI SDK's `providerOptions`, Genkit's `metadata`, Bedrock's `reasoningContent`, LangChain's `extras`. */
+const signatureHolders = ["providerOptions", "providerMetadata", "metadata", "reasoningContent", "reasoningText", "extras"];
+
+function holdsSignatureField(record: MessageRecord): boolean {
+  for (const field of signatureFields) {
+    const value = record[field];
+    if ((typeof value === "string" && value !== "") || ArrayBuffer.isView(value)) return true;
+  }
+  return false;
+}
+
+/**
+ * True for a content part that carries a signature the provider verifies: Anthropic's signed
+ * `thinking` and `redacted_thinking`, Gemini's `thoughtSignature`, Bedrock's signed or redacted
+ * `reasoningContent`, pi's thinking and thought signatures, and the same kept in the AI SDK's
+ * `providerOptions` or Genkit's `metadata` (looked for two levels down: `providerOptions.anthropic.signature`).
+ */
+export function carriesSignature(part: MessageRecord): boolean {
+  if (part["type"] === "redacted_thinking" || holdsSignatureField(part)) return true;
+  for (const holder of signatureHolders) {
+    const inner = asRecord(part[holder]);
+    if (inner === undefined) continue;
+    if (holdsSignatureField(inner)) return true;
+    for (const value of Object.values(inner)) {
+      const nested = asRecord(value);
+      if (nested !== undefined && holdsSignatureField(nested)) return true;
+    }
+  }
+  return false;
 }

@@ -1,14 +1,6 @@
-/** The message formats the library reads. */
-export type DialectName =
-  | "openai-chat"
-  | "anthropic"
-  | "ai-sdk"
-  | "openai-responses"
-  | "google-genai"
-  | "bedrock-converse"
-  | "langchain"
-  | "pi-agent"
-  | "genkit";
+import type { DialectName } from "../ground/types.js";
+
+export type { DialectName };
 
 /** A message seen as a plain record: dialects read fields by name and never change them. */
 export type MessageRecord = Record<string, unknown>;
@@ -51,6 +43,17 @@ export interface Dialect {
   readonly name: DialectName;
   /** True when the message can only be of this dialect (how `detectDialect` tells a transcript). */
   claims(message: MessageRecord): boolean;
+  /**
+   * True when a transcript of this format can hold the message: a role (or, for typed items, a
+   * type) the format has. A message that no format reads is refused with a `TypeError`, never
+   * summarized away as text nobody can place.
+   */
+  reads(message: MessageRecord): boolean;
+  /**
+   * True for a message that carries a signature the provider checks (signed thinking, an encrypted
+   * reasoning item, a thought signature): it is kept byte for byte, never masked or cut.
+   */
+  signed(message: MessageRecord): boolean;
   /** The speaker in dialect-free terms: `"user"`, `"assistant"`, `"system"`, `"tool"`, or undefined. */
   role(message: MessageRecord): string | undefined;
   /** Calls `visit` with the id of every tool call the message makes (undefined where the format allows no id). */
@@ -75,6 +78,10 @@ export interface Dialect {
   media(message: MessageRecord): MediaPart[];
   /** The message in dialect-free terms, for rendering. */
   describe(message: MessageRecord): MessageView;
-  /** A text message of this dialect, as the hook adds a summary (formats without a system role use `"user"`). */
+  /**
+   * A text message of this dialect, as the hook adds a summary. A format whose messages cannot hold
+   * a system message (or whose common providers refuse one after the first position) makes a user
+   * message for either role.
+   */
   textMessage(role: "system" | "user", text: string): MessageRecord;
 }

@@ -2,7 +2,7 @@
 // parts keyed by kind with no `type` field. A model part `{ toolRequest: { name, ref?, input } }` is
 // answered by a part `{ toolResponse: { name, ref?, output } }` of a `tool` message, by `ref` when
 // both have one, else in order. A user message of text parts alone reads the same as Bedrock's.
-import { argumentText, asRecord as record, base64Bytes, cutArgumentsObject, indicesWhere, jsonLength, records, replaceEntries, someRecord, stringField, stringify } from "./content-parts.js";
+import { argumentText, asRecord as record, base64Bytes, carriesSignature, cutArgumentsObject, indicesWhere, jsonLength, records, replaceEntries, someRecord, stringField, stringify } from "./content-parts.js";
 import type { Dialect, MediaPart, MessagePart, MessageRecord } from "./dialect.js";
 
 /** Part kinds only Genkit has (Bedrock's blocks hold `text` too, never these). */
@@ -39,6 +39,8 @@ export const genkit: Dialect = {
     Array.isArray(m["content"]) &&
     (someRecord(m["content"], (part) => typeof part["type"] !== "string" && genkitKeys.some((key) => Object.hasOwn(part, key))) ||
       (m["role"] === "model" && !someRecord(m["content"], (part) => typeof part["type"] === "string"))),
+  reads: (m) => Array.isArray(m["content"]) && (m["role"] === "system" || m["role"] === "user" || m["role"] === "model" || m["role"] === "tool"),
+  signed: (m) => m["role"] === "model" && someRecord(m["content"], carriesSignature),
   role: (m) => (m["role"] === "model" ? "assistant" : stringField(m, "role")),
   forEachToolCall(m, visit) {
     for (const part of parts(m)) {
@@ -70,7 +72,9 @@ export const genkit: Dialect = {
     replaceEntries(m, "content", requestIndices(m), texts, (part, text) => ({ ...part, toolRequest: { ...(part["toolRequest"] as MessageRecord), input: cutArgumentsObject(text) } })),
   media(m) {
     const found: MediaPart[] = [];
-    for (const part of parts(m)) {
+    // A tool response may carry media parts of its own (a screenshot a tool took).
+    const inResponses = parts(m).flatMap((part) => records(record(part["toolResponse"])?.["content"]));
+    for (const part of inResponses.length === 0 ? parts(m) : [...parts(m), ...inResponses]) {
       const media = record(part["media"]);
       if (media === undefined) continue;
       const url = stringField(media, "url") ?? "";
@@ -99,5 +103,7 @@ export const genkit: Dialect = {
     const text = texts.join("\n");
     return { role: genkit.role(m), parts: text.trim() === "" ? tools : [{ kind: "text", text }, ...tools] };
   },
-  textMessage: (role, text) => ({ role, content: [{ text }] }),
+  // Genkit's Gemini plugins refuse a system message anywhere but first ("system role is only
+  // supported for a single message in the first position"), where the caller's own prompt stands.
+  textMessage: (_role, text) => ({ role: "user", content: [{ text }] }),
 };

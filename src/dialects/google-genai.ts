@@ -3,7 +3,7 @@
 // name, response } }`, by id when both have one, else in order. A user content holding function
 // responses is part of a tool group, not a user turn. Gemini keeps the system prompt outside the
 // contents (`systemInstruction`), so a summary is a user content.
-import { argumentText, asRecord as record, base64Bytes, jsonLength, cutArgumentsObject, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
+import { argumentText, asRecord as record, base64Bytes, carriesSignature, someRecord, jsonLength, cutArgumentsObject, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
 import type { Dialect, MediaPart, MessagePart, MessageRecord } from "./dialect.js";
 
 const parts = (m: MessageRecord): readonly MessageRecord[] => records(m["parts"]);
@@ -30,6 +30,9 @@ function mediaNote(part: MessageRecord): string | undefined {
 export const googleGenai: Dialect = {
   name: "google-genai",
   claims: (m) => Array.isArray(m["parts"]),
+  // A content's role is optional (a single-turn request); Gemini has no other roles.
+  reads: (m) => Array.isArray(m["parts"]) && (m["role"] === undefined || m["role"] === "user" || m["role"] === "model"),
+  signed: (m) => m["role"] === "model" && someRecord(m["parts"], carriesSignature),
   role: (m) => (m["role"] === "model" ? "assistant" : stringField(m, "role")),
   forEachToolCall(m, visit) {
     for (const part of parts(m)) {
@@ -64,7 +67,9 @@ export const googleGenai: Dialect = {
     })),
   media(m) {
     const found: MediaPart[] = [];
-    for (const part of parts(m)) {
+    // A function response may carry media parts of its own (a screenshot a tool took).
+    const responseParts = parts(m).flatMap((part) => records(record(part["functionResponse"])?.["parts"]));
+    for (const part of responseParts.length === 0 ? parts(m) : [...parts(m), ...responseParts]) {
       const inline = record(part["inlineData"]);
       const file = record(part["fileData"]);
       if (inline) {

@@ -3,12 +3,13 @@
 // plain objects `{ type: "human" | "ai" | "tool" | "system", … }`. Recognised by their `type`,
 // without importing LangChain. A changed message is built with the message's own constructor, so
 // an instance stays an instance (and serializes its new content).
-import { argumentText, asRecord, contentAsText, contentMedia, cutArgumentsObject, leadingContentText, records, stringField, textParts } from "./content-parts.js";
+import { argumentText, asRecord, carriesSignature, contentAsText, someRecord, contentMedia, cutArgumentsObject, leadingContentText, records, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 // A map, not an object literal: `type: "toString"` must not find an inherited property.
 const roles: ReadonlyMap<unknown, string> = new Map([["human", "user"], ["ai", "assistant"], ["tool", "tool"], ["system", "system"], ["developer", "system"]]);
 const noToolParts: ReadonlySet<string> = new Set(["tool_use", "tool_call"]);
+const plainRoles: ReadonlySet<unknown> = new Set(["system", "developer", "user", "assistant", "tool", "human", "ai"]);
 
 const isToolResult = (m: MessageRecord): boolean => m["type"] === "tool" && typeof m["tool_call_id"] === "string";
 const toolCalls = (m: MessageRecord): readonly MessageRecord[] => (m["type"] === "ai" ? records(m["tool_calls"]) : []);
@@ -49,6 +50,9 @@ export function langchainPayload(message: object): object | undefined {
 export const langchain: Dialect = {
   name: "langchain",
   claims: (m) => roles.has(m["type"]) && m["role"] === undefined,
+  // LangChain also takes plain `{ role, content }` objects wherever it takes messages.
+  reads: (m) => roles.has(m["type"]) || m["type"] === "remove" || m["type"] === "generic" || (m["type"] === undefined && plainRoles.has(m["role"])),
+  signed: (m) => m["type"] === "ai" && someRecord(m["content"], carriesSignature),
   role: (m) => roles.get(m["type"]),
   forEachToolCall(m, visit) {
     for (const call of toolCalls(m)) if (typeof call["id"] === "string") visit(call["id"]);

@@ -22,6 +22,8 @@ export interface Provenance {
   stored?: ReadonlySet<object> | undefined;
   /** The key of this hook's seals on user-role summaries; undefined: no user-role summary verifies. */
   sealKey?: Uint8Array | undefined;
+  /** The transcript's format, when it is pinned or already read; detected otherwise. */
+  dialect?: Dialect | undefined;
 }
 
 /**
@@ -44,7 +46,7 @@ export function libraryMessagesOf(messages: readonly object[], head: number, sum
   if (provenance.stored !== undefined) {
     if (!provenance.stored.has(summary)) return made;
   } else if (summaryRole !== undefined) {
-    const role = summaryRoleIn(transcriptDialect(messages), summaryRole);
+    const role = summaryRoleIn(provenance.dialect ?? transcriptDialect(messages), summaryRole);
     if (roleOf(summary) !== role) return made;
     if (role !== "system" && verifiedBody((text as string).slice(SUMMARY_PREFIX.length), role, provenance.sealKey) === undefined) return made;
   }

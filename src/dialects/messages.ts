@@ -79,9 +79,13 @@ export function isUserTurnIn(dialect: Dialect, message: object): boolean {
   return !answers;
 }
 
-/** True for the leading system prompt that is kept verbatim. */
+/**
+ * True for a message of the leading prompt that is kept verbatim: a system message, or an OpenAI
+ * `developer` message (the system prompt of current OpenAI models), that is not a summary.
+ */
 export function isSystemPrompt(message: object): boolean {
-  return roleOf(message) === "system" && !isSummaryMessage(message);
+  const role = roleOf(message);
+  return (role === "system" || role === "developer") && !isSummaryMessage(message);
 }
 
 /** True for an item that belongs with the one after it (a Responses reasoning item): no cut right after it. */
@@ -109,5 +113,22 @@ export function providerPayload(message: object): object | undefined {
  */
 export function mediaOf(message: object): MediaPart[] {
   const m = message as MessageRecord;
-  return Array.isArray(m["content"]) || Array.isArray(m["parts"]) ? dialectOf(m).media(m) : [];
+  return Array.isArray(m["content"]) || Array.isArray(m["parts"]) || Array.isArray(m["output"]) ? dialectOf(m).media(m) : [];
+}
+
+/** True for a message that carries a signature the provider checks: no rung of the ladder edits it. */
+export function isSigned(message: object): boolean {
+  return dialectOf(message).signed(message as MessageRecord);
+}
+
+/**
+ * True when the message at `index` may have its tool payloads cut or masked: it carries no
+ * signature, and it does not follow an item bound to it (a Responses reasoning item belongs with
+ * the call after it, which the provider reads with it).
+ */
+export function isEditableAt(messages: readonly object[], index: number): boolean {
+  const message = messages[index];
+  if (message === undefined || isSigned(message)) return false;
+  const previous = index > 0 ? messages[index - 1] : undefined;
+  return previous === undefined || !bindsToNext(previous);
 }

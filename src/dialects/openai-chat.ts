@@ -5,6 +5,7 @@ import { argumentText, asRecord, contentAsText, contentMedia, indicesWhere, lead
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 
 const noToolParts: ReadonlySet<string> = new Set();
+const chatRoles: ReadonlySet<unknown> = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
 
 function isToolResult(m: MessageRecord): boolean {
   return m["role"] === "tool" && typeof m["tool_call_id"] === "string";
@@ -15,6 +16,9 @@ const toolCalls = (m: MessageRecord): readonly MessageRecord[] => records(m["too
 export const openaiChat: Dialect = {
   name: "openai-chat",
   claims: (m) => Array.isArray(m["tool_calls"]) || isToolResult(m),
+  reads: (m) => chatRoles.has(m["role"]),
+  // Chat completions carry no signed content: reasoning is not sent back.
+  signed: () => false,
   role: (m) => stringField(m, "role"),
   forEachToolCall(m, visit) {
     for (const call of toolCalls(m)) if (typeof call["id"] === "string") visit(call["id"]);

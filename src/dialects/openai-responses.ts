@@ -28,6 +28,8 @@ function isItemType(type: string): boolean {
   return previous !== 95;
 }
 
+const messageRoles: ReadonlySet<unknown> = new Set(["user", "assistant", "system", "developer"]);
+
 const callId = (m: MessageRecord): string | undefined => stringField(m, "callId") ?? stringField(m, "call_id");
 const isCallType = (type: string): boolean => type.endsWith("_call") && type !== "hosted_tool_call";
 const isResultType = (type: string): boolean => type.endsWith("_output") || type.endsWith("_result");
@@ -46,6 +48,9 @@ export const openaiResponses: Dialect = {
     const type = itemType(m);
     return type !== undefined && isItemType(type) && (m["role"] === undefined || type === "message");
   },
+  reads: (m) => (m["type"] === undefined || m["type"] === "message" ? messageRoles.has(m["role"]) : openaiResponses.claims(m)),
+  // An encrypted reasoning item and a compaction item are the provider's own, read back as they were.
+  signed: (m) => m["type"] === "compaction" || (m["type"] === "reasoning" && typeof m["encrypted_content"] === "string"),
   role(m) {
     const type = itemType(m);
     if (type === undefined || type === "message") return stringField(m, "role");
@@ -71,7 +76,8 @@ export const openaiResponses: Dialect = {
   replaceResults: (m, texts) => (texts.has(0) ? { ...m, output: texts.get(0) } : m),
   argumentTexts: (m) => (m["type"] === "function_call" ? [argumentText(m["arguments"])] : []),
   replaceArguments: (m, texts) => (m["type"] === "function_call" && texts.has(0) ? { ...m, arguments: texts.get(0) } : m),
-  media: (m) => contentMedia(m["content"]),
+  // A result item's output may be a list of `input_text`, `input_image` and `input_file` parts.
+  media: (m) => (Array.isArray(m["output"]) ? contentMedia(m["output"]) : contentMedia(m["content"])),
   describe(m) {
     const type = itemType(m);
     if (type === undefined || type === "message") return { role: stringField(m, "role"), parts: textParts(m["content"], noToolParts) };

@@ -3,7 +3,7 @@
 // toolName, content, isError }` message. The system prompt travels outside the messages
 // (`systemPrompt`), so a summary is a user message, with the `timestamp` every pi message carries;
 // pi's default `convertToLlm` sends user, assistant and tool-result messages and drops any other.
-import { argumentText, asRecord, contentAsText, cutArgumentsObject, indicesWhere, jsonLength, leadingContentText, records, replaceEntries, someRecord, stringField, textParts } from "./content-parts.js";
+import { argumentText, asRecord, carriesSignature, contentAsText, cutArgumentsObject, indicesWhere, jsonLength, leadingContentText, records, replaceEntries, someRecord, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MediaPart, MessagePart, MessageRecord } from "./dialect.js";
 
 const toolPartTypes: ReadonlySet<string> = new Set(["toolCall"]);
@@ -29,6 +29,9 @@ export function piPayload(message: object): object | undefined {
 export const piAgent: Dialect = {
   name: "pi-agent",
   claims: (m) => isToolResult(m) || isPiAssistant(m) || someRecord(m["content"], (part) => part["type"] === "toolCall"),
+  // pi's messages are extensible (an app declares its own kinds, which its `convertToLlm` drops or maps): any role is pi's.
+  reads: (m) => typeof m["role"] === "string",
+  signed: (m) => m["role"] === "assistant" && someRecord(m["content"], carriesSignature),
   role: (m) => (isToolResult(m) ? "tool" : stringField(m, "role")),
   forEachToolCall(m, visit) {
     for (const part of records(m["content"])) if (part["type"] === "toolCall" && typeof part["id"] === "string") visit(part["id"]);

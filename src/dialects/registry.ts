@@ -70,7 +70,8 @@ export function transcriptDialect(messages: readonly object[]): Dialect {
   return textBlocksOnly ?? openaiChat;
 }
 
-function holdsTextBlocksOnly(m: MessageRecord): boolean {
+/** True for a message of typeless text blocks alone, which reads the same in Bedrock and Genkit. */
+export function holdsTextBlocksOnly(m: MessageRecord): boolean {
   const content = m["content"];
   return Array.isArray(content) && content.every((block) => typeof block === "object" && block !== null && Object.keys(block).length === 1 && typeof (block as MessageRecord)["text"] === "string");
 }

@@ -14,3 +14,16 @@ export const FLUSH_TO_MEMORY_REMINDER =
  * Default text that replaces an old tool result when `maskToolResults` is on.
  */
 export const MASKED_TOOL_RESULT = "[Old tool result cleared to save context]";
+
+/** Every format name `format` accepts, in the order the docs list them. */
+export const DIALECT_NAMES = [
+  "openai-chat",
+  "anthropic",
+  "ai-sdk",
+  "openai-responses",
+  "google-genai",
+  "bedrock-converse",
+  "langchain",
+  "pi-agent",
+  "genkit",
+] as const satisfies readonly import("./types.js").DialectName[];

@@ -1,10 +1,12 @@
 import { optionalAbortSignal } from "./abort-signal.js";
-import { MASKED_TOOL_RESULT } from "./constants.js";
+import { DIALECT_NAMES, MASKED_TOOL_RESULT } from "./constants.js";
 import type {
   AnyMessage,
   CompactedEvent,
   CompactingEvent,
   CountTokens,
+  DialectName,
+  ReportedUsage,
   SkippedEvent,
   Summarize,
 } from "./types.js";
@@ -19,7 +21,15 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   /** `undefined` means the built-in estimator, whose per-message counts allow a linear tail search. */
   countTokens: CountTokens<M> | undefined;
   flushToMemory: boolean;
+  /**
+   * `"auto"` is held as `"system"`: each format's `textMessage` gives `"user"` where its messages
+   * cannot hold a system message, so the two ask for the same message.
+   */
   summaryRole: "system" | "user";
+  /** The pinned message format, or undefined to detect it. */
+  format: DialectName | undefined;
+  /** Tokens sent beside the messages, subtracted from `maxTokens` while no usage covers the request (see `withReserve`). */
+  reserveTokens: number;
   /** The caller's boundary rule; undefined means the default (a user turn that carries no tool result), which the plan applies. */
   isBoundary: ((message: M) => boolean) | undefined;
   timeoutMs: number | undefined;
@@ -61,6 +71,8 @@ const compactorKeys = [
   "countTokens",
   "flushToMemory",
   "summaryRole",
+  "format",
+  "reserveTokens",
   "isBoundary",
   "timeoutMs",
   "onError",
@@ -104,8 +116,12 @@ function optionalBoolean(options: Record<string, unknown>, name: string, fallbac
 }
 
 function oneOf<T extends string>(options: Record<string, unknown>, name: string, allowed: readonly T[]): T {
+  return optionalOneOf(options, name, allowed) ?? (allowed[0] as T);
+}
+
+function optionalOneOf<T extends string>(options: Record<string, unknown>, name: string, allowed: readonly T[]): T | undefined {
   const value = options[name];
-  if (value === undefined) return allowed[0] as T;
+  if (value === undefined) return undefined;
   const quoted = allowed.map((entry) => `\`"${entry}"\``);
   const what = quoted.length > 1 ? `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}` : (quoted[0] ?? "");
   if (typeof value !== "string") throw new TypeError(expectedMessage(name, what, value));
@@ -177,6 +193,14 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     timeoutMs = value;
   }
 
+  let reserveTokens = 0;
+  if (raw["reserveTokens"] !== undefined) {
+    reserveTokens = integer(raw["reserveTokens"], "reserveTokens", "an integer from 0 and up", 0);
+    if (reserveTokens >= maxTokens) {
+      throw new RangeError(`Expected \`reserveTokens\` to be less than \`maxTokens\` (${maxTokens}), got ${describeValue(reserveTokens)} (number)`);
+    }
+  }
+
   const explicitSummaryLimit = raw["maxSummaryTokens"] !== undefined;
   const maxSummaryTokens = explicitSummaryLimit
     ? integer(raw["maxSummaryTokens"], "maxSummaryTokens", "a positive integer", 1)
@@ -202,7 +226,9 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     summarize: summarize as Summarize<M> | undefined,
     countTokens: optionalFunction<CountTokens<M>>(raw, "countTokens"),
     flushToMemory: optionalBoolean(raw, "flushToMemory"),
-    summaryRole: oneOf(raw, "summaryRole", ["system", "user"] as const),
+    summaryRole: oneOf(raw, "summaryRole", ["auto", "system", "user"] as const) === "user" ? "user" : "system",
+    format: optionalOneOf(raw, "format", DIALECT_NAMES),
+    reserveTokens,
     isBoundary: optionalFunction<(message: M) => boolean>(raw, "isBoundary"),
     timeoutMs,
     onError: oneOf(raw, "onError", ["throw", "skip", "fallback"] as const),
@@ -219,5 +245,25 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     instructions: instructions as string | undefined,
     signal: optionalAbortSignal(raw["signal"], "signal"),
     sealKey: signingKey === undefined ? randomKey() : typeof signingKey === "string" ? new TextEncoder().encode(signingKey) : (signingKey as Uint8Array).slice(),
+  };
+}
+
+/**
+ * The settings a call plans with: `maxTokens` less `reserveTokens` while no reported usage covers
+ * the request (what is sent beside the messages is then only known by the caller's estimate), and
+ * the settings as they are once usage measures it. The tail and summary budgets shrink with it, so
+ * the reserved tokens are never handed to the kept messages.
+ */
+export function withReserve<M extends AnyMessage>(settings: Settings<M>, usage: ReportedUsage | undefined): Settings<M> {
+  if (settings.reserveTokens === 0 || usage !== undefined) return settings;
+  const maxTokens = settings.maxTokens - settings.reserveTokens;
+  const keepTail = Math.min(settings.keepTail, maxTokens - 1);
+  return {
+    ...settings,
+    maxTokens,
+    keepTail,
+    maxSummaryTokens: Math.max(1, Math.min(settings.maxSummaryTokens, maxTokens - keepTail)),
+    minFreedTokens: Math.min(settings.minFreedTokens, maxTokens),
+    reserveTokens: 0,
   };
 }

@@ -4,6 +4,27 @@
  */
 export type AnyMessage = object;
 
+/** The message formats the library reads (see `detectDialect`). */
+export type DialectName =
+  | "openai-chat"
+  | "anthropic"
+  | "ai-sdk"
+  | "openai-responses"
+  | "google-genai"
+  | "bedrock-converse"
+  | "langchain"
+  | "pi-agent"
+  | "genkit";
+
+/**
+ * The role of the summary and reminder messages. `"auto"` gives `"system"` where the format's
+ * messages can hold a system message (OpenAI chat and Responses, the AI SDK, LangChain) and
+ * `"user"` where they cannot, or where the common providers refuse one after the first position
+ * (Anthropic, Bedrock, Gemini, Genkit, pi). `"system"` in a format of the second kind gives
+ * `"user"` too: a request the provider would refuse is never the answer.
+ */
+export type SummaryRole = "auto" | "system" | "user";
+
 /** What `summarize` receives besides the messages. */
 export interface SummaryContext {
   /** Aborts when the compaction times out (`timeoutMs`) or the caller's signal aborts. */
@@ -182,10 +203,26 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
    */
   flushToMemory?: boolean;
   /**
-   * Role of the summary and reminder messages. Use `"user"` for Anthropic, whose messages cannot be system messages.
-   * @default "system"
+   * Role of the summary and reminder messages (see `SummaryRole`). `"user"` is the safer choice
+   * when tool output is untrusted.
+   * @default "auto"
    */
-  summaryRole?: "system" | "user";
+  summaryRole?: SummaryRole;
+  /**
+   * The message format of the transcript, when it must not be guessed: a plain-text Anthropic
+   * transcript (string contents only) reads as OpenAI chat, whose summary may be a system message.
+   * With it, a message that does not read as that format is a `TypeError` naming its index.
+   * @default detected from the messages (see `detectDialect`)
+   */
+  format?: DialectName;
+  /**
+   * Tokens sent beside the messages that the count cannot see: a system prompt passed apart
+   * (Anthropic's and the AI SDK's `system`, pi's `systemPrompt`, Genkit's `system`) and the tool
+   * definitions. Subtracted from `maxTokens` while no `usage` covers the request; once the
+   * provider reports usage they are measured, not reserved. An integer from 0 up to `maxTokens - 1`.
+   * @default 0
+   */
+  reserveTokens?: number;
   /**
    * What may start a kept tail.
    * @default a `role: "user"` message that carries no tool result and was not made by this library

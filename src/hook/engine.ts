@@ -1,10 +1,9 @@
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
 import type { Dialect } from "../dialects/dialect.js";
 import { summaryRoleIn } from "../dialects/library-messages.js";
-import { transcriptDialect } from "../dialects/registry.js";
 import { extractiveSummary } from "../summary-kit/extractive-summary.js";
 import { CompactionError, isCompactionError } from "../ground/errors.js";
-import type { Settings } from "../ground/options.js";
+import { withReserve, type Settings } from "../ground/options.js";
 import { overBudgetCause, planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { runSummarize } from "./run-summarize.js";
 import { sealed } from "../text/summary-seal.js";
@@ -109,6 +108,7 @@ export async function runCompaction<M extends AnyMessage>(
   planned?: EnginePlan<M>,
 ): Promise<CompactionOutcome<M> | null> {
   const startedAt = now();
+  settings = withReserve(settings, usage);
   // A caller that had to look at the plan first (a lease is taken only to summarize) hands it over.
   const plan = planned ?? planWithSettings(messages, settings, usage, stored);
   const { tokensBefore } = plan;
@@ -127,7 +127,7 @@ export async function runCompaction<M extends AnyMessage>(
   const { head, older, tail } = plan;
   settings.onCompacting?.({ tokensBefore, older: older.length, tail: tail.length });
   // The summary is written in the transcript's own format (a Gemini content, a Bedrock message, …).
-  const dialect = transcriptDialect(messages);
+  const dialect = plan.dialect;
   const summaryMessage = summaryMaker(dialect, settings, stored === undefined);
   let added: object[];
   let fallbackFrom: unknown;

@@ -1,5 +1,6 @@
 import { MASKED_TOOL_RESULT } from "../ground/constants.js";
 import type { MessageRecord } from "../dialects/dialect.js";
+import { isEditableAt } from "../dialects/messages.js";
 import { dialectOf } from "../dialects/registry.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
@@ -40,6 +41,8 @@ export function maskToolResults<M extends AnyMessage>(
   const { keepRecent = 3, placeholder = MASKED_TOOL_RESULT } = options;
   const slots: { message: number; part: number; masked: boolean }[] = [];
   for (let index = 0; index < messages.length; index++) {
+    // A signed message (and a call bound to its reasoning) reaches the provider byte for byte.
+    if (!isEditableAt(messages, index)) continue;
     const texts = dialectOf(messages[index] as object).resultTexts(messages[index] as MessageRecord);
     texts.forEach((text, part) => slots.push({ message: index, part, masked: text === placeholder }));
   }

@@ -1,10 +1,11 @@
 import { libraryMessagesOf, summaryRoleIn, summaryTextOf } from "../dialects/library-messages.js";
-import { transcriptDialect } from "../dialects/registry.js";
+import type { Dialect } from "../dialects/dialect.js";
+import { readTranscript } from "../dialects/transcript-format.js";
 import { isUserBoundary } from "../dialects/messages.js";
 import { truncateToolPayloads } from "./truncate-tool-payloads.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
 import { maskToolResults } from "./mask-tool-output.js";
-import { resolveOptions, type Settings } from "../ground/options.js";
+import { resolveOptions, withReserve, type Settings } from "../ground/options.js";
 import { findInsideTurnTail } from "./split-inside-turn.js";
 import { findTailStart, headLength } from "./split-at-user-boundary.js";
 import { TranscriptView } from "./transcript-view.js";
@@ -64,6 +65,8 @@ export interface EnginePlan<M extends AnyMessage> extends CompactionPlan<M> {
   made: ReadonlySet<object>;
   /** True when a user-role summary would be sealed (no stored state vouches for it). */
   sealed: boolean;
+  /** The transcript's format: the summary is written in it. */
+  dialect: Dialect;
 }
 
 /** Plans a compaction with settings already validated. The engine behind the hook, `compact` and `planCompaction`. */
@@ -74,6 +77,8 @@ export function planWithSettings<M extends AnyMessage>(
   stored?: ReadonlySet<object>,
 ): EnginePlan<M> {
   assertTranscript(messages);
+  const dialect = readTranscript(messages, settings.format);
+  settings = withReserve(settings, usage);
   const { tokens: original, total } = countedWith(messages, settings, usage);
   const tokensBefore = Math.ceil(total);
   const overBudget = tokensBefore > settings.maxTokens;
@@ -91,6 +96,7 @@ export function planWithSettings<M extends AnyMessage>(
     summaryLimit: settings.maxSummaryTokens,
     made: new Set(),
     sealed: stored === undefined,
+    dialect,
     ...fields,
   });
   if (!overBudget && !settings.force) return plan({ action: "none", reason: "under-budget" });
@@ -99,7 +105,7 @@ export function planWithSettings<M extends AnyMessage>(
 
   // The library's own summary counts by position and role; a boundary must also not cut a pair
   // (a duplicate result after a user turn would be left without its call).
-  const made = libraryMessagesOf(messages, head, settings.summaryRole, { stored, sealKey: settings.sealKey });
+  const made = libraryMessagesOf(messages, head, settings.summaryRole, { stored, sealKey: settings.sealKey, dialect });
   // Every stage below asks about messages by index, through one reading of the transcript. Masking
   // keeps roles, calls and ids, so what it says of a message holds for its masked copy too.
   const view = new TranscriptView(messages, settings.isBoundary);
@@ -134,7 +140,7 @@ export function planWithSettings<M extends AnyMessage>(
   const cutFrom = tokens.messages;
   const headTokens = tokens.isPerMessage ? tokens.countRange(0, head) : head === 0 ? 0 : tokens.countList(cutFrom.slice(0, head));
   const reminderTokens = settings.flushToMemory
-    ? tokens.countList([transcriptDialect(messages).textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER) as M])
+    ? tokens.countList([dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER) as M])
     : 0;
   // Room for the summary is reserved when the tail is chosen, so that summary and tail fit together.
   const tailRoom = settings.maxTokens - headTokens - settings.maxSummaryTokens - reminderTokens;
@@ -190,7 +196,7 @@ export function planWithSettings<M extends AnyMessage>(
     // What the kept messages leave for the summary, when they take more than their share; never
     // less than a summary of a few words, so that the best result is still a summary (over budget).
     const left = settings.maxTokens - headTokens - reminderTokens - tailTokens;
-    if (left < summaryLimit) summaryLimit = Math.max(left, smallestSummaryTokens(messages, settings, tokens, stored === undefined));
+    if (left < summaryLimit) summaryLimit = Math.max(left, smallestSummaryTokens(dialect, settings, tokens, stored === undefined));
   }
   const keptTokens = tokens.isPerMessage && tailTokens !== undefined ? headTokens + tailTokens : undefined;
   // What the summary replaces, counted once here from the transcript's own counts (a summary must be smaller).
@@ -241,8 +247,7 @@ function countedWith<M extends AnyMessage>(
 }
 
 /** Tokens of a summary message of a few words: less room than this holds no summary at all. */
-function smallestSummaryTokens<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, tokens: TranscriptTokens<M>, sealed: boolean): number {
-  const dialect = transcriptDialect(messages);
+function smallestSummaryTokens<M extends AnyMessage>(dialect: Dialect, settings: Settings<M>, tokens: TranscriptTokens<M>, sealed: boolean): number {
   // A user-role summary made without stored state carries a seal (see `summary-seal.ts`).
   const seal = sealed && summaryRoleIn(dialect, settings.summaryRole) !== "system" ? SEAL_PLACEHOLDER : "";
   const summary = dialect.textMessage(settings.summaryRole, `${SUMMARY_PREFIX}${"a few words ".repeat(5)}${seal}`);
@@ -270,7 +275,7 @@ export function overBudgetCause<M extends AnyMessage>(plan: EnginePlan<M>, setti
   const user = latestBoundary(messages.length, head, (index) => !plan.made.has(messages[index] as M) && isCallerBoundary(messages[index] as M));
   const userTokens = user === -1 ? 0 : tokens.countList([tokens.messages[user] as M]);
   // The latest request is kept, and a summary of a few words must fit beside it and the system prompt.
-  if (user !== -1 && headTokens + userTokens + smallestSummaryTokens(tokens.messages, settings, tokens, plan.sealed) > settings.maxTokens) {
+  if (user !== -1 && headTokens + userTokens + smallestSummaryTokens(plan.dialect, settings, tokens, plan.sealed) > settings.maxTokens) {
     return "latest-user-message";
   }
   return "kept-messages";

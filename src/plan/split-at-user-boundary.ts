@@ -40,10 +40,14 @@ export interface TailStart {
   fits: boolean;
 }
 
-/** Length of the kept head: 1 when the transcript opens with a system prompt that is not a summary. */
+/**
+ * Length of the kept head: the run of system and developer messages the transcript opens with
+ * (none of them a summary), so a system prompt followed by a developer message is kept whole.
+ */
 export function headLength(messages: readonly object[]): number {
-  const first = messages[0];
-  return first !== undefined && isSystemPrompt(first) ? 1 : 0;
+  let length = 0;
+  while (length < messages.length && isSystemPrompt(messages[length] as object)) length++;
+  return length;
 }
 
 /**

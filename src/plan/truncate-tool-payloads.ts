@@ -1,5 +1,6 @@
 import { type Calibration, TranscriptTokens, UNCALIBRATED } from "../counting/token-counter.js";
 import type { MessageRecord } from "../dialects/dialect.js";
+import { isEditableAt } from "../dialects/messages.js";
 import { dialectOf } from "../dialects/registry.js";
 import type { AnyMessage, CountTokens } from "../ground/types.js";
 import { cutMiddle, namedIn } from "../text/cut-middle.js";
@@ -30,6 +31,8 @@ export interface Truncation<M extends AnyMessage> {
 function slotsOf(messages: readonly object[]): Slot[] {
   const slots: Slot[] = [];
   messages.forEach((message, position) => {
+    // A signed message (and a call bound to its reasoning) reaches the provider byte for byte.
+    if (!isEditableAt(messages, position)) return;
     const dialect = dialectOf(message);
     dialect.argumentTexts(message as MessageRecord).forEach((text, index) => slots.push({ message: position, kind: "arguments", index, text }));
     dialect.resultTexts(message as MessageRecord).forEach((text, index) => slots.push({ message: position, kind: "result", index, text }));

@@ -1,6 +1,6 @@
 import { carriesToolCall, carriesToolResult, leadingText, roleOf } from "../dialects/messages.js";
 import { summaryRoleIn } from "../dialects/library-messages.js";
-import { transcriptDialect } from "../dialects/registry.js";
+import { formatDialect } from "../dialects/transcript-format.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
 import type { Settings } from "../ground/options.js";
@@ -47,7 +47,7 @@ export function checkedSummary<M extends AnyMessage>(state: ConversationState, m
   }
   // Checked by its length first, so a stored megabyte is refused without being counted.
   if (text.length > settings.maxSummaryTokens * 16 + 1024) throw new InvalidStateError(`Expected the stored summary within \`maxSummaryTokens\` (${settings.maxSummaryTokens}), got ${text.length} characters`);
-  const dialect = transcriptDialect(messages);
+  const dialect = formatDialect(messages, settings.format);
   const role = summaryRoleIn(dialect, settings.summaryRole);
   if (roleOf(summary as object) !== role) throw new InvalidStateError(`Expected the stored summary to have the role ${String(role)} (\`summaryRole\`)`);
   const rebuilt = [dialect.textMessage(settings.summaryRole, text) as M];

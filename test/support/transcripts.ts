@@ -14,8 +14,12 @@ export const jsonDialects: DialectName[] = dialects.filter((dialect) => dialect 
 export const hasSystemMessages = (dialect: DialectName): boolean =>
   dialect !== "anthropic" && dialect !== "google-genai" && dialect !== "bedrock-converse" && dialect !== "pi-agent";
 
-/** The summary role a caller sets for the dialect. */
-export const summaryRoleFor = (dialect: DialectName): "system" | "user" => (hasSystemMessages(dialect) ? "system" : "user");
+/**
+ * The role the library gives a summary in the dialect by default: a system message only where the
+ * format's messages hold one after the first position (Genkit's Gemini plugins refuse a second).
+ */
+export const summaryRoleFor = (dialect: DialectName): "system" | "user" =>
+  dialect === "openai-chat" || dialect === "ai-sdk" || dialect === "openai-responses" || dialect === "langchain" ? "system" : "user";
 
 export interface ToolCallShape {
   id: string;

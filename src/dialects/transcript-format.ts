@@ -1,0 +1,58 @@
+// Which format a transcript is in, checked before any work: a message that no format can hold is
+// refused with a `TypeError`, never summarized away as text nobody can place (a `{ speaker, text }`
+// list, a `{ role: "USER" }` from another system, would otherwise become one summary, the newest
+// question included).
+import { expectedMessage } from "../ground/describe-value.js";
+import type { Dialect, DialectName, MessageRecord } from "./dialect.js";
+import { bedrockConverse } from "./bedrock-converse.js";
+import { dialectOf, dialects, holdsTextBlocksOnly, transcriptDialect } from "./registry.js";
+
+/** The dialect of a format name. */
+export function dialectNamed(name: DialectName): Dialect {
+  return dialects.find((dialect) => dialect.name === name) as Dialect;
+}
+
+/** The format a transcript is read in, without checking its messages: the pinned one, else the detected one. */
+export function formatDialect(messages: readonly object[], format: DialectName | undefined): Dialect {
+  return format === undefined ? transcriptDialect(messages) : dialectNamed(format);
+}
+
+/**
+ * True when the message shows another format's own marks (a `tool_use` block, a `parts` array): a
+ * plain `{ role, content: "…" }` shows none, and a list of typeless text blocks is Bedrock's and
+ * Genkit's alike.
+ */
+function marksAnotherFormat(own: Dialect, pinned: Dialect, m: MessageRecord): boolean {
+  if (own === pinned || pinned.claims(m)) return false;
+  if (own === bedrockConverse && holdsTextBlocksOnly(m)) return false;
+  return own.claims(m);
+}
+
+/**
+ * The format of a transcript, after checking that every message reads as it: with `format`, each
+ * message must be one that format holds; without it, the format is detected (`detectDialect`) and
+ * each message must be one its own format, or the detected one, holds.
+ *
+ * @throws TypeError naming the first message that does not read, and what was expected
+ */
+export function readTranscript(messages: readonly object[], format?: DialectName, name = "messages"): Dialect {
+  if (format !== undefined) {
+    const pinned = dialectNamed(format);
+    for (let index = 0; index < messages.length; index++) {
+      const m = messages[index] as MessageRecord;
+      if (pinned.reads(m) && !marksAnotherFormat(dialectOf(m), pinned, m)) continue;
+      throw new TypeError(`${expectedMessage(`${name}[${index}]`, `a message of the \`${format}\` format (\`format\`)`, m)}`);
+    }
+    return pinned;
+  }
+  const detected = transcriptDialect(messages);
+  for (let index = 0; index < messages.length; index++) {
+    const m = messages[index] as MessageRecord;
+    const own = dialectOf(m);
+    if (own.reads(m) || detected.reads(m)) continue;
+    throw new TypeError(
+      `${expectedMessage(`${name}[${index}]`, `a message of a known format (the transcript reads as \`${detected.name}\`: a \`role\` it has, such as "user" or "assistant", or one of its typed items)`, m)}; map the messages to a provider's format, or pass \`format\` to name it`,
+    );
+  }
+  return detected;
+}
