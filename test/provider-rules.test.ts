@@ -338,6 +338,39 @@ describe("AI SDK wire bodies", () => {
     });
   });
 
+  const withReasoning: ModelMessage[] = [
+    { role: "user", content: "Weather in Paris?" },
+    {
+      role: "assistant",
+      content: [
+        { type: "reasoning", text: "I need the tool.", providerOptions: { anthropic: { signature: "sig_a" }, google: { thoughtSignature: "ts_r" }, bedrock: { signature: "sig_b" } } },
+        { type: "tool-call", toolCallId: "call_1", toolName: "weather", input: { city: "Paris" }, providerOptions: { google: { thoughtSignature: "ts_c" } } },
+      ],
+    },
+    { role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", toolName: "weather", output: { type: "text", value: "15 degrees" } }] },
+  ];
+
+  it("reasoning with its signatures, thinking enabled on Anthropic and a Gemini 3 model: accepted", async () => {
+    const found = await aiSdkWireViolations(withReasoning, {
+      providerOptions: { anthropic: { thinking: { type: "enabled", budgetTokens: 1024 } } },
+      models: { "google-genai": "gemini-3-pro-preview" },
+    });
+    expect(found).toEqual({ anthropic: [], "openai-chat": [], "openai-responses": [], "google-genai": [], "bedrock-converse": [] });
+  });
+
+  it("the same turn without its reasoning: refused by Anthropic with thinking on; for Gemini 3 the provider sends the skip sentinel", async () => {
+    const stripped: ModelMessage[] = [withReasoning[0]!, { role: "assistant", content: [{ type: "tool-call", toolCallId: "call_1", toolName: "weather", input: { city: "Paris" } }] }, withReasoning[2]!];
+    const options = { providerOptions: { anthropic: { thinking: { type: "enabled", budgetTokens: 1024 } } }, models: { "google-genai": "gemini-3-pro-preview" } };
+    const found = await aiSdkWireViolations(stripped, options);
+    expect(found.anthropic.map((v) => v.rule)).toContain("anthropic/thinking-final-assistant");
+    expect(found["google-genai"]).toEqual([]);
+    const google = (await wireBodies(stripped, options))["google-genai"].body as { contents: { parts: { thoughtSignature?: string }[] }[] };
+    expect(google.contents[1]!.parts[0]!.thoughtSignature).toBe("skip_thought_signature_validator");
+    // The checker itself refuses the unsigned call on a Gemini 3 model.
+    const unsigned = google.contents.map((c) => ({ ...c, parts: c.parts.map(({ thoughtSignature: _, ...p }) => p) }));
+    expect(providerViolations("google-genai", { messages: unsigned, gemini3: true }).map((v) => v.rule)).toContain("google-genai/thought-signature");
+  });
+
   it("a tool result with no call is refused by every provider, or fails to convert", async () => {
     const bad: ModelMessage[] = [
       { role: "user", content: "Hi" },

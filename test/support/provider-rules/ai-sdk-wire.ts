@@ -4,8 +4,8 @@ import { createAmazonBedrock } from "@ai-sdk/amazon-bedrock";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
-import { type LanguageModel, type ModelMessage, type ToolSet, generateText, jsonSchema, tool } from "ai";
-import { type Obj, type Violation, isObj } from "./common.js";
+import { type LanguageModel, type ModelMessage, type ProviderMetadata, type ToolSet, generateText, jsonSchema, tool } from "ai";
+import { type Obj, type ProviderRequest, type Violation, isObj } from "./common.js";
 import { type ProviderFormat, providerViolations } from "./index.js";
 
 export type WireFormat = Exclude<ProviderFormat, "genkit-gemini">;
@@ -15,6 +15,10 @@ export interface WireOptions {
   system?: string;
   /** Tools to declare; by default one schemaless tool per tool name used in the messages. */
   tools?: ToolSet;
+  /** Passed to `generateText` as is, e.g. `{ anthropic: { thinking: { type: "enabled", budgetTokens: 1024 } } }`. */
+  providerOptions?: ProviderMetadata;
+  /** Model ids, to replace the defaults (claude-sonnet-4-5, gpt-4o, gemini-2.5-flash, a Bedrock Claude). */
+  models?: Partial<Record<WireFormat, string>>;
 }
 
 /** What one provider package produced: the request body it sent, or the error it threw before or while sending. */
@@ -73,18 +77,26 @@ function recordingFetch(format: WireFormat, bodies: Obj[]): typeof fetch {
   }) as typeof fetch;
 }
 
-function modelFor(format: WireFormat, fetch: typeof globalThis.fetch): LanguageModel {
+const DEFAULT_MODELS: Record<WireFormat, string> = {
+  anthropic: "claude-sonnet-4-5",
+  "openai-chat": "gpt-4o",
+  "openai-responses": "gpt-4o",
+  "google-genai": "gemini-2.5-flash",
+  "bedrock-converse": "anthropic.claude-3-5-sonnet-20241022-v2:0",
+};
+
+function modelFor(format: WireFormat, fetch: typeof globalThis.fetch, id: string): LanguageModel {
   switch (format) {
     case "anthropic":
-      return createAnthropic({ apiKey: "stub", fetch })("claude-sonnet-4-5");
+      return createAnthropic({ apiKey: "stub", fetch })(id);
     case "openai-chat":
-      return createOpenAI({ apiKey: "stub", fetch }).chat("gpt-4o");
+      return createOpenAI({ apiKey: "stub", fetch }).chat(id);
     case "openai-responses":
-      return createOpenAI({ apiKey: "stub", fetch }).responses("gpt-4o");
+      return createOpenAI({ apiKey: "stub", fetch }).responses(id);
     case "google-genai":
-      return createGoogleGenerativeAI({ apiKey: "stub", fetch })("gemini-2.5-flash");
+      return createGoogleGenerativeAI({ apiKey: "stub", fetch })(id);
     case "bedrock-converse":
-      return createAmazonBedrock({ region: "us-east-1", accessKeyId: "AKIDSTUB", secretAccessKey: "stub-secret", fetch })("anthropic.claude-3-5-sonnet-20241022-v2:0");
+      return createAmazonBedrock({ region: "us-east-1", accessKeyId: "AKIDSTUB", secretAccessKey: "stub-secret", fetch })(id);
   }
 }
 
@@ -108,10 +120,11 @@ export async function wireBodies(messages: readonly ModelMessage[], options: Wir
       const bodies: Obj[] = [];
       try {
         await generateText({
-          model: modelFor(format, recordingFetch(format, bodies)),
+          model: modelFor(format, recordingFetch(format, bodies), options.models?.[format] ?? DEFAULT_MODELS[format]),
           messages: [...messages],
           ...(options.system !== undefined ? { system: options.system } : {}),
           ...(Object.keys(tools).length > 0 ? { tools } : {}),
+          ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
           maxRetries: 0,
         });
         return [format, { body: bodies[0]! }];
@@ -123,11 +136,17 @@ export async function wireBodies(messages: readonly ModelMessage[], options: Wir
   return Object.fromEntries(entries) as Record<WireFormat, WireResult>;
 }
 
-/** The part of a recorded body each checker reads. */
-export function requestOf(format: WireFormat, body: Obj): { messages: readonly unknown[]; system?: unknown } {
+/**
+ * The part of a recorded body each checker reads. For Anthropic, whether thinking is on is read from the body's `thinking`
+ * (`{type: "enabled" | "adaptive"}` on, absent or `disabled` off); for Gemini, `gemini3` from the model id in `models`.
+ */
+export function requestOf(format: WireFormat, body: Obj, modelId?: string): ProviderRequest {
   const list = (key: string) => (Array.isArray(body[key]) ? (body[key] as unknown[]) : []);
   switch (format) {
-    case "anthropic":
+    case "anthropic": {
+      const kind = isObj(body.thinking) ? body.thinking.type : undefined;
+      return { messages: list("messages"), ...(body.system !== undefined ? { system: body.system } : {}), thinking: kind === "enabled" || kind === "adaptive" };
+    }
     case "bedrock-converse":
       return { messages: list("messages"), ...(body.system !== undefined ? { system: body.system } : {}) };
     case "openai-chat":
@@ -135,7 +154,11 @@ export function requestOf(format: WireFormat, body: Obj): { messages: readonly u
     case "openai-responses":
       return { messages: list("input") };
     case "google-genai":
-      return { messages: list("contents"), ...(isObj(body.systemInstruction) ? { system: body.systemInstruction } : {}) };
+      return {
+        messages: list("contents"),
+        ...(isObj(body.systemInstruction) ? { system: body.systemInstruction } : {}),
+        gemini3: /gemini-[3-9]/.test(modelId ?? ""),
+      };
   }
 }
 
@@ -145,7 +168,7 @@ export async function aiSdkWireViolations(messages: readonly ModelMessage[], opt
   const out = {} as Record<WireFormat, Violation[]>;
   for (const format of WIRE_FORMATS) {
     const { body, error } = bodies[format];
-    const violations = body ? providerViolations(format, requestOf(format, body)) : [];
+    const violations = body ? providerViolations(format, requestOf(format, body, options.models?.[format] ?? DEFAULT_MODELS[format])) : [];
     if (error !== undefined)
       violations.push({ rule: body ? `${format}/ai-sdk-response` : `${format}/ai-sdk-conversion`, detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
     out[format] = violations;

@@ -73,6 +73,8 @@ export function googleGenaiViolations(request: ProviderRequest): Violation[] {
 // the last user message with standard content (not a function response). In each step (model content) the first functionCall part
 // carries the signature; for parallel calls "only the first functionCall part" has one. API error: "Function call `tool_name` in the
 // `1.` content block is missing a `thought_signature`." (https://qiita.com/kai_kou/items/a15b2da37d6a058b79e6)
+// Any string passes here, including the sentinel `skip_thought_signature_validator` that the docs offer for calls with no signature
+// (the AI SDK Google provider injects it: "Injected the documented `skip_thought_signature_validator` sentinel", @ai-sdk/google dist).
 function checkThoughtSignatures(contents: Obj[], out: Violation[]) {
   let start = 0;
   contents.forEach((content, index) => {
