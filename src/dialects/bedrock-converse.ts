@@ -3,6 +3,7 @@
 // content, status? } }` block in the next user message, which is part of a tool group, not a user
 // turn. The system prompt travels outside the messages (`system`), so a summary is a user message.
 import { argumentText, asRecord as record, base64Bytes, carriesSignature, cutArgumentsObject, indicesWhere, jsonLength, records, replaceEntries, someRecord, stringField, stringify } from "./content-parts.js";
+import { SUMMARY_REPLY } from "../ground/constants.js";
 import type { Dialect, MediaPart, MessagePart, MessageRecord } from "./dialect.js";
 
 const blockKeys = ["text", "toolUse", "toolResult", "image", "document", "video", "reasoningContent", "cachePoint", "guardContent"];
@@ -105,4 +106,6 @@ export const bedrockConverse: Dialect = {
     return { role: stringField(m, "role"), parts: text.trim() === "" ? tools : [{ kind: "text", text }, ...tools] };
   },
   textMessage: (_role, text) => ({ role: "user", content: [{ text }] }),
+  // Converse refuses two user messages in a row ("A conversation must alternate between user and assistant roles").
+  replyToSummary: () => ({ role: "assistant", content: [{ text: SUMMARY_REPLY }] }),
 };

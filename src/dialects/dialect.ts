@@ -79,6 +79,11 @@ export interface Dialect {
   /** The message in dialect-free terms, for rendering. */
   describe(message: MessageRecord): MessageView;
   /**
+   * For a format whose turns must alternate: the assistant turn the hook adds after its user-role
+   * summary (and reminder), so that the tail's first user turn follows an assistant one.
+   */
+  replyToSummary?(): MessageRecord;
+  /**
    * A text message of this dialect, as the hook adds a summary. A format whose messages cannot hold
    * a system message (or whose common providers refuse one after the first position) makes a user
    * message for either role.

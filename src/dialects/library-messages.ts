@@ -1,4 +1,4 @@
-import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
+import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, SUMMARY_REPLY } from "../ground/constants.js";
 import { verifiedBody, withoutSeal } from "../text/summary-seal.js";
 import type { Dialect } from "./dialect.js";
 import { leadingText, roleOf } from "./messages.js";
@@ -51,10 +51,16 @@ export function libraryMessagesOf(messages: readonly object[], head: number, sum
     if (role !== "system" && verifiedBody((text as string).slice(SUMMARY_PREFIX.length), role, provenance.sealKey) === undefined) return made;
   }
   made.add(summary);
-  const reminder = messages[head + 1];
-  if (typeof reminder === "object" && reminder !== null && leadingText(reminder) === FLUSH_TO_MEMORY_REMINDER && roleOf(reminder) === roleOf(summary)) {
-    if (provenance.stored === undefined || provenance.stored.has(reminder)) made.add(reminder);
+  const vouched = (message: object) => provenance.stored === undefined || provenance.stored.has(message);
+  let next = head + 1;
+  const reminder = messages[next];
+  if (typeof reminder === "object" && reminder !== null && leadingText(reminder) === FLUSH_TO_MEMORY_REMINDER && roleOf(reminder) === roleOf(summary) && vouched(reminder)) {
+    made.add(reminder);
+    next++;
   }
+  // The assistant turn that answers the summary where turns must alternate.
+  const reply = messages[next];
+  if (typeof reply === "object" && reply !== null && roleOf(reply) === "assistant" && leadingText(reply) === SUMMARY_REPLY && vouched(reply)) made.add(reply);
   return made;
 }
 

@@ -11,6 +11,13 @@ export const FLUSH_TO_MEMORY_REMINDER =
   "Before continuing: if anything from earlier is worth keeping, save it with the memory tool now — the earlier transcript is about to be summarized.";
 
 /**
+ * The assistant turn that answers the summary in a format whose turns must alternate (Bedrock
+ * Converse refuses two user messages in a row: "A conversation must alternate between user and
+ * assistant roles"), so the kept tail's first user turn follows an assistant one.
+ */
+export const SUMMARY_REPLY = "Understood. I will continue from this summary.";
+
+/**
  * Default text that replaces an old tool result when `maskToolResults` is on.
  */
 export const MASKED_TOOL_RESULT = "[Old tool result cleared to save context]";

@@ -166,6 +166,8 @@ export async function runCompaction<M extends AnyMessage>(
   const strategy = fallbackFrom === undefined ? "summarize" : "fallback";
 
   if (settings.flushToMemory) added.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER));
+  const reply = dialect.replyToSummary?.();
+  if (reply !== undefined) added.push(reply);
   const result = (head as object[]).concat(added, tail) as M[];
   const tokensAfter = Math.ceil(
     plan.keptTokens === undefined ? plan.tokens.countList(result) : plan.keptTokens + plan.tokens.countList(added as M[]),

@@ -139,9 +139,9 @@ export function planWithSettings<M extends AnyMessage>(
 
   const cutFrom = tokens.messages;
   const headTokens = tokens.isPerMessage ? tokens.countRange(0, head) : head === 0 ? 0 : tokens.countList(cutFrom.slice(0, head));
-  const reminderTokens = settings.flushToMemory
-    ? tokens.countList([dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER) as M])
-    : 0;
+  // What the hook adds besides the summary: the reminder, and the reply where turns must alternate.
+  const besides = [...(settings.flushToMemory ? [dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER)] : []), ...(dialect.replyToSummary ? [dialect.replyToSummary()] : [])];
+  const reminderTokens = besides.length > 0 ? tokens.countList(besides as M[]) : 0;
   // Room for the summary is reserved when the tail is chosen, so that summary and tail fit together.
   const tailRoom = settings.maxTokens - headTokens - settings.maxSummaryTokens - reminderTokens;
   const tailBudget = settings.turnsOnly ? settings.keepTail : Math.max(0, Math.min(settings.keepTail, tailRoom));

@@ -2,7 +2,7 @@ import { carriesToolCall, carriesToolResult, leadingText, roleOf } from "../dial
 import { summaryRoleIn } from "../dialects/library-messages.js";
 import { formatDialect } from "../dialects/transcript-format.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
-import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
+import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, SUMMARY_REPLY } from "../ground/constants.js";
 import type { Settings } from "../ground/options.js";
 import type { AnyMessage } from "../ground/types.js";
 import type { ConversationState } from "./conversation-state.js";
@@ -37,7 +37,10 @@ export function checkedSummary<M extends AnyMessage>(state: ConversationState, m
     if (carriesToolResult(message) || carriesToolCall(message)) throw new InvalidStateError(`Expected the stored state's \`pinned\` to name no tool call or result, got index ${index}`);
     previous = index;
   }
-  const [summary, reminder, ...rest] = state.summary;
+  const dialect = formatDialect(messages, settings.format);
+  // The reply that answers the summary where turns must alternate is rebuilt, never read back.
+  const replied = dialect.replyToSummary !== undefined && state.summary.length > 1 && textOf(state.summary.at(-1)) === SUMMARY_REPLY;
+  const [summary, reminder, ...rest] = replied ? state.summary.slice(0, -1) : state.summary;
   const text = textOf(summary);
   if (text === undefined || !text.startsWith(SUMMARY_PREFIX) || text.trim() === SUMMARY_PREFIX.trim()) {
     throw new InvalidStateError("Expected the stored state's summary to be a text message that starts with the summary prefix");
@@ -47,11 +50,11 @@ export function checkedSummary<M extends AnyMessage>(state: ConversationState, m
   }
   // Checked by its length first, so a stored megabyte is refused without being counted.
   if (text.length > settings.maxSummaryTokens * 16 + 1024) throw new InvalidStateError(`Expected the stored summary within \`maxSummaryTokens\` (${settings.maxSummaryTokens}), got ${text.length} characters`);
-  const dialect = formatDialect(messages, settings.format);
   const role = summaryRoleIn(dialect, settings.summaryRole);
   if (roleOf(summary as object) !== role) throw new InvalidStateError(`Expected the stored summary to have the role ${String(role)} (\`summaryRole\`)`);
   const rebuilt = [dialect.textMessage(settings.summaryRole, text) as M];
   if (reminder !== undefined) rebuilt.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER) as M);
+  if (replied) rebuilt.push(dialect.replyToSummary!() as M);
   const tokens = new TranscriptTokens(rebuilt.slice(0, 1), settings.countTokens).total;
   if (tokens > settings.maxSummaryTokens) {
     throw new InvalidStateError(`Expected the stored summary within \`maxSummaryTokens\` (${settings.maxSummaryTokens}), got ${Math.ceil(tokens)} tokens`);

@@ -12,6 +12,8 @@ function args(text: string): unknown {
   }
 }
 const text = (content: unknown) => (typeof content === "string" ? content : JSON.stringify(content ?? ""));
+/** A tool's output as the providers take it: Anthropic and Bedrock refuse blank text blocks. */
+const output = (content: unknown) => (text(content).trim() === "" ? "(no output)" : text(content));
 
 /**
  * Gemini and Bedrock: the system prompt travels beside the messages, and the results of one round
@@ -29,8 +31,8 @@ function convertKeyed(messages: readonly Chat[], dialect: "google-genai" | "bedr
     if (m.role === "tool") {
       const id = m.tool_call_id ?? "";
       const entry = gemini
-        ? { functionResponse: { id, name: names.get(id) ?? "tool", response: { output: text(m.content) } } }
-        : { toolResult: { toolUseId: id, content: [{ text: text(m.content) }], status: "success" } };
+        ? { functionResponse: { id, name: names.get(id) ?? "tool", response: { output: output(m.content) } } }
+        : { toolResult: { toolUseId: id, content: [{ text: output(m.content) }], status: "success" } };
       const previous = out[out.length - 1];
       const key = gemini ? "functionResponse" : "toolResult";
       if (previous && previous["role"] === "user" && list(previous).every((e) => e[key] !== undefined)) list(previous).push(entry);
@@ -46,7 +48,9 @@ function convertKeyed(messages: readonly Chat[], dialect: "google-genai" | "bedr
           : { toolUse: { toolUseId: c.id, name: c.function.name, input: args(c.function.arguments) } },
       );
     }
-    out.push(message(m.role, entries.length > 0 ? entries : [{ text: "" }]));
+    // Converse refuses a conversation that opens with the assistant, and blank text blocks.
+    if (!gemini && out.length === 0 && m.role === "assistant") out.push(message("user", [{ text: "Hello." }]));
+    out.push(message(m.role, entries.length > 0 ? entries : [{ text: gemini ? "" : "(no text)" }]));
   }
   return out;
 }
@@ -100,7 +104,7 @@ export function convert(messages: readonly Chat[], dialect: DialectName): Messag
       // Anthropic keeps the system prompt outside `messages`.
       if (m.role === "system") continue;
       if (m.role === "tool") {
-        const block = { type: "tool_result", tool_use_id: m.tool_call_id, content: text(m.content) };
+        const block = { type: "tool_result", tool_use_id: m.tool_call_id, content: output(m.content) };
         const previous = last();
         if (previous?.["role"] === "user" && Array.isArray(previous["content"]) && (previous["content"] as Message[]).every((b) => b["type"] === "tool_result")) {
           (previous["content"] as Message[]).push(block);
