@@ -108,4 +108,5 @@ export const bedrockConverse: Dialect = {
   textMessage: (_role, text) => ({ role: "user", content: [{ text }] }),
   // Converse refuses two user messages in a row ("A conversation must alternate between user and assistant roles").
   replyToSummary: () => ({ role: "assistant", content: [{ text: SUMMARY_REPLY }] }),
+  withText: (m, text) => ({ ...m, content: [...blocks(m), { text }] }),
 };

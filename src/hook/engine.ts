@@ -165,8 +165,12 @@ export async function runCompaction<M extends AnyMessage>(
   }
   const strategy = fallbackFrom === undefined ? "summarize" : "fallback";
 
-  if (settings.flushToMemory) added.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER));
+  // Where turns must alternate, the reminder is a second block of the summary, and an assistant reply follows.
   const reply = dialect.replyToSummary?.();
+  if (settings.flushToMemory) {
+    if (reply !== undefined && dialect.withText !== undefined) added[0] = dialect.withText(added[0] as never, FLUSH_TO_MEMORY_REMINDER);
+    else added.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER));
+  }
   if (reply !== undefined) added.push(reply);
   const result = (head as object[]).concat(added, tail) as M[];
   const tokensAfter = Math.ceil(

@@ -54,7 +54,12 @@ export function checkedSummary<M extends AnyMessage>(state: ConversationState, m
   if (roleOf(summary as object) !== role) throw new InvalidStateError(`Expected the stored summary to have the role ${String(role)} (\`summaryRole\`)`);
   const rebuilt = [dialect.textMessage(settings.summaryRole, text) as M];
   if (reminder !== undefined) rebuilt.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER) as M);
-  if (replied) rebuilt.push(dialect.replyToSummary!() as M);
+  if (replied) {
+    // The reminder rode in the summary as its last block.
+    const withReminder = dialect.withText !== undefined && dialect.describe(summary as never).parts.some((part) => part.kind === "text" && part.text.endsWith(FLUSH_TO_MEMORY_REMINDER));
+    if (withReminder) rebuilt[0] = dialect.withText!(rebuilt[0] as never, FLUSH_TO_MEMORY_REMINDER) as M;
+    rebuilt.push(dialect.replyToSummary!() as M);
+  }
   const tokens = new TranscriptTokens(rebuilt.slice(0, 1), settings.countTokens).total;
   if (tokens > settings.maxSummaryTokens) {
     throw new InvalidStateError(`Expected the stored summary within \`maxSummaryTokens\` (${settings.maxSummaryTokens}), got ${Math.ceil(tokens)} tokens`);

@@ -59,7 +59,14 @@ export interface ShapeOptions {
   maxTurns?: number;
   /** Tool rounds per turn, at most; a coding agent runs many after one request. */
   maxRounds?: number;
+  /**
+   * Transcripts every provider takes as they are: no blank text (Anthropic and Bedrock refuse it),
+   * every turn answered (Bedrock refuses two user turns in a row), no summary of an earlier run.
+   */
+  accepted?: boolean;
 }
+
+const filled = (text: string) => (text.trim() === "" ? "(blank)" : text);
 
 export const shapeArbitrary = (options: ShapeOptions = {}) =>
   fc
@@ -71,14 +78,16 @@ export const shapeArbitrary = (options: ShapeOptions = {}) =>
     .map(({ system, summary, turns }): Shape => {
       let next = 0;
       const steps: Step[] = [];
+      const fill = options.accepted ? filled : (text: string) => text;
       for (const turn of turns) {
-        steps.push({ kind: "user", text: turn.user });
+        steps.push({ kind: "user", text: fill(turn.user) });
         for (const round of turn.rounds) {
-          steps.push({ kind: "tools", text: round.text, calls: round.calls.map((c) => ({ ...c, id: `call_${next++}` })) });
+          steps.push({ kind: "tools", text: round.text, calls: round.calls.map((c) => ({ ...c, args: c.args, result: fill(c.result), id: `call_${next++}` })) });
         }
-        if (turn.reply !== undefined) steps.push({ kind: "assistant", text: turn.reply });
+        const reply = turn.reply ?? (options.accepted ? "Done." : undefined);
+        if (reply !== undefined) steps.push({ kind: "assistant", text: fill(reply) });
       }
-      return { system, summary, steps };
+      return { system: system === undefined ? undefined : fill(system), summary: options.accepted ? undefined : summary, steps };
     });
 
 type Message = Record<string, unknown>;
