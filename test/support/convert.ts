@@ -120,7 +120,7 @@ export function convert(messages: readonly Chat[], dialect: DialectName): Messag
       } else out.push({ role: m.role, content: text(m.content) });
     } else if (dialect === "ai-sdk") {
       if (m.role === "tool") {
-        const part = { type: "tool-result", toolCallId: m.tool_call_id, toolName: "tool", output: { type: "text", value: text(m.content) } };
+        const part = { type: "tool-result", toolCallId: m.tool_call_id, toolName: "tool", output: { type: "text", value: output(m.content) } };
         const previous = last();
         if (previous?.["role"] === "tool") (previous["content"] as Message[]).push(part);
         else out.push({ role: "tool", content: [part] });
@@ -134,7 +134,7 @@ export function convert(messages: readonly Chat[], dialect: DialectName): Messag
         });
       } else out.push({ role: m.role, content: text(m.content) });
     } else {
-      if (m.role === "tool") out.push({ type: "function_call_result", callId: m.tool_call_id, name: "tool", status: "completed", output: text(m.content) });
+      if (m.role === "tool") out.push({ type: "function_call_result", callId: m.tool_call_id, name: "tool", status: "completed", output: output(m.content) });
       else if (m.role === "assistant" && m.tool_calls) {
         if (m.content) out.push({ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: text(m.content) }] });
         for (const c of m.tool_calls) out.push({ type: "function_call", callId: c.id, name: c.function.name, arguments: c.function.arguments, status: "completed" });
