@@ -22,7 +22,7 @@ export type { CompactionStore } from "./state/compaction-store.js";
 export { CompactionError, isCompactionError } from "./ground/errors.js";
 export { isContextOverflowError } from "./recovery/is-context-overflow-error.js";
 export type { CompactionErrorCode } from "./ground/errors.js";
-export { SUMMARY_PREFIX, FLUSH_TO_MEMORY_REMINDER, MASKED_TOOL_RESULT } from "./ground/constants.js";
+export { SUMMARY_PREFIX, FLUSH_TO_MEMORY_REMINDER, MASKED_TOOL_RESULT, SUMMARY_REPLY } from "./ground/constants.js";
 export type {
   AnyMessage,
   BeforeLlmEvent,

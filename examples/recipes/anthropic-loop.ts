@@ -6,8 +6,11 @@ const system = "You are a helpful support agent.";
 
 const beforeLlm = compactor<Anthropic.MessageParam>({
   maxTokens: 150_000,
-  // Anthropic's `messages` cannot hold system messages: the summary goes in as a user turn.
-  summaryRole: "user",
+  // A transcript of plain text messages reads like OpenAI chat: naming the format makes every
+  // summary a user turn, since Anthropic's `messages` hold no system message.
+  format: "anthropic",
+  // The system prompt and the tool definitions travel beside `messages`: room is kept for them.
+  reserveTokens: 2_000,
   summarize: summarizeWith(async ({ system, user }, { signal }) => {
     const response = await client.messages.create(
       { model: "claude-haiku-4-5", max_tokens: 2_000, system, messages: [{ role: "user", content: user }] },

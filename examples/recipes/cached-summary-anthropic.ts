@@ -15,7 +15,8 @@ function withBreakpoint(message: Anthropic.MessageParam): Anthropic.MessageParam
 
 const beforeLlm = compactor<Anthropic.MessageParam>({
   maxTokens: 150_000,
-  summaryRole: "user",
+  format: "anthropic",
+  reserveTokens: 2_000,
   // The summary request repeats the request just sent, breakpoint on its last older message, so
   // Anthropic reads that prefix from its cache (a tenth of the price) and bills only the instructions.
   summarize: summarizeInPlace(async (messages, { signal }) => {

@@ -1,7 +1,7 @@
-// What a caller sends to the provider for a transcript of one of the library's formats: the
-// leading system prompt moved beside the messages where the API keeps it apart (Anthropic's and
-// Bedrock's `system`), @openai/agents items spelt as the Responses API takes them, LangChain
-// messages as ChatOpenAI sends them. Then the checkers of ./provider-rules say what the provider
+// What a caller sends to the provider for a transcript of one of the library's formats: the list
+// as it is (Anthropic's and Bedrock's callers keep the system prompt apart, in `system`),
+// @openai/agents items spelt as the Responses API takes them, LangChain messages as ChatOpenAI
+// sends them. Then the checkers of ./provider-rules say what the provider
 // would refuse. The AI SDK's requests are made by its real provider packages (./provider-rules/ai-sdk-wire.ts).
 import { providerViolations, type ProviderFormat, type ProviderRequest, type Violation } from "./provider-rules/index.js";
 import type { DialectName } from "./transcripts.js";
@@ -15,14 +15,10 @@ export function providerRequest(dialect: DialectName, messages: readonly object[
     case "openai-chat":
       return { format: "openai-chat", request: { messages: list, ...settings } };
     case "anthropic":
-    case "bedrock-converse": {
-      // The system prompt the caller keeps first in its list goes to `system`.
-      let head = 0;
-      while (head < list.length && list[head]!["role"] === "system") head++;
-      const texts = list.slice(0, head).map((m) => (typeof m["content"] === "string" ? m["content"] : JSON.stringify(m["content"])));
-      const system = head === 0 ? undefined : dialect === "anthropic" ? texts.join("\n\n") : texts.map((text) => ({ text }));
-      return { format: dialect, request: { messages: list.slice(head), ...(system === undefined ? {} : { system }), ...settings } };
-    }
+    case "bedrock-converse":
+      // The caller passes its system prompt as `system` and the list as it is: a system message in
+      // the list (a summary the library wrote with the system role) reaches `messages`.
+      return { format: dialect, request: { messages: list, ...settings } };
     case "openai-responses":
       return { format: "openai-responses", request: { messages: list.map(responsesItem), ...settings } };
     case "google-genai":
