@@ -93,6 +93,19 @@ function nearbyCacheOf(store: object): CompactionStore {
 /** Store keys are namespaced, so one Redis or KV database can hold other data too. */
 const KEY_PREFIX = "context-compactor:";
 
+/**
+ * The store key of a conversation id. Ids come from clients, and the keys this library derives
+ * from a conversation's key (its lease, `<key>:lease`) or makes without an id (`auto:<digest>`)
+ * hold a `:` after the id's place: with `:` (and `%`, the escape) percent-encoded, no id reaches
+ * them. An id without either keeps the key it always had, so its stored state is still found.
+ */
+function keyOfId(id: string): string {
+  return KEY_PREFIX + id.replace(/[%:]/g, (character) => (character === "%" ? "%25" : "%3A"));
+}
+
+/** The key of a conversation's lease: disjoint from every state key, since encoded ids hold no `:`. */
+const leaseKeyOf = (key: string) => `${key}:lease`;
+
 function checkedStore(value: unknown): CompactionStore {
   if (value === undefined) return memoryStore();
   const store = value as Partial<CompactionStore> | null;
@@ -344,7 +357,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   async function mayCompact(key: string, token: string, signal: AbortSignal | undefined): Promise<"leased" | "wait" | "free"> {
     if (typeof store.acquire !== "function") return "free";
     try {
-      return (await boundedStoreCall(() => (store.acquire as NonNullable<CompactionStore["acquire"]>)(`${key}:lease`, token, leaseMs), "acquire", storeTimeoutMs, signal)) ? "leased" : "wait";
+      return (await boundedStoreCall(() => (store.acquire as NonNullable<CompactionStore["acquire"]>)(leaseKeyOf(key), token, leaseMs), "acquire", storeTimeoutMs, signal)) ? "leased" : "wait";
     } catch (error) {
       if (isCompactionError(error) && error.code === "ABORTED") throw error;
       report(error, { operation: "get", key });
@@ -412,7 +425,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     } finally {
       if (lease === "leased") {
         try {
-          await boundedStoreCall(() => store.release?.(`${key}:lease`, token), "release", storeTimeoutMs, undefined);
+          await boundedStoreCall(() => store.release?.(leaseKeyOf(key), token), "release", storeTimeoutMs, undefined);
         } catch (error) {
           report(error, { operation: "set", key });
         }
@@ -466,7 +479,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     // Without an id, the conversation is known by its system prompt and first message; the digest
     // check keeps two conversations that share those from ever receiving each other's summary. Keys
     // are made in the order calls arrive, so calls of one conversation also queue in that order.
-    const keyed = arrival.then(async () => KEY_PREFIX + (id ?? `auto:${await digestMessages(messages.slice(0, headLength(messages) + 1))}`));
+    const keyed = arrival.then(async () => (id === undefined ? `${KEY_PREFIX}auto:${await digestMessages(messages.slice(0, headLength(messages) + 1))}` : keyOfId(id)));
     arrival = keyed.then(
       () => {},
       () => {},

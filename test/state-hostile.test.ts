@@ -1,0 +1,87 @@
+// The state layer under attack: ids, inputs and timings that try to reach another conversation's
+// state, lease or queue, or to keep state alive past its expiry.
+import { describe, expect, it, vi } from "vitest";
+import { SUMMARY_PREFIX, statefulCompactor, type CompactionStore } from "../src/index.js";
+
+type Message = { role: string; content: unknown };
+const history = (label: string, turns = 6): Message[] => [
+  { role: "system", content: "sys" },
+  ...Array.from({ length: turns }, (_, i) => [
+    { role: "user", content: `${label} question ${i} ${"x ".repeat(80)}` },
+    { role: "assistant", content: `${label} answer ${i}` },
+  ]).flat(),
+];
+
+/**
+ * A store whose values and leases share one key space, as they do in Redis, and which records
+ * every key it is asked about.
+ */
+function sharedKeySpace() {
+  const values = new Map<string, string>();
+  const touched = new Set<string>();
+  const store: CompactionStore = {
+    get: (key) => (touched.add(key), values.get(key)),
+    set: (key, value) => (touched.add(key), values.set(key, value)),
+    acquire: (key, token) => {
+      touched.add(key);
+      if (values.has(key)) return false;
+      values.set(key, token);
+      return true;
+    },
+    release: (key, token) => {
+      touched.add(key);
+      if (values.get(key) === token) values.delete(key);
+    },
+  };
+  return { store, values, touched };
+}
+
+describe("no conversation id reaches another conversation's keys", () => {
+  it.each<[string, { conversationId?: string }]>([
+    ["an id", { conversationId: "victim" }],
+    ["the automatic key", {}],
+  ])("%s: ids built from the victim's keys touch none of them", async (_, call) => {
+    const { store, touched } = sharedKeySpace();
+    const summarize = vi.fn(() => "s");
+    await statefulCompactor({ maxTokens: 200, summarize, store })(history("victim"), call);
+    expect(summarize).toHaveBeenCalledTimes(1);
+    const victimKeys = [...touched];
+    // Every key the victim used, and its lease's name, as an attacker's id.
+    const hostileIds = victimKeys
+      .flatMap((key) => {
+        const id = key.slice("context-compactor:".length);
+        return [id, `${id}:lease`, id.replace(/:lease$/, "")];
+      })
+      .filter((id) => id !== call.conversationId);
+    touched.clear();
+    for (const conversationId of hostileIds) await statefulCompactor({ maxTokens: 200, summarize: () => "hostile", store })(history("attacker"), { conversationId });
+    expect([...touched].filter((key) => victimKeys.includes(key))).toEqual([]);
+  });
+
+  it("an id `victim:lease` leaves the victim's compaction free to take its lease at once", async () => {
+    const { store, values } = sharedKeySpace();
+    await statefulCompactor({ maxTokens: 200, summarize: () => "hostile", store })(history("attacker"), { conversationId: "victim:lease" });
+    let firstAcquire!: (granted: boolean) => void;
+    const granted = new Promise<boolean>((resolve) => (firstAcquire = resolve));
+    const watched: CompactionStore = {
+      ...store,
+      acquire: async (key, token, ttlMs) => {
+        const taken = await store.acquire!(key, token, ttlMs);
+        firstAcquire(taken);
+        return taken;
+      },
+    };
+    const pending = statefulCompactor({ maxTokens: 200, summarize: () => "s", store: watched })(history("victim"), { conversationId: "victim" });
+    // Taken at the first try: the compaction waits on nobody.
+    expect(await granted).toBe(true);
+    const output = await pending;
+    expect((output as { content: string }[])[1]!.content).toBe(`${SUMMARY_PREFIX}s`);
+    expect(values.size).toBe(2);
+  });
+
+  it("an id without `:` or `%` keeps the key it always had, so state stored before is found", async () => {
+    const { store, touched } = sharedKeySpace();
+    await statefulCompactor({ maxTokens: 200, summarize: () => "s", store })(history("victim"), { conversationId: "chat-42_A.b" });
+    expect([...touched].sort()).toEqual(["context-compactor:chat-42_A.b", "context-compactor:chat-42_A.b:lease"]);
+  });
+});
