@@ -1,7 +1,7 @@
 // The state layer under attack: ids, inputs and timings that try to reach another conversation's
 // state, lease or queue, or to keep state alive past its expiry.
 import { describe, expect, it, vi } from "vitest";
-import { SUMMARY_PREFIX, statefulCompactor, type CompactionStore } from "../src/index.js";
+import { SUMMARY_PREFIX, memoryStore, statefulCompactor, type CompactionStore } from "../src/index.js";
 
 type Message = { role: string; content: unknown };
 const history = (label: string, turns = 6): Message[] => [
@@ -83,5 +83,63 @@ describe("no conversation id reaches another conversation's keys", () => {
     const { store, touched } = sharedKeySpace();
     await statefulCompactor({ maxTokens: 200, summarize: () => "s", store })(history("victim"), { conversationId: "chat-42_A.b" });
     expect([...touched].sort()).toEqual(["context-compactor:chat-42_A.b", "context-compactor:chat-42_A.b:lease"]);
+  });
+});
+
+describe("a lease granted after its caller gave up is given back", () => {
+  /** A memory store whose `acquire` answers only when `grant` is called, after the caller gave up. */
+  function lateLeases() {
+    const inner = memoryStore();
+    let asked!: () => void;
+    const acquireAsked = new Promise<void>((resolve) => (asked = resolve));
+    let grant!: () => void;
+    const granted = new Promise<void>((resolve) => (grant = resolve));
+    let late = true;
+    const store: CompactionStore = {
+      get: (key) => inner.get(key),
+      set: (key, value) => inner.set(key, value),
+      setIf: (key, value, expected) => inner.setIf(key, value, expected),
+      release: (key, token) => inner.release!(key, token),
+      acquire: async (key, token, ttlMs) => {
+        if (!late) return inner.acquire!(key, token, ttlMs);
+        late = false;
+        asked();
+        await granted;
+        return inner.acquire!(key, token, ttlMs);
+      },
+    };
+    return { inner, store, acquireAsked, grant };
+  }
+
+  it.each([
+    ["an abort during `acquire`", "abort"],
+    ["an `acquire` slower than storeTimeoutMs", "timeout"],
+  ] as const)("%s: the next compaction of the conversation takes the lease at once", async (_, how) => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const { inner, store, acquireAsked, grant } = lateLeases();
+      const summarize = vi.fn(() => "s");
+      const compact = statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c", storeTimeoutMs: 50, onStoreError: () => {} });
+      const controller = new AbortController();
+      const first = compact(history("c"), { signal: controller.signal });
+      const settled = first.then(
+        () => "resolved",
+        (error: { code?: string }) => error.code,
+      );
+      await acquireAsked;
+      if (how === "abort") controller.abort();
+      else await vi.advanceTimersByTimeAsync(50);
+      expect(await settled).toBe(how === "abort" ? "ABORTED" : "resolved");
+      // The store grants the lease only now, to a caller that is no longer there.
+      grant();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(inner.acquire!("context-compactor:c:lease", "probe", 1)).toBe(true);
+      inner.release!("context-compactor:c:lease", "probe");
+      // The next call summarizes (or continues) without waiting out the 30 s lease: no time passes.
+      summarize.mockClear();
+      await expect(compact([...history("c"), { role: "user", content: "again" }])).resolves.not.toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

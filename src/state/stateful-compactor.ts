@@ -355,13 +355,26 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
    * lease, `"wait"` when another does, `"free"` when the store has no leases or could not say.
    */
   async function mayCompact(key: string, token: string, signal: AbortSignal | undefined): Promise<"leased" | "wait" | "free"> {
-    if (typeof store.acquire !== "function") return "free";
+    const acquire = store.acquire;
+    if (typeof acquire !== "function") return "free";
+    let answer: Promise<unknown> | undefined;
     try {
-      return (await boundedStoreCall(() => (store.acquire as NonNullable<CompactionStore["acquire"]>)(leaseKeyOf(key), token, leaseMs), "acquire", storeTimeoutMs, signal)) ? "leased" : "wait";
+      return (await boundedStoreCall(() => (answer = Promise.resolve(acquire.call(store, leaseKeyOf(key), token, leaseMs))), "acquire", storeTimeoutMs, signal)) ? "leased" : "wait";
     } catch (error) {
+      // Given up on (an abort, a timeout): a lease the store still grants is held by nobody, and
+      // would keep every other call of the conversation waiting until it expires.
+      void answer?.then((granted) => granted && releaseLease(key, token), () => undefined);
       if (isCompactionError(error) && error.code === "ABORTED") throw error;
       report(error, { operation: "get", key });
       return "free";
+    }
+  }
+
+  async function releaseLease(key: string, token: string): Promise<void> {
+    try {
+      await boundedStoreCall(() => store.release?.(leaseKeyOf(key), token), "release", storeTimeoutMs, undefined);
+    } catch (error) {
+      report(error, { operation: "set", key });
     }
   }
 
@@ -423,13 +436,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     try {
       return await compactWith(messages, key, signal, usage, state, base, origin, stored, planned, reported);
     } finally {
-      if (lease === "leased") {
-        try {
-          await boundedStoreCall(() => store.release?.(leaseKeyOf(key), token), "release", storeTimeoutMs, undefined);
-        } catch (error) {
-          report(error, { operation: "set", key });
-        }
-      }
+      if (lease === "leased") await releaseLease(key, token);
     }
   }
 
