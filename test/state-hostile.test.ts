@@ -1,6 +1,7 @@
 // The state layer under attack: ids, inputs and timings that try to reach another conversation's
 // state, lease or queue, or to keep state alive past its expiry.
 import { describe, expect, it, vi } from "vitest";
+import { redisStore } from "../src/adapters/redis.js";
 import { SUMMARY_PREFIX, memoryStore, statefulCompactor, type CompactionStore } from "../src/index.js";
 
 type Message = { role: string; content: unknown };
@@ -141,5 +142,97 @@ describe("a lease granted after its caller gave up is given back", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("state the store expired or deleted is not used by the process that wrote it", () => {
+  /** A shared store that expires values after `ttlMs` and says so, and that can go down. */
+  function expiringStore(ttlMs: number) {
+    const inner = memoryStore({ ttlMs });
+    const status = { down: false };
+    const answer = <T>(value: () => T) => (status.down ? Promise.reject(new Error("ECONNREFUSED")) : Promise.resolve(value()));
+    const store: CompactionStore = {
+      ttlMs,
+      get: (key) => answer(() => inner.get(key)),
+      set: (key, value) => answer(() => inner.set(key, value)),
+      delete: (key) => answer(() => inner.delete!(key)),
+    };
+    return { store, status };
+  }
+
+  const summaryOf = (output: unknown) => (output as { content: string }[])[1]!.content;
+
+  it.each([
+    ["expired, while the store answers", "expired", false],
+    ["expired, while the store is down", "expired", true],
+    ["deleted, while the store answers", "deleted", false],
+  ] as const)("%s", async (_, what, down) => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const { store, status } = expiringStore(60_000);
+      let made = 0;
+      const summarize = vi.fn(() => `summary ${++made}`);
+      const compact = statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c", onStoreError: () => {} });
+      expect(summaryOf(await compact(history("c")))).toBe(`${SUMMARY_PREFIX}summary 1`);
+      if (what === "expired") vi.advanceTimersByTime(60_001);
+      else await store.delete!("context-compactor:c");
+      status.down = down;
+      const next = await compact([...history("c"), { role: "user", content: "and now?" }]);
+      expect(summarize).toHaveBeenCalledTimes(2);
+      expect(summaryOf(next)).toBe(`${SUMMARY_PREFIX}summary 2`);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("within the store's ttlMs, the process's own write still stands in while the store is down", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const { store, status } = expiringStore(60_000);
+      const summarize = vi.fn(() => "s");
+      const compact = statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c", onStoreError: () => {} });
+      await compact(history("c"));
+      vi.advanceTimersByTime(59_000);
+      status.down = true;
+      expect(summaryOf(await compact([...history("c"), { role: "user", content: "and now?" }]))).toBe(`${SUMMARY_PREFIX}s`);
+      expect(summarize).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("redisStore: a delete is honoured even when the store goes down right after", async () => {
+    // The shape of Upstash's REST client, on a Map, with an outage switch.
+    const values = new Map<string, string>();
+    let down = false;
+    const answer = <T>(value: () => T) => (down ? Promise.reject(new Error("ECONNREFUSED")) : Promise.resolve(value()));
+    const client = {
+      get: (key: string) => answer(() => values.get(key) ?? null),
+      set: (key: string, value: string, options?: { nx?: boolean }) =>
+        answer(() => {
+          if (options?.nx && values.has(key)) return null;
+          values.set(key, value);
+          return "OK";
+        }),
+      del: (key: string) => answer(() => Number(values.delete(key))),
+      eval: (_script: string, keys: string[], args: string[]) =>
+        answer(() => {
+          const key = keys[0]!;
+          // The release script (one argument: the token); the compare-and-set script has four.
+          if (args.length === 1) return values.get(key) === args[0] ? Number(values.delete(key)) : 0;
+          const [value, absent, expected] = args as [string, string, string];
+          if (absent === "1" ? values.has(key) : values.get(key) !== expected) return 0;
+          values.set(key, value);
+          return 1;
+        }),
+    };
+    const store = redisStore(client);
+    let made = 0;
+    const summarize = vi.fn(() => `summary ${++made}`);
+    const compact = statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c", onStoreError: () => {} });
+    await compact(history("c"));
+    await store.delete!("context-compactor:c");
+    down = true;
+    expect(summaryOf(await compact([...history("c"), { role: "user", content: "and now?" }]))).toBe(`${SUMMARY_PREFIX}summary 2`);
   });
 });

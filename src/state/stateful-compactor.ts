@@ -16,6 +16,7 @@ import { planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { digestMessages } from "./digest.js";
 import { importSigningKey, signState, verifiedState } from "./state-signature.js";
 import { memoryStore } from "./memory-store.js";
+import { ownWritesOf } from "./own-writes.js";
 
 /** What failed when a store call threw or rejected. */
 export interface StoreErrorContext {
@@ -81,15 +82,6 @@ export type StatefulCompactor<M extends AnyMessage = AnyMessage> = <T extends M>
 /** Compare-and-set attempts of one write before it is made as a plain `set` (see `writeState`). */
 const CAS_ATTEMPTS = 3;
 
-/** The bounded caches of own writes, one per store object (see `statefulCompactor`). */
-const nearbyCaches = new WeakMap<object, CompactionStore>();
-
-function nearbyCacheOf(store: object): CompactionStore {
-  let cache = nearbyCaches.get(store);
-  if (cache === undefined) nearbyCaches.set(store, (cache = memoryStore()));
-  return cache;
-}
-
 /** Store keys are namespaced, so one Redis or KV database can hold other data too. */
 const KEY_PREFIX = "context-compactor:";
 
@@ -111,6 +103,12 @@ function checkedStore(value: unknown): CompactionStore {
   const store = value as Partial<CompactionStore> | null;
   if (typeof store !== "object" || store === null || typeof store.get !== "function" || typeof store.set !== "function") {
     throw new TypeError(expectedMessage("store", "an object with `get` and `set` methods", value));
+  }
+  const { ttlMs } = store;
+  if (ttlMs !== undefined) {
+    const what = "a positive number of milliseconds";
+    if (typeof ttlMs !== "number") throw new TypeError(expectedMessage("store.ttlMs", what, ttlMs));
+    if (!(ttlMs > 0)) throw new RangeError(expectedMessage("store.ttlMs", what, ttlMs));
   }
   return store as CompactionStore;
 }
@@ -191,7 +189,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   // In front of a shared store, a bounded cache of this process's own writes (none in front of the
   // default, which is one already), shared by every compactor over the same store object: a route
   // that makes a compactor per request still continues from its own compactions while the store is down.
-  const nearby = rawStore === undefined ? undefined : nearbyCacheOf(rawStore);
+  const nearby = rawStore === undefined ? undefined : ownWritesOf(store);
   const defaultId = checkedId(rawId, "conversationId");
   if (onStoreError !== undefined && typeof onStoreError !== "function") {
     throw new TypeError(expectedMessage("onStoreError", "a function", onStoreError));
@@ -240,16 +238,19 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       text = await boundedStoreCall(() => store.get(key), "get", storeTimeoutMs, signal);
       unanswered.delete(key);
       seen.text = typeof text === "string" ? text : null;
+      // The store answered, and it is the truth: nothing there means expired or deleted, and this
+      // instance's own copy goes too.
+      if (text === null || text === undefined) nearby?.delete?.(key);
     } catch (error) {
       // An abort means stop; any other failure means "no state" from the store.
       if (isCompactionError(error) && error.code === "ABORTED") throw error;
       unanswered.add(key);
       say(error, { operation: "get", key });
+      // What this instance wrote itself stands in while the store does not answer: an outage must
+      // not turn every request into a summary of the whole history. The digest check still
+      // decides whether it applies.
+      text = nearby?.get(key);
     }
-    // What this instance wrote itself stands in when the store has nothing or does not answer: an
-    // outage must not turn every request into a summary of the whole history. The digest check
-    // still decides whether it applies.
-    if (text === null || text === undefined) text = nearby?.get(key);
     if (text === null || text === undefined) return [];
     try {
       if (stateKey !== undefined) {
