@@ -1,8 +1,10 @@
 // The state layer under attack: ids, inputs and timings that try to reach another conversation's
 // state, lease or queue, or to keep state alive past its expiry.
+import { runInNewContext } from "node:vm";
 import { describe, expect, it, vi } from "vitest";
 import { redisStore } from "../src/adapters/redis.js";
 import { SUMMARY_PREFIX, memoryStore, statefulCompactor, type CompactionStore } from "../src/index.js";
+import { digestMessages } from "../src/state/digest.js";
 
 type Message = { role: string; content: unknown };
 const history = (label: string, turns = 6): Message[] => [
@@ -234,5 +236,89 @@ describe("state the store expired or deleted is not used by the process that wro
     await store.delete!("context-compactor:c");
     down = true;
     expect(summaryOf(await compact([...history("c"), { role: "user", content: "and now?" }]))).toBe(`${SUMMARY_PREFIX}summary 2`);
+  });
+});
+
+describe("the digest reads binary data from any realm, and refuses what it cannot read", () => {
+  // Another realm, as a jsdom window or an iframe is: its ArrayBuffer is not this realm's.
+  const foreign = (code: string) => runInNewContext(code) as object;
+  const binaries: [string, (byte: number) => object][] = [
+    ["an ArrayBuffer of another realm", (byte) => foreign(`new Uint8Array([1, 2, ${byte}]).buffer`)],
+    ["a Uint8Array of another realm", (byte) => foreign(`new Uint8Array([1, 2, ${byte}])`)],
+    ["a DataView of another realm", (byte) => foreign(`new DataView(new Uint8Array([1, 2, ${byte}]).buffer)`)],
+    ["a SharedArrayBuffer of another realm", (byte) => foreign(`const b = new SharedArrayBuffer(3); new Uint8Array(b).set([1, 2, ${byte}]); b`)],
+  ];
+  const imageMessage = (image: unknown) => ({ role: "user", content: [{ type: "text", text: "Read this." }, { type: "image", image }] });
+
+  it.each(binaries)("%s enters the digest by its bytes", async (_, data) => {
+    expect(await digestMessages([imageMessage(data(3))])).not.toBe(await digestMessages([imageMessage(data(4))]));
+    expect(await digestMessages([imageMessage(data(3))])).toBe(await digestMessages([imageMessage(data(3))]));
+  });
+
+  const conversation = (image: unknown, label: string) => [
+    { role: "system", content: "You read documents." },
+    imageMessage(image),
+    ...Array.from({ length: 8 }, (_, i) => [
+      { role: "assistant", content: `${label} answer ${i} ${"word ".repeat(30)}` },
+      { role: "user", content: `${label} question ${i}` },
+    ]).flat(),
+  ];
+
+  // Everything but the image alike: only the digest of the image tells the two apart.
+  it.each(binaries)("two conversations that differ only in %s, under the automatic key, never receive each other's summary", async (_, data) => {
+    const store = memoryStore();
+    let made = 0;
+    const compact = statefulCompactor({ maxTokens: 300, store, summarize: () => `summary ${++made}` });
+    const first = await compact(conversation(data(3), "same"));
+    const second = await compact(conversation(data(4), "same"));
+    expect(made).toBe(2);
+    expect(JSON.stringify(first)).toContain("summary 1");
+    expect(JSON.stringify(second)).toContain("summary 2");
+  });
+
+  class Photo {
+    readonly #bytes: Uint8Array;
+    constructor(bytes: Uint8Array) {
+      this.#bytes = bytes;
+    }
+    get size() {
+      return this.#bytes.length;
+    }
+  }
+  it.each<[string, (owner: string) => unknown]>([
+    ["a Blob", (owner) => new Blob([`passport of ${owner}`])],
+    ["a Map", (owner) => new Map([["passport", owner]])],
+    ["a Set", (owner) => new Set([owner])],
+    ["a class instance with no enumerable data", (owner) => new Photo(new TextEncoder().encode(owner))],
+    ["a Map of another realm", (owner) => foreign(`new Map([["passport", ${JSON.stringify(owner)}]])`)],
+  ])("%s makes the call stateless for that conversation, and is reported", async (_, value) => {
+    const store = memoryStore();
+    const errors: unknown[] = [];
+    let made = 0;
+    const summarize = vi.fn(() => `summary ${++made}`);
+    const compact = statefulCompactor({ maxTokens: 300, store, summarize, onStoreError: (error) => errors.push(error) });
+    const first = await compact(conversation(value("alice"), "same"));
+    const second = await compact(conversation(value("bob"), "same"));
+    // Each compacts on its own, and nothing is stored for either.
+    expect(summarize).toHaveBeenCalledTimes(2);
+    expect(JSON.stringify(first)).toContain("summary 1");
+    expect(JSON.stringify(second)).toContain("summary 2");
+    expect(store.size).toBe(0);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.every((error) => (error as Error).name === "UnreadableValueError")).toBe(true);
+    // The same conversation with a readable image continues as usual.
+    const readable = conversation(new Uint8Array([1, 2, 3]), "carol");
+    await compact(readable);
+    expect(store.size).toBe(1);
+  });
+
+  it("an empty object of any realm, and the values JSON writes as they are, are read", async () => {
+    const errors: unknown[] = [];
+    const store = memoryStore();
+    const compact = statefulCompactor({ maxTokens: 300, store, summarize: () => "s", onStoreError: (error) => errors.push(error) });
+    const values = [{}, Object.create(null), foreign("({})"), new Date(0), new Number(1), new String("s"), new URL("https://example.com/a.png")];
+    await compact(conversation(values, "dave"));
+    expect(errors).toEqual([]);
+    expect(store.size).toBe(1);
   });
 });

@@ -13,7 +13,7 @@ import { boundedStoreCall } from "./bounded-store-call.js";
 import { checkedSummary, InvalidStateError } from "./check-state.js";
 import { CompactionError, isCompactionError } from "../ground/errors.js";
 import { planWithSettings, type EnginePlan } from "../plan/plan.js";
-import { digestMessages } from "./digest.js";
+import { UnreadableValueError, digestMessages } from "./digest.js";
 import { importSigningKey, signState, verifiedState } from "./state-signature.js";
 import { memoryStore } from "./memory-store.js";
 import { ownWritesOf } from "./own-writes.js";
@@ -326,6 +326,16 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     }
   }
 
+  /** Runs a write, which is skipped, and reported, when the input holds a value the digest cannot read. */
+  async function unlessUnreadable(key: string, write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      if (!(error instanceof UnreadableValueError)) throw error;
+      report(error, { operation: "set", key });
+    }
+  }
+
   /** The input as the stored state says to send it: the system prompt, the stored summary, then what it does not cover. */
   async function applied<T extends M>(messages: readonly T[], key: string, state: ConversationState | undefined): Promise<{ base: readonly T[]; origin: number[] | undefined; stored: ReadonlySet<object> }> {
     const head = headLength(messages);
@@ -410,6 +420,24 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     signal: AbortSignal | undefined,
     usage: ReportedUsage | undefined,
   ): Promise<T[] | null> {
+    try {
+      return await compactLeased(messages, key, signal, usage);
+    } catch (error) {
+      // The input holds a value the digest cannot read: no state can be told to fit it, and none
+      // is kept for it. Raised only before the engine runs (a write reports its own).
+      if (!(error instanceof UnreadableValueError)) throw error;
+      return withoutState(error, key, messages, signal, usage);
+    }
+  }
+
+  /** A call whose input holds a value the digest cannot read: reported, and compacted as `compactor` does, no state read or kept. */
+  async function withoutState<T extends M>(error: UnreadableValueError, key: string, messages: readonly T[], signal: AbortSignal | undefined, usage: ReportedUsage | undefined): Promise<T[] | null> {
+    report(error, { operation: "get", key });
+    const outcome = await runCompaction<T>(messages, settings as never, signal, usage);
+    return outcome === null ? null : outcome.messages;
+  }
+
+  async function compactLeased<T extends M>(messages: readonly T[], key: string, signal: AbortSignal | undefined, usage: ReportedUsage | undefined): Promise<T[] | null> {
     let { state, base, origin, stored } = await bestBranch(messages, key, await readStates(key, signal));
     // A call that reports no usage (the first model call of a request) is counted from the usage the
     // state kept of the last request sent with it.
@@ -456,7 +484,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const outcome = await runCompaction<T>(base, settings as never, signal, usageOfBase(usage, state, origin), stored, planned);
     if (outcome === null) {
       // Sent with the state as it is: what the provider reported for it is kept with the state.
-      if (reported !== undefined && state !== undefined) await rememberUsage(key, messages, state, reported, signal);
+      if (reported !== undefined && state !== undefined) await unlessUnreadable(key, () => rememberUsage(key, messages, state, reported, signal));
       return base === messages ? null : base.slice();
     }
     if (outcome.strategy === "summarize" || outcome.strategy === "fallback") {
@@ -464,14 +492,16 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       const covered = outcome.tailStart >= base.length ? messages.length : inputIndex(outcome.tailStart);
       const pinned = outcome.pinned.map(inputIndex);
       if (covered > 0 && pinned.every((index) => index >= 0)) {
-        const next: ConversationState = {
-          version: STATE_VERSION,
-          covered,
-          digest: await digestMessages(messages.slice(0, covered)),
-          pinned,
-          summary: outcome.added,
-        };
-        await writeState(key, next, messages, state, signal);
+        await unlessUnreadable(key, async () => {
+          const next: ConversationState = {
+            version: STATE_VERSION,
+            covered,
+            digest: await digestMessages(messages.slice(0, covered)),
+            pinned,
+            summary: outcome.added,
+          };
+          await writeState(key, next, messages, state, signal);
+        });
       }
     }
     return outcome.messages;
@@ -492,7 +522,14 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       () => {},
       () => {},
     );
-    const key = await keyed;
+    let key: string;
+    try {
+      key = await keyed;
+    } catch (error) {
+      if (!(error instanceof UnreadableValueError)) throw error;
+      // Its opening cannot be read, so the conversation has no key: it is compacted without state.
+      return withoutState(error, `${KEY_PREFIX}auto:unreadable`, messages, signal, usage);
+    }
     return inTurn(key, () => compactOnce(messages, key, signal, usage));
   };
 }
