@@ -148,7 +148,8 @@ describe("stored state is checked before use (case 4)", () => {
     const errors: unknown[] = [];
     const summarize = vi.fn((_older: object[], _context: SummaryContext) => "s");
     const compact = statefulCompactor({ maxTokens: 10_000, store, summarize, onStoreError: (error) => errors.push(error), ...options });
-    const auto = await digestMessages(history.slice(0, 2));
+    // The automatic key: the system prompt and the three messages after it.
+    const auto = await digestMessages(history.slice(0, 4));
     store.set(`context-compactor:auto:${auto}`, value);
     const output = await compact(history);
     return { output: output as Message[] | null, errors, summarize };

@@ -322,3 +322,68 @@ describe("the digest reads binary data from any realm, and refuses what it canno
     expect(store.size).toBe(1);
   });
 });
+
+describe("strangers whose conversations open alike do not share a key", () => {
+  // The same system prompt, the same "hi" and the same greeting: then each goes its own way.
+  const opening = [
+    { role: "system", content: "You are the support assistant of Example Inc." },
+    { role: "user", content: "hi" },
+    { role: "assistant", content: "Hello! How can I help you today?" },
+  ];
+  const turnsOf = (person: number, turns: number) =>
+    Array.from({ length: turns }, (_, i) => [
+      { role: "user", content: `person ${person} asks question ${i} ${"x ".repeat(60)}` },
+      { role: "assistant", content: `answer ${i} for person ${person} ${"y ".repeat(20)}` },
+    ]).flat();
+
+  it("6 conversations × 12 turns, interleaved without ids, make as many summaries as with an id each", async () => {
+    const summariesWith = async (id: (person: number) => string | undefined) => {
+      const store = memoryStore();
+      const summarize = vi.fn(() => "s");
+      const compact = statefulCompactor({ maxTokens: 350, summarize, store });
+      for (let turn = 1; turn <= 12; turn++) {
+        for (let person = 0; person < 6; person++) {
+          const conversationId = id(person);
+          await compact([...opening, ...turnsOf(person, turn)], conversationId === undefined ? {} : { conversationId });
+        }
+      }
+      return summarize.mock.calls.length;
+    };
+    const withIds = await summariesWith((person) => `person-${person}`);
+    expect(withIds).toBe(18);
+    expect(await summariesWith(() => undefined)).toBe(withIds);
+  });
+
+  it("a conversation that compacts within its first messages is found by its next requests", async () => {
+    const summarize = vi.fn(() => "s");
+    const compact = statefulCompactor({ maxTokens: 350, summarize, store: memoryStore() });
+    const started = [opening[0]!, { role: "user", content: `this document: ${"z ".repeat(1500)}` }, { role: "assistant", content: "Read it." }, { role: "user", content: "Now what?" }];
+    await compact(started);
+    expect(summarize).toHaveBeenCalledTimes(1);
+    const output = await compact([...started.map((message) => ({ ...message })), { role: "assistant", content: "Ask." }, { role: "user", content: "Fine." }]);
+    expect(summarize).toHaveBeenCalledTimes(1);
+    expect((output as { content: string }[])[1]!.content).toBe(`${SUMMARY_PREFIX}s`);
+  });
+
+  it("one stranger's compaction does not wait on another's summary", { timeout: 10_000 }, async () => {
+    const store = memoryStore();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let secondCalled!: () => void;
+    const secondSummarizes = new Promise<void>((resolve) => (secondCalled = resolve));
+    let calls = 0;
+    const summarize = async () => {
+      if (++calls === 1) await released;
+      else secondCalled();
+      return "s";
+    };
+    const compact = statefulCompactor({ maxTokens: 350, summarize, store });
+    const first = compact([...opening, ...turnsOf(0, 12)]);
+    const second = compact([...opening, ...turnsOf(1, 12)]);
+    // The second stranger summarizes while the first one's summary is still being made.
+    await secondSummarizes;
+    expect(calls).toBe(2);
+    release();
+    await Promise.all([first, second]);
+  });
+});

@@ -35,7 +35,7 @@ export interface StatefulCompactorOptions<M extends AnyMessage = AnyMessage> ext
   store?: CompactionStore;
   /**
    * The conversation's id, when one instance serves one conversation (a call's own `conversationId` wins).
-   * @default derived from the conversation's first messages
+   * @default derived from the system prompt and the three messages after it
    */
   conversationId?: string;
   /**
@@ -93,6 +93,25 @@ const KEY_PREFIX = "context-compactor:";
  */
 function keyOfId(id: string): string {
   return KEY_PREFIX + id.replace(/[%:]/g, (character) => (character === "%" ? "%25" : "%3A"));
+}
+
+/**
+ * Messages after the system prompt that the automatic key covers: the first request, the reply to
+ * it and the next message. Strangers often open alike (one system prompt, "hi", one greeting), and
+ * under one key they would share a queue and a lease, wait on each other's summaries and push each
+ * other's branches out; by their next message they differ. Fewer messages than this make a key
+ * over all of them, which is the key of the conversation only until it has this many: a compaction
+ * made before then is not found afterwards, and at most that many messages must pass first.
+ */
+const AUTOMATIC_KEY_MESSAGES = 3;
+
+/**
+ * The key of a conversation without an id: the digest of its system prompt and opening messages.
+ * Two conversations that share those share the key, and the digest check still keeps each from
+ * ever receiving the other's summary.
+ */
+async function automaticKey(messages: readonly object[]): Promise<string> {
+  return `${KEY_PREFIX}auto:${await digestMessages(messages.slice(0, headLength(messages) + AUTOMATIC_KEY_MESSAGES))}`;
 }
 
 /** The key of a conversation's lease: disjoint from every state key, since encoded ids hold no `:`. */
@@ -514,10 +533,8 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const id = checkedId(call.conversationId, "conversationId") ?? defaultId;
     assertTranscript(messages);
     const usage = checkedUsage(call.usage, messages.length);
-    // Without an id, the conversation is known by its system prompt and first message; the digest
-    // check keeps two conversations that share those from ever receiving each other's summary. Keys
-    // are made in the order calls arrive, so calls of one conversation also queue in that order.
-    const keyed = arrival.then(async () => (id === undefined ? `${KEY_PREFIX}auto:${await digestMessages(messages.slice(0, headLength(messages) + 1))}` : keyOfId(id)));
+    // Keys are made in the order calls arrive, so calls of one conversation also queue in that order.
+    const keyed = arrival.then(async () => (id === undefined ? automaticKey(messages) : keyOfId(id)));
     arrival = keyed.then(
       () => {},
       () => {},
