@@ -54,7 +54,10 @@ export interface StatefulCompactorOptions<M extends AnyMessage = AnyMessage> ext
   storeTimeoutMs?: number;
   /**
    * Called when the store's `get` or `set` throws or rejects, or holds unreadable state. The call
-   * goes on as if there were no state (`get`) or returns its result anyway (`set`).
+   * goes on as if there were no state (`get`) or returns its result anyway (`set`). Also called
+   * with an `UnreadableValueError` when the input holds a value the digest cannot read (a `Blob`,
+   * a `Map`, a `Set`, a class instance with no enumerable data): that call is compacted without
+   * state, and nothing is stored for it.
    * @default ignore and continue
    */
   onStoreError?: (error: unknown, context: StoreErrorContext) => void;
