@@ -17,6 +17,7 @@ import { UnreadableValueError, digestMessages } from "./digest.js";
 import { importSigningKey, signState, verifiedState } from "./state-signature.js";
 import { memoryStore } from "./memory-store.js";
 import { ownWritesOf } from "./own-writes.js";
+import { KEY_PREFIX, automaticKey, keyOfId, leaseKeyOf } from "./store-keys.js";
 
 /** What failed when a store call threw or rejected. */
 export interface StoreErrorContext {
@@ -35,7 +36,7 @@ export interface StatefulCompactorOptions<M extends AnyMessage = AnyMessage> ext
   store?: CompactionStore;
   /**
    * The conversation's id, when one instance serves one conversation (a call's own `conversationId` wins).
-   * @default derived from the system prompt and the three messages after it
+   * @default derived from the system prompt and the opening (at least the three messages after it)
    */
   conversationId?: string;
   /**
@@ -84,41 +85,6 @@ export type StatefulCompactor<M extends AnyMessage = AnyMessage> = <T extends M>
 
 /** Compare-and-set attempts of one write before it is made as a plain `set` (see `writeState`). */
 const CAS_ATTEMPTS = 3;
-
-/** Store keys are namespaced, so one Redis or KV database can hold other data too. */
-const KEY_PREFIX = "context-compactor:";
-
-/**
- * The store key of a conversation id. Ids come from clients, and the keys this library derives
- * from a conversation's key (its lease, `<key>:lease`) or makes without an id (`auto:<digest>`)
- * hold a `:` after the id's place: with `:` (and `%`, the escape) percent-encoded, no id reaches
- * them. An id without either keeps the key it always had, so its stored state is still found.
- */
-function keyOfId(id: string): string {
-  return KEY_PREFIX + id.replace(/[%:]/g, (character) => (character === "%" ? "%25" : "%3A"));
-}
-
-/**
- * Messages after the system prompt that the automatic key covers: the first request, the reply to
- * it and the next message. Strangers often open alike (one system prompt, "hi", one greeting), and
- * under one key they would share a queue and a lease, wait on each other's summaries and push each
- * other's branches out; by their next message they differ. Fewer messages than this make a key
- * over all of them, which is the key of the conversation only until it has this many: a compaction
- * made before then is not found afterwards, and at most that many messages must pass first.
- */
-const AUTOMATIC_KEY_MESSAGES = 3;
-
-/**
- * The key of a conversation without an id: the digest of its system prompt and opening messages.
- * Two conversations that share those share the key, and the digest check still keeps each from
- * ever receiving the other's summary.
- */
-async function automaticKey(messages: readonly object[]): Promise<string> {
-  return `${KEY_PREFIX}auto:${await digestMessages(messages.slice(0, headLength(messages) + AUTOMATIC_KEY_MESSAGES))}`;
-}
-
-/** The key of a conversation's lease: disjoint from every state key, since encoded ids hold no `:`. */
-const leaseKeyOf = (key: string) => `${key}:lease`;
 
 function checkedStore(value: unknown): CompactionStore {
   if (value === undefined) return memoryStore();
