@@ -1,10 +1,12 @@
 // The state layer under attack: ids, inputs and timings that try to reach another conversation's
 // state, lease or queue, or to keep state alive past its expiry.
 import { runInNewContext } from "node:vm";
+import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { redisStore } from "../src/adapters/redis.js";
 import { SUMMARY_PREFIX, memoryStore, statefulCompactor, type CompactionStore } from "../src/index.js";
 import { digestMessages } from "../src/state/digest.js";
+import { keyOfId, leaseKeyOf } from "../src/state/store-keys.js";
 
 type Message = { role: string; content: unknown };
 const history = (label: string, turns = 6): Message[] => [
@@ -59,6 +61,23 @@ describe("no conversation id reaches another conversation's keys", () => {
     touched.clear();
     for (const conversationId of hostileIds) await statefulCompactor({ maxTokens: 200, summarize: () => "hostile", store })(history("attacker"), { conversationId });
     expect([...touched].filter((key) => victimKeys.includes(key))).toEqual([]);
+  });
+
+  it("for any two ids, no key of one is a key of the other or an automatic key", () => {
+    const keysOf = (id: string) => [keyOfId(id), leaseKeyOf(keyOfId(id))];
+    const idLike = fc.oneof(fc.string(), fc.stringMatching(/^[a-z%:0-9A-F]{0,12}$/), fc.constantFrom("victim", "victim:lease", "auto", `auto:${"0".repeat(64)}`, "%3A", ":", "%"));
+    fc.assert(
+      fc.property(idLike, idLike, (first, second) => {
+        // Ids are non-empty strings.
+        fc.pre(first !== second && first !== "" && second !== "");
+        const theirs = new Set(keysOf(second));
+        for (const key of keysOf(first)) {
+          expect(theirs.has(key)).toBe(false);
+          expect(key).not.toMatch(/^context-compactor:auto:[0-9a-f]{64}(:lease)?$/);
+        }
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it("an id `victim:lease` leaves the victim's compaction free to take its lease at once", async () => {
