@@ -23,6 +23,7 @@ import {
   type SummaryContext,
 } from "../src/index.js";
 import { digestMessages } from "../src/state/digest.js";
+import { automaticKey } from "../src/state/store-keys.js";
 import { dialects, render, transcriptArbitrary } from "./support/transcripts.js";
 
 type Message = Record<string, unknown>;
@@ -148,8 +149,7 @@ describe("stored state is checked before use (case 4)", () => {
     const errors: unknown[] = [];
     const summarize = vi.fn((_older: object[], _context: SummaryContext) => "s");
     const compact = statefulCompactor({ maxTokens: 10_000, store, summarize, onStoreError: (error) => errors.push(error), ...options });
-    const auto = await digestMessages(history.slice(0, 2));
-    store.set(`context-compactor:auto:${auto}`, value);
+    store.set(await automaticKey(history), value);
     const output = await compact(history);
     return { output: output as Message[] | null, errors, summarize };
   }

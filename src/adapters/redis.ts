@@ -1,5 +1,6 @@
 import type { CompactionStore } from "../state/compaction-store.js";
 import { boundedStoreCall } from "../state/bounded-store-call.js";
+import { forgetOwnWrite } from "../state/own-writes.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 
@@ -138,7 +139,8 @@ export function redisStore(client: object, options: RedisStoreOptions = {}): Com
   if (!(timeoutMs > 0 && timeoutMs <= 2_147_483_647)) throw new RangeError(expectedMessage("timeoutMs", "a positive number of milliseconds", timeoutMs));
   const commands = commandsOf(client as Loose);
   const bounded = <T>(operation: string, call: () => Promise<T>) => boundedStoreCall(call, operation, timeoutMs, undefined);
-  return {
+  const store: CompactionStore = {
+    ttlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
     async get(key) {
       const value = await bounded("get", () => commands.get(prefix + key));
       if (value === null || value === undefined) return null;
@@ -149,6 +151,8 @@ export function redisStore(client: object, options: RedisStoreOptions = {}): Com
       await bounded("set", () => commands.set(prefix + key, value, ttlSeconds));
     },
     async delete(key) {
+      // Forgotten here first: even if the server does not answer, this process stops using its copy.
+      forgetOwnWrite(store, key);
       await bounded("delete", () => commands.del(prefix + key));
     },
     async acquire(key, token, ttlMs) {
@@ -167,4 +171,5 @@ export function redisStore(client: object, options: RedisStoreOptions = {}): Com
       return Number(await bounded("setIf", () => swapped)) === 1;
     },
   };
+  return store;
 }

@@ -29,4 +29,11 @@ export interface CompactionStore {
    * overwrites state another instance wrote after this one read; without it, `set` follows a read.
    */
   setIf?(key: string, value: string, expected: string | null): boolean | PromiseLike<boolean>;
+  /**
+   * Milliseconds the store keeps a value after its last write, when it expires values (Redis `EX`,
+   * a KV `expirationTtl`). The cache a compactor keeps of its own writes, which stands in while
+   * the store does not answer, keeps them no longer.
+   * @default undefined (the store never expires values)
+   */
+  readonly ttlMs?: number | undefined;
 }

@@ -12,8 +12,10 @@ import { toHex } from "../text/sha256.js";
  * object, with the chunk's objects: a caller that passes the same message objects again (an agent
  * loop) has only its new messages serialized and hashed, so a conversation of n turns costs in
  * proportion to n, not n². Messages are taken as they are handed in; the library never changes one.
- * Binary data enters by its bytes: an `ArrayBuffer` serializes as `{}`, so two images would
- * otherwise be one.
+ * Binary data enters by its bytes, from any realm (an iframe, jsdom, `vm`): an `ArrayBuffer`
+ * serializes as `{}`, so two images would otherwise be one. A value whose data JSON cannot see
+ * (a `Blob`, a `Map`, a `Set`, a class instance with no enumerable data) would be `{}` too, and
+ * two conversations that differ only in it one: the digest throws `UnreadableValueError` instead.
  */
 export async function digestMessages(messages: readonly object[]): Promise<string> {
   const subtle = globalThis.crypto?.subtle;
@@ -110,11 +112,59 @@ const CHUNK_MESSAGES = 256;
 /** Bytes of JSON hashed at once, at most (one message may go past it). */
 const CHUNK_BYTES = 1024 * 1024;
 
-/** A JSON replacer that writes binary data as its bytes in hex, where JSON would write `{}` or an index map. */
-function withBytes(_key: string, value: unknown): unknown {
+/** A message holds a value whose data the digest cannot read; the call goes on without state. */
+export class UnreadableValueError extends TypeError {
+  override name = "UnreadableValueError";
+}
+
+/**
+ * A JSON replacer that writes binary data as its bytes in hex, where JSON would write `{}` or an
+ * index map, and throws `UnreadableValueError` for an object that JSON would write as `{}` though
+ * it holds data. Everything is told by brand, never by `instanceof`, which fails across realms.
+ */
+function withBytes(key: string, value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
-  let bytes: Uint8Array | undefined;
-  if (value instanceof ArrayBuffer) bytes = new Uint8Array(value);
-  else if (ArrayBuffer.isView(value)) bytes = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  return bytes === undefined ? value : { bytes: toHex(bytes) };
+  const bytes = bytesOf(value);
+  if (bytes !== undefined) return { bytes: toHex(bytes) };
+  if (isOpaque(value)) {
+    const tag = Object.prototype.toString.call(value).slice(8, -1);
+    const kind = tag === "Object" ? "an instance of a class" : `a ${tag}`;
+    throw new UnreadableValueError(`Expected message data that JSON or its bytes show, got ${kind}${key === "" ? "" : ` at \`${key}\``} that JSON writes as \`{}\`; the call goes on without state`);
+  }
+  return value;
+}
+
+/** The byte length getters: they throw unless called on a buffer of their kind, from any realm. */
+const bufferLengths = [ArrayBuffer, globalThis.SharedArrayBuffer]
+  .map((constructor) => (constructor === undefined ? undefined : Object.getOwnPropertyDescriptor(constructor.prototype, "byteLength")?.get))
+  .filter((getter) => getter !== undefined);
+
+function bytesOf(value: object): Uint8Array | undefined {
+  // A brand check of its own: true for a typed array or a `DataView` of any realm.
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  const tag = Object.prototype.toString.call(value);
+  if (tag !== "[object ArrayBuffer]" && tag !== "[object SharedArrayBuffer]") return undefined;
+  for (const byteLength of bufferLengths) {
+    try {
+      byteLength.call(value);
+      return new Uint8Array(value as ArrayBuffer);
+    } catch {
+      // Not a buffer of this kind (a look-alike with the tag, or the other kind): the next getter.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * An object that is not a plain object or an array (its prototype is not a realm's
+ * `Object.prototype` or null) and that has no enumerable data of its own: JSON writes it as `{}`.
+ * Boxed primitives are written as the primitive.
+ */
+function isOpaque(value: object): boolean {
+  if (Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  if (prototype === null || Object.getPrototypeOf(prototype) === null) return false;
+  for (const name in value) if (Object.hasOwn(value, name)) return false;
+  const tag = Object.prototype.toString.call(value);
+  return tag !== "[object Number]" && tag !== "[object Boolean]" && tag !== "[object String]";
 }

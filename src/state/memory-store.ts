@@ -76,6 +76,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): CompactionStore &
     get size(): number {
       return entries.size;
     },
+    ttlMs,
   };
   return store;
 }

@@ -13,9 +13,11 @@ import { boundedStoreCall } from "./bounded-store-call.js";
 import { checkedSummary, InvalidStateError } from "./check-state.js";
 import { CompactionError, isCompactionError } from "../ground/errors.js";
 import { planWithSettings, type EnginePlan } from "../plan/plan.js";
-import { digestMessages } from "./digest.js";
+import { UnreadableValueError, digestMessages } from "./digest.js";
 import { importSigningKey, signState, verifiedState } from "./state-signature.js";
 import { memoryStore } from "./memory-store.js";
+import { ownWritesOf } from "./own-writes.js";
+import { KEY_PREFIX, automaticKey, keyOfId, leaseKeyOf } from "./store-keys.js";
 
 /** What failed when a store call threw or rejected. */
 export interface StoreErrorContext {
@@ -34,7 +36,7 @@ export interface StatefulCompactorOptions<M extends AnyMessage = AnyMessage> ext
   store?: CompactionStore;
   /**
    * The conversation's id, when one instance serves one conversation (a call's own `conversationId` wins).
-   * @default derived from the conversation's first messages
+   * @default derived from the system prompt and the opening (at least the three messages after it)
    */
   conversationId?: string;
   /**
@@ -53,7 +55,10 @@ export interface StatefulCompactorOptions<M extends AnyMessage = AnyMessage> ext
   storeTimeoutMs?: number;
   /**
    * Called when the store's `get` or `set` throws or rejects, or holds unreadable state. The call
-   * goes on as if there were no state (`get`) or returns its result anyway (`set`).
+   * goes on as if there were no state (`get`) or returns its result anyway (`set`). Also called
+   * with an `UnreadableValueError` when the input holds a value the digest cannot read (a `Blob`,
+   * a `Map`, a `Set`, a class instance with no enumerable data): that call is compacted without
+   * state, and nothing is stored for it.
    * @default ignore and continue
    */
   onStoreError?: (error: unknown, context: StoreErrorContext) => void;
@@ -81,23 +86,17 @@ export type StatefulCompactor<M extends AnyMessage = AnyMessage> = <T extends M>
 /** Compare-and-set attempts of one write before it is made as a plain `set` (see `writeState`). */
 const CAS_ATTEMPTS = 3;
 
-/** The bounded caches of own writes, one per store object (see `statefulCompactor`). */
-const nearbyCaches = new WeakMap<object, CompactionStore>();
-
-function nearbyCacheOf(store: object): CompactionStore {
-  let cache = nearbyCaches.get(store);
-  if (cache === undefined) nearbyCaches.set(store, (cache = memoryStore()));
-  return cache;
-}
-
-/** Store keys are namespaced, so one Redis or KV database can hold other data too. */
-const KEY_PREFIX = "context-compactor:";
-
 function checkedStore(value: unknown): CompactionStore {
   if (value === undefined) return memoryStore();
   const store = value as Partial<CompactionStore> | null;
   if (typeof store !== "object" || store === null || typeof store.get !== "function" || typeof store.set !== "function") {
     throw new TypeError(expectedMessage("store", "an object with `get` and `set` methods", value));
+  }
+  const { ttlMs } = store;
+  if (ttlMs !== undefined) {
+    const what = "a positive number of milliseconds";
+    if (typeof ttlMs !== "number") throw new TypeError(expectedMessage("store.ttlMs", what, ttlMs));
+    if (!(ttlMs > 0)) throw new RangeError(expectedMessage("store.ttlMs", what, ttlMs));
   }
   return store as CompactionStore;
 }
@@ -178,7 +177,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   // In front of a shared store, a bounded cache of this process's own writes (none in front of the
   // default, which is one already), shared by every compactor over the same store object: a route
   // that makes a compactor per request still continues from its own compactions while the store is down.
-  const nearby = rawStore === undefined ? undefined : nearbyCacheOf(rawStore);
+  const nearby = rawStore === undefined ? undefined : ownWritesOf(store);
   const defaultId = checkedId(rawId, "conversationId");
   if (onStoreError !== undefined && typeof onStoreError !== "function") {
     throw new TypeError(expectedMessage("onStoreError", "a function", onStoreError));
@@ -227,16 +226,19 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       text = await boundedStoreCall(() => store.get(key), "get", storeTimeoutMs, signal);
       unanswered.delete(key);
       seen.text = typeof text === "string" ? text : null;
+      // The store answered, and it is the truth: nothing there means expired or deleted, and this
+      // instance's own copy goes too.
+      if (text === null || text === undefined) nearby?.delete?.(key);
     } catch (error) {
       // An abort means stop; any other failure means "no state" from the store.
       if (isCompactionError(error) && error.code === "ABORTED") throw error;
       unanswered.add(key);
       say(error, { operation: "get", key });
+      // What this instance wrote itself stands in while the store does not answer: an outage must
+      // not turn every request into a summary of the whole history. The digest check still
+      // decides whether it applies.
+      text = nearby?.get(key);
     }
-    // What this instance wrote itself stands in when the store has nothing or does not answer: an
-    // outage must not turn every request into a summary of the whole history. The digest check
-    // still decides whether it applies.
-    if (text === null || text === undefined) text = nearby?.get(key);
     if (text === null || text === undefined) return [];
     try {
       if (stateKey !== undefined) {
@@ -312,6 +314,16 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     }
   }
 
+  /** Runs a write, which is skipped, and reported, when the input holds a value the digest cannot read. */
+  async function unlessUnreadable(key: string, write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      if (!(error instanceof UnreadableValueError)) throw error;
+      report(error, { operation: "set", key });
+    }
+  }
+
   /** The input as the stored state says to send it: the system prompt, the stored summary, then what it does not cover. */
   async function applied<T extends M>(messages: readonly T[], key: string, state: ConversationState | undefined): Promise<{ base: readonly T[]; origin: number[] | undefined; stored: ReadonlySet<object> }> {
     const head = headLength(messages);
@@ -342,13 +354,26 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
    * lease, `"wait"` when another does, `"free"` when the store has no leases or could not say.
    */
   async function mayCompact(key: string, token: string, signal: AbortSignal | undefined): Promise<"leased" | "wait" | "free"> {
-    if (typeof store.acquire !== "function") return "free";
+    const acquire = store.acquire;
+    if (typeof acquire !== "function") return "free";
+    let answer: Promise<unknown> | undefined;
     try {
-      return (await boundedStoreCall(() => (store.acquire as NonNullable<CompactionStore["acquire"]>)(`${key}:lease`, token, leaseMs), "acquire", storeTimeoutMs, signal)) ? "leased" : "wait";
+      return (await boundedStoreCall(() => (answer = Promise.resolve(acquire.call(store, leaseKeyOf(key), token, leaseMs))), "acquire", storeTimeoutMs, signal)) ? "leased" : "wait";
     } catch (error) {
+      // Given up on (an abort, a timeout): a lease the store still grants is held by nobody, and
+      // would keep every other call of the conversation waiting until it expires.
+      void answer?.then((granted) => granted && releaseLease(key, token), () => undefined);
       if (isCompactionError(error) && error.code === "ABORTED") throw error;
       report(error, { operation: "get", key });
       return "free";
+    }
+  }
+
+  async function releaseLease(key: string, token: string): Promise<void> {
+    try {
+      await boundedStoreCall(() => store.release?.(leaseKeyOf(key), token), "release", storeTimeoutMs, undefined);
+    } catch (error) {
+      report(error, { operation: "set", key });
     }
   }
 
@@ -383,6 +408,24 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     signal: AbortSignal | undefined,
     usage: ReportedUsage | undefined,
   ): Promise<T[] | null> {
+    try {
+      return await compactLeased(messages, key, signal, usage);
+    } catch (error) {
+      // The input holds a value the digest cannot read: no state can be told to fit it, and none
+      // is kept for it. Raised only before the engine runs (a write reports its own).
+      if (!(error instanceof UnreadableValueError)) throw error;
+      return withoutState(error, key, messages, signal, usage);
+    }
+  }
+
+  /** A call whose input holds a value the digest cannot read: reported, and compacted as `compactor` does, no state read or kept. */
+  async function withoutState<T extends M>(error: UnreadableValueError, key: string, messages: readonly T[], signal: AbortSignal | undefined, usage: ReportedUsage | undefined): Promise<T[] | null> {
+    report(error, { operation: "get", key });
+    const outcome = await runCompaction<T>(messages, settings as never, signal, usage);
+    return outcome === null ? null : outcome.messages;
+  }
+
+  async function compactLeased<T extends M>(messages: readonly T[], key: string, signal: AbortSignal | undefined, usage: ReportedUsage | undefined): Promise<T[] | null> {
     let { state, base, origin, stored } = await bestBranch(messages, key, await readStates(key, signal));
     // A call that reports no usage (the first model call of a request) is counted from the usage the
     // state kept of the last request sent with it.
@@ -410,13 +453,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     try {
       return await compactWith(messages, key, signal, usage, state, base, origin, stored, planned, reported);
     } finally {
-      if (lease === "leased") {
-        try {
-          await boundedStoreCall(() => store.release?.(`${key}:lease`, token), "release", storeTimeoutMs, undefined);
-        } catch (error) {
-          report(error, { operation: "set", key });
-        }
-      }
+      if (lease === "leased") await releaseLease(key, token);
     }
   }
 
@@ -435,7 +472,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const outcome = await runCompaction<T>(base, settings as never, signal, usageOfBase(usage, state, origin), stored, planned);
     if (outcome === null) {
       // Sent with the state as it is: what the provider reported for it is kept with the state.
-      if (reported !== undefined && state !== undefined) await rememberUsage(key, messages, state, reported, signal);
+      if (reported !== undefined && state !== undefined) await unlessUnreadable(key, () => rememberUsage(key, messages, state, reported, signal));
       return base === messages ? null : base.slice();
     }
     if (outcome.strategy === "summarize" || outcome.strategy === "fallback") {
@@ -443,14 +480,16 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       const covered = outcome.tailStart >= base.length ? messages.length : inputIndex(outcome.tailStart);
       const pinned = outcome.pinned.map(inputIndex);
       if (covered > 0 && pinned.every((index) => index >= 0)) {
-        const next: ConversationState = {
-          version: STATE_VERSION,
-          covered,
-          digest: await digestMessages(messages.slice(0, covered)),
-          pinned,
-          summary: outcome.added,
-        };
-        await writeState(key, next, messages, state, signal);
+        await unlessUnreadable(key, async () => {
+          const next: ConversationState = {
+            version: STATE_VERSION,
+            covered,
+            digest: await digestMessages(messages.slice(0, covered)),
+            pinned,
+            summary: outcome.added,
+          };
+          await writeState(key, next, messages, state, signal);
+        });
       }
     }
     return outcome.messages;
@@ -463,15 +502,20 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const id = checkedId(call.conversationId, "conversationId") ?? defaultId;
     assertTranscript(messages);
     const usage = checkedUsage(call.usage, messages.length);
-    // Without an id, the conversation is known by its system prompt and first message; the digest
-    // check keeps two conversations that share those from ever receiving each other's summary. Keys
-    // are made in the order calls arrive, so calls of one conversation also queue in that order.
-    const keyed = arrival.then(async () => KEY_PREFIX + (id ?? `auto:${await digestMessages(messages.slice(0, headLength(messages) + 1))}`));
+    // Keys are made in the order calls arrive, so calls of one conversation also queue in that order.
+    const keyed = arrival.then(async () => (id === undefined ? automaticKey(messages) : keyOfId(id)));
     arrival = keyed.then(
       () => {},
       () => {},
     );
-    const key = await keyed;
+    let key: string;
+    try {
+      key = await keyed;
+    } catch (error) {
+      if (!(error instanceof UnreadableValueError)) throw error;
+      // Its opening cannot be read, so the conversation has no key: it is compacted without state.
+      return withoutState(error, `${KEY_PREFIX}auto:unreadable`, messages, signal, usage);
+    }
     return inTurn(key, () => compactOnce(messages, key, signal, usage));
   };
 }

@@ -92,6 +92,18 @@ describe.skipIf(!available)("redisStore", () => {
     expect(await nodeRedis.exists(`lease-${name}:context-compactor:burst:lease`)).toBe(0);
   });
 
+  it.each(["node-redis", "ioredis", "@upstash/redis"])("%s: an id `victim:lease` writes nowhere near the victim's lease, which the victim then takes at once", async (name) => {
+    const prefix = `inject-${name}:`;
+    const store = redisStore(clients()[name]!, { prefix, ttlSeconds: 60 });
+    await statefulCompactor({ maxTokens: 200, summarize: () => "hostile", store, conversationId: "victim:lease" })(history);
+    expect(await nodeRedis.exists(`${prefix}context-compactor:victim:lease`)).toBe(0);
+    expect(await nodeRedis.exists(`${prefix}context-compactor:victim%3Alease`)).toBe(1);
+    // The victim's lease is free: its compaction takes it at the first try.
+    expect(await store.acquire!("context-compactor:victim:lease", "probe", 1_000)).toBe(true);
+    await store.release!("context-compactor:victim:lease", "probe");
+    expect(store.ttlMs).toBe(60_000);
+  });
+
   it.each(["node-redis", "ioredis", "@upstash/redis"])("%s: setIf sets only over the value it was told, in one step on the server", async (name) => {
     const store = redisStore(clients()[name]!, { prefix: `cas-${name}:`, ttlSeconds: 60 });
     expect(await store.setIf!("k", '{"v":1}', null)).toBe(true);

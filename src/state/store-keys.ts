@@ -1,0 +1,83 @@
+// The store keys of a conversation: its state, its lease, and the key of a conversation without an id.
+
+import { headLength } from "../plan/split-at-user-boundary.js";
+import { digestMessages } from "./digest.js";
+
+/** Store keys are namespaced, so one Redis or KV database can hold other data too. */
+export const KEY_PREFIX = "context-compactor:";
+
+/**
+ * The store key of a conversation id. Ids come from clients, and the keys this library derives
+ * from a conversation's key (its lease, `<key>:lease`) or makes without an id (`auto:<digest>`)
+ * hold a `:` after the id's place: with `:` (and `%`, the escape) percent-encoded, no id reaches
+ * them. An id without either keeps the key it always had, so its stored state is still found.
+ */
+export function keyOfId(id: string): string {
+  return KEY_PREFIX + id.replace(/[%:]/g, (character) => (character === "%" ? "%25" : "%3A"));
+}
+
+/** The key of a conversation's lease: disjoint from every state key, since encoded ids hold no `:`. */
+export const leaseKeyOf = (key: string) => `${key}:lease`;
+
+/**
+ * The key of a conversation without an id: the digest of its system prompt and its opening.
+ * Strangers often open alike (one system prompt, "hi", one greeting, a suggested question), and
+ * under one key they would share a queue and a lease, wait on each other's summaries and push each
+ * other's branches out. The opening is therefore at least `OPENING_MESSAGES` messages and goes on
+ * until it holds `OPENING_CHARACTERS` characters (up to `OPENING_MAX_MESSAGES`): short greetings
+ * alike do not make two conversations one, while a long first message ends the opening early.
+ * Two conversations whose openings are the same share the key, and the digest check still keeps
+ * each from ever receiving the other's summary.
+ *
+ * The key of a conversation is fixed once its input holds the whole opening. An input large enough
+ * to compact almost always does (the opening ends at the first messages that hold some text); one
+ * that compacts before (a long system prompt, short messages) finds its state again only from then.
+ */
+export async function automaticKey(messages: readonly object[]): Promise<string> {
+  return `${KEY_PREFIX}auto:${await digestMessages(messages.slice(0, openingEnd(messages)))}`;
+}
+
+/** Messages after the system prompt that the opening holds at least: the first request, the reply to it and the next message. */
+const OPENING_MESSAGES = 3;
+/** Messages after the system prompt that the opening holds at most. */
+const OPENING_MAX_MESSAGES = 8;
+/** Characters of text (and bytes of binary data) past which the opening ends. */
+const OPENING_CHARACTERS = 256;
+/** Values looked at per message, at most: a message with more is taken for one that holds enough. */
+const LOOKED_AT_PER_MESSAGE = 256;
+
+/** The index after the opening: see `automaticKey`. */
+function openingEnd(messages: readonly object[]): number {
+  const head = headLength(messages);
+  let end = head;
+  let characters = 0;
+  while (end < messages.length && end - head < OPENING_MAX_MESSAGES && (end - head < OPENING_MESSAGES || characters < OPENING_CHARACTERS)) {
+    characters += sizeUpTo(messages[end++], OPENING_CHARACTERS - characters);
+  }
+  return end;
+}
+
+/**
+ * The characters of a message's strings (and bytes of its binary data), counted only up to `limit`
+ * and over at most `LOOKED_AT_PER_MESSAGE` values, so a huge message costs no more than a small one.
+ */
+function sizeUpTo(message: unknown, limit: number): number {
+  let size = 0;
+  const pending: unknown[] = [message];
+  for (let looked = 0; pending.length > 0 && size < limit; looked++) {
+    if (looked === LOOKED_AT_PER_MESSAGE) return limit;
+    const value = pending.pop();
+    if (typeof value === "string") size += value.length;
+    else if (typeof value === "object" && value !== null) {
+      if (ArrayBuffer.isView(value)) size += value.byteLength;
+      else if (Array.isArray(value)) for (let index = 0; index < value.length && pending.length < LOOKED_AT_PER_MESSAGE; index++) pending.push(value[index]);
+      else {
+        for (const name in value) {
+          if (pending.length >= LOOKED_AT_PER_MESSAGE) break;
+          if (Object.hasOwn(value, name)) pending.push((value as Record<string, unknown>)[name]);
+        }
+      }
+    }
+  }
+  return Math.min(size, limit);
+}
