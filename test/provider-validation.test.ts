@@ -4,7 +4,7 @@
 // signatures, screenshots in tool results and parallel calls, at budgets that reach every rung of
 // the ladder, through the hook, statefulCompactor and the model-free fallback.
 import { afterAll, describe, expect, it } from "vitest";
-import { compactor, statefulCompactor, type CompactorOptions } from "../src/index.js";
+import { compactor, estimateTokens, statefulCompactor, type CompactorOptions } from "../src/index.js";
 import { convert } from "./support/convert.js";
 import { enrich } from "./support/enrich.js";
 import { loadFixtures } from "./support/fixtures.js";
@@ -62,7 +62,8 @@ describe.each(checkedDialects)("every request in %s passes the provider's checks
     // The input itself is a request the provider accepts: any violation below is the library's.
     expect(check(dialect, transcript, false, "input")).toEqual([]);
     const starts = transcript.map((m, i) => (isModelOutput(m) && (i === 0 || !isModelOutput(transcript[i - 1]!)) ? i : -1)).filter((i) => i > 0);
-    const total = JSON.stringify(transcript).length / 4;
+    // Budgets are shares of the transcript as billed (a screenshot counts as an image, not its base64).
+    const total = estimateTokens(transcript);
     let problems = 0;
     for (const share of shares) {
       for (const ladder of ladders) {
