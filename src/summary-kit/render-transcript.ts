@@ -9,6 +9,7 @@ import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js
 import type { AnyMessage } from "../ground/types.js";
 import { namedIn } from "../text/cut-middle.js";
 import { cutPayload } from "../text/cut-payload.js";
+import { withoutSecretIdentifiers } from "../text/redact-secrets.js";
 import { withoutSeal } from "../text/summary-seal.js";
 
 /** Options of `renderTranscript`. */
@@ -25,7 +26,12 @@ const capitalized: ReadonlyMap<string, string> = new Map([["user", "User"], ["as
 // The summarizing model should see every id, path and name of what is cut for it: the list may
 // take as much again as the kept text.
 const listChars = (max: number): number => Math.max(400, max);
-const leftOut = (cut: number, identifiers: readonly string[]): string => `[… ${cut} characters left out${namedIn(identifiers)} …]`;
+// The identifiers are judged in the payload they came from: `hunter2xyz` after `password: ` is left out.
+const leftOutOf =
+  (payload: string) =>
+  (cut: number, identifiers: readonly string[]): string =>
+    `[… ${cut} characters left out${namedIn(withoutSecretIdentifiers(identifiers, payload))} …]`;
+const cutForSummarizer = (payload: string, max: number): string => cutPayload(payload, max, leftOutOf(payload), listChars(max));
 
 /**
  * Renders a transcript of any dialect as plain text for a summarizing model: one block per message
@@ -111,10 +117,10 @@ function renderPart(part: MessagePart, label: string | undefined, toolNames: Map
       return [part.text];
     case "call":
       if (part.id !== undefined && part.name !== undefined) toolNames.set(part.id, part.name);
-      return [`Tool call ${part.name ?? "tool"}(${cutPayload(stringify(part.input ?? ""), max, leftOut, listChars(max))})`];
+      return [`Tool call ${part.name ?? "tool"}(${cutForSummarizer(stringify(part.input ?? ""), max)})`];
     case "result": {
       const name = (part.id === undefined ? undefined : toolNames.get(part.id)) ?? part.name;
-      return [`Tool result${name ? ` (${name})` : ""}${part.isError ? " (error)" : ""}: ${cutPayload(part.output, max, leftOut, listChars(max))}`];
+      return [`Tool result${name ? ` (${name})` : ""}${part.isError ? " (error)" : ""}: ${cutForSummarizer(part.output, max)}`];
     }
   }
 }

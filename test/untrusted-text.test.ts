@@ -1,0 +1,94 @@
+// Untrusted text in the model-free summary, the summary kit, the word-pieces floor and the CLI:
+// secrets judged in their context, facts beside secret-sounding names kept, work that stays linear
+// on text shaped against each scanner, and roles and fences that message text cannot forge.
+import { describe, expect, it } from "vitest";
+import { extractiveSummary, renderTranscript } from "../src/index.js";
+import { redactSecrets } from "../src/text/redact-secrets.js";
+import { shortenJson } from "../src/text/shorten-json.js";
+
+const user = (text: string) => ({ role: "user", content: text });
+const assistant = (text: string) => ({ role: "assistant", content: text });
+const call = (id: string, args: unknown) => ({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "run", arguments: JSON.stringify(args) } }] });
+const result = (id: string, content: string) => ({ role: "tool", tool_call_id: id, content });
+
+/** Each secret as a text shows it, and the secret itself, which no summary or marker may copy. */
+const planted: [string, string, string][] = [
+  ["a password setting", "password: hunter2xyz", "hunter2xyz"],
+  ["a bearer token", "Authorization: Bearer abcDEF123456789xyzQ", "abcDEF123456789xyzQ"],
+  ["basic credentials", "Authorization: Basic dXNlcjpUcjB1YjRkb3Iz", "dXNlcjpUcjB1YjRkb3Iz"],
+  ["a .env line with a prefix", "DB_PASSWORD=Tr0ub4dor3xyz", "Tr0ub4dor3xyz"],
+  ["an AWS secret", "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"],
+  ["a JSON key holding password", '{"db_password": "correct-horse-42"}', "correct-horse-42"],
+  ["a JSON key holding token", '{"github_token":"tok3n-value-9876"}', "tok3n-value-9876"],
+  ["a PEM private key", "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq98Qz\nXk2pL0vR3mNsT\n-----END RSA PRIVATE KEY-----", "MIIEowIBAAKCAQEA7bq98Qz"],
+  ["an OpenAI project key", "sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12", "sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12"],
+  ["an Anthropic key", "sk-ant-api03-Ab12Cd34Ef56Gh78Ij90", "sk-ant-api03-Ab12Cd34Ef56Gh78Ij90"],
+  ["a Hugging Face token", "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"],
+  ["an npm token", "npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"],
+  ["a GitLab token", "glpat-Ab12Cd34Ef56Gh78Ij90", "glpat-Ab12Cd34Ef56Gh78Ij90"],
+  ["a GitHub fine-grained token", "github_pat_11ABCDEFG0123456789_abcdefghijklmnop", "github_pat_11ABCDEFG0123456789_abcdefghijklmnop"],
+  ["a SendGrid key", "SG.Ab12Cd34Ef56Gh78Ij.Kl12Mn34Op56Qr78St90", "SG.Ab12Cd34Ef56Gh78Ij.Kl12Mn34Op56Qr78St90"],
+  ["a webhook secret", "whsec_Ab12Cd34Ef56Gh78Ij90Kl12", "whsec_Ab12Cd34Ef56Gh78Ij90Kl12"],
+  ["a Slack token", "xoxb-1234567890-AbCdEfGhIj", "xoxb-1234567890-AbCdEfGhIj"],
+  ["an Azure account key", "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=Zm9vYmFyYmF6cXV4+/Ab12==;EndpointSuffix=core.windows.net", "Zm9vYmFyYmF6cXV4+/Ab12=="],
+  ["an x-api-key header", "x-api-key: Ab12Cd34Ef56Gh78", "Ab12Cd34Ef56Gh78"],
+  ["a card number beside a card", "card_number: 4111 1111 1111 1111", "4111 1111 1111 1111"],
+];
+
+describe("no secret reaches a summary made without a model, nor a marker", () => {
+  it.each(planted)("redactSecrets: %s", (_, text, secret) => {
+    expect(redactSecrets(text)).not.toContain(secret);
+    expect(redactSecrets(text)).toContain("[redacted]");
+  });
+
+  it.each(planted)("extractiveSummary, facts section included: %s", (_, text, secret) => {
+    const messages = [user(`Deploy order #W2378156 with ${text} please`), call("c1", { note: text }), result("c1", `ok: ${text}`), assistant(`Done with ${text}`)];
+    const summary = extractiveSummary(messages, { maxTokens: 4_000 });
+    expect(summary).toContain("#W2378156");
+    expect(summary).not.toContain(secret);
+  });
+
+  it.each(planted)("the renderer's cut marker: %s", (_, text, secret) => {
+    const long = `${"head ".repeat(400)}order #W5555555 ${text} ${" tail".repeat(400)}`;
+    const rendered = renderTranscript([call("c1", {}), result("c1", long)], { maxResultChars: 200 });
+    expect(rendered).toMatch(/left out; it named [^\n]*#W5555555/);
+    expect(rendered).not.toContain(secret);
+  });
+
+  it("the markers of a payload shortened by its structure", () => {
+    const items = Array.from({ length: 200 }, (_, index) => ({ id: `#W${1_000_000 + index}`, note: index === 100 ? "password: hunter2xyz" : "fine" }));
+    const shortened = shortenJson(JSON.stringify(items), 400, 400)!;
+    expect(shortened).toContain("more items");
+    expect(shortened).not.toContain("hunter2xyz");
+  });
+});
+
+describe("redaction does not destroy facts", () => {
+  // Luhn-valid numbers that are no card: a millisecond timestamp, a tracking number, an order id.
+  const luhnValid = (prefix: string, length: number): string => {
+    for (let digit = 0; digit < 10; digit++) {
+      const candidate = `${prefix}${"0".repeat(length - prefix.length - 1)}${digit}`;
+      let sum = 0;
+      for (let index = 0; index < candidate.length; index++) {
+        let value = Number(candidate[candidate.length - 1 - index]);
+        if (index % 2 === 1) value = value * 2 > 9 ? value * 2 - 9 : value * 2;
+        sum += value;
+      }
+      if (sum % 10 === 0) return candidate;
+    }
+    throw new Error("unreachable");
+  };
+  const kept: [string, string][] = [
+    ["a millisecond timestamp", `created at ${luhnValid("17331", 13)}`],
+    ["a tracking number", `tracking number ${luhnValid("9400111", 16)}`],
+    ["an id", `order id ${luhnValid("5512", 19)}`],
+    ["a pass number", "pass: 120"],
+    ["the working directory", "PWD=/home/ada/projects/app"],
+    ["a count of tokens", "token: 3 of 10"],
+    ["a token budget", "max_tokens=100000"],
+    ["a word after Basic", "Basic authentication is disabled"],
+  ];
+  it.each(kept)("%s stays", (_, text) => {
+    expect(redactSecrets(text)).toBe(text);
+  });
+});
