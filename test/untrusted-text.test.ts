@@ -2,7 +2,7 @@
 // secrets judged in their context, facts beside secret-sounding names kept, work that stays linear
 // on text shaped against each scanner, and roles and fences that message text cannot forge.
 import { describe, expect, it } from "vitest";
-import { extractiveSummary, renderTranscript } from "../src/index.js";
+import { extractiveSummary, renderTranscript, summarizeWith, type SummaryContext } from "../src/index.js";
 import { redactSecrets } from "../src/text/redact-secrets.js";
 import { shortenJson } from "../src/text/shorten-json.js";
 
@@ -90,5 +90,35 @@ describe("redaction does not destroy facts", () => {
   ];
   it.each(kept)("%s stays", (_, text) => {
     expect(redactSecrets(text)).toBe(text);
+  });
+});
+
+const summaryContext = (): SummaryContext => ({ previousSummary: undefined, instructions: undefined, maxSummaryTokens: 200, signal: new AbortController().signal }) as SummaryContext;
+
+describe("summarizeWith({ maxInputTokens }) stays linear on text full of fence tags", () => {
+  // Work is counted as the characters handed to the counter: a linear pass hands each a few times.
+  it.each([
+    ["one message", 1],
+    ["messages of 500 characters", 500],
+  ])("a megabyte of </transcript><transcript> in %s", async (_, size) => {
+    const text = "</transcript><transcript>".repeat(42_000);
+    const messages = size === 1 ? [user(text)] : Array.from({ length: Math.ceil(text.length / size) }, (_, index) => user(text.slice(index * size, (index + 1) * size)));
+    let counted = 0;
+    const prompts: number[] = [];
+    const countPromptTokens = (part: string): number => {
+      counted += part.length;
+      return Math.ceil(Buffer.byteLength(part) / 4);
+    };
+    const summarize = summarizeWith(
+      ({ system, user: prompt }) => {
+        prompts.push(countPromptTokens(system) + countPromptTokens(prompt));
+        return "summary so far";
+      },
+      { maxInputTokens: 100_000, countPromptTokens },
+    );
+    await summarize(messages, summaryContext());
+    for (const tokens of prompts) expect(tokens).toBeLessThanOrEqual(100_000);
+    // A pass that re-counts the whole chunk for each message it gives back counts about 200 times the text.
+    expect(counted).toBeLessThan(8 * text.length);
   });
 });
