@@ -2,7 +2,8 @@
 // secrets judged in their context, facts beside secret-sounding names kept, work that stays linear
 // on text shaped against each scanner, and roles and fences that message text cannot forge.
 import { describe, expect, it } from "vitest";
-import { extractiveSummary, renderTranscript, summarizeWith, type SummaryContext } from "../src/index.js";
+import { extractiveSummary, planCompaction, renderTranscript, summarizeWith, type SummaryContext } from "../src/index.js";
+import { countWordPieces, messageWordPieces } from "../src/counting/word-pieces.js";
 import { redactSecrets } from "../src/text/redact-secrets.js";
 import { shortenJson } from "../src/text/shorten-json.js";
 
@@ -120,5 +121,38 @@ describe("summarizeWith({ maxInputTokens }) stays linear on text full of fence t
     for (const tokens of prompts) expect(tokens).toBeLessThanOrEqual(100_000);
     // A pass that re-counts the whole chunk for each message it gives back counts about 200 times the text.
     expect(counted).toBeLessThan(8 * text.length);
+  });
+});
+
+describe("the word-pieces floor has no backtracking that overflows on a long run", () => {
+  const base64 = Buffer.from(Array.from({ length: 3_400_000 }, (_, index) => (index * 7919) % 251)).toString("base64");
+  // Runs of 50 MB (UTF-16 code units) of each kind of piece, and the two shapes seen in the field.
+  const runs: [string, () => string][] = [
+    ["a 4.5 MB base64 data URL", () => `data:image/png;base64,${base64}`],
+    ["a 12 MB base64 data URL", () => `data:image/png;base64,${base64.repeat(3)}`],
+    ["4.2 M characters of CJK", () => Array.from({ length: 4_200 }, (_, index) => String.fromCharCode(0x4e00 + index)).join("").repeat(1_000)],
+    ["50 MB of one lowercase letter", () => "a".repeat(50_000_000)],
+    ["50 MB of one capital", () => "A".repeat(50_000_000)],
+    ["50 MB of letters with combining marks", () => "a\u0301".repeat(25_000_000)],
+    ["50 MB of digits", () => "7".repeat(50_000_000)],
+    ["50 MB of punctuation", () => "=".repeat(50_000_000)],
+    ["50 MB of spaces before a word", () => `${" ".repeat(50_000_000)}x`],
+    ["50 MB of line breaks", () => "\r\n".repeat(25_000_000)],
+  ];
+  it.each(runs)("%s", (_, make) => {
+    const text = make();
+    const message = { role: "tool", tool_call_id: "c1", content: text };
+    expect(countWordPieces(text)).toBeGreaterThan(0);
+    expect(messageWordPieces(message, 1)).toBeGreaterThan(0);
+  }, 120_000);
+
+  it.each(["sk-", "hf_", "glpat-", "whsec_", "xoxb-", "AIza", "eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.", "ghp_"])("redaction of a 50 MB token after %s", (prefix) => {
+    const text = `key ${prefix}${"a".repeat(50_000_000)} end`;
+    expect(redactSecrets(text)).toBe("key [redacted] end");
+  }, 120_000);
+
+  it("the plan with usage reported counts a data URL, where it threw before", () => {
+    const messages = [user("a"), assistant("b"), user(`here is the screenshot data:image/png;base64,${base64}`)];
+    expect(() => planCompaction(messages, { maxTokens: 100, usage: { inputTokens: 10, messageCount: 2 } })).not.toThrow();
   });
 });

@@ -5,36 +5,38 @@ import { scanIdentifiers } from "./scan-identifiers.js";
 // (`.env` lines, JSON keys, headers), PEM private keys, and card numbers beside a card context.
 // Every pattern here is a literal prefix followed by a single character class, or a bounded
 // repetition, so no input makes one backtrack more than a constant: the cost stays linear in the
-// text's length. PEM blocks, which may be long, are found by searching for their lines instead.
+// text's length. Repetitions stop at 1,024 characters, since the engine keeps one backtracking
+// entry per character of a run and overflows its stack on a run of megabytes; a token longer than
+// that is followed to its end by a loop. PEM blocks are found by searching for their lines.
 
 /** What stands in for a secret. */
 export const REDACTED = "[redacted]";
 
 const keyPatterns: RegExp[] = [
   // OpenAI and Anthropic (`sk-…`, `sk-proj-…`, `sk-ant-…`), Stripe (`sk_live_…`, `rk_live_…`).
-  /\b(?:sk|rk)[-_][A-Za-z0-9_-]{16,}/g,
+  /\b(?:sk|rk)[-_][A-Za-z0-9_-]{16,1024}/g,
   // AWS access key ids.
   /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g,
   // GitHub tokens.
-  /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g,
+  /\b(?:gh[pousr]_[A-Za-z0-9]{20,1024}|github_pat_[A-Za-z0-9_]{20,1024})/g,
   // GitLab personal access tokens.
-  /\bglpat-[A-Za-z0-9_-]{20,}/g,
+  /\bglpat-[A-Za-z0-9_-]{20,1024}/g,
   // Hugging Face and npm tokens.
-  /\b(?:hf|npm)_[A-Za-z0-9]{30,}/g,
+  /\b(?:hf|npm)_[A-Za-z0-9]{30,1024}/g,
   // SendGrid API keys.
-  /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g,
+  /\bSG\.[A-Za-z0-9_-]{16,1024}\.[A-Za-z0-9_-]{16,1024}/g,
   // Stripe and Svix webhook signing secrets.
-  /\bwhsec_[A-Za-z0-9+/=]{20,}/g,
+  /\bwhsec_[A-Za-z0-9+/=]{20,1024}/g,
   // Slack tokens.
-  /\bxox[abposre]-[A-Za-z0-9-]{10,}/g,
+  /\bxox[abposre]-[A-Za-z0-9-]{10,1024}/g,
   // Google API keys.
-  /\bAIza[A-Za-z0-9_-]{30,}/g,
+  /\bAIza[A-Za-z0-9_-]{30,1024}/g,
   // JSON Web Tokens.
-  /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
+  /\beyJ[A-Za-z0-9_-]{10,1024}\.[A-Za-z0-9_-]{10,1024}\.[A-Za-z0-9_-]{10,1024}/g,
 ];
 
 // `Bearer <token>` and `Basic <credentials>`, as written in an Authorization header.
-const authorization = /\b(?:Bearer|Basic|Token)[ \t]{1,8}([A-Za-z0-9._~+/=-]{12,})/gi;
+const authorization = /\b(?:Bearer|Basic|Token)[ \t]{1,8}([A-Za-z0-9._~+/=-]{12,1024})/gi;
 // The password of `scheme://user:password@host`.
 const urlPassword = /\b[A-Za-z][A-Za-z0-9+.-]{0,20}:\/\/[^\s:/@"'<>]{0,256}:([^\s@/"'<>]{1,256})@/g;
 // `DB_PASSWORD=…`, `"github_token": "…"`, `x-api-key: …`: a name, then the value of it; whether the
@@ -48,6 +50,16 @@ const settingValue = /\\{0,2}"([^"\\\r\n]{1,512})|\\{0,2}'([^'\\\r\n]{1,512})|([
 const cardCandidate = /\b\d(?:[ -]?\d){12,18}\b/g;
 // A word or a field name before a number that says it is a card's.
 const cardContext = /card|credit|debit|visa|master|amex|discover|\bcc|\bpan\b/i;
+
+/** The end of a token whose match stopped at the bound: on over the characters a token holds. */
+function tokenEnd(text: string, end: number): number {
+  let at = end;
+  for (let code = text.charCodeAt(at); at < text.length; code = text.charCodeAt(++at)) {
+    const letterOrDigit = (code >= 48 && code <= 57) || ((code | 0x20) >= 97 && (code | 0x20) <= 122);
+    if (!letterOrDigit && code !== 95 && code !== 43 && code !== 47 && code !== 61 && code !== 45) break;
+  }
+  return at;
+}
 
 function passesLuhn(digits: string): boolean {
   let sum = 0;
@@ -145,10 +157,10 @@ function pemBlocks(text: string, spans: number[]): void {
  */
 export function secretSpans(text: string): number[] {
   const spans: number[] = [];
-  for (const pattern of keyPatterns) for (const match of text.matchAll(pattern)) spans.push(match.index, match.index + match[0].length);
+  for (const pattern of keyPatterns) for (const match of text.matchAll(pattern)) spans.push(match.index, tokenEnd(text, match.index + match[0].length));
   for (const match of text.matchAll(authorization)) {
     const credential = match[1] as string;
-    if (isCredential(credential)) spans.push(match.index + match[0].length - credential.length, match.index + match[0].length);
+    if (isCredential(credential)) spans.push(match.index + match[0].length - credential.length, tokenEnd(text, match.index + match[0].length));
   }
   for (const match of text.matchAll(urlPassword)) spans.push(match.index + match[0].length - 1 - (match[1] as string).length, match.index + match[0].length - 1);
   namedSetting.lastIndex = 0;
