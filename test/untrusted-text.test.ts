@@ -1,6 +1,10 @@
 // Untrusted text in the model-free summary, the summary kit, the word-pieces floor and the CLI:
 // secrets judged in their context, facts beside secret-sounding names kept, work that stays linear
 // on text shaped against each scanner, and roles and fences that message text cannot forge.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { extractiveSummary, planCompaction, renderTranscript, summarizeWith, type SummaryContext } from "../src/index.js";
 import { countWordPieces, messageWordPieces } from "../src/counting/word-pieces.js";
@@ -155,4 +159,26 @@ describe("the word-pieces floor has no backtracking that overflows on a long run
     const messages = [user("a"), assistant("b"), user(`here is the screenshot data:image/png;base64,${base64}`)];
     expect(() => planCompaction(messages, { maxTokens: 100, usage: { inputTokens: 10, messageCount: 2 } })).not.toThrow();
   });
+});
+
+describe("inspect --html stays within 500 MB on deeply nested messages", () => {
+  const cli = new URL("../dist/cli.js", import.meta.url).pathname;
+
+  it("40 messages nested 4,000 deep, in a process whose heap is capped at 500 MB", () => {
+    const dir = mkdtempSync(join(tmpdir(), "inspect-deep-"));
+    const file = join(dir, "deep.json");
+    const page = join(dir, "report.html");
+    // Written as text: JSON.stringify itself gives up on values nested this deep.
+    const deep = `${"[".repeat(4_000)}"</script><script>alert(1)</script>"${"]".repeat(4_000)}`;
+    const items = Array.from({ length: 40 }, (_, index) => `{"role":"${index % 2 === 0 ? "user" : "assistant"}","content":"message ${index}","metadata":${deep}}`);
+    writeFileSync(file, `[${items.join(",")}]`);
+    // Pretty-printed, each of these messages takes 32 M characters: the page ran out of memory.
+    const result = spawnSync(process.execPath, ["--max-old-space-size=500", cli, "inspect", file, "--max-tokens", "1000", "--html", page], { encoding: "utf8" });
+    expect(result.stderr).not.toMatch(/heap out of memory/);
+    expect(result.status).toBe(0);
+    const html = readFileSync(page, "utf8");
+    expect(html).toContain("message 39");
+    // Still script-free where the transcript speaks: the page's own two script blocks, nothing more.
+    expect(html.split("<script").length - 1).toBe(2);
+  }, 120_000);
 });
