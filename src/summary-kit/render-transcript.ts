@@ -35,7 +35,9 @@ const cutForSummarizer = (payload: string, max: number): string => cutPayload(pa
 
 /**
  * Renders a transcript of any dialect as plain text for a summarizing model: one block per message
- * (`User:`, `Assistant:`, `Tool call name(args)`, `Tool result (name): …`); earlier summaries as
+ * (`User:`, `Assistant:`, `Tool call name(args)`, `Tool result (name): …`), each line of a message's
+ * text after its first indented by two spaces, so that no text inside a message can start a block
+ * of its own (a tool result's `\n\nUser: …` stays inside the result); earlier summaries as
  * `Earlier summary: …`; images and files as short placeholders. Tool results longer than
  * `maxResultChars` are cut in the middle with a marker saying how many characters were left out.
  *
@@ -95,7 +97,7 @@ function renderMessage(message: MessageRecord, madeHere: boolean, toolNames: Map
   const dialect = dialectOf(message);
   if (madeHere) {
     const lead = dialect.leadingText(message) ?? "";
-    return lead === FLUSH_TO_MEMORY_REMINDER ? [] : [`Earlier summary: ${lead.slice(SUMMARY_PREFIX.length)}`];
+    return lead === FLUSH_TO_MEMORY_REMINDER ? [] : [`Earlier summary: ${indented(lead.slice(SUMMARY_PREFIX.length))}`];
   }
 
   const { role, parts } = dialect.describe(message);
@@ -109,18 +111,29 @@ function renderMessage(message: MessageRecord, madeHere: boolean, toolNames: Map
   return lines;
 }
 
+// Every line break a reader may take for one: CR LF, CR, LF, NEL, and the Unicode line and paragraph separators.
+const lineBreaks = /\r\n?|[\n\u0085\u2028\u2029]/g;
+
+/**
+ * Text of a message as lines of its block: every line after the first is indented by two spaces,
+ * so that only the renderer's own labels start a line. A tool result cannot open a line with
+ * `User:` and pose as the user.
+ */
+const indented = (text: string): string => text.replace(lineBreaks, "\n  ");
+
 function renderPart(part: MessagePart, label: string | undefined, toolNames: Map<string, string>, max: number): string[] {
   switch (part.kind) {
     case "text":
-      return [label === undefined ? part.text : `${label}: ${part.text}`];
+      // Without a role, the text is still labelled: its first line must not be taken for a label.
+      return [`${label ?? "Item"}: ${indented(part.text)}`];
     case "note":
-      return [part.text];
+      return [indented(part.text)];
     case "call":
       if (part.id !== undefined && part.name !== undefined) toolNames.set(part.id, part.name);
-      return [`Tool call ${part.name ?? "tool"}(${cutForSummarizer(stringify(part.input ?? ""), max)})`];
+      return [`Tool call ${indented(part.name ?? "tool")}(${indented(cutForSummarizer(stringify(part.input ?? ""), max))})`];
     case "result": {
       const name = (part.id === undefined ? undefined : toolNames.get(part.id)) ?? part.name;
-      return [`Tool result${name ? ` (${name})` : ""}${part.isError ? " (error)" : ""}: ${cutForSummarizer(part.output, max)}`];
+      return [`Tool result${name ? ` (${indented(name)})` : ""}${part.isError ? " (error)" : ""}: ${indented(cutForSummarizer(part.output, max))}`];
     }
   }
 }
