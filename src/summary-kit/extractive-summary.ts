@@ -233,7 +233,10 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
       }
     } else if (typeof item === "number" && Number.isFinite(item)) {
       const text = String(item);
-      if (text.length >= 3 || !Number.isInteger(item)) found.push({ identifier: text, item: key === undefined ? text : `${key} ${text}`, source, tier, order });
+      // A number is judged beside its key, as it would be in text: `card_number 4111111111111111` is a card's.
+      const shown = key === undefined ? text : `${key} ${text}`;
+      if (redactSecrets(shown) !== shown) return;
+      if (text.length >= 3 || !Number.isInteger(item)) found.push({ identifier: text, item: shown, source, tier, order });
     } else if (Array.isArray(item)) {
       for (const entry of item.slice(0, 200)) visit(entry, key, depth + 1);
     } else if (typeof item === "object" && item !== null) {
