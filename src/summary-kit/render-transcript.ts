@@ -26,12 +26,11 @@ const capitalized: ReadonlyMap<string, string> = new Map([["user", "User"], ["as
 // The summarizing model should see every id, path and name of what is cut for it: the list may
 // take as much again as the kept text.
 const listChars = (max: number): number => Math.max(400, max);
-// The identifiers are judged in the payload they came from: `hunter2xyz` after `password: ` is left out.
-const leftOutOf =
-  (payload: string) =>
-  (cut: number, identifiers: readonly string[]): string =>
-    `[… ${cut} characters left out${namedIn(withoutSecretIdentifiers(identifiers, payload))} …]`;
-const cutForSummarizer = (payload: string, max: number): string => cutPayload(payload, max, leftOutOf(payload), listChars(max));
+// The identifiers are judged in the payload they came from: `hunter2xyz` after `password: ` is left
+// out. They were read from the cut's start on, at most 64 times what the list may hold.
+const leftOutOf = (payload: string, max: number) => (cut: number, identifiers: readonly string[]): string =>
+  `[… ${cut} characters left out${namedIn(withoutSecretIdentifiers(identifiers, payload, Math.ceil(max / 2) + Math.max(65_536, listChars(max) * 64)))} …]`;
+const cutForSummarizer = (payload: string, max: number): string => cutPayload(payload, max, leftOutOf(payload, max), listChars(max));
 
 /**
  * Renders a transcript of any dialect as plain text for a summarizing model: one block per message

@@ -242,16 +242,18 @@ export function secretIdentifiers(text: string): ReadonlySet<string> {
 
 /**
  * `identifiers` taken from `text`, without those that are a secret in `text`: what a marker that
- * names the identifiers of a cut lists.
+ * names the identifiers of a cut lists. Only `text` up to `readTo` (and a little past it, for a
+ * value that runs on) is read: where the identifiers were read from, and all the context before.
  *
  * @param identifiers - identifiers read from `text` (by `scanIdentifiers` or `identifiersBetween`)
  * @param text - the text they were read from
+ * @param readTo - where in `text` the identifiers were read up to
  * @returns the identifiers that may be shown
  */
-export function withoutSecretIdentifiers(identifiers: readonly string[], text: string): string[] {
+export function withoutSecretIdentifiers(identifiers: readonly string[], text: string, readTo = text.length): string[] {
   if (identifiers.length === 0) return [];
-  const secret = secretIdentifiers(text);
-  return secret.size === 0 ? [...identifiers] : identifiers.filter((identifier) => !secret.has(identifier) && redactSecrets(identifier) === identifier);
+  const secret = secretIdentifiers(readTo + 1024 < text.length ? text.slice(0, readTo + 1024) : text);
+  return identifiers.filter((identifier) => !secret.has(identifier) && redactSecrets(identifier) === identifier);
 }
 
 /**

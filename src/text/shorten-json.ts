@@ -21,7 +21,8 @@ const LONGEST_PARSED = 4 * 1024 * 1024;
 function namedBy(values: readonly unknown[], listChars: number): string {
   if (listChars <= 0) return "";
   const text = JSON.stringify(values);
-  const names = withoutSecretIdentifiers(identifiersBetween(text, 0, text.length, listChars), text);
+  // The list is read from the start of the text, at most 64 times what it may hold (as `identifiersBetween` reads).
+  const names = withoutSecretIdentifiers(identifiersBetween(text, 0, text.length, listChars), text, Math.max(65_536, listChars * 64));
   return names.length === 0 ? "" : `; they named ${names.join(", ")}`;
 }
 
