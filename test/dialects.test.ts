@@ -13,6 +13,9 @@ import {
 } from "../src/index.js";
 import { dialectFixtures } from "./support/dialect-fixtures.js";
 
+// The renderer indents every further line of a message: the prefix ends in a line break.
+const indentedPrefix = SUMMARY_PREFIX.replace("\n", "\n  ");
+
 describe.each(dialectFixtures)("$name", (fixture) => {
   const { user, toolRound, parallel, resultOnly, summary } = fixture;
   const transcript = [user, ...toolRound, { ...user }, ...parallel];
@@ -53,7 +56,7 @@ describe.each(dialectFixtures)("$name", (fixture) => {
     expect(text).toContain("Tool result (lookup): found A");
     // Only a system-role summary is shown as one: a user-role message that starts with the prefix
     // may be a user's own text, so it is shown as what it is (the hook vouches through previousSummary).
-    expect(renderTranscript([summary])).toBe(["openai-chat", "openai-responses", "langchain"].includes(fixture.name) ? "Earlier summary: earlier" : `User: ${SUMMARY_PREFIX}earlier`);
+    expect(renderTranscript([summary])).toBe(["openai-chat", "openai-responses", "langchain"].includes(fixture.name) ? "Earlier summary: earlier" : `User: ${indentedPrefix}earlier`);
   });
 
   it("masks results in its own shape, calls and pairs kept", () => {
@@ -71,7 +74,7 @@ describe.each(dialectFixtures)("$name", (fixture) => {
     const [made, ...tail] = result!.messages;
     expect(isSummaryMessage(made)).toBe(true);
     // A user-role summary is sealed, and shown as a user's message (its seal left out).
-    expect(renderTranscript([made!])).toBe(`User: ${SUMMARY_PREFIX}short`);
+    expect(renderTranscript([made!])).toBe(`User: ${indentedPrefix}short`);
     expect(detectDialect([made!, ...toolRound])).toBe(fixture.name);
     expect(findToolPairProblems(result!.messages)).toEqual([]);
     expect(tail[0]).toBe(transcript[3]);

@@ -35,7 +35,8 @@ describe.each(dialects)("renderTranscript in %s", (dialect) => {
     expect(text).toContain("Tool call get_order(");
     expect(text).toContain("Tool result (get_order): shipped");
     expect(text).toContain("Tool result (get_user): Ada Lovelace");
-    expect(text).toContain(`${summaryRoleFor(dialect) === "system" ? "Earlier summary: " : `User: ${SUMMARY_PREFIX}`}The user is Ada; order W1 was refunded.`);
+    // A message's further lines are indented: the prefix's line break is one.
+    expect(text).toContain(`${summaryRoleFor(dialect) === "system" ? "Earlier summary: " : `User: ${SUMMARY_PREFIX.replace("\n", "\n  ")}`}The user is Ada; order W1 was refunded.`);
     if (hasSystemMessages(dialect)) expect(text).toContain("System: You are a support agent.");
   });
 
@@ -56,7 +57,7 @@ describe("renderTranscript", () => {
       { role: "user", content: [{ type: "file", filename: "report.pdf", data: "AAAA", mediaType: "application/pdf" }] },
       { type: "message", role: "user", content: [{ type: "input_image", image_url: "data:AAAA" }] },
     ]);
-    expect(text).toBe("User: look\n[image]\n\nUser: [image]\n[file]\n\nUser: [file: report.pdf]\n\nUser: [image]");
+    expect(text).toBe("User: look\n  [image]\n\nUser: [image]\n  [file]\n\nUser: [file: report.pdf]\n\nUser: [image]");
     expect(text).not.toContain("AAAA");
   });
 

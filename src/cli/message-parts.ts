@@ -32,8 +32,33 @@ export interface MessageEntry {
 /** The most characters of one message the page carries: a 50 MB tool output must not make a 50 MB page. */
 export const MAX_SHOWN = 20_000;
 
+/**
+ * Whether `compact` JSON pretty-printed with two spaces stays within `limit` characters, read in one
+ * pass without printing it: each line of the pretty form is indented by its depth, so a deeply
+ * nested message grows with the square of its depth (4,000 levels: 32 M characters).
+ */
+function prettyFits(compact: string, limit: number): boolean {
+  let length = compact.length;
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < compact.length && length <= limit; index++) {
+    const code = compact.charCodeAt(index);
+    if (inString) {
+      if (code === 92) index++;
+      else if (code === 34) inString = false;
+    } else if (code === 34) inString = true;
+    else if (code === 123 || code === 91) length += 1 + 2 * ++depth;
+    else if (code === 125 || code === 93) length += 1 + 2 * --depth;
+    else if (code === 44) length += 1 + 2 * depth;
+    else if (code === 58) length += 1;
+  }
+  return length <= limit;
+}
+
+/** The message as the page shows it: pretty-printed unless that would be far longer than the message, then as compact JSON. */
 function shown(message: object): string {
-  const json = JSON.stringify(message, null, 2);
+  const compact = JSON.stringify(message) ?? String(message);
+  const json = prettyFits(compact, Math.max(8 * compact.length, 1 << 20)) ? JSON.stringify(message, null, 2) : compact;
   if (json.length <= MAX_SHOWN) return json;
   const half = MAX_SHOWN / 2;
   return `${json.slice(0, half)}\n…[${json.length - MAX_SHOWN} of ${json.length} characters not shown]…\n${json.slice(-half)}`;

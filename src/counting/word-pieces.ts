@@ -8,18 +8,25 @@ import { mediaEstimate } from "./media-tokens.js";
 // whitespace. Each piece is encoded as one token or more, so their number is a lower bound of the
 // o200k count. Bytes / 4 is close on prose but far under it on dense tool output (line-numbered
 // code, tables of digits, minified JSON), where this bound comes near the real count.
+// Every repetition is bounded: an unbounded one over a run of megabytes (a page of CJK, a letter
+// repeated, a base64 data URL) keeps one backtracking entry per character, and the regular
+// expression engine then throws `RangeError: Maximum call stack size exceeded`. A run longer than
+// the bound counts as more than one piece; no o200k token is anywhere near that long, so the count
+// stays a lower bound, and equals the pre-tokenizer's on any text without such runs.
+const LONGEST_RUN = 1024;
+const run = (pattern: string, least: 0 | 1): string => `${pattern}{${least},${LONGEST_RUN}}`;
 const contraction = String.raw`(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?`;
 const upper = String.raw`[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`;
 const lower = String.raw`[\p{Ll}\p{Lm}\p{Lo}\p{M}]`;
 const PIECE = new RegExp(
   [
-    String.raw`[^\r\n\p{L}\p{N}]?${upper}*${lower}+${contraction}`,
-    String.raw`[^\r\n\p{L}\p{N}]?${upper}+${lower}*${contraction}`,
+    String.raw`[^\r\n\p{L}\p{N}]?${run(upper, 0)}${run(lower, 1)}${contraction}`,
+    String.raw`[^\r\n\p{L}\p{N}]?${run(upper, 1)}${run(lower, 0)}${contraction}`,
     String.raw`\p{N}{1,3}`,
-    String.raw` ?[^\s\p{L}\p{N}]+[\r\n/]*`,
-    String.raw`\s*[\r\n]+`,
-    String.raw`\s+(?!\S)`,
-    String.raw`\s+`,
+    String.raw` ?${run(String.raw`[^\s\p{L}\p{N}]`, 1)}${run(String.raw`[\r\n/]`, 0)}`,
+    String.raw`${run(String.raw`\s`, 0)}${run(String.raw`[\r\n]`, 1)}`,
+    String.raw`${run(String.raw`\s`, 1)}(?!\S)`,
+    run(String.raw`\s`, 1),
   ].join("|"),
   "gu",
 );
@@ -35,7 +42,8 @@ export function countWordPieces(text: string): number {
 // A long unbroken run of base64 characters is most often the data of an image or a file (a
 // screenshot in a tool's output), which providers bill as media, not as text. Such a run counts as
 // the estimate counts it, bytes / 4, rather than by its pieces (about two characters each).
-const ENCODED_RUN = /[A-Za-z0-9+/=_-]{256,}/g;
+// Bounded for the same reason as the pieces: a longer run is read as several, each counted alike.
+const ENCODED_RUN = /[A-Za-z0-9+/=_-]{256,65536}/g;
 
 /** Word pieces of a text, with encoded runs counted as bytes / 4. */
 function textFloor(text: string): number {

@@ -6,7 +6,7 @@ import { messagesToSummarize } from "./build-summary-prompt.js";
 import { dialectOf } from "../dialects/registry.js";
 import { SUMMARY_PREFIX } from "../ground/constants.js";
 import type { AnyMessage } from "../ground/types.js";
-import { REDACTED, isSecretName, redactSecrets } from "../text/redact-secrets.js";
+import { REDACTED, isSecretName, redactSecrets, secretTest } from "../text/redact-secrets.js";
 import { scanIdentifiers } from "../text/scan-identifiers.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
@@ -199,8 +199,10 @@ interface Fact {
 function textFacts(text: string, source: string, tier: number, order: number): Fact[] {
   const found: Fact[] = [];
   const window = text.length > 200_000 ? text.slice(0, 100_000) + text.slice(-100_000) : text;
-  scanIdentifiers(window, (identifier, start) => {
-    if (redactSecrets(identifier) !== identifier) return true;
+  // Judged in context: `hunter2xyz` is a secret after `password: `, not alone.
+  const inSecret = secretTest(window);
+  scanIdentifiers(window, (identifier, start, end) => {
+    if (inSecret(start, end)) return true;
     let wordEnd = start;
     while (wordEnd > 0 && (window.charCodeAt(wordEnd - 1) === 32 || window.charCodeAt(wordEnd - 1) === 58)) wordEnd--;
     let wordStart = wordEnd;
@@ -231,7 +233,10 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
       }
     } else if (typeof item === "number" && Number.isFinite(item)) {
       const text = String(item);
-      if (text.length >= 3 || !Number.isInteger(item)) found.push({ identifier: text, item: key === undefined ? text : `${key} ${text}`, source, tier, order });
+      // A number is judged beside its key, as it would be in text: `card_number 4111111111111111` is a card's.
+      const shown = key === undefined ? text : `${key} ${text}`;
+      if (redactSecrets(shown) !== shown) return;
+      if (text.length >= 3 || !Number.isInteger(item)) found.push({ identifier: text, item: shown, source, tier, order });
     } else if (Array.isArray(item)) {
       for (const entry of item.slice(0, 200)) visit(entry, key, depth + 1);
     } else if (typeof item === "object" && item !== null) {

@@ -9,6 +9,7 @@ import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js
 import type { AnyMessage } from "../ground/types.js";
 import { namedIn } from "../text/cut-middle.js";
 import { cutPayload } from "../text/cut-payload.js";
+import { withoutSecretIdentifiers } from "../text/redact-secrets.js";
 import { withoutSeal } from "../text/summary-seal.js";
 
 /** Options of `renderTranscript`. */
@@ -25,11 +26,17 @@ const capitalized: ReadonlyMap<string, string> = new Map([["user", "User"], ["as
 // The summarizing model should see every id, path and name of what is cut for it: the list may
 // take as much again as the kept text.
 const listChars = (max: number): number => Math.max(400, max);
-const leftOut = (cut: number, identifiers: readonly string[]): string => `[… ${cut} characters left out${namedIn(identifiers)} …]`;
+// The identifiers are judged in the payload they came from: `hunter2xyz` after `password: ` is left
+// out. They were read from the cut's start on, at most 64 times what the list may hold.
+const leftOutOf = (payload: string, max: number) => (cut: number, identifiers: readonly string[]): string =>
+  `[… ${cut} characters left out${namedIn(withoutSecretIdentifiers(identifiers, payload, Math.ceil(max / 2) + Math.max(65_536, listChars(max) * 64)))} …]`;
+const cutForSummarizer = (payload: string, max: number): string => cutPayload(payload, max, leftOutOf(payload, max), listChars(max));
 
 /**
  * Renders a transcript of any dialect as plain text for a summarizing model: one block per message
- * (`User:`, `Assistant:`, `Tool call name(args)`, `Tool result (name): …`); earlier summaries as
+ * (`User:`, `Assistant:`, `Tool call name(args)`, `Tool result (name): …`), each line of a message's
+ * text after its first indented by two spaces, so that no text inside a message can start a block
+ * of its own (a tool result's `\n\nUser: …` stays inside the result); earlier summaries as
  * `Earlier summary: …`; images and files as short placeholders. Tool results longer than
  * `maxResultChars` are cut in the middle with a marker saying how many characters were left out.
  *
@@ -89,7 +96,7 @@ function renderMessage(message: MessageRecord, madeHere: boolean, toolNames: Map
   const dialect = dialectOf(message);
   if (madeHere) {
     const lead = dialect.leadingText(message) ?? "";
-    return lead === FLUSH_TO_MEMORY_REMINDER ? [] : [`Earlier summary: ${lead.slice(SUMMARY_PREFIX.length)}`];
+    return lead === FLUSH_TO_MEMORY_REMINDER ? [] : [`Earlier summary: ${indented(lead.slice(SUMMARY_PREFIX.length))}`];
   }
 
   const { role, parts } = dialect.describe(message);
@@ -103,18 +110,29 @@ function renderMessage(message: MessageRecord, madeHere: boolean, toolNames: Map
   return lines;
 }
 
+// Every line break a reader may take for one: CR LF, CR, LF, NEL, and the Unicode line and paragraph separators.
+const lineBreaks = /\r\n?|[\n\u0085\u2028\u2029]/g;
+
+/**
+ * Text of a message as lines of its block: every line after the first is indented by two spaces,
+ * so that only the renderer's own labels start a line. A tool result cannot open a line with
+ * `User:` and pose as the user.
+ */
+const indented = (text: string): string => text.replace(lineBreaks, "\n  ");
+
 function renderPart(part: MessagePart, label: string | undefined, toolNames: Map<string, string>, max: number): string[] {
   switch (part.kind) {
     case "text":
-      return [label === undefined ? part.text : `${label}: ${part.text}`];
+      // Without a role, the text is still labelled: its first line must not be taken for a label.
+      return [`${label ?? "Item"}: ${indented(part.text)}`];
     case "note":
-      return [part.text];
+      return [indented(part.text)];
     case "call":
       if (part.id !== undefined && part.name !== undefined) toolNames.set(part.id, part.name);
-      return [`Tool call ${part.name ?? "tool"}(${cutPayload(stringify(part.input ?? ""), max, leftOut, listChars(max))})`];
+      return [`Tool call ${indented(part.name ?? "tool")}(${indented(cutForSummarizer(stringify(part.input ?? ""), max))})`];
     case "result": {
       const name = (part.id === undefined ? undefined : toolNames.get(part.id)) ?? part.name;
-      return [`Tool result${name ? ` (${name})` : ""}${part.isError ? " (error)" : ""}: ${cutPayload(part.output, max, leftOut, listChars(max))}`];
+      return [`Tool result${name ? ` (${indented(name)})` : ""}${part.isError ? " (error)" : ""}: ${indented(cutForSummarizer(part.output, max))}`];
     }
   }
 }

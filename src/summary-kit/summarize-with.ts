@@ -4,6 +4,7 @@ import type { AnyMessage, Summarize, SummaryContext } from "../ground/types.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import { messagesToSummarize, summaryPromptFor, type SummaryPrompt, type SummaryPromptOptions } from "./build-summary-prompt.js";
+import { escapeFences } from "./escape-fences.js";
 import { renderBlocks } from "./render-transcript.js";
 
 /** The caller's model call: the prompt in, the summary text out. Pass `context.signal` on to the model. */
@@ -89,22 +90,40 @@ export function summarizeWith<M extends AnyMessage = AnyMessage>(complete: Compl
       if (room < 1) {
         throw new Error(`maxInputTokens (${maxInputTokens}) leaves no room for the transcript beside the prompt and the summary so far (chunk ${chunk})`);
       }
-      // Counted piece by piece (a request's text is the sum of its parts), then checked whole.
-      const taken: string[] = [];
+      // Counted piece by piece as the prompt shows it, fences escaped (a request's text is the sum
+      // of its parts), then checked whole: what the pieces miss (a tag split between two messages)
+      // gives a few messages back, found by halving, so that each check of the whole is one of
+      // log(n), not one per message given back.
+      const first = next;
+      let end = first;
       let used = maxInputTokens - room;
-      while (next < blocks.length) {
-        const cost = countPromptTokens(`${blocks[next] as string}\n\n`);
+      while (end < blocks.length) {
+        const cost = countPromptTokens(`${escapeFences(blocks[end] as string)}\n\n`);
         if (used + cost > maxInputTokens) break;
         used += cost;
-        taken.push(blocks[next++] as string);
+        end++;
       }
-      let prompt = summaryPromptFor(taken.join("\n\n"), chunkContext, sections);
-      while (taken.length > 0 && promptTokens(prompt, countPromptTokens) > maxInputTokens) {
-        taken.pop();
-        next--;
-        prompt = summaryPromptFor(taken.join("\n\n"), chunkContext, sections);
+      const promptOf = (stop: number): SummaryPrompt | undefined => {
+        if (stop === first) return undefined;
+        const candidate = summaryPromptFor(blocks.slice(first, stop).join("\n\n"), chunkContext, sections);
+        return promptTokens(candidate, countPromptTokens) <= maxInputTokens ? candidate : undefined;
+      };
+      let prompt = promptOf(end);
+      if (prompt === undefined && end > first + 1) {
+        // The largest number of messages that fits, between none and one fewer than counted.
+        let low = first;
+        let high = end - 1;
+        while (low < high) {
+          const middle = Math.ceil((low + high) / 2);
+          const candidate = promptOf(middle);
+          if (candidate === undefined) high = middle - 1;
+          else [low, prompt] = [middle, candidate];
+        }
+        end = low;
+        if (end === first) prompt = undefined;
       }
-      if (taken.length === 0) {
+      next = prompt === undefined ? first : end;
+      if (prompt === undefined) {
         // One message larger than a whole request: its middle is left out until it fits.
         let bytes = room * 4;
         let cut = cutToBytes(blocks[next] as string, bytes);

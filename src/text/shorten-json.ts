@@ -3,6 +3,7 @@
 // named, long strings are cut in the middle. A middle cut of the text would keep half an object
 // and lose the keys that say what the other half was.
 import { identifiersBetween } from "./cut-middle.js";
+import { withoutSecretIdentifiers } from "./redact-secrets.js";
 
 /** Items kept of a long array, and characters of a long string, at each level of shortening. */
 const LEVELS = [
@@ -20,7 +21,8 @@ const LONGEST_PARSED = 4 * 1024 * 1024;
 function namedBy(values: readonly unknown[], listChars: number): string {
   if (listChars <= 0) return "";
   const text = JSON.stringify(values);
-  const names = identifiersBetween(text, 0, text.length, listChars);
+  // The list is read from the start of the text, at most 64 times what it may hold (as `identifiersBetween` reads).
+  const names = withoutSecretIdentifiers(identifiersBetween(text, 0, text.length, listChars), text, Math.max(65_536, listChars * 64));
   return names.length === 0 ? "" : `; they named ${names.join(", ")}`;
 }
 
