@@ -1,7 +1,9 @@
 // The same suite over every dialect's fixtures (test/support/dialect-fixtures.ts).
 import { describe, expect, it } from "vitest";
 import {
+  FLUSH_TO_MEMORY_REMINDER,
   SUMMARY_PREFIX,
+  SUMMARY_REPLY,
   MASKED_TOOL_RESULT,
   compact,
   detectDialect,
@@ -71,7 +73,10 @@ describe.each(dialectFixtures)("$name", (fixture) => {
   it("writes the summary in the transcript's own format", async () => {
     const result = await compact(transcript, { maxTokens: 1, keepTail: 0, maxSummaryTokens: 1000, summarize: () => "short", summaryRole: "user" });
     expect(result).not.toBeNull();
-    const [made, ...tail] = result!.messages;
+    // Where turns must alternate (Bedrock), an assistant reply follows the summary.
+    const [made, ...rest] = result!.messages;
+    const tail = fixture.name === "bedrock-converse" ? rest.slice(1) : rest;
+    if (fixture.name === "bedrock-converse") expect(rest[0]).toEqual({ role: "assistant", content: [{ text: SUMMARY_REPLY }] });
     expect(isSummaryMessage(made)).toBe(true);
     // A user-role summary is sealed, and shown as a user's message (its seal left out).
     expect(renderTranscript([made!])).toBe(`User: ${indentedPrefix}short`);
@@ -82,10 +87,20 @@ describe.each(dialectFixtures)("$name", (fixture) => {
 });
 
 describe("formats without system messages", () => {
-  it.each(["google-genai", "bedrock-converse"] as const)("%s: a summary is a user message even with summaryRole system", async (name) => {
+  it.each(["google-genai", "anthropic", "genkit", "pi-agent"] as const)("%s: a summary and its reminder are user messages even with summaryRole system", async (name) => {
     const { user, toolRound } = dialectFixtures.find((fixture) => fixture.name === name)!;
-    const result = await compact([user, ...toolRound, { ...user }], { maxTokens: 1, keepTail: 0, maxSummaryTokens: 1000, summarize: () => "s", summaryRole: "system", flushToMemory: true });
+    const result = await compact([user, ...toolRound, { ...user }], { format: name, maxTokens: 1, keepTail: 0, maxSummaryTokens: 1000, summarize: () => "s", summaryRole: "system", flushToMemory: true });
     expect(result!.messages.slice(0, 2).map((m) => (m as { role: string }).role)).toEqual(["user", "user"]);
+  });
+
+  it("bedrock-converse: the summary, its reminder as a second block, then an assistant reply, so turns alternate", async () => {
+    const { user, toolRound } = dialectFixtures.find((fixture) => fixture.name === "bedrock-converse")!;
+    const result = await compact([user, ...toolRound, { ...user }], { maxTokens: 1, keepTail: 0, maxSummaryTokens: 1000, summarize: () => "s", summaryRole: "system", flushToMemory: true });
+    const [summary, reply, next] = result!.messages as { role: string; content: { text: string }[] }[];
+    expect(summary!.role).toBe("user");
+    expect(summary!.content.at(-1)).toEqual({ text: FLUSH_TO_MEMORY_REMINDER });
+    expect(reply).toEqual({ role: "assistant", content: [{ text: SUMMARY_REPLY }] });
+    expect(next!.role).toBe("user");
   });
 });
 
