@@ -6,10 +6,6 @@ import { endToEndSuites } from "./vitest.suites.js";
 export default defineConfig({
   test: {
     exclude: ["**/node_modules/**", ...endToEndSuites],
-    // The type tests (expectTypeOf) fail the compile itself, so `npm run typecheck` (tsc over
-    // tsconfig.json, which includes test/) checks them; a second tsc here would cost as much again.
-    // `npx vitest --typecheck` still runs them as tests.
-    typecheck: { enabled: false, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
     // vitest's default is one worker per core but one; on two cores that runs every file in turn,
     // though many of them wait on child processes, stub servers and timers as much as on the CPU.
     maxWorkers: 2,
@@ -30,6 +26,14 @@ export default defineConfig({
         // Each file on its own: the real frameworks keep process-wide defaults (the OpenAI client
         // of @openai/agents, pi's provider registry, environment variables) that a file sets for itself.
         test: { name: "integration", include: ["test/integration/**/*.test.ts"] },
+      },
+      {
+        extends: true,
+        // The type tests (expectTypeOf) fail the compile itself, so `npm run typecheck` (tsc over
+        // tsconfig.json, which includes test/) checks them, and `npm run test:unit` leaves this
+        // project out rather than run the same compiler again. `npx vitest run --project types`
+        // runs them as tests.
+        test: { name: "types", include: [], typecheck: { enabled: true, only: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" } },
       },
     ],
     // The JSON report lets .ci/run print a plain "N passed, N failed" line.
