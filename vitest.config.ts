@@ -1,10 +1,41 @@
 import { defineConfig } from "vitest/config";
+import { endToEndSuites } from "./vitest.suites.js";
 
+// `npm test`: unit, property and in-process integration tests. Nothing here starts a server,
+// a browser or an install, and nothing asserts a wall-clock time, so the run is the same under load.
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
-    testTimeout: 30_000,
+    exclude: ["**/node_modules/**", ...endToEndSuites],
+    // vitest's default is one worker per core but one; on two cores that runs every file in turn,
+    // though many of them wait on child processes, stub servers and timers as much as on the CPU.
+    maxWorkers: 2,
+    // A guard against a hang, not a measure: the slowest test (a million messages) takes about 3 s
+    // on an idle machine and 25 s on a loaded one, and a pattern that backtracks takes minutes.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        // The library's own tests share their workers' module cache: loading the sources and the
+        // framework packages once per worker instead of once per file halves this project's time.
+        // They keep no state between files (fake timers are restored after each test).
+        test: { name: "unit", include: ["test/*.test.ts"], isolate: false },
+      },
+      {
+        extends: true,
+        // Each file on its own: the real frameworks keep process-wide defaults (the OpenAI client
+        // of @openai/agents, pi's provider registry, environment variables) that a file sets for itself.
+        test: { name: "integration", include: ["test/integration/**/*.test.ts"] },
+      },
+      {
+        extends: true,
+        // The type tests (expectTypeOf) fail the compile itself, so `npm run typecheck` (tsc over
+        // tsconfig.json, which includes test/) checks them, and `npm run test:unit` leaves this
+        // project out rather than run the same compiler again. `npx vitest run --project types`
+        // runs them as tests.
+        test: { name: "types", include: [], typecheck: { enabled: true, only: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" } },
+      },
+    ],
     // The JSON report lets .ci/run print a plain "N passed, N failed" line.
     reporters: ["default", ["json", { outputFile: ".vitest/report.json" }]],
   },

@@ -38,10 +38,9 @@ describe("a quadratic pattern in the model-free summary (case 1)", () => {
   it("a 100 KB hex argument through onError: fallback does not block the hook", async () => {
     const hex = Array.from({ length: 100_000 }, (_, i) => "0123456789abcdef"[(i * 7919) % 16]).join("");
     const messages = [system, user("Deploy it."), call("c1", { blob: hex }), result("c1", "ok"), user("And now?")];
-    const started = performance.now();
+    // Before the fix: 7.2 s. That the model-free summary stays linear on such input (and on 1 MB of
+    // it) is held by test/linear-time.test.ts and timed by `npm run bench`; here, that it is used.
     const output = await compactor({ maxTokens: 2_000, keepTail: 100, summarize: () => new Promise<string>(() => {}), timeoutMs: 100, onError: "fallback" })({ messages });
-    // Before: 7.2 s. The bound is ten times what a linear pass needs, so only a quadratic one fails it.
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(output).not.toBeNull();
   });
 });
@@ -295,11 +294,10 @@ describe("the CLI bounds what it reads and prints (case 9)", () => {
   const dir = mkdtempSync(join(tmpdir(), "hostile-cli-"));
 
   it("refuses /dev/zero at --max-bytes instead of growing without end", () => {
-    const started = performance.now();
+    // A CLI that kept reading would be killed at the timeout, and have no exit status.
     const { status, stderr } = spawnSync(process.execPath, [cli, "inspect", "/dev/zero", "--max-tokens", "100", "--max-bytes", "1000000"], { encoding: "utf8", timeout: 20_000 });
     expect(status).toBe(1);
     expect(stderr).toContain("larger than --max-bytes (1000000 bytes)");
-    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it("prints a 5 MB tool-call id shortened, in text and in JSON", () => {

@@ -80,9 +80,22 @@ describe.skipIf(!available)("redisStore", () => {
   });
 
   it.each(["node-redis", "ioredis", "@upstash/redis"])("%s: four instances at one crossing make one summarize call (SET NX PX lease, compare-and-delete release)", async (name) => {
-    const store = redisStore(clients()[name]!, { prefix: `lease-${name}:` });
+    const redis = redisStore(clients()[name]!, { prefix: `lease-${name}:` });
+    // The holder's summary is finished only once the three others have been refused the lease, so
+    // that they are known to be waiting for it, however slowly each one gets there.
+    let refused = 0;
+    let othersWaiting!: () => void;
+    const waiting = new Promise<void>((resolve) => (othersWaiting = resolve));
+    const store: CompactionStore = {
+      ...redis,
+      acquire: async (key, token, ms) => {
+        const taken = await redis.acquire!(key, token, ms);
+        if (!taken && ++refused === 3) othersWaiting();
+        return taken;
+      },
+    };
     const summarize = vi.fn(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 80));
+      await waiting;
       return "s";
     });
     const outputs = await Promise.all(Array.from({ length: 4 }, () => statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "burst" })(history)));

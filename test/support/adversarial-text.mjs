@@ -1,0 +1,58 @@
+// Texts shaped against the patterns a scanner of identifiers, secrets, fences or word pieces might
+// use: a pattern that backtracks is quadratic (or worse) on at least one of them. Shared by
+// test/linear-time.test.ts, which runs every path that reads untrusted text on each of them, and
+// bench/linear-time.mjs, which times those paths at two sizes.
+
+/** Twenty texts of `length` characters, by name. */
+export function adversarialTexts(length) {
+  const fill = (unit) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+  return {
+    "hex digits": Array.from({ length }, (_, i) => "0123456789abcdef"[(i * 7919) % 16]).join(""),
+    "one long word": fill("a"),
+    "dotted run": fill("a."),
+    "slashed run": fill("a/"),
+    "dashes and dots": fill("a.-"),
+    "path segments without an end": fill("ab/cd."),
+    "spaces": fill(" "),
+    "a tag opener before a megabyte of spaces": `<${fill(" ")}`,
+    "tag openers": fill("< /"),
+    "combining marks": fill("a\u0301\u0302"),
+    "lone surrogates": fill("\ud800"),
+    "digits": fill("1"),
+    "digits in card-like groups": fill("4111 "),
+    "a URL that never ends": `http://${fill("a")}`,
+    "at signs": fill("a@"),
+    "colons": fill("a:"),
+    "key-like runs": fill("sk-"),
+    "password settings": fill("password="),
+    "base64": fill("QUJD"),
+    "mixed identifier characters": fill("x1-y2_z3.w4/#$"),
+  };
+}
+
+const call = (text) => ({ role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "run", arguments: JSON.stringify({ input: text }) } }] });
+const result = (text) => ({ role: "tool", tool_call_id: "c1", content: text });
+
+/**
+ * The library's paths that read untrusted text, each as a function of one text, given the library
+ * (the sources in the tests, dist/ in the bench). A quarter of the text goes in a tool call and
+ * its result, beside the whole of it in a user message.
+ */
+export function untrustedTextPaths({ buildSummaryPrompt, compact, extractiveSummary, planCompaction, renderTranscript }) {
+  const transcript = (text) => [{ role: "user", content: text }, call(text.slice(0, text.length / 4)), result(text.slice(0, text.length / 4))];
+  return {
+    extractiveSummary: (text) => extractiveSummary(transcript(text), { maxTokens: 4_000 }),
+    renderTranscript: (text) => renderTranscript(transcript(text)),
+    buildSummaryPrompt: (text) => buildSummaryPrompt(transcript(text), { previousSummary: text.slice(0, text.length / 4), instructions: text.slice(0, text.length / 4) }),
+    // With usage reported, each message also counts no less than its word pieces.
+    "the word-pieces floor": (text) =>
+      planCompaction([{ role: "user", content: "a" }, { role: "assistant", content: "b" }, { role: "user", content: text }], { maxTokens: 100, usage: { inputTokens: 10, messageCount: 2 } }),
+    // The latest turn's tool result alone is over the window: only cutting it makes the request fit.
+    truncation: (text) =>
+      compact([{ role: "user", content: "old ".repeat(100) }, { role: "assistant", content: "ok" }, { role: "user", content: "go" }, call("x"), result(text)], {
+        maxTokens: 2_000,
+        summarize: () => "s",
+        usage: { inputTokens: 20, messageCount: 3 },
+      }),
+  };
+}

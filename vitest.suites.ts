@@ -1,0 +1,15 @@
+/**
+ * The suites that start a server, a browser, other Node processes or an npm install: they run in
+ * `npm run test:e2e` (vitest.e2e.config.ts), and `npm test` (vitest.config.ts) leaves them out.
+ */
+export const endToEndSuites = [
+  // npm pack and npm install into an empty project, from the tarball and from the git repository.
+  "test/integration/install.test.ts",
+  // Several forked Node processes over one redis-server, killed and restarted.
+  "test/integration/deployment.test.ts",
+  // redis-server, with node-redis, ioredis and Upstash's REST client.
+  "test/integration/redis-store.test.ts",
+  "test/integration/redis-clients.test.ts",
+  // Headless Chromium.
+  "test/integration/inspect-html.test.ts",
+];
