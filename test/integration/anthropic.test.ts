@@ -1,15 +1,18 @@
-// An Anthropic SDK loop: the summary goes in as a user message, and every request obeys Anthropic's rules.
+// An Anthropic SDK loop as the recipe writes it (`format: "anthropic"`): the summary goes in as a
+// user message, and every request passes the Anthropic checker (written from Anthropic's docs).
 import Anthropic from "@anthropic-ai/sdk";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUMMARY_PREFIX, compactor, estimateTokens } from "../../src/index.js";
 import { startStubModel } from "../../examples/stub-model.mjs";
-import { anthropicProblems } from "../support/anthropic-rules.js";
+import { providerViolations } from "../support/provider-rules/index.js";
 import { render, shapeArbitrary } from "../support/transcripts.js";
 
 type MessageParam = Anthropic.MessageParam;
 
-describe("Anthropic SDK loop with summaryRole: user", () => {
+const anthropicProblems = (messages: readonly object[], system?: string) => providerViolations("anthropic", { messages, ...(system === undefined ? {} : { system }) });
+
+describe("Anthropic SDK loop with format: anthropic", () => {
   let stub: Awaited<ReturnType<typeof startStubModel>>;
   let calls = 0;
   beforeAll(async () => {
@@ -28,7 +31,7 @@ describe("Anthropic SDK loop with summaryRole: user", () => {
   it("compacts, and every request starts with a user turn and answers every tool_use next", async () => {
     const client = new Anthropic({ baseURL: stub.baseURL.replace(/\/v1$/, ""), apiKey: "test", maxRetries: 0 });
     let summaries = 0;
-    const beforeLlm = compactor<MessageParam>({ maxTokens: 2500, summaryRole: "user", summarize: (older) => `${++summaries}: ${older.length} messages` });
+    const beforeLlm = compactor<MessageParam>({ maxTokens: 2500, format: "anthropic", reserveTokens: 20, summarize: (older) => `${++summaries}: ${older.length} messages` });
     let messages: MessageParam[] = [];
     for (let turn = 0; turn < 20; turn++) {
       messages.push({ role: "user", content: `Question ${turn}: ${"context ".repeat(30)}` });
@@ -46,17 +49,17 @@ describe("Anthropic SDK loop with summaryRole: user", () => {
     expect(stub.requests.some((r) => r.body.messages[0].content.startsWith?.(SUMMARY_PREFIX))).toBe(true);
     for (const request of stub.requests) {
       expect(request.body.system).toBe("You are a support agent.");
-      expect(anthropicProblems(request.body.messages)).toEqual([]);
+      expect(anthropicProblems(request.body.messages, request.body.system)).toEqual([]);
     }
   });
 
   it("any compacted Anthropic transcript satisfies Anthropic's rules", async () => {
     await fc.assert(
-      fc.asyncProperty(shapeArbitrary({ minTurns: 1 }), fc.double({ min: 0.05, max: 1, noNaN: true }), fc.boolean(), async (shape, share, flushToMemory) => {
+      fc.asyncProperty(shapeArbitrary({ minTurns: 1, accepted: true }), fc.double({ min: 0.05, max: 1, noNaN: true }), fc.boolean(), async (shape, share, flushToMemory) => {
         const messages = render({ ...shape, summary: undefined }, "anthropic");
         expect(anthropicProblems(messages)).toEqual([]);
         const maxTokens = Math.max(1, Math.floor(estimateTokens(messages) * share));
-        const result = await compactor({ maxTokens, summaryRole: "user", flushToMemory, summarize: () => "s", onError: "skip" })({ messages });
+        const result = await compactor({ maxTokens, format: "anthropic", flushToMemory, summarize: () => "s", onError: "skip" })({ messages });
         if (result) expect(anthropicProblems(result.messages as never)).toEqual([]);
       }),
       { numRuns: 200 },

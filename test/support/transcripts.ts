@@ -82,7 +82,9 @@ export const shapeArbitrary = (options: ShapeOptions = {}) =>
       for (const turn of turns) {
         steps.push({ kind: "user", text: fill(turn.user) });
         for (const round of turn.rounds) {
-          steps.push({ kind: "tools", text: round.text, calls: round.calls.map((c) => ({ ...c, args: c.args, result: fill(c.result), id: `call_${next++}` })) });
+          // A call turn's blank text is left out (an empty text is not rendered at all).
+          const text = options.accepted && round.text.trim() === "" ? "" : round.text;
+          steps.push({ kind: "tools", text, calls: round.calls.map((c) => ({ ...c, result: fill(c.result), id: `call_${next++}` })) });
         }
         const reply = turn.reply ?? (options.accepted ? "Done." : undefined);
         if (reply !== undefined) steps.push({ kind: "assistant", text: fill(reply) });
