@@ -4,6 +4,7 @@ import { genkit, z, type MessageData } from "genkit";
 import { describe, expect, it } from "vitest";
 import { toModelMiddleware, type ModelMiddlewareOptions } from "../../src/adapters/genkit.js";
 import { SUMMARY_PREFIX, detectDialect, estimateTokens, findToolPairProblems, memoryStore, type CompactionStore } from "../../src/index.js";
+import { providerViolations } from "../support/provider-rules/index.js";
 
 const maxTokens = 1_200;
 const system = "You are a research agent. Look every fact up.";
@@ -65,6 +66,8 @@ describe("toModelMiddleware with Genkit's generate", () => {
     expect(requests.some((messages) => messages.some(isSummary))).toBe(true);
     for (const messages of requests) {
       expect(findToolPairProblems(messages)).toEqual([]);
+      // What Genkit's Gemini plugins accept (a single system message, first; tool turns as they map them).
+      expect(providerViolations("genkit-gemini", { messages })).toEqual([]);
       expect(estimateTokens(messages)).toBeLessThanOrEqual(maxTokens);
       expect(messages[0]).toEqual({ role: "system", content: [{ text: system }] });
     }
