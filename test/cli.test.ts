@@ -67,6 +67,22 @@ describe("context-compactor inspect", () => {
     expect(JSON.parse(stdout).file).toBe("<stdin>");
   });
 
+  it("--format names the format; a message that does not read as it, or no format holds, is an invalid file", () => {
+    const plain = JSON.stringify([{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }]);
+    expect(JSON.parse(run(["inspect", "-", "--json"], plain).stdout).dialect).toBe("openai-chat");
+    expect(JSON.parse(run(["inspect", "-", "--json", "--format", "anthropic"], plain).stdout).dialect).toBe("anthropic");
+    const mixed = run(["inspect", "-", "--format", "anthropic"], JSON.stringify([{ role: "user", content: "hi" }, { role: "tool", tool_call_id: "t", content: "x" }]));
+    expect(mixed.code).toBe(1);
+    expect(mixed.stderr).toContain("messages[1]");
+    const unknown = run(["inspect", "-"], JSON.stringify([{ speaker: "me", text: "hi" }]));
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("messages[0]");
+    noStack(unknown.stderr);
+    const typo = run(["inspect", "-", "--format", "antropic"], plain);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('Did you mean "anthropic"?');
+  });
+
   it("exits 1 on a broken tool pair and names it", () => {
     const messages = JSON.parse(readFileSync(transcript, "utf8")) as { tool_calls?: unknown[] }[];
     const withCall = messages.findIndex((m) => m.tool_calls);

@@ -15,12 +15,13 @@ async function bundle(entry: string): Promise<string> {
 describe("package", () => {
   it("the core and the adapters bundle for the browser, within a size budget", async () => {
     const core = await bundle("index.js");
-    // Measured at 30.3 KB with nine dialects, the stateful compactor, the fit ladder, the model-free
-    // summary that ranks facts, overflow detection, the identifier scanner, secret redaction (with
-    // its key formats and secret-named settings in context), cuts by JSON structure, fences that
-    // know their look-alikes and summary seals (with their own SHA-256): the ceiling catches a
-    // regression, not a rounding change.
-    expect(gzipSync(core).length).toBeLessThan(32 * 1024);
+    // Measured at 32.5 KB with nine dialects (each telling the messages it holds, its signed parts
+    // and its media inside tool results), the stateful compactor with its keys and cache of own
+    // writes, the fit ladder, the model-free summary that ranks facts, overflow detection, the
+    // identifier scanner, secret redaction (with its key formats and secret-named settings in
+    // context), cuts by JSON structure, fences that know their look-alikes and summary seals (with
+    // their own SHA-256): the ceiling catches a regression, not a rounding change.
+    expect(gzipSync(core).length).toBeLessThan(34 * 1024);
     for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(30 * 1024);
   });
 

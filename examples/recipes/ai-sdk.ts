@@ -22,8 +22,10 @@ export async function research(question: string): Promise<string> {
       }),
     },
     stopWhen: stepCountIs(50),
-    // Compacts between steps; the summary is a user message, as AI SDK 7 expects.
-    prepareStep: toPrepareStep({ maxTokens: 100_000, summarize }),
+    // Compacts between steps; the summary is a user message, as AI SDK 7 expects. `system` and the
+    // tool definitions travel beside the messages: room is kept for them until the first step
+    // reports its usage, which measures them.
+    prepareStep: toPrepareStep({ maxTokens: 100_000, reserveTokens: 1_000, summarize }),
   });
   return text;
 }

@@ -23,8 +23,9 @@ const lookup: AgentTool = {
 
 export const agent = new Agent({
   initialState: { systemPrompt: "You are a research agent. Look every fact up.", model, tools: [lookup] },
-  // Compacts the context of every model call; pi's own history stays whole.
-  transformContext: toTransformContext<AgentMessage>({ maxTokens: 100_000, summarize }),
+  // Compacts the context of every model call; pi's own history stays whole. `systemPrompt` and the
+  // tools travel beside the messages: room is kept for them until an assistant message reports usage.
+  transformContext: toTransformContext<AgentMessage>({ maxTokens: 100_000, reserveTokens: 1_000, summarize }),
 });
 
 export async function ask(question: string): Promise<string> {

@@ -1,5 +1,5 @@
 import type { DialectName } from "../dialects/dialect.js";
-import { detectDialect } from "../dialects/registry.js";
+import { readTranscript } from "../dialects/transcript-format.js";
 import { estimateTokens } from "../counting/estimate-tokens.js";
 import { planCompaction, type PlanAction, type PlanReason } from "../plan/plan.js";
 import { findToolPairProblems, type ToolPairProblem } from "../dialects/tool-pairs.js";
@@ -37,6 +37,8 @@ export interface InspectOptions {
   keepTail?: number | undefined;
   maskToolResults?: boolean | undefined;
   splitInsideTurn?: boolean | undefined;
+  /** The message format, when it must not be guessed (`--format`). */
+  format?: DialectName | undefined;
 }
 
 /** The options of the plan the report shows, or undefined without a budget. */
@@ -46,6 +48,7 @@ export function planOptionsOf(options: InspectOptions): PlanOptions<object> | un
   if (options.keepTail !== undefined) plan.keepTail = options.keepTail;
   if (options.maskToolResults) plan.maskToolResults = true;
   if (options.splitInsideTurn) plan.splitInsideTurn = true;
+  if (options.format !== undefined) plan.format = options.format;
   return plan;
 }
 
@@ -63,7 +66,8 @@ export function transcriptFrom(json: unknown): object[] {
 export function inspectTranscript(file: string, messages: object[], inspectOptions: InspectOptions = {}): InspectReport {
   const report: InspectReport = {
     file,
-    dialect: detectDialect(messages),
+    // Every message must read as the format (named, or detected): one that no format holds is refused by index.
+    dialect: readTranscript(messages, inspectOptions.format).name,
     messages: messages.length,
     tokens: estimateTokens(messages),
     // Ids come from the file: shortened here too, so that `--json` prints no crafted megabyte either.

@@ -3,6 +3,7 @@
 import { closeSync, openSync, readSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { closestKey } from "../ground/closest-key.js";
+import { DIALECT_NAMES } from "../ground/constants.js";
 import { findToolPairProblems } from "../dialects/tool-pairs.js";
 import { formatReport, printable, stripControl } from "./format-report.js";
 import { htmlReport } from "./html-report.js";
@@ -12,7 +13,7 @@ import { messageEntries } from "./message-parts.js";
 declare const PACKAGE_VERSION: string;
 
 const help = `Usage: context-compactor inspect <transcript.json | -> [--max-tokens N [--keep-tail M] [--mask] [--split-inside-turn]]
-                                  [--max-bytes B] [--json] [--html report.html]
+                                  [--format F] [--max-bytes B] [--json] [--html report.html]
 
 Shows a transcript's dialect, message and token counts, its broken tool pairs, and how the
 compactor would split it under the budget (head / older / tail), without calling any model.
@@ -23,6 +24,8 @@ Options:
   --keep-tail M    tokens of recent tail to keep (default: half of --max-tokens)
   --mask           plan with old tool results masked first (the maskToolResults option)
   --split-inside-turn   plan with in-turn splits on (the splitInsideTurn option)
+  --format F       the message format, when plain text messages would not tell it: one of
+                   ${DIALECT_NAMES.join(", ")}
   --max-bytes B    refuse a transcript larger than B bytes (default: 268435456, 256 MB)
   --json           print the report as JSON
   --html FILE      also write the report as one self-contained HTML page: the transcript as a
@@ -35,7 +38,7 @@ Exit codes: 0 ok, 1 a tool-pair problem or an unreadable or invalid transcript, 
 class UsageError extends Error {}
 
 /** The long flags, for "did you mean" on a mistyped one. */
-const knownFlags = ["max-tokens", "keep-tail", "mask", "split-inside-turn", "max-bytes", "json", "html", "help", "version"];
+const knownFlags = ["max-tokens", "keep-tail", "mask", "split-inside-turn", "format", "max-bytes", "json", "html", "help", "version"];
 
 function positiveInteger(value: string | undefined, flag: string, minimum: number): number | undefined {
   if (value === undefined) return undefined;
@@ -140,6 +143,7 @@ function run(argv: string[]): number {
         "max-tokens": { type: "string" },
         "keep-tail": { type: "string" },
         "max-bytes": { type: "string" },
+        format: { type: "string" },
         mask: { type: "boolean" },
         "split-inside-turn": { type: "boolean" },
         json: { type: "boolean" },
@@ -180,10 +184,16 @@ function run(argv: string[]): number {
   if (values.html === "") throw new UsageError("--html needs a file name");
   if (keepTail !== undefined && maxTokens !== undefined && keepTail >= maxTokens) throw new UsageError(`--keep-tail (${keepTail}) must be less than --max-tokens (${maxTokens})`);
 
+  const format = values.format;
+  if (format !== undefined && !(DIALECT_NAMES as readonly string[]).includes(format)) {
+    const meant = closestKey(format, DIALECT_NAMES);
+    throw new UsageError(`unknown format "${stripControl(format)}"${meant === undefined ? `: one of ${DIALECT_NAMES.join(", ")}` : `. Did you mean "${meant}"?`}`);
+  }
+
   const maxBytes = positiveInteger(values["max-bytes"], "--max-bytes", 1) ?? DEFAULT_MAX_BYTES;
   const json = parseTranscriptText(readInput(file, maxBytes), file === "-" ? "standard input" : stripControl(file));
   const messages = transcriptFrom(json);
-  const options: InspectOptions = { maxTokens, keepTail, maskToolResults: values.mask, splitInsideTurn: values["split-inside-turn"] };
+  const options: InspectOptions = { maxTokens, keepTail, maskToolResults: values.mask, splitInsideTurn: values["split-inside-turn"], format: format as InspectOptions["format"] };
   const report = inspectTranscript(file === "-" ? "<stdin>" : file, messages, options);
   console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
   if (values.html !== undefined) {
