@@ -8,7 +8,7 @@ export const SUMMARY_PREFIX = "[Summary of earlier conversation]\n";
  * Content of the reminder added after the summary when `flushToMemory` is on.
  */
 export const FLUSH_TO_MEMORY_REMINDER =
-  "Before continuing: if anything from earlier is worth keeping, save it with the memory tool now — the earlier transcript is about to be summarized.";
+  "Before continuing: the earlier transcript was replaced by the summary above; if anything in it or in the messages since is worth keeping, save it with the memory tool now.";
 
 /**
  * The assistant turn that answers the summary in a format whose turns must alternate (Bedrock
