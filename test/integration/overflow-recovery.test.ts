@@ -12,6 +12,7 @@ import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems } from "../../src/
 import { chatCompletion, errorResponse, startStubModel } from "../../examples/stub-model.mjs";
 import { createWithRecovery } from "../../examples/recipes/overflow-recovery.js";
 import { openaiErrors } from "../fixtures/provider-errors/index.js";
+import { providerViolations } from "../support/provider-rules/index.js";
 import { responsesReply } from "../support/responses-reply.js";
 
 const overflow = () => errorResponse(openaiErrors.overflow.status, openaiErrors.overflow.body);
@@ -42,6 +43,7 @@ describe("a plain openai loop (the recipe)", () => {
     expect(mentionsSummary(retried)).toBe(true);
     expect(retried.at(-1)).toEqual({ role: "user", content: "And now?" });
     expect(sent).toEqual(retried);
+    expect(providerViolations("openai-chat", { messages: retried })).toEqual([]);
   });
 });
 
@@ -66,6 +68,7 @@ describe("the AI SDK: overflowRecovery through wrapLanguageModel", () => {
     expect(estimateTokens(second!)).toBeLessThanOrEqual(Math.ceil(estimateTokens(first!) * 0.6));
     expect(mentionsSummary(second)).toBe(true);
     expect(second![0]).toEqual({ role: "system", content: "You are a support agent." });
+    expect(providerViolations("openai-chat", { messages: second! })).toEqual([]);
   });
 
   it("passes any other error through", async () => {
@@ -112,5 +115,6 @@ describe("@openai/agents: withOverflowRecovery around the model", () => {
     expect(estimateTokens(retried!)).toBeLessThanOrEqual(Math.ceil(estimateTokens(rejected!) * 0.6));
     expect(mentionsSummary(retried)).toBe(true);
     expect(findToolPairProblems(retried!)).toEqual([]);
+    expect(providerViolations("openai-responses", { messages: retried! })).toEqual([]);
   });
 });
