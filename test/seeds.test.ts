@@ -16,7 +16,9 @@ describe("Elixir reference page", () => {
       { role: "user", content: "hi" },
       { role: "assistant", content: "hello" },
     ];
-    expect(await hook({ messages, tools: [], model: "gpt-x", turn: 1 })).toBeNull();
+    // The seeds' event also carries the loop's tools, model and turn: the hook reads only what it needs.
+    const event = { messages, tools: [], model: "gpt-x", turn: 1 };
+    expect(await hook(event)).toBeNull();
   });
 
   it("2. over budget: summarize the head, keep a user-boundary tail", async () => {
@@ -35,7 +37,8 @@ describe("Elixir reference page", () => {
       { role: "user", content: "turn 3" },
       { role: "assistant", content: "reply 3" },
     ];
-    const result = await hook({ messages, tools: [], model: "gpt-x", turn: 5 });
+    const event = { messages, tools: [], model: "gpt-x", turn: 5 };
+    const result = await hook(event);
     const [system, summary, ...tail] = result!.messages;
     expect(system).toBe(messages[0]);
     expect(summary).toEqual({ role: "system", content: `${SUMMARY_PREFIX}4 earlier turn(s) summarized` });
@@ -142,7 +145,8 @@ describe("Java reference page", () => {
     }
     expect(messages).toHaveLength(41);
     const hook = compactor({ maxTokens: 200, keepTail: 80, summarize: (older) => `summarized ${older.length} messages` });
-    const compacted = (await hook({ messages, tools: [], model: "m", turn: 0 }))!.messages as typeof messages;
+    const event = { messages, tools: [], model: "m", turn: 0 };
+    const compacted = (await hook(event))!.messages as typeof messages;
     expect(compacted[0]).toBe(messages[0]);
     expect(compacted[0]!.content).toBe("You are a support agent.");
     expect(compacted[1]!.content.startsWith("[Summary of earlier conversation]")).toBe(true);

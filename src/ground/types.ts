@@ -84,11 +84,8 @@ export interface ReportedUsage {
 
 /** What the hook is given before each model call. */
 export interface BeforeLlmEvent<M extends AnyMessage = AnyMessage> {
-  /** The transcript about to be sent. Never mutated. */
+  /** The transcript about to be sent. Never mutated. Other fields of the event (a loop's `tools`, `model`, `turn`) are ignored. */
   messages: readonly M[];
-  tools?: unknown[];
-  model?: string;
-  turn?: number;
   /** Aborting it abandons a compaction in progress (`CompactionError` with code `ABORTED`). */
   signal?: AbortSignal;
   /** The provider's reported usage for the last request, to count by (see `ReportedUsage`). */
