@@ -1,7 +1,8 @@
-// The truncation rung on hostile sizes: one tool result of megabytes must cost work in proportion
-// to its length, and not be cut again on every step of an agent loop.
+// The truncation rung on hostile sizes: a turn of a hundred thousand parallel calls, and one tool
+// result of megabytes, which must cost work in proportion to its length and not be cut again on
+// every step of an agent loop.
 import { describe, expect, it, vi } from "vitest";
-import { compact, createCachedCounter } from "../src/index.js";
+import { compact, createCachedCounter, findToolPairProblems, isCompactionError } from "../src/index.js";
 import { truncateToolPayloads } from "../src/plan/truncate-tool-payloads.js";
 
 // Work is counted, not timed: the characters handed to the identifier scanner and to the counter.
@@ -26,6 +27,26 @@ const measured = async <T>(run: () => T | Promise<T>) => {
 const system = { role: "system", content: "You are a coding agent." };
 const chat = [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }];
 const request = { role: "user", content: "read every file" };
+
+describe("a turn of parallel tool calls", () => {
+  it.each([70_000, 100_000])("%i calls in one turn, one result oversized, are cut to fit, never a raw RangeError", { timeout: 60_000 }, async (count) => {
+    const ids = Array.from({ length: count }, (_, index) => `call_${index}`);
+    const calls = { role: "assistant", content: null, tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "read", arguments: "{}" } })) };
+    const log = "line of output from a long build log\n".repeat(70_000);
+    const results = ids.map((id, index) => ({ role: "tool", tool_call_id: id, content: index === 0 ? log : "ok" }));
+    const messages = [system, ...chat, request, calls, ...results];
+    // Room for every call and short result, and for the log cut to a part of itself.
+    const output = await compact(messages, { maxTokens: count * 40, maxSummaryTokens: 1_000, summarize: () => "s" }).catch((error: unknown) => error as Error);
+    if (output instanceof Error) {
+      expect(isCompactionError(output), String(output)).toBe(true);
+      return;
+    }
+    expect(findToolPairProblems(output!.messages)).toEqual([]);
+    // Every call and every result is kept.
+    expect(output!.messages.filter((message) => (message as { role: string }).role === "tool")).toHaveLength(count);
+    expect(JSON.stringify(output!.messages)).toContain("characters cut to fit the context window");
+  });
+});
 
 describe("one oversized tool result", () => {
   const MB = 1 << 20;
