@@ -160,8 +160,9 @@ export function truncateToolPayloads<M extends AnyMessage>(
  * the count at `over` (which does not). The count grows with the length kept, almost in proportion
  * to it, so each try is placed where the line between the nearest fitting and failing tries meets
  * the budget. An end kept twice in a row has its weight halved (the Illinois rule) and the next
- * try moves away from it by at least twice the last such step, so that a curved count, or one
- * that stays flat over many lengths, still closes in within a few tries more than a bisection's.
+ * try moves away from it by at least twice the last such step; kept three times, the next try
+ * halves the interval. So a curved count, or one that stays flat over many lengths, still closes
+ * in within a few tries more than a bisection's, and a nearly straight one within a few tries.
  * A hint (the length found last time) is tried first, then its neighbour.
  */
 function longestFitting<M extends AnyMessage>(
@@ -184,6 +185,8 @@ function longestFitting<M extends AnyMessage>(
     let length = next ?? low + Math.round(((high - low) * lowGap) / Math.max(Number.MIN_VALUE, lowGap + highGap));
     if (next === undefined && run > 1) length = Math.max(length, low + 2 ** (run - 1));
     if (next === undefined && run < -1) length = Math.min(length, high - 2 ** (-run - 1));
+    // A third try on the same side: the line is far from the count there, and halving is faster.
+    if (next === undefined && Math.abs(run) > 2) length = low + Math.floor((high - low) / 2);
     const hinted = next === hint && next !== undefined;
     next = undefined;
     length = Math.min(high - 1, Math.max(low + 1, length));
