@@ -97,6 +97,19 @@ describe("one oversized tool result", () => {
     expect(third.counted).toBeLessThanOrEqual(16 * 4 * 50_000);
   });
 
+  it("with the provider's usage reported, the same step again is not cut or counted again either", async () => {
+    const result = { role: "tool", tool_call_id: "c1", content: output(MB) };
+    const messages = [system, ...chat, request, call, result];
+    // The provider counted the first four messages a little higher than the counter does.
+    const options = { maxTokens: 50_000, countTokens, summarize: () => "s", usage: { inputTokens: Math.ceil(countTokens(messages.slice(0, 4)) * 1.3), messageCount: 4 } };
+    const first = await measured(async () => (await compact(messages, options))!);
+    expect(JSON.stringify(first.value.messages)).toContain("characters cut to fit the context window");
+    const second = await measured(async () => (await compact(messages, options))!);
+    expect(second.value.messages).toEqual(first.value.messages);
+    expect(second.scanned).toBe(0);
+    expect(second.counted).toBeLessThan(1_000);
+  });
+
   it("the search for the longest cut that fits tries a few lengths, not one per halving", async () => {
     const text = output(4 * MB);
     const messages = [request, { ...call }, { role: "tool", tool_call_id: "c1", content: text }];

@@ -67,6 +67,11 @@ function slotsOf(messages: readonly object[]): Slot[] {
 const sameMessages = (left: readonly object[], right: readonly object[]): boolean =>
   left.length === right.length && left.every((message, index) => message === right[index]);
 
+/** Whether two calibrations count `messages` alike (each call with usage makes a new one). */
+const sameCalibration = (left: Calibration, right: Calibration, messages: readonly object[]): boolean =>
+  left === right ||
+  (left.scale === right.scale && left.floor === right.floor && messages.every((message) => (left.counted?.has(message) ?? false) === (right.counted?.has(message) ?? false)));
+
 /**
  * Cuts the tool payloads (results and call arguments) of `messages` in the middle, the longest
  * first, to one common length: the longest length at which the messages count `budget` tokens or
@@ -92,7 +97,7 @@ export function truncateToolPayloads<M extends AnyMessage>(
   const first = slots.length === 0 ? undefined : (messages[(slots[0] as Slot).message] as object);
   const last = first === undefined ? undefined : previous.get(first);
   const unchanged =
-    last !== undefined && last.countTokens === countTokens && last.calibration === calibration && sameMessages(last.messages, messages) && last.texts.every((text, index) => text === texts[index]);
+    last !== undefined && last.countTokens === countTokens && sameMessages(last.messages, messages) && sameCalibration(last.calibration, calibration, messages) && last.texts.every((text, index) => text === texts[index]);
   if (unchanged && last.budget === budget) return { ...(last.result as Truncation<M>), messages: (last.result.messages as M[]).slice() };
 
   const original = new TranscriptTokens(messages, countTokens, undefined, calibration);
