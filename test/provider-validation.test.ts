@@ -17,8 +17,8 @@ type Message = Record<string, unknown>;
 const fixtures = loadFixtures();
 const shares = [0.4, 0.25, 0.1];
 const ladders: { name: string; options: Partial<CompactorOptions> }[] = [
-  { name: "defaults", options: { onError: "skip" } },
-  { name: "masking first", options: { maskToolResults: true, onError: "skip" } },
+  { name: "defaults", options: {} },
+  { name: "masking first", options: { maskToolResults: true } },
   { name: "model-free fallback", options: { onError: "fallback", summarize: () => Promise.reject(new Error("model down")) } },
 ];
 

@@ -155,6 +155,10 @@ export async function runCompaction<M extends AnyMessage>(
   } catch (error) {
     // An abort means stop: no fallback stands in for it.
     const fallback = settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED" ? modelFreeSummary(plan, settings, summaryMessage) : undefined;
+    // A refused summary is no reason to send nothing, or more than the budget: when the older part
+    // kept as it is and the tool payloads cut fit, that is the result.
+    const withoutSummary = fallback === undefined && isCompactionError(error) && error.code === "INVALID_SUMMARY" ? plan.withoutSummary?.() : undefined;
+    if (withoutSummary !== undefined) return finishWithoutSummary(withoutSummary, settings, startedAt);
     if (fallback !== undefined) {
       added = [fallback];
       fallbackFrom = error;

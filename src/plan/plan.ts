@@ -67,6 +67,11 @@ export interface EnginePlan<M extends AnyMessage> extends CompactionPlan<M> {
   sealed: boolean;
   /** The transcript's format: the summary is written in it. */
   dialect: Dialect;
+  /**
+   * The request with `older` kept as it is and the tool payloads after the system prompt cut to
+   * fit the budget, when that fits: what is sent when the summary is refused. Made on demand.
+   */
+  withoutSummary?: () => EnginePlan<M> | undefined;
 }
 
 /** Plans a compaction with settings already validated. The engine behind the hook, `compact` and `planCompaction`. */
@@ -169,9 +174,39 @@ export function planWithSettings<M extends AnyMessage>(
     if (user !== -1 && user < tailStart && !pinned.includes(user)) keepOnly(user, cutFrom.length);
   }
 
+  // The older part kept as it is, and every tool payload after the system prompt cut to fit: for an
+  // older part too small for any summary to replace, and for a summary that was refused. With
+  // `overBudget`, the smallest reachable is taken when nothing fits.
+  const keepOlder = (overBudget: boolean): EnginePlan<M> | undefined => {
+    if (!settings.truncateToolResults) return undefined;
+    const room = settings.maxTokens - headTokens;
+    const truncation = truncateToolPayloads(cutFrom.slice(head), room, settings.countTokens, tokens.calibration);
+    if (truncation === undefined || (!overBudget && truncation.tokens > room)) return undefined;
+    const keptTokens = tokens.isPerMessage ? headTokens + truncation.tokens : undefined;
+    return plan({ action: "truncate", reason, head: cutFrom.slice(0, head), tail: truncation.messages, tokens, keptTokens, tailStart: head, made });
+  };
+  // What the summary would replace, as the transcript counts it (masking aside); a whole-list
+  // counter is called once for each older part.
+  let counted: { of: readonly M[]; count: number } | undefined;
+  const olderCount = (): number => {
+    if (counted?.of === older) return counted.count;
+    let count = original.isPerMessage ? original.countRange(head, tailStart) : original.countList(older);
+    if (original.isPerMessage) for (const index of pinned) count -= original.countAt(index);
+    counted = { of: older, count };
+    return count;
+  };
+  let smallest: number | undefined;
+  const smallestSummary = () => (smallest ??= summaryTokens(dialect, settings, tokens, stored === undefined, SMALLEST_SUMMARY));
+
   let summaryLimit = settings.maxSummaryTokens;
   let truncated = false;
   if (!settings.turnsOnly) {
+    // An older part no larger than a summary of a few words stays as it is when cutting the tool
+    // payloads then fits: a summary of a greeting would be refused as not smaller than it.
+    if (older.length > 0 && !older.every((message) => made.has(message)) && olderCount() <= smallestSummary()) {
+      const kept = keepOlder(false);
+      if (kept !== undefined) return kept;
+    }
     tailTokens ??= tokens.countList(tail);
     // With nothing but an earlier summary to replace, that summary stays: the room is what it leaves.
     const keepsSummary = older.length > 0 && older.every((message) => made.has(message));
@@ -196,15 +231,11 @@ export function planWithSettings<M extends AnyMessage>(
     // What the kept messages leave for the summary, when they take more than their share; never
     // less than a summary of a few words, so that the best result is still a summary (over budget).
     const left = settings.maxTokens - headTokens - reminderTokens - tailTokens;
-    if (left < summaryLimit) summaryLimit = Math.max(left, smallestSummaryTokens(dialect, settings, tokens, stored === undefined));
+    if (left < summaryLimit) summaryLimit = Math.max(left, smallestSummary());
   }
   const keptTokens = tokens.isPerMessage && tailTokens !== undefined ? headTokens + tailTokens : undefined;
   // What the summary replaces, counted once here from the transcript's own counts (a summary must be smaller).
-  let olderTokens: number | undefined;
-  if (original.isPerMessage && tailStart <= messages.length) {
-    olderTokens = original.countRange(head, tailStart);
-    for (const index of pinned) olderTokens -= original.countAt(index);
-  }
+  let olderTokens = original.isPerMessage && older.length > 0 ? olderCount() : undefined;
   const fields = { reason, head: cutFrom.slice(0, head), older, tail, tokens, keptTokens, olderTokens, tailStart, pinned, summaryLimit, made };
   if (older.length === 0) return plan({ ...fields, action: "skip", reason: "nothing-to-summarize" });
   if (older.every((message) => made.has(message))) {
@@ -212,8 +243,17 @@ export function planWithSettings<M extends AnyMessage>(
     if (truncated) return plan({ ...fields, action: "truncate", head: fields.head.concat(older), older: [] });
     return plan({ ...fields, action: "skip", reason: "no-progress" });
   }
+  if (!settings.turnsOnly) {
+    // A summary must be smaller than what it replaces, so its limit is one token less; when not even
+    // an empty one is, no summary is asked for and the older part stays.
+    olderTokens ??= olderCount();
+    summaryLimit = Math.max(1, Math.floor(Math.min(summaryLimit, Math.ceil(olderTokens) - 1)));
+    if (Math.ceil(summaryTokens(dialect, settings, tokens, stored === undefined, "")) >= Math.ceil(olderTokens)) {
+      return keepOlder(true) ?? plan({ ...fields, action: "skip", reason: "nothing-to-summarize" });
+    }
+  }
   const stage = settings.mask ? { stage: "summarize" as const } : {};
-  return plan({ ...fields, action: "summarize", ...stage, previousSummary: summaryTextOf(made) });
+  return plan({ ...fields, olderTokens, summaryLimit, action: "summarize", ...stage, previousSummary: summaryTextOf(made), withoutSummary: () => keepOlder(false) });
 }
 
 /**
@@ -246,11 +286,14 @@ function countedWith<M extends AnyMessage>(
   return { tokens, total: usage.inputTokens + added };
 }
 
-/** Tokens of a summary message of a few words: less room than this holds no summary at all. */
-function smallestSummaryTokens<M extends AnyMessage>(dialect: Dialect, settings: Settings<M>, tokens: TranscriptTokens<M>, sealed: boolean): number {
+/** The text of a summary of a few words: less room than its message takes holds no summary at all. */
+const SMALLEST_SUMMARY = "a few words ".repeat(5);
+
+/** Tokens of a summary message with `text` in the transcript's format (prefix, seal and message included). */
+function summaryTokens<M extends AnyMessage>(dialect: Dialect, settings: Settings<M>, tokens: TranscriptTokens<M>, sealed: boolean, text: string): number {
   // A user-role summary made without stored state carries a seal (see `summary-seal.ts`).
   const seal = sealed && summaryRoleIn(dialect, settings.summaryRole) !== "system" ? SEAL_PLACEHOLDER : "";
-  const summary = dialect.textMessage(settings.summaryRole, `${SUMMARY_PREFIX}${"a few words ".repeat(5)}${seal}`);
+  const summary = dialect.textMessage(settings.summaryRole, `${SUMMARY_PREFIX}${text}${seal}`);
   return tokens.countList([summary as M]);
 }
 
@@ -275,7 +318,7 @@ export function overBudgetCause<M extends AnyMessage>(plan: EnginePlan<M>, setti
   const user = latestBoundary(messages.length, head, (index) => !plan.made.has(messages[index] as M) && isCallerBoundary(messages[index] as M));
   const userTokens = user === -1 ? 0 : tokens.countList([tokens.messages[user] as M]);
   // The latest request is kept, and a summary of a few words must fit beside it and the system prompt.
-  if (user !== -1 && headTokens + userTokens + smallestSummaryTokens(plan.dialect, settings, tokens, plan.sealed) > settings.maxTokens) {
+  if (user !== -1 && headTokens + userTokens + summaryTokens(plan.dialect, settings, tokens, plan.sealed, SMALLEST_SUMMARY) > settings.maxTokens) {
     return "latest-user-message";
   }
   return "kept-messages";

@@ -3,8 +3,8 @@ import type { MessageRecord } from "../dialects/dialect.js";
 import { isEditableAt } from "../dialects/messages.js";
 import { dialectOf } from "../dialects/registry.js";
 import type { AnyMessage, CountTokens } from "../ground/types.js";
-import { cutMiddle, namedIn } from "../text/cut-middle.js";
-import { cutPayload } from "../text/cut-payload.js";
+import { cutMiddle, indexIdentifiers, namedIn, type NamedIdentifiers } from "../text/cut-middle.js";
+import { shortenJson } from "../text/shorten-json.js";
 
 /** What replaces the middle of a payload that was cut. */
 const truncationMarker = (characters: number, identifiers: readonly string[] = []): string =>
@@ -17,6 +17,8 @@ interface Slot {
   /** Its position among the message's payloads of that kind. */
   index: number;
   text: string;
+  /** The identifiers of any cut of `text`, indexed the first time it is cut. */
+  named?: NamedIdentifiers;
 }
 
 /** The tail after truncation. */
@@ -27,6 +29,31 @@ export interface Truncation<M extends AnyMessage> {
   /** Payloads cut. */
   cut: number;
 }
+
+/**
+ * The identifier index of each payload of a message, kept as long as the message: an agent loop
+ * passes the same message objects on every step, and a payload of megabytes is then scanned once,
+ * not once per step. A payload changed in place since is indexed again.
+ */
+const indexes = new WeakMap<object, Map<string, { text: string; named: NamedIdentifiers }>>();
+
+function namedOf(message: object, slot: Slot): NamedIdentifiers {
+  if (slot.named !== undefined) return slot.named;
+  let payloads = indexes.get(message);
+  if (payloads === undefined) indexes.set(message, (payloads = new Map()));
+  const key = `${slot.kind}:${slot.index}`;
+  let entry = payloads.get(key);
+  if (entry === undefined || entry.text !== slot.text) payloads.set(key, (entry = { text: slot.text, named: indexIdentifiers(slot.text) }));
+  slot.named = entry.named;
+  return entry.named;
+}
+
+/**
+ * The last truncation of a tail, by the message of its first payload: the next step of an agent
+ * loop that sends the same messages against the same budget gets it back without cutting anything,
+ * and one that sends more starts its search at the length found last time.
+ */
+const previous = new WeakMap<object, { messages: readonly object[]; texts: readonly string[]; budget: number; countTokens: unknown; calibration: Calibration; cap: number; result: Truncation<AnyMessage> }>();
 
 function slotsOf(messages: readonly object[]): Slot[] {
   const slots: Slot[] = [];
@@ -40,6 +67,14 @@ function slotsOf(messages: readonly object[]): Slot[] {
   return slots;
 }
 
+const sameMessages = (left: readonly object[], right: readonly object[]): boolean =>
+  left.length === right.length && left.every((message, index) => message === right[index]);
+
+/** Whether two calibrations count `messages` alike (each call with usage makes a new one). */
+const sameCalibration = (left: Calibration, right: Calibration, messages: readonly object[]): boolean =>
+  left === right ||
+  (left.scale === right.scale && left.floor === right.floor && messages.every((message) => (left.counted?.has(message) ?? false) === (right.counted?.has(message) ?? false)));
+
 /**
  * Cuts the tool payloads (results and call arguments) of `messages` in the middle, the longest
  * first, to one common length: the longest length at which the messages count `budget` tokens or
@@ -47,6 +82,10 @@ function slotsOf(messages: readonly object[]): Slot[] {
  * only as much as needed. The newest payload is cut last: only when cutting every older one to
  * nothing is not enough. Calls, ids and shapes are kept (each dialect replaces its own payloads).
  * Messages that fit are returned as they are, so a second pass with the same budget changes nothing.
+ *
+ * The work is linear in the payloads' length: each payload is scanned once (and not again on the
+ * next call with the same message objects), and the search for the length counts a few candidates
+ * only, since the count grows almost in proportion to the length kept.
  *
  * @returns the messages that fit, or the smallest reachable when none does; undefined when nothing needed cutting
  */
@@ -56,9 +95,16 @@ export function truncateToolPayloads<M extends AnyMessage>(
   countTokens: CountTokens<M> | undefined,
   calibration: Calibration = UNCALIBRATED,
 ): Truncation<M> | undefined {
+  const slots = slotsOf(messages);
+  const texts = slots.map((slot) => slot.text);
+  const first = slots.length === 0 ? undefined : (messages[(slots[0] as Slot).message] as object);
+  const last = first === undefined ? undefined : previous.get(first);
+  const unchanged =
+    last !== undefined && last.countTokens === countTokens && sameMessages(last.messages, messages) && sameCalibration(last.calibration, calibration, messages) && last.texts.every((text, index) => text === texts[index]);
+  if (unchanged && last.budget === budget) return { ...(last.result as Truncation<M>), messages: (last.result.messages as M[]).slice() };
+
   const original = new TranscriptTokens(messages, countTokens, undefined, calibration);
   if (original.total <= budget) return undefined;
-  const slots = slotsOf(messages);
   if (slots.length === 0) return undefined;
 
   const apply = (cap: number, cuttable: number, byStructure = false): Truncation<M> => {
@@ -73,7 +119,8 @@ export function truncateToolPayloads<M extends AnyMessage>(
       // The identifiers of the cut part may take as much again as the kept text: they are what the
       // agent is most likely to need, and the search for the cap counts them too.
       const listChars = Math.max(200, cap);
-      const text = byStructure ? cutPayload(slot.text, cap, truncationMarker, listChars) : cutMiddle(slot.text, cap, truncationMarker, listChars);
+      const named = namedOf(messages[slot.message] as object, slot);
+      const text = (byStructure ? shortenJson(slot.text, cap, listChars) : undefined) ?? cutMiddle(slot.text, cap, truncationMarker, listChars, named);
       (slot.kind === "result" ? entry.results : entry.args).set(slot.index, text);
       cut++;
     }
@@ -87,34 +134,85 @@ export function truncateToolPayloads<M extends AnyMessage>(
     return { messages: candidate, tokens, cut };
   };
 
+  const remember = (result: Truncation<M>, cap: number): Truncation<M> => {
+    if (first !== undefined) previous.set(first, { messages: messages.slice(), texts, budget, countTokens, calibration, cap, result });
+    return result;
+  };
+
   // The newest payload is spared while cutting the older ones can do it.
   for (const cuttable of slots.length > 1 ? [slots.length - 1, slots.length] : [slots.length]) {
     const smallest = apply(0, cuttable);
     if (smallest.tokens > budget) {
-      if (cuttable === slots.length) return smallest;
+      if (cuttable === slots.length) return remember(smallest, 0);
       continue;
     }
-    // The longest common length that fits: fitting only gets easier as the length shrinks.
-    let fits = smallest;
-    let low = 0;
-    let high = Math.max(...slots.slice(0, cuttable).map((slot) => slot.text.length));
-    while (low < high) {
-      const middle = Math.ceil((low + high) / 2);
-      const attempt = apply(middle, cuttable);
-      if (attempt.tokens <= budget) {
-        low = middle;
-        fits = attempt;
-      } else high = middle - 1;
-    }
+    // A loop, not a spread: a turn of a hundred thousand parallel calls is more arguments than a call takes.
+    let longest = 0;
+    for (let position = 0; position < cuttable; position++) longest = Math.max(longest, (slots[position] as Slot).text.length);
+    const { cap, fits } = longestFitting(smallest, longest + 1, original.total, budget, (length) => apply(length, cuttable), last?.cap);
     // JSON payloads are then shortened by their structure to the same length, when that fits too:
     // every key kept, and long arrays saying what they left out, where a middle cut keeps half an object.
     // Structure costs a little room (quotes, brackets, a marker per array): a few shorter lengths are tried.
     const anyJson = slots.slice(0, cuttable).some((slot) => /^\s*[[{]/.test(slot.text.slice(0, 64)));
-    for (let cap = low; anyJson && cap > 0 && cap >= low / 4; cap = Math.floor(cap * 0.7)) {
-      const structured = apply(cap, cuttable, true);
-      if (structured.tokens <= budget) return structured;
+    for (let length = cap; anyJson && length > 0 && length >= cap / 4; length = Math.floor(length * 0.7)) {
+      const structured = apply(length, cuttable, true);
+      if (structured.tokens <= budget) return remember(structured, cap);
     }
-    return fits;
+    return remember(fits, cap);
   }
   return undefined;
+}
+
+/**
+ * The longest length in `[0, over)` whose cut fits `budget`, given the cut at 0 (which fits) and
+ * the count at `over` (which does not). The count grows with the length kept, almost in proportion
+ * to it, so each try is placed where the line between the nearest fitting and failing tries meets
+ * the budget. An end kept twice in a row has its weight halved (the Illinois rule) and the next
+ * try moves away from it by at least twice the last such step; kept three times, the next try
+ * halves the interval. So a curved count, or one that stays flat over many lengths, still closes
+ * in within a few tries more than a bisection's, and a nearly straight one within a few tries.
+ * A hint (the length found last time) is tried first, then its neighbour.
+ */
+function longestFitting<M extends AnyMessage>(
+  smallest: Truncation<M>,
+  over: number,
+  overTokens: number,
+  budget: number,
+  attempt: (length: number) => Truncation<M>,
+  hint: number | undefined,
+): { cap: number; fits: Truncation<M> } {
+  let low = 0;
+  let fits = smallest;
+  let high = over;
+  let lowGap = budget - smallest.tokens;
+  let highGap = overTokens - budget;
+  // +n: the last n tries fitted; -n: the last n did not.
+  let run = 0;
+  let next = hint !== undefined && hint > 0 && hint < over ? hint : undefined;
+  while (high - low > 1) {
+    let length = next ?? low + Math.round(((high - low) * lowGap) / Math.max(Number.MIN_VALUE, lowGap + highGap));
+    if (next === undefined && run > 1) length = Math.max(length, low + 2 ** (run - 1));
+    if (next === undefined && run < -1) length = Math.min(length, high - 2 ** (-run - 1));
+    // A third try on the same side: the line is far from the count there, and halving is faster.
+    if (next === undefined && Math.abs(run) > 2) length = low + Math.floor((high - low) / 2);
+    const hinted = next === hint && next !== undefined;
+    next = undefined;
+    length = Math.min(high - 1, Math.max(low + 1, length));
+    const tried = attempt(length);
+    if (tried.tokens <= budget) {
+      low = length;
+      fits = tried;
+      lowGap = budget - tried.tokens;
+      if (run > 0) highGap /= 2;
+      run = run > 0 ? run + 1 : 1;
+      // Right after a hint that fits, its neighbour tells whether it is still the longest.
+      if (hinted) next = length + 1;
+    } else {
+      high = length;
+      highGap = tried.tokens - budget;
+      if (run < 0) lowGap /= 2;
+      run = run < 0 ? run - 1 : -1;
+    }
+  }
+  return { cap: low, fits };
 }
