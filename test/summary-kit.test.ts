@@ -138,10 +138,15 @@ describe("summarizeWith over the real openai SDK", () => {
     expect(summary).toMatch(new RegExp(`^${SUMMARY_PREFIX.replace(/[[\]]/g, "\\$&")}summary of \\d+ characters$`));
   });
 
-  it("an empty completion is an INVALID_SUMMARY, and the transcript is untouched", async () => {
+  it("an empty completion is an INVALID_SUMMARY: the transcript is untouched, or, when cutting its tool payloads alone fits, cut and the refusal said", async () => {
     const summarize = summarizeWith(() => "   ");
-    const error = await compactor({ maxTokens: 200, keepTail: 10, summarize })({ messages: render(shape, "openai-chat") }).catch((e: unknown) => e);
+    const messages = render(shape, "openai-chat");
+    const error = await compactor({ maxTokens: 100, keepTail: 10, summarize, truncateToolResults: false })({ messages }).catch((e: unknown) => e);
     expect(isCompactionError(error) && error.code).toBe("INVALID_SUMMARY");
+    const compacted = vi.fn();
+    const cut = await compactor({ maxTokens: 200, keepTail: 10, summarize, onCompacted: compacted })({ messages });
+    expect(cut).not.toBeNull();
+    expect(compacted.mock.calls[0]![0]).toMatchObject({ strategy: "truncate", error: expect.objectContaining({ code: "INVALID_SUMMARY" }) });
   });
 
   it("the signal aborts when the compaction times out", async () => {

@@ -132,7 +132,11 @@ export interface CompactedEvent {
   overBudget: boolean;
   /** Why, when `overBudget`: see `OverBudgetCause`. */
   overBudgetCause?: OverBudgetCause;
-  /** With `strategy: "fallback"`: why `summarize`'s summary could not be used. */
+  /**
+   * Why `summarize`'s summary could not be used: with `strategy: "fallback"`, and with
+   * `strategy: "truncate"` when a refused summary (`INVALID_SUMMARY`) gave way to the older part
+   * kept as it is and the tool payloads cut, which fit.
+   */
   error?: unknown;
 }
 

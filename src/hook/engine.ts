@@ -23,7 +23,7 @@ export interface CompactionOutcome<M extends AnyMessage> extends CompactionResul
 }
 
 /** A result made without `summarize`: old tool results masked, or oversized tail payloads cut. */
-function finishWithoutSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, startedAt: number): CompactionOutcome<M> {
+function finishWithoutSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, startedAt: number, refused?: unknown): CompactionOutcome<M> {
   const messages = plan.head.concat(plan.tail);
   const strategy = plan.action === "mask" ? "mask" : "truncate";
   const tokensAfter = Math.ceil(strategy === "mask" ? plan.tokens.total : plan.tokens.countList(messages));
@@ -37,6 +37,8 @@ function finishWithoutSummary<M extends AnyMessage>(plan: EnginePlan<M>, setting
     durationMs: now() - startedAt,
     overBudget,
     ...(overBudget ? { overBudgetCause: overBudgetCause(plan, settings) } : {}),
+    // Said, not silent: the summary that was refused, when the payloads were cut instead.
+    ...(refused === undefined ? {} : { error: refused }),
   });
   return { messages, strategy, added: [], tailStart: plan.tailStart, pinned: plan.pinned };
 }
@@ -158,7 +160,7 @@ export async function runCompaction<M extends AnyMessage>(
     // A refused summary is no reason to send nothing, or more than the budget: when the older part
     // kept as it is and the tool payloads cut fit, that is the result.
     const withoutSummary = fallback === undefined && isCompactionError(error) && error.code === "INVALID_SUMMARY" ? plan.withoutSummary?.() : undefined;
-    if (withoutSummary !== undefined) return finishWithoutSummary(withoutSummary, settings, startedAt);
+    if (withoutSummary !== undefined) return finishWithoutSummary(withoutSummary, settings, startedAt, error);
     if (fallback !== undefined) {
       added = [fallback];
       fallbackFrom = error;
