@@ -1,4 +1,5 @@
 import type { CompactionStore } from "../state/compaction-store.js";
+import { optionalMilliseconds } from "../ground/deadline.js";
 import { boundedStoreCall } from "../state/bounded-store-call.js";
 import { forgetOwnWrite } from "../state/own-writes.js";
 import { expectedMessage } from "../ground/describe-value.js";
@@ -129,14 +130,13 @@ export function redisStore(client: object, options: RedisStoreOptions = {}): Com
   if (typeof client !== "object" || client === null) throw new TypeError(expectedMessage("client", "a node-redis, ioredis or Upstash Redis client", client));
   if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
   rejectUnknownKeys(options, ["prefix", "ttlSeconds", "timeoutMs"], "");
-  const { prefix = "", ttlSeconds, timeoutMs = 1000 } = options;
+  const { prefix = "", ttlSeconds } = options;
   if (typeof prefix !== "string") throw new TypeError(expectedMessage("prefix", "a string", prefix));
   if (ttlSeconds !== undefined) {
     if (typeof ttlSeconds !== "number") throw new TypeError(expectedMessage("ttlSeconds", "a positive integer", ttlSeconds));
     if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1) throw new RangeError(expectedMessage("ttlSeconds", "a positive integer", ttlSeconds));
   }
-  if (typeof timeoutMs !== "number") throw new TypeError(expectedMessage("timeoutMs", "a positive number of milliseconds", timeoutMs));
-  if (!(timeoutMs > 0 && timeoutMs <= 2_147_483_647)) throw new RangeError(expectedMessage("timeoutMs", "a positive number of milliseconds", timeoutMs));
+  const timeoutMs = optionalMilliseconds(options.timeoutMs, "timeoutMs") ?? 1000;
   const commands = commandsOf(client as Loose);
   const bounded = <T>(operation: string, call: () => Promise<T>) => boundedStoreCall(call, operation, timeoutMs, undefined);
   const store: CompactionStore = {

@@ -1,4 +1,5 @@
 import { optionalAbortSignal } from "./abort-signal.js";
+import { optionalMilliseconds } from "./deadline.js";
 import { DIALECT_NAMES, MASKED_TOOL_RESULT } from "./constants.js";
 import type {
   AnyMessage,
@@ -89,9 +90,6 @@ const compactorKeys = [
 const callKeys = ["force", "instructions", "signal", "usage"] as const;
 /** The keys `statefulCompactor` and the adapters take besides those of `compactor` (validated there). */
 const statefulKeys = ["store", "conversationId", "onStoreError", "storeTimeoutMs", "maxBranches"] as const;
-
-// setTimeout fires at once for delays above 2^31 - 1 ms, which would turn a long timeout into none.
-const longestTimeout = 2_147_483_647;
 
 function rejectCallKeys(object: object, known: readonly string[]): void {
   for (const key of Object.keys(object)) {
@@ -184,14 +182,7 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     }
   }
 
-  let timeoutMs: number | undefined;
-  if (raw["timeoutMs"] !== undefined) {
-    const value = raw["timeoutMs"];
-    const what = `a positive number of milliseconds up to ${longestTimeout}`;
-    if (typeof value !== "number") throw new TypeError(expectedMessage("timeoutMs", what, value));
-    if (!(value > 0 && value <= longestTimeout)) throw new RangeError(expectedMessage("timeoutMs", what, value));
-    timeoutMs = value;
-  }
+  const timeoutMs = optionalMilliseconds(raw["timeoutMs"], "timeoutMs");
 
   let reserveTokens = 0;
   if (raw["reserveTokens"] !== undefined) {

@@ -1,9 +1,6 @@
+import { abortedError, raceDeadline } from "../ground/deadline.js";
 import { CompactionError } from "../ground/errors.js";
 import type { AnyMessage, Summarize, SummaryContext } from "../ground/types.js";
-
-function abortedError(signal: AbortSignal): CompactionError {
-  return new CompactionError("ABORTED", "Compaction aborted: the signal was aborted", { cause: signal.reason });
-}
 
 /**
  * Calls `summarize` once under the timeout and the caller's signal, and checks its result. Settles
@@ -17,54 +14,35 @@ export async function runSummarize<M extends AnyMessage>(
   callerSignal: AbortSignal | undefined,
 ): Promise<string> {
   if (callerSignal?.aborted) throw abortedError(callerSignal);
+  // `summarize` is told through its own signal why it should stop.
   const controller = new AbortController();
-  let fail: (error: CompactionError) => void = () => {};
-  const interrupted = new Promise<never>((_, reject) => {
-    fail = reject;
-  });
-  const onCallerAbort = () => {
-    const error = abortedError(callerSignal as AbortSignal);
-    controller.abort(error);
-    fail(error);
-  };
-  callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
-  const timer =
-    timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          const error = new CompactionError("TIMEOUT", `Compaction timed out: summarize took longer than ${timeoutMs} ms`);
-          controller.abort(error);
-          fail(error);
-        }, timeoutMs);
+  let pending: Promise<unknown>;
   try {
-    let pending: Promise<unknown>;
-    try {
-      pending = Promise.resolve(summarize(older, { ...context, signal: controller.signal }));
-    } catch (error) {
-      pending = Promise.reject(error);
-    }
-    const summarized = pending.then(
-      (value) => value,
-      (error: unknown) => {
-        throw new CompactionError("SUMMARIZE_FAILED", `summarize failed: ${messageOf(error)}`, { cause: error });
-      },
-    );
-    // A summarize that settles after the timeout or abort must not surface as an unhandled rejection.
-    summarized.catch(() => {});
-    const text = await Promise.race([summarized, interrupted]);
-    if (typeof text !== "string" || text.trim() === "") {
-      throw new CompactionError(
-        "INVALID_SUMMARY",
-        typeof text === "string"
-          ? "summarize returned an empty summary; the transcript was left as it was"
-          : `summarize returned ${text === null ? "null" : typeof text} instead of a string; the transcript was left as it was`,
-      );
-    }
-    return text;
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-    callerSignal?.removeEventListener("abort", onCallerAbort);
+    pending = Promise.resolve(summarize(older, { ...context, signal: controller.signal }));
+  } catch (error) {
+    pending = Promise.reject(error);
   }
+  const summarized = pending.then(
+    (value) => value,
+    (error: unknown) => {
+      throw new CompactionError("SUMMARIZE_FAILED", `summarize failed: ${messageOf(error)}`, { cause: error });
+    },
+  );
+  const text = await raceDeadline(summarized, {
+    timeoutMs,
+    timedOut: () => new CompactionError("TIMEOUT", `Compaction timed out: summarize took longer than ${timeoutMs} ms`),
+    signal: callerSignal,
+    interrupted: (reason) => controller.abort(reason),
+  });
+  if (typeof text !== "string" || text.trim() === "") {
+    throw new CompactionError(
+      "INVALID_SUMMARY",
+      typeof text === "string"
+        ? "summarize returned an empty summary; the transcript was left as it was"
+        : `summarize returned ${text === null ? "null" : typeof text} instead of a string; the transcript was left as it was`,
+    );
+  }
+  return text;
 }
 
 /** What a thrown value says, whatever it is: a null-prototype object or a throwing `toString` must not escape uncoded. */

@@ -1,4 +1,4 @@
-import { CompactionError } from "../ground/errors.js";
+import { abortedError, raceDeadline } from "../ground/deadline.js";
 
 /** A store call that did not answer within `storeTimeoutMs`: reported to `onStoreError`, never awaited further. */
 export class StoreTimeoutError extends Error {
@@ -12,38 +12,16 @@ export class StoreTimeoutError extends Error {
  * answer or rejection is ignored.
  */
 export function boundedStoreCall<T>(call: () => T | PromiseLike<T>, operation: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<Awaited<T>> {
-  if (signal?.aborted) return Promise.reject(new CompactionError("ABORTED", "Compaction aborted: the signal was aborted", { cause: signal.reason }));
-  return new Promise<Awaited<T>>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      finish();
-      reject(new StoreTimeoutError(`The store's \`${operation}\` did not answer within ${timeoutMs} ms (\`storeTimeoutMs\`)`));
-    }, timeoutMs);
-    const onAbort = () => {
-      finish();
-      reject(new CompactionError("ABORTED", "Compaction aborted: the signal was aborted", { cause: signal?.reason }));
-    };
-    function finish() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-    }
-    signal?.addEventListener("abort", onAbort, { once: true });
-    let pending: T | PromiseLike<T>;
-    try {
-      pending = call();
-    } catch (error) {
-      finish();
-      reject(error);
-      return;
-    }
-    Promise.resolve(pending).then(
-      (value) => {
-        finish();
-        resolve(value as Awaited<T>);
-      },
-      (error: unknown) => {
-        finish();
-        reject(error);
-      },
-    );
+  if (signal?.aborted) return Promise.reject(abortedError(signal));
+  let pending: PromiseLike<T>;
+  try {
+    pending = Promise.resolve(call());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return raceDeadline(pending, {
+    timeoutMs,
+    timedOut: () => new StoreTimeoutError(`The store's \`${operation}\` did not answer within ${timeoutMs} ms (\`storeTimeoutMs\`)`),
+    signal,
   });
 }

@@ -1,4 +1,5 @@
 import { runCompaction } from "../hook/engine.js";
+import { optionalMilliseconds, pause } from "../ground/deadline.js";
 import { resolveOptions } from "../ground/options.js";
 import type { AnyMessage, CompactorOptions, ReportedUsage } from "../ground/types.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
@@ -106,31 +107,11 @@ const DEFAULT_LEASE_MS = 30_000;
 /** How often a waiting instance looks for the lease holder's state. */
 const LEASE_POLL_MS = 100;
 
-/** Waits `ms`, or rejects with `ABORTED` as soon as `signal` aborts. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new CompactionError("ABORTED", "Compaction aborted: the signal was aborted", { cause: signal?.reason }));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
 /** Store calls never take longer than this unless `storeTimeoutMs` says otherwise. */
 const DEFAULT_STORE_TIMEOUT_MS = 1000;
 
 function checkedStoreTimeout(value: unknown): number {
-  if (value === undefined) return DEFAULT_STORE_TIMEOUT_MS;
-  const what = "a positive number of milliseconds up to 2147483647";
-  if (typeof value !== "number") throw new TypeError(expectedMessage("storeTimeoutMs", what, value));
-  if (!(value > 0 && value <= 2_147_483_647)) throw new RangeError(expectedMessage("storeTimeoutMs", what, value));
-  return value;
+  return optionalMilliseconds(value, "storeTimeoutMs") ?? DEFAULT_STORE_TIMEOUT_MS;
 }
 
 function checkedBranches(value: unknown): number {
