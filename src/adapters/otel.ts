@@ -72,9 +72,16 @@ export interface SummaryUsage {
  * never meet. A compaction whose `summarize` throws with `onError: "throw"` calls nothing after
  * `onCompacting`: its span is never ended nor exported, and goes with its context.
  */
-const inProgress = new WeakMap<Context, { owner: object; span: Span }[]>();
+interface Started {
+  owner: object;
+  span: Span;
+  /** The summarizer's usage so far: a chunked summary makes several model calls. */
+  inputTokens: number;
+  outputTokens: number;
+}
+const inProgress = new WeakMap<Context, Started[]>();
 
-function startedIn(parent: Context): { owner: object; span: Span }[] {
+function startedIn(parent: Context): Started[] {
   let spans = inProgress.get(parent);
   if (spans === undefined) inProgress.set(parent, (spans = []));
   return spans;
@@ -153,7 +160,7 @@ export function otelEvents(tracer: Tracer, options: OtelEventsOptions = {}): Ote
       const parent = context.active();
       const span = start(parent);
       span.setAttribute(TOKENS_BEFORE, event.tokensBefore);
-      startedIn(parent).push({ owner, span });
+      startedIn(parent).push({ owner, span, inputTokens: 0, outputTokens: 0 });
       options.onCompacting?.(event);
     },
     onCompacted(event) {
@@ -209,7 +216,8 @@ function isGenAiSpan(span: Span): boolean {
 /**
  * Records the summarizing model's usage on the compaction in progress, as `gen_ai.usage.input_tokens`
  * and `gen_ai.usage.output_tokens`. Call it from your `summarize`, after the model call and
- * outside any span of your own, so that the context is the hook's. Does nothing (and returns
+ * outside any span of your own, so that the context is the hook's; the calls of a summary made in
+ * chunks (`summarizeWith`'s `maxInputTokens`) add up. Does nothing (and returns
  * false) when no compaction traced by `otelEvents` is in progress there.
  *
  * @param usage - `{ inputTokens?, outputTokens? }`, as the provider reported them
@@ -227,9 +235,9 @@ function isGenAiSpan(span: Span): boolean {
  * ```
  */
 export function recordSummaryUsage(usage: SummaryUsage): boolean {
-  const span = inProgress.get(context.active())?.at(-1)?.span;
-  if (span === undefined || typeof usage !== "object" || usage === null) return false;
-  if (typeof usage.inputTokens === "number") span.setAttribute(GEN_AI_USAGE_INPUT_TOKENS, usage.inputTokens);
-  if (typeof usage.outputTokens === "number") span.setAttribute(GEN_AI_USAGE_OUTPUT_TOKENS, usage.outputTokens);
+  const started = inProgress.get(context.active())?.at(-1);
+  if (started === undefined || typeof usage !== "object" || usage === null) return false;
+  if (typeof usage.inputTokens === "number") started.span.setAttribute(GEN_AI_USAGE_INPUT_TOKENS, (started.inputTokens += usage.inputTokens));
+  if (typeof usage.outputTokens === "number") started.span.setAttribute(GEN_AI_USAGE_OUTPUT_TOKENS, (started.outputTokens += usage.outputTokens));
   return true;
 }

@@ -8,6 +8,10 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { compactor, statefulCompactor, estimateTokens, type CompactedEvent } from "../../src/index.js";
 import { otelEvents, recordSummaryUsage } from "../../src/adapters/otel.js";
+import OpenAI from "openai";
+import { SUMMARY_PREFIX } from "../../src/index.js";
+import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
+import { supportAgent } from "../../examples/recipes/opentelemetry.js";
 
 const exporter = new InMemorySpanExporter();
 /** The ids of the compaction spans started, ended or not (a span never ended is never exported). */
@@ -26,9 +30,12 @@ const contextManager = new AsyncLocalStorageContextManager();
 
 beforeAll(() => {
   context.setGlobalContextManager(contextManager.enable());
+  // The recipe takes its tracer from the global provider, as an application does.
+  trace.setGlobalTracerProvider(provider);
 });
 afterAll(async () => {
   context.disable();
+  trace.disable();
   await provider.shutdown();
 });
 beforeEach(() => {
@@ -294,5 +301,40 @@ describe("otelEvents", () => {
     expect(() => otelEvents(tracer, { onCompacted: "log" as never })).toThrow("Expected `onCompacted` to be a function");
     expect(() => otelEvents(tracer, { spanname: "x" } as never)).toThrow("Unknown option `spanname`. Did you mean `spanName`?");
     expect(() => otelEvents(tracer, { attributes: [] as never })).toThrow("`attributes`");
+  });
+});
+
+describe("the OpenTelemetry recipe as written", () => {
+  let stub: Awaited<ReturnType<typeof startStubModel>>;
+  beforeAll(async () => {
+    // The summarizing model (gpt-4.1-mini) reports its usage; the agent's model answers briefly.
+    stub = await startStubModel(({ body }) =>
+      body.model === "gpt-4.1-mini"
+        ? { ...chatCompletion({ content: "The user asked about orders W0 to W9." }), usage: { prompt_tokens: 500, completion_tokens: 40, total_tokens: 540 } }
+        : chatCompletion({ content: `Noted (${body.messages.length} messages).` }),
+    );
+  });
+  afterAll(() => stub.close());
+
+  it("each crossing is a compaction span under its turn's invoke_agent span, with the summarizer's usage", async () => {
+    const client = new OpenAI({ baseURL: stub.baseURL, apiKey: "test", maxRetries: 0 });
+    const reply = supportAgent(client, "chat-7", 1000);
+    for (let turn = 0; turn < 30; turn++) await reply(`Question ${turn}: where is order W${turn}? ${"details ".repeat(40)}`);
+
+    const turns = named("invoke_agent support");
+    const compactions = named("compaction");
+    const summaryRequests = stub.requests.filter((request) => request.body.model === "gpt-4.1-mini");
+    expect(compactions.length).toBeGreaterThanOrEqual(3);
+    expect(summaryRequests).toHaveLength(compactions.length);
+    for (const span of compactions) {
+      const parent = turns.find((turn) => turn.spanContext().spanId === parentOf(span));
+      expect(parent?.attributes["gen_ai.conversation.compacted"]).toBe(true);
+      expect(span.attributes).toMatchObject({ "gen_ai.conversation.id": "chat-7", "context_compactor.strategy": "summarize", "gen_ai.usage.input_tokens": 500, "gen_ai.usage.output_tokens": 40 });
+    }
+    // A turn that did not compact is not marked.
+    expect(turns.filter((turn) => turn.attributes["gen_ai.conversation.compacted"] === true)).toHaveLength(compactions.length);
+    // The summary reaches the model.
+    const agentRequests = stub.requests.filter((request) => request.body.model === "gpt-4.1");
+    expect(agentRequests.at(-1)!.body.messages.some((message: { content?: unknown }) => typeof message.content === "string" && message.content.startsWith(SUMMARY_PREFIX))).toBe(true);
   });
 });
