@@ -5,13 +5,13 @@
 import { context, SpanStatusCode, trace, type Span } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { compactor, statefulCompactor, estimateTokens, type CompactedEvent } from "../../src/index.js";
-import { otelEvents, recordSummaryUsage } from "../../src/adapters/otel.js";
 import OpenAI from "openai";
-import { SUMMARY_PREFIX } from "../../src/index.js";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { SUMMARY_PREFIX, compactor, estimateTokens, statefulCompactor, type CompactedEvent } from "../../src/index.js";
+import { otelEvents, recordSummaryUsage } from "../../src/adapters/otel.js";
 import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
 import { supportAgent } from "../../examples/recipes/opentelemetry.js";
+import { fiveMessages as messages, perMessage } from "../support/five-messages.js";
 
 const exporter = new InMemorySpanExporter();
 /** The ids of the compaction spans started, ended or not (a span never ended is never exported). */
@@ -43,14 +43,6 @@ beforeEach(() => {
   startedCompactions.length = 0;
 });
 
-const perMessage = (list: readonly unknown[]) => list.length;
-const messages = [
-  { role: "system", content: "S" },
-  { role: "user", content: "u1" },
-  { role: "assistant", content: "a1" },
-  { role: "user", content: "u2" },
-  { role: "assistant", content: "a2" },
-];
 const overBudget = { maxTokens: 4, keepTail: 2, countTokens: perMessage };
 /** Five rounds of large tool results, which masking alone brings within `maskBudget`. */
 const toolSession = [
@@ -116,6 +108,20 @@ describe("otelEvents", () => {
     });
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
     expect(parent.attributes["gen_ai.conversation.compacted"]).toBe(true);
+  });
+
+  it("the usage of a summary made in several requests adds up", async () => {
+    const hook = compactor({
+      ...overBudget,
+      summarize: () => {
+        recordSummaryUsage({ inputTokens: 100, outputTokens: 10 });
+        recordSummaryUsage({ inputTokens: 50, outputTokens: 5 });
+        return "s";
+      },
+      ...otelEvents(tracer),
+    });
+    await inAgentSpan(() => hook({ messages }));
+    expect(only("compaction").attributes).toMatchObject({ "gen_ai.usage.input_tokens": 150, "gen_ai.usage.output_tokens": 15 });
   });
 
   it("a call within budget makes no span and marks nothing", async () => {
