@@ -65,13 +65,6 @@ export interface SummaryUsage {
   outputTokens?: number | undefined;
 }
 
-/**
- * Compaction spans started by `onCompacting` and not yet ended, under the context that was active
- * when each started. The hook's callbacks and `summarize` run in the async context of the hook's
- * call, so the end of a compaction finds its span there; concurrent calls under different spans
- * never meet. A compaction whose `summarize` throws with `onError: "throw"` calls nothing after
- * `onCompacting`: its span is never ended nor exported, and goes with its context.
- */
 interface Started {
   owner: object;
   span: Span;
@@ -79,6 +72,14 @@ interface Started {
   inputTokens: number;
   outputTokens: number;
 }
+
+/**
+ * Compaction spans started by `onCompacting` and not yet ended, under the context that was active
+ * when each started. The hook's callbacks and `summarize` run in the async context of the hook's
+ * call, so the end of a compaction finds its span there; concurrent calls under different spans
+ * never meet. A compaction whose `summarize` throws with `onError: "throw"` calls nothing after
+ * `onCompacting`: its span is never ended nor exported, and goes with its context.
+ */
 const inProgress = new WeakMap<Context, Started[]>();
 
 function startedIn(parent: Context): Started[] {

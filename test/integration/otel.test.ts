@@ -297,7 +297,10 @@ describe("otelEvents", () => {
   it("spreads into statefulCompactor's options, whose keys are checked", async () => {
     const hook = statefulCompactor({ ...overBudget, summarize: () => "s", conversationId: "c1", ...otelEvents(tracer) });
     await inAgentSpan(() => hook(messages));
-    expect(only("compaction").attributes["context_compactor.strategy"]).toBe("summarize");
+    const span = only("compaction");
+    expect(span.attributes["context_compactor.strategy"]).toBe("summarize");
+    // The span onCompacting started is the one ended: the store's calls keep the hook's context.
+    expect(startedCompactions).toEqual([span.spanContext().spanId]);
   });
 
   it("checks its arguments once, naming the one at fault", () => {
