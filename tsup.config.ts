@@ -15,6 +15,7 @@ export default defineConfig([
       mastra: "src/adapters/mastra.ts",
       genkit: "src/adapters/genkit.ts",
       pi: "src/adapters/pi.ts",
+      otel: "src/adapters/otel.ts",
     },
     format: ["esm", "cjs"],
     dts: true,

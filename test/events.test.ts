@@ -1,15 +1,8 @@
 // Callbacks only over budget, with the documented shapes.
 import { describe, expect, it, vi } from "vitest";
 import { compact, compactor, planCompaction } from "../src/index.js";
+import { fiveMessages as messages, perMessage } from "./support/five-messages.js";
 
-const perMessage = (list: readonly unknown[]) => list.length;
-const messages = [
-  { role: "system", content: "S" },
-  { role: "user", content: "u1" },
-  { role: "assistant", content: "a1" },
-  { role: "user", content: "u2" },
-  { role: "assistant", content: "a2" },
-];
 
 describe("events", () => {
   it("an ordinary turn calls no callback", async () => {

@@ -29,7 +29,7 @@ describe("package", () => {
     const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
     expect(manifest.dependencies ?? {}).toEqual({});
     for (const peer of Object.keys(manifest.peerDependencies)) expect(manifest.peerDependenciesMeta[peer], peer).toEqual({ optional: true });
-    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(["@langchain/core", "@mariozechner/pi-agent-core", "@mastra/core", "@openai/agents", "ai", "genkit", "langchain"]);
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(["@langchain/core", "@mariozechner/pi-agent-core", "@mastra/core", "@openai/agents", "@opentelemetry/api", "ai", "genkit", "langchain"]);
     for (const file of ["index.js", "index.cjs", "ai-sdk.js", "ai-sdk.cjs", "openai-agents.js", "openai-agents.cjs", "redis.js", "redis.cjs", "pi.js", "pi.cjs", "genkit.js", "genkit.cjs", "mastra.js", "mastra.cjs"]) {
       const code = readFileSync(dist(file), "utf8");
       expect(code).not.toMatch(/from ["'](?!\.\/)/);
@@ -45,6 +45,15 @@ describe("package", () => {
     }
     for (const file of ["index.js", "index.cjs", "ai-sdk.js", "openai-agents.js"]) {
       expect(readFileSync(dist(file), "utf8")).not.toMatch(/(?:from|require\()\s*["'](?:langchain|@langchain\/)/);
+    }
+  });
+
+  it("only the OpenTelemetry entry imports @opentelemetry/api", () => {
+    for (const file of ["otel.js", "otel.cjs"]) {
+      const code = readFileSync(dist(file), "utf8");
+      expect(code).toMatch(/["']@opentelemetry\/api["']/);
+      // Nothing else from outside the package.
+      expect(code.match(/(?:from|require\()\s*["'](?!\.\/)[^"']+["']/g)).toEqual([expect.stringContaining("@opentelemetry/api")]);
     }
   });
 

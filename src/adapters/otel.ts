@@ -1,0 +1,244 @@
+import { context, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from "@opentelemetry/api";
+import type { CompactedEvent, CompactingEvent, SkippedEvent } from "../ground/types.js";
+import { isCompactionError } from "../ground/errors.js";
+import { expectedMessage } from "../ground/describe-value.js";
+import { rejectUnknownKeys } from "../ground/unknown-keys.js";
+
+// Attribute names. The GenAI ones are the OpenTelemetry GenAI semantic conventions'
+// (open-telemetry/semantic-conventions-genai, model/gen-ai/registry.yaml; the JavaScript constants
+// of @opentelemetry/semantic-conventions 1.45.0 spell `gen_ai.operation.name` and
+// `gen_ai.usage.input_tokens` / `output_tokens` the same way):
+// - `gen_ai.conversation.compacted` (boolean, added by semantic-conventions-genai#162): "whether the
+//   effective conversation context used for this operation is a compacted view of a prior
+//   conversation". Unset means unknown, so it is only ever set to true.
+// - `gen_ai.operation.name` is Required on every GenAI span, which is how a GenAI span is told apart.
+// - `gen_ai.usage.input_tokens` / `gen_ai.usage.output_tokens`: "the number of tokens used in the
+//   GenAI input (prompt)" / "response (completion)", here the summarizer's.
+// - `error.type` (general conventions, stable): "describes a class of error the operation ended with".
+// The conventions name nothing a compaction reports (tokens after it, messages kept, its
+// strategy), so those live in this library's own namespace, `context_compactor.*`.
+const GEN_AI_CONVERSATION_COMPACTED = "gen_ai.conversation.compacted";
+const GEN_AI_OPERATION_NAME = "gen_ai.operation.name";
+const GEN_AI_USAGE_INPUT_TOKENS = "gen_ai.usage.input_tokens";
+const GEN_AI_USAGE_OUTPUT_TOKENS = "gen_ai.usage.output_tokens";
+const ERROR_TYPE = "error.type";
+const STRATEGY = "context_compactor.strategy";
+const TOKENS_BEFORE = "context_compactor.tokens_before";
+const TOKENS_AFTER = "context_compactor.tokens_after";
+const MESSAGES_SUMMARIZED = "context_compactor.messages_summarized";
+const MESSAGES_KEPT = "context_compactor.messages_kept";
+const DURATION_MS = "context_compactor.duration_ms";
+const OVER_BUDGET = "context_compactor.over_budget";
+const OVER_BUDGET_CAUSE = "context_compactor.over_budget_cause";
+const SKIP_REASON = "context_compactor.skip_reason";
+
+/** Options of `otelEvents`. */
+export interface OtelEventsOptions {
+  /**
+   * Name of the span each compaction makes.
+   * @default "compaction"
+   */
+  spanName?: string;
+  /**
+   * Set on every compaction span, such as the conversation's `gen_ai.conversation.id`.
+   * @default {}
+   */
+  attributes?: Attributes;
+  /** Your own `onCompacting`, called after the span is started. */
+  onCompacting?: (event: CompactingEvent) => void;
+  /** Your own `onCompacted`, called after the span is ended. */
+  onCompacted?: (event: CompactedEvent) => void;
+  /** Your own `onSkipped`, called after the span is ended. */
+  onSkipped?: (event: SkippedEvent) => void;
+}
+
+/** The callbacks `otelEvents` returns, to spread into the options of any entry point. */
+export interface OtelEvents {
+  onCompacting: (event: CompactingEvent) => void;
+  onCompacted: (event: CompactedEvent) => void;
+  onSkipped: (event: SkippedEvent) => void;
+}
+
+/** The usage the summarizing model reported, for `recordSummaryUsage`. */
+export interface SummaryUsage {
+  inputTokens?: number | undefined;
+  outputTokens?: number | undefined;
+}
+
+interface Started {
+  owner: object;
+  span: Span;
+  /** The summarizer's usage so far: a chunked summary makes several model calls. */
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * Compaction spans started by `onCompacting` and not yet ended, under the context that was active
+ * when each started. The hook's callbacks and `summarize` run in the async context of the hook's
+ * call, so the end of a compaction finds its span there; concurrent calls under different spans
+ * never meet. A compaction whose `summarize` throws with `onError: "throw"` calls nothing after
+ * `onCompacting`: its span is never ended nor exported, and goes with its context.
+ */
+const inProgress = new WeakMap<Context, Started[]>();
+
+function startedIn(parent: Context): Started[] {
+  let spans = inProgress.get(parent);
+  if (spans === undefined) inProgress.set(parent, (spans = []));
+  return spans;
+}
+
+/** The newest span `owner` started under `parent`, taken out of the list. */
+function takeStarted(parent: Context, owner: object): Span | undefined {
+  const spans = inProgress.get(parent) ?? [];
+  for (let index = spans.length - 1; index >= 0; index--) {
+    if (spans[index]!.owner === owner) return spans.splice(index, 1)[0]!.span;
+  }
+  return undefined;
+}
+
+/** `error.type`: the `CompactionError`'s code, else the error's name; `_OTHER` is the conventions' value when there is none. */
+function errorType(error: unknown): string {
+  if (isCompactionError(error)) return error.code;
+  if (error instanceof Error) return error.name;
+  return "_OTHER";
+}
+
+function checkCallback(options: OtelEventsOptions, name: keyof OtelEvents): void {
+  const value = options[name];
+  if (value !== undefined && typeof value !== "function") throw new TypeError(expectedMessage(name, "a function", value));
+}
+
+/**
+ * Makes `onCompacting`, `onCompacted` and `onSkipped` that trace each compaction with
+ * OpenTelemetry, to spread into the options of any entry point. Each compaction is a span
+ * (`compaction`, a child of the span active when the hook runs) with its tokens before and after,
+ * the messages summarized and kept, the strategy, the duration, whether it is still over budget
+ * and why, or why it was skipped; a skipped compaction's error is recorded on it with status
+ * `ERROR`. The active span, when it is a GenAI span (it has `gen_ai.operation.name`), gets
+ * `gen_ai.conversation.compacted: true`. A call within budget makes no span.
+ *
+ * @param tracer - the `Tracer` the spans are made with (`trace.getTracer("my-app")`)
+ * @param options - `spanName`, `attributes` for every span, and your own callbacks, called after the span's
+ * @returns `{ onCompacting, onCompacted, onSkipped }`
+ * @example
+ * ```ts
+ * import { trace } from "@opentelemetry/api";
+ * import { compactor } from "context-compactor";
+ * import { otelEvents } from "context-compactor/otel";
+ *
+ * const hook = compactor({ maxTokens: 100_000, summarize, ...otelEvents(trace.getTracer("my-agent")) });
+ * ```
+ */
+export function otelEvents(tracer: Tracer, options: OtelEventsOptions = {}): OtelEvents {
+  if (typeof tracer !== "object" || tracer === null || typeof tracer.startSpan !== "function") {
+    throw new TypeError(expectedMessage("tracer", "an OpenTelemetry `Tracer` (with `startSpan`)", tracer));
+  }
+  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
+  rejectUnknownKeys(options, ["spanName", "attributes", "onCompacting", "onCompacted", "onSkipped"], "");
+  const { spanName = "compaction", attributes = {} } = options;
+  if (typeof spanName !== "string" || spanName === "") throw new TypeError(expectedMessage("spanName", "a non-empty string", spanName));
+  if (typeof attributes !== "object" || attributes === null || Array.isArray(attributes)) {
+    throw new TypeError(expectedMessage("attributes", "an object of span attributes", attributes));
+  }
+  for (const name of ["onCompacting", "onCompacted", "onSkipped"] as const) checkCallback(options, name);
+  const owner = {};
+
+  const start = (parent: Context, startTime?: number): Span => tracer.startSpan(spanName, { attributes, ...(startTime === undefined ? {} : { startTime }) }, parent);
+
+  /**
+   * The span of the compaction ending now: the one `onCompacting` started, when it was called;
+   * else one made now (masking and truncating never summarize, a skip may come before
+   * `summarize`), begun `durationMs` ago when that is known.
+   */
+  const ending = (followsCompacting: boolean, durationMs?: number): Span => {
+    const parent = context.active();
+    return (followsCompacting ? takeStarted(parent, owner) : undefined) ?? start(parent, durationMs === undefined ? undefined : Date.now() - durationMs);
+  };
+
+  return {
+    onCompacting(event) {
+      const parent = context.active();
+      const span = start(parent);
+      span.setAttribute(TOKENS_BEFORE, event.tokensBefore);
+      startedIn(parent).push({ owner, span, inputTokens: 0, outputTokens: 0 });
+      options.onCompacting?.(event);
+    },
+    onCompacted(event) {
+      const span = ending(event.strategy === "summarize" || event.strategy === "fallback", event.durationMs);
+      span.setAttributes({
+        [STRATEGY]: event.strategy,
+        [TOKENS_BEFORE]: event.tokensBefore,
+        [TOKENS_AFTER]: event.tokensAfter,
+        [MESSAGES_SUMMARIZED]: event.summarized,
+        [MESSAGES_KEPT]: event.kept,
+        [DURATION_MS]: event.durationMs,
+        [OVER_BUDGET]: event.overBudget,
+        ...(event.overBudgetCause === undefined ? {} : { [OVER_BUDGET_CAUSE]: event.overBudgetCause }),
+      });
+      // With `onError: "fallback"` the compaction succeeded with the model-free summary: the
+      // summarizer's failure is recorded, and the span's status stays unset.
+      if (event.error !== undefined) span.recordException(event.error instanceof Error ? event.error : String(event.error));
+      span.end();
+      const active = trace.getActiveSpan();
+      if (active !== undefined && isGenAiSpan(active)) active.setAttribute(GEN_AI_CONVERSATION_COMPACTED, true);
+      options.onCompacted?.(event);
+    },
+    onSkipped(event) {
+      const span = ending(event.reason === "error");
+      span.setAttributes({
+        [SKIP_REASON]: event.reason,
+        [TOKENS_BEFORE]: event.tokensBefore,
+        ...(event.overBudget === undefined ? {} : { [OVER_BUDGET]: event.overBudget }),
+        ...(event.overBudgetCause === undefined ? {} : { [OVER_BUDGET_CAUSE]: event.overBudgetCause }),
+      });
+      if (event.reason === "error") {
+        const { error } = event;
+        span.recordException(error instanceof Error ? error : String(error));
+        span.setAttribute(ERROR_TYPE, errorType(error));
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      }
+      span.end();
+      options.onSkipped?.(event);
+    },
+  };
+}
+
+/**
+ * A span is a GenAI span when it carries `gen_ai.operation.name`, which the conventions require on
+ * every GenAI span. Only the SDK's spans let their attributes be read; another tracer's spans
+ * are left alone.
+ */
+function isGenAiSpan(span: Span): boolean {
+  const { attributes } = span as { attributes?: Attributes };
+  return typeof attributes === "object" && attributes !== null && attributes[GEN_AI_OPERATION_NAME] !== undefined;
+}
+
+/**
+ * Records the summarizing model's usage on the compaction in progress, as `gen_ai.usage.input_tokens`
+ * and `gen_ai.usage.output_tokens`. Call it from your `summarize`, after the model call and
+ * outside any span of your own, so that the context is the hook's; the calls of a summary made in
+ * chunks (`summarizeWith`'s `maxInputTokens`) add up. Does nothing (and returns
+ * false) when no compaction traced by `otelEvents` is in progress there.
+ *
+ * @param usage - `{ inputTokens?, outputTokens? }`, as the provider reported them
+ * @returns whether a compaction span received it
+ * @example
+ * ```ts
+ * import { summarizeWith } from "context-compactor";
+ * import { recordSummaryUsage } from "context-compactor/otel";
+ *
+ * const summarize = summarizeWith(async ({ system, user }, { signal }) => {
+ *   const response = await openai.chat.completions.create({ model: "gpt-4.1-mini", messages: [{ role: "system", content: system }, { role: "user", content: user }] }, { signal });
+ *   recordSummaryUsage({ inputTokens: response.usage?.prompt_tokens, outputTokens: response.usage?.completion_tokens });
+ *   return response.choices[0]?.message.content ?? "";
+ * });
+ * ```
+ */
+export function recordSummaryUsage(usage: SummaryUsage): boolean {
+  const started = inProgress.get(context.active())?.at(-1);
+  if (started === undefined || typeof usage !== "object" || usage === null) return false;
+  if (typeof usage.inputTokens === "number") started.span.setAttribute(GEN_AI_USAGE_INPUT_TOKENS, (started.inputTokens += usage.inputTokens));
+  if (typeof usage.outputTokens === "number") started.span.setAttribute(GEN_AI_USAGE_OUTPUT_TOKENS, (started.outputTokens += usage.outputTokens));
+  return true;
+}
