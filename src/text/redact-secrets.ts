@@ -157,10 +157,22 @@ function pemBlocks(text: string, spans: number[]): void {
  */
 export function secretSpans(text: string): number[] {
   const spans: number[] = [];
-  for (const pattern of keyPatterns) for (const match of text.matchAll(pattern)) spans.push(match.index, tokenEnd(text, match.index + match[0].length));
-  for (const match of text.matchAll(authorization)) {
+  // A match that stopped at its bound runs on to its token's end, and the next search starts there:
+  // each character is read once, however long the run (`sk-sk-sk-…` would otherwise be quadratic).
+  for (const pattern of keyPatterns) {
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+      const end = tokenEnd(text, match.index + match[0].length);
+      spans.push(match.index, end);
+      pattern.lastIndex = Math.max(end, match.index + 1);
+    }
+  }
+  authorization.lastIndex = 0;
+  for (let match = authorization.exec(text); match !== null; match = authorization.exec(text)) {
     const credential = match[1] as string;
-    if (isCredential(credential)) spans.push(match.index + match[0].length - credential.length, tokenEnd(text, match.index + match[0].length));
+    const end = tokenEnd(text, match.index + match[0].length);
+    if (isCredential(credential)) spans.push(match.index + match[0].length - credential.length, end);
+    authorization.lastIndex = Math.max(end, match.index + 1);
   }
   for (const match of text.matchAll(urlPassword)) spans.push(match.index + match[0].length - 1 - (match[1] as string).length, match.index + match[0].length - 1);
   namedSetting.lastIndex = 0;
