@@ -53,6 +53,11 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   signal: AbortSignal | undefined;
   /** The key of this hook's seals on user-role summaries: from `signingKey`, or random per hook. */
   sealKey: Uint8Array | undefined;
+  /**
+   * Text that ends the summary message, given where the kept suffix starts (set by
+   * `statefulCompactor` with `archive: true`); part of the summary, so it counts in its budget.
+   */
+  summarySuffix?: ((tailStart: number) => string) | undefined;
 }
 
 /** A fresh random key for one hook's seals; undefined where the runtime has no `crypto.getRandomValues` (then no user-role summary verifies). */
@@ -88,7 +93,7 @@ const compactorKeys = [
 ] as const;
 const callKeys = ["force", "instructions", "signal", "usage"] as const;
 /** The keys `statefulCompactor` and the adapters take besides those of `compactor` (validated there). */
-const statefulKeys = ["store", "conversationId", "onStoreError", "storeTimeoutMs", "maxBranches"] as const;
+const statefulKeys = ["store", "conversationId", "onStoreError", "storeTimeoutMs", "maxBranches", "archive", "archiveMaxBytes"] as const;
 
 // setTimeout fires at once for delays above 2^31 - 1 ms, which would turn a long timeout into none.
 const longestTimeout = 2_147_483_647;
