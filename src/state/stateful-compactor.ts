@@ -587,7 +587,10 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const signal = optionalAbortSignal(recallOptions.signal, "signal");
     const key = keyOfId(id);
     // After the conversation's compactions in progress, so a recall sees what they archive.
-    return inTurn(key, async () => recallFromArchive((await archive.read(key, signal)) ?? [], query, maxTokens));
+    return inTurn(key, async () => {
+      const ranges = await archive.read(key, signal);
+      return ranges === undefined ? "The archive could not be read: the store did not answer. Try again later." : recallFromArchive(ranges, query, maxTokens);
+    });
   }
 
   const compact = async <T extends M>(messages: readonly T[], call: StatefulCallOptions = {}): Promise<T[] | null> => {
