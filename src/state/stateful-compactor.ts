@@ -22,6 +22,7 @@ import { archiveStore } from "./archive-store.js";
 import { archiveLine } from "./archive-line.js";
 import { rangeOf, type ArchivedMessage } from "./conversation-archive.js";
 import { recallFromArchive } from "./recall-archive.js";
+import { providerPayload } from "../dialects/messages.js";
 
 /** What failed when a store call threw or rejected. */
 export interface StoreErrorContext {
@@ -563,6 +564,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   /**
    * Archives the input messages this compaction removed: those of `base` between the head and the
    * kept suffix that are neither pinned nor a stored summary (already archived when it was made).
+   * Each is kept as the caller sent it, in its own format.
    */
   async function archiveRemoved(key: string, messages: readonly M[], base: readonly M[], head: number, tailStart: number, pinned: readonly number[], inputIndex: (index: number) => number): Promise<void> {
     if (archive === undefined) return;
@@ -570,7 +572,9 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const removed: ArchivedMessage[] = [];
     for (let index = head; index < Math.min(tailStart, base.length); index++) {
       const at = inputIndex(index);
-      if (!kept.has(index) && at >= 0) removed.push({ index: at, message: messages[at] as object });
+      // A LangChain instance is kept as its fields, without its serialization wrapper (which no
+      // dialect reads back), and a pi message without pi's bookkeeping: what the provider received.
+      if (!kept.has(index) && at >= 0) removed.push({ index: at, message: providerPayload(messages[at] as object) ?? (messages[at] as object) });
     }
     const range = rangeOf(removed);
     if (range !== undefined) await archive.append(key, range);
