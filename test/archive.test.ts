@@ -197,3 +197,29 @@ describe("archive, appended again", () => {
     expect((await compact.recall("TRKA20002")).match(/\[message \d+\]/g)).toHaveLength(1);
   });
 });
+
+describe("archive, beyond summaries", () => {
+  it("archives a tool result whose payload the request holds cut, once however often it is cut again", async () => {
+    const { store, calls } = countedStore();
+    const compact = statefulCompactor<Chat>({ ...options, maxTokens: 2000, keepTail: 1500, store, conversationId: "cut" });
+    // One huge tool result in the newest turn: no summary can help, its payload is cut in the middle.
+    const huge: Chat[] = [system, { role: "user", content: "Dump the log." }, { role: "assistant", content: null, tool_calls: [{ id: "t1", type: "function", function: { name: "read_log", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "t1", content: `${"line of log ".repeat(800)} the culprit is ERR-7731 ${"line of log ".repeat(800)}` }];
+    const sent = await compact(huge);
+    expect(JSON.stringify(sent)).not.toContain("ERR-7731");
+    // Too large for the answer whole: an excerpt around the fact.
+    const answer = await compact.recall("ERR-7731");
+    expect(answer).toMatch(/\[message 3\]\n\[… \d+ characters left out …\] [^\n]*the culprit is ERR-7731/);
+    const writes = () => calls.filter((call) => call === "set context-compactor:cut:archive").length;
+    expect(writes()).toBe(1);
+    await compact(huge);
+    expect(writes()).toBe(1);
+  });
+
+  it("keeps no archive, and writes no archive line, for a conversation without an id", async () => {
+    const { store, calls } = countedStore();
+    const sent = await statefulCompactor<Chat>({ ...options, store })(conversation(6));
+    expect(calls.filter((call) => call.includes(":archive"))).toEqual([]);
+    expect(sent?.[1]?.content).toBe(`${SUMMARY_PREFIX}The user asked about orders; each has shipped.`);
+  });
+});

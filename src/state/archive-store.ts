@@ -63,7 +63,9 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
     // The result is ready: like the state's write, this one is not given up when the call aborts.
     const current = await read(conversationKey, undefined);
     if (current === undefined) return;
-    const { ranges, trim } = appendBounded(current, range, maxBytes);
+    const { ranges, trim, added } = appendBounded(current, range, maxBytes);
+    // Every message is archived already (a payload cut again on this call): nothing to write.
+    if (!added) return;
     try {
       const payload = serializeArchive(ranges);
       const value = stateKey === undefined ? payload : await signState(payload, await stateKey);

@@ -64,7 +64,7 @@ const SIGNATURE_BYTES = 80;
  * larger than the bound by itself is not kept. Each message is serialized a few times, so
  * appending is linear in the archive's size.
  */
-export function appendBounded(ranges: readonly ArchivedRange[], next: ArchivedRange, maxBytes: number): { ranges: ArchivedRange[]; trim: ArchiveTrim } {
+export function appendBounded(ranges: readonly ArchivedRange[], next: ArchivedRange, maxBytes: number): { ranges: ArchivedRange[]; trim: ArchiveTrim; added: boolean } {
   // A message archived already (its state was lost, and the conversation summarized again from
   // the start) is not archived twice.
   const held = new Set(ranges.flatMap((range) => range.messages.map((entry) => JSON.stringify(entry))));
@@ -101,5 +101,5 @@ export function appendBounded(ranges: readonly ArchivedRange[], next: ArchivedRa
     const rest = rangeOf(at === rangeAt ? range.messages.slice(messageAt) : range.messages);
     if (rest !== undefined) kept.push(rest);
   }
-  return { ranges: kept, trim: { dropped } };
+  return { ranges: kept, trim: { dropped }, added: fresh !== undefined };
 }

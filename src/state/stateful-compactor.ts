@@ -17,7 +17,7 @@ import { UnreadableValueError, digestMessages } from "./digest.js";
 import { importSigningKey, signState, verifiedState } from "./state-signature.js";
 import { memoryStore } from "./memory-store.js";
 import { ownWritesOf } from "./own-writes.js";
-import { KEY_PREFIX, automaticKey, keyOfId, leaseKeyOf } from "./store-keys.js";
+import { KEY_PREFIX, archiveKeyOf, automaticKey, keyOfId, leaseKeyOf } from "./store-keys.js";
 import { archiveStore } from "./archive-store.js";
 import { archiveLine } from "./archive-line.js";
 import { rangeOf, type ArchivedMessage } from "./conversation-archive.js";
@@ -68,7 +68,8 @@ export interface StatefulCompactorOptions<M extends AnyMessage = AnyMessage> ext
    */
   onStoreError?: (error: unknown, context: StoreErrorContext) => void;
   /**
-   * Keeps every message a summary replaces, verbatim (the caller's own objects as JSON), in the
+   * For a conversation with an id, keeps every message a compaction takes out of the request (those
+   * a summary replaces, masked or cut ones), verbatim (the caller's own objects as JSON), in the
    * store under the conversation (`<key>:archive`), with the same store, expiry, `signingKey` and
    * `storeTimeoutMs` as the state: `compact.recall` and the `recall_context` tools read it back,
    * and the summary message ends with one line saying which messages are archived and how to
@@ -533,7 +534,9 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const head = headLength(messages);
     // With an archive, the summary ends with the line that says what is archived: every position
     // from the system prompt's end to the kept suffix's start.
-    const callSettings = archive === undefined
+    // A conversation without an id has no archive: a recall names its conversation by id.
+    const archived = archive !== undefined && !key.startsWith(`${KEY_PREFIX}auto:`);
+    const callSettings = !archived
       ? settings
       : { ...settings, summarySuffix: (tailStart: number) => archiveLine(head, (tailStart >= base.length ? messages.length : inputIndex(tailStart)) - 1) };
     const outcome = await runCompaction<T>(base, callSettings as never, signal, usageOfBase(usage, state, origin), stored, planned);
@@ -542,6 +545,8 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       if (reported !== undefined && state !== undefined) await unlessUnreadable(key, () => rememberUsage(key, messages, state, reported, signal));
       return base === messages ? null : base.slice();
     }
+    // Beside the state's write, not after it; a failure is reported, never thrown.
+    const archiving = archived ? archiveDropped(key, messages, base, outcome.messages, inputIndex).catch((error: unknown) => report(error, { operation: "set", key: archiveKeyOf(key) })) : undefined;
     if (outcome.strategy === "summarize" || outcome.strategy === "fallback") {
       const covered = outcome.tailStart >= base.length ? messages.length : inputIndex(outcome.tailStart);
       const pinned = outcome.pinned.map(inputIndex);
@@ -554,30 +559,32 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
             pinned,
             summary: outcome.added,
           };
-          await Promise.all([writeState(key, next, messages, state, signal), archiveRemoved(key, messages, base, head, outcome.tailStart, outcome.pinned, inputIndex)]);
+          await writeState(key, next, messages, state, signal);
         });
       }
     }
+    await archiving;
     return outcome.messages;
   }
 
   /**
-   * Archives the input messages this compaction removed: those of `base` between the head and the
-   * kept suffix that are neither pinned nor a stored summary (already archived when it was made).
-   * Each is kept as the caller sent it, in its own format.
+   * Archives the input messages the request no longer holds as they are: those a summary replaced,
+   * and those whose tool results were masked or whose payloads were cut (the request holds a copy).
+   * A stored summary (archived when it was made) is not one. Each is kept as the caller sent it, in
+   * its own format; one already archived is not archived again, so a cut made again on every call
+   * costs a read and no write.
    */
-  async function archiveRemoved(key: string, messages: readonly M[], base: readonly M[], head: number, tailStart: number, pinned: readonly number[], inputIndex: (index: number) => number): Promise<void> {
-    if (archive === undefined) return;
-    const kept = new Set(pinned);
-    const removed: ArchivedMessage[] = [];
-    for (let index = head; index < Math.min(tailStart, base.length); index++) {
+  async function archiveDropped(key: string, messages: readonly M[], base: readonly M[], sent: readonly object[], inputIndex: (index: number) => number): Promise<void> {
+    const shown = new Set<object>(sent);
+    const dropped: ArchivedMessage[] = [];
+    for (let index = 0; index < base.length; index++) {
       const at = inputIndex(index);
       // A LangChain instance is kept as its fields, without its serialization wrapper (which no
       // dialect reads back), and a pi message without pi's bookkeeping: what the provider received.
-      if (!kept.has(index) && at >= 0) removed.push({ index: at, message: providerPayload(messages[at] as object) ?? (messages[at] as object) });
+      if (at >= 0 && !shown.has(base[index] as object)) dropped.push({ index: at, message: providerPayload(messages[at] as object) ?? (messages[at] as object) });
     }
-    const range = rangeOf(removed);
-    if (range !== undefined) await archive.append(key, range);
+    const range = rangeOf(dropped);
+    if (range !== undefined) await archive?.append(key, range);
   }
 
   async function recall(query: string, recallOptions: RecallOptions = {}): Promise<string> {
