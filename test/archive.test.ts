@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ArchiveTrimmedError, SUMMARY_PREFIX, memoryStore, recallToolDefinition, statefulCompactor, type CompactionStore, type SummaryContext } from "../src/index.js";
 import { appendBounded, serializeArchive, type ArchivedRange } from "../src/state/conversation-archive.js";
@@ -221,5 +222,28 @@ describe("archive, beyond summaries", () => {
     const sent = await statefulCompactor<Chat>({ ...options, store })(conversation(6));
     expect(calls.filter((call) => call.includes(":archive"))).toEqual([]);
     expect(sent?.[1]?.content).toBe(`${SUMMARY_PREFIX}The user asked about orders; each has shipped.`);
+  });
+});
+
+describe("archive bound, for any appends", () => {
+  it("never stores more than archiveMaxBytes, and drops only messages older than every kept one", () => {
+    const text = fc.string({ unit: fc.constantFrom("a", "é", "日", "😀", "\n", '"'), maxLength: 300 });
+    fc.assert(
+      fc.property(fc.array(fc.array(text, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 12 }), fc.integer({ min: 200, max: 6000 }), (appends, maxBytes) => {
+        let ranges: ArchivedRange[] = [];
+        const dropped: number[] = [];
+        let next = 1;
+        for (const contents of appends) {
+          const messages = contents.map((content) => ({ index: next++, message: { role: "user", content } }));
+          const result = appendBounded(ranges, { from: messages[0]!.index, to: messages.at(-1)!.index, messages }, maxBytes);
+          ranges = result.ranges;
+          dropped.push(...result.trim.dropped);
+          expect(Buffer.byteLength(serializeArchive(ranges)) + 80).toBeLessThanOrEqual(maxBytes);
+        }
+        const kept = ranges.flatMap((range) => range.messages.map((entry) => entry.index));
+        expect([...dropped, ...kept]).toEqual(Array.from({ length: next - 1 }, (_, index) => index + 1));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
