@@ -5,7 +5,7 @@ import { fakeModel } from "@langchain/core/testing";
 import { createAgent, createMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { recallTool } from "../../src/adapters/langchain.js";
-import { SUMMARY_PREFIX, memoryStore, statefulCompactor } from "../../src/index.js";
+import { SUMMARY_PREFIX, memoryStore, recallToolDefinition, statefulCompactor } from "../../src/index.js";
 
 function history(tag: string): BaseMessage[] {
   const messages: BaseMessage[] = [];
@@ -45,5 +45,18 @@ describe("recall_context with createAgent", () => {
     expect(calls[1]).not.toContain("TRK199");
     expect(calls[2]).toContain("ALICETRK199");
     expect(calls[2]).not.toContain("BOBTRK");
+  });
+
+  it("a LangChain tool with the shared name, description and schema, reading the conversation its config names", async () => {
+    const store = memoryStore();
+    const compact = statefulCompactor<BaseMessage>({ maxTokens: 1500, summarize: () => "Orders were checked.", store, archive: true });
+    await compact(history("ALICE"), { conversationId: "alice" });
+    await compact(history("BOB"), { conversationId: "bob" });
+    const recall = recallTool(compact, { conversationId: (config) => config.configurable?.["thread_id"] as string });
+    expect(recall.name).toBe(recallToolDefinition.name);
+    expect(recall.description).toBe(recallToolDefinition.description);
+    const answer = await recall.invoke({ query: "TRK1" }, { configurable: { thread_id: "alice" } });
+    expect(answer).toContain("Tool result (lookup): Order ALICE-1 ships with tracking ALICETRK199.");
+    expect(answer).not.toContain("BOBTRK");
   });
 });

@@ -1,14 +1,12 @@
 // The `recall_context` tools in the real frameworks, with stub models: the model calls the tool,
 // and the next model request holds what it returned.
 import { Agent, Usage, run, setTracingDisabled, type AgentInputItem, type Model, type ModelRequest } from "@openai/agents";
-import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { generateText, stepCountIs, type ModelMessage } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { recallTool as aiSdkRecallTool, toPrepareStep } from "../../src/adapters/ai-sdk.js";
-import { recallTool as langchainRecallTool } from "../../src/adapters/langchain.js";
 import { recallTool as agentsRecallTool, toCallModelInputFilter } from "../../src/adapters/openai-agents.js";
-import { SUMMARY_PREFIX, memoryStore, recallToolDefinition, statefulCompactor } from "../../src/index.js";
+import { SUMMARY_PREFIX, memoryStore, recallToolDefinition } from "../../src/index.js";
 
 const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
 
@@ -106,34 +104,5 @@ describe("recall_context with the OpenAI Agents SDK", () => {
     const second = JSON.stringify(requests[1]!.input);
     expect(second).toContain("ALICETRK199");
     expect(second).not.toContain("BOBTRK");
-  });
-});
-
-/** LangChain message instances, as `aiSdkHistory`. */
-function langchainHistory(tag: string): BaseMessage[] {
-  const messages: BaseMessage[] = [];
-  for (let turn = 1; turn <= 8; turn++) {
-    messages.push(new HumanMessage(`Check order ${tag}-${turn}. ${"context ".repeat(30)}`));
-    messages.push(new AIMessage({ content: "", tool_calls: [{ id: `c${turn}`, name: "lookup", args: { order: `${tag}-${turn}` } }] }));
-    messages.push(new ToolMessage({ tool_call_id: `c${turn}`, content: `Order ${tag}-${turn} ships with tracking ${tag}TRK${turn}99. ${"notes ".repeat(60)}` }));
-    messages.push(new AIMessage(`Order ${tag}-${turn} checked.`));
-  }
-  messages.push(new HumanMessage(`What was the tracking number of order ${tag}-1?`));
-  return messages;
-}
-
-describe("recall_context with LangChain", () => {
-  it("a LangChain tool with the shared name, description and schema, reading its configured conversation only", async () => {
-    const store = memoryStore();
-    const compact = statefulCompactor<BaseMessage>({ maxTokens: 1500, summarize: () => "Orders were checked.", store, archive: true });
-    await compact(langchainHistory("ALICE"), { conversationId: "alice" });
-    await compact(langchainHistory("BOB"), { conversationId: "bob" });
-    const recall = langchainRecallTool(compact, { conversationId: (config) => config.configurable?.["thread_id"] as string });
-    expect(recall.name).toBe("recall_context");
-    expect(recall.description).toBe(recallToolDefinition.description);
-    const answer = await recall.invoke({ query: "TRK1" }, { configurable: { thread_id: "alice" } });
-    expect(answer).toContain("ALICETRK199");
-    expect(answer).toContain("Tool result (lookup): Order ALICE-1 ships");
-    expect(answer).not.toContain("BOBTRK");
   });
 });
