@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 import { redisStore } from "../src/adapters/redis.js";
 import { SUMMARY_PREFIX, memoryStore, statefulCompactor, type CompactionStore } from "../src/index.js";
 import { digestMessages } from "../src/state/digest.js";
-import { keyOfId, leaseKeyOf } from "../src/state/store-keys.js";
+import { archiveKeyOf, keyOfId, leaseKeyOf } from "../src/state/store-keys.js";
 
 type Message = { role: string; content: unknown };
 const history = (label: string, turns = 6): Message[] => [
@@ -64,8 +64,8 @@ describe("no conversation id reaches another conversation's keys", () => {
   });
 
   it("for any two ids, no key of one is a key of the other or an automatic key", () => {
-    const keysOf = (id: string) => [keyOfId(id), leaseKeyOf(keyOfId(id))];
-    const idLike = fc.oneof(fc.string(), fc.stringMatching(/^[a-z%:0-9A-F]{0,12}$/), fc.constantFrom("victim", "victim:lease", "auto", `auto:${"0".repeat(64)}`, "%3A", ":", "%"));
+    const keysOf = (id: string) => [keyOfId(id), leaseKeyOf(keyOfId(id)), archiveKeyOf(keyOfId(id))];
+    const idLike = fc.oneof(fc.string(), fc.stringMatching(/^[a-z%:0-9A-F]{0,12}$/), fc.constantFrom("victim", "victim:lease", "victim:archive", "auto", `auto:${"0".repeat(64)}`, "%3A", ":", "%"));
     fc.assert(
       fc.property(idLike, idLike, (first, second) => {
         // Ids are non-empty strings.
@@ -73,7 +73,7 @@ describe("no conversation id reaches another conversation's keys", () => {
         const theirs = new Set(keysOf(second));
         for (const key of keysOf(first)) {
           expect(theirs.has(key)).toBe(false);
-          expect(key).not.toMatch(/^context-compactor:auto:[0-9a-f]{64}(:lease)?$/);
+          expect(key).not.toMatch(/^context-compactor:auto:[0-9a-f]{64}(:lease|:archive)?$/);
         }
       }),
       { numRuns: 2_000 },

@@ -1,6 +1,7 @@
 import type { AnyMessage, BeforeLlmHook, ReportedUsage } from "../ground/types.js";
 import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
 import { rollingCompaction } from "./rolling-compaction.js";
+import { noArchive, type Recalling } from "./recall-answer.js";
 
 /** What the AI SDK passes to `prepareStep` (the part this adapter reads). */
 export interface PrepareStepOptions<M extends AnyMessage> {
@@ -43,11 +44,13 @@ export type PrepareStepCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
  * `summarize` runs when the budget is crossed again, not on every step or request. Given a ready
  * hook instead of options, the adapter remembers its last compaction in itself (one conversation).
  *
+ * With `archive: true`, the result also has `recall` (see `statefulCompactor`), for `recallTool`.
+ *
  * From the second step on, the count is anchored on what the provider reported for the last step
  * (`steps[i].usage.inputTokens`), so tool definitions and the provider's own tokenizer count too.
  *
  * @param optionsOrHook - `statefulCompactor` options (`store`, `conversationId` as a string or a function of `prepareStep`'s arguments), or a ready before-LLM hook
- * @returns `({ messages }) => Promise<{ messages } | {}>`
+ * @returns `({ messages }) => Promise<{ messages } | {}>`, with `recall(query, { conversationId })`
  * @example
  * ```ts
  * import { generateText } from "ai";
@@ -57,22 +60,27 @@ export type PrepareStepCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
  */
 export function toPrepareStep<M extends AnyMessage = AnyMessage>(
   optionsOrHook: PrepareStepCompactionOptions<M> | BeforeLlmHook<M>,
-): CompactingPrepareStep {
+): CompactingPrepareStep & Recalling {
   if (typeof optionsOrHook === "function") {
     const compact = rollingCompaction(optionsOrHook);
-    return (async ({ messages }: PrepareStepOptions<M>) => {
+    const prepareStep = (async ({ messages }: PrepareStepOptions<M>) => {
       const compacted = await compact(messages);
       return compacted === null ? {} : { messages: compacted };
     }) as CompactingPrepareStep;
+    return Object.assign(prepareStep, { recall: noArchive });
   }
   const { compact, idOf } = adapterCompactor<M, PrepareStepOptions<M>>(optionsOrHook, { summaryRole: "user" });
-  return (async (args: PrepareStepOptions<M>) => {
+  const prepareStep = (async (args: PrepareStepOptions<M>) => {
     const usage = usageOfLastStep(args);
     const compacted = await compact(args.messages, { ...idOf(args), ...(usage ? { usage } : {}) });
     return compacted === null ? {} : { messages: compacted };
   }) as CompactingPrepareStep;
+  return Object.assign(prepareStep, { recall: compact.recall });
 }
 
+export { recallTool } from "./ai-sdk-recall-tool.js";
+export type { RecallContextTool, RecallInput, RecallInputSchema, RecallToolCallOptions } from "./ai-sdk-recall-tool.js";
+export type { Recalling, RecallToolOptions } from "./recall-answer.js";
 export { overflowRecovery } from "./ai-sdk-overflow-recovery.js";
 export type { OverflowRecoveryMiddleware } from "./ai-sdk-overflow-recovery.js";
 export type { OverflowRecoveryOptions } from "../recovery/compact-for-retry.js";

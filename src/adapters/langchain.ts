@@ -54,3 +54,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions) {
     },
   });
 }
+
+export { recallTool } from "./langchain-recall-tool.js";
+export type { RecallToolConfig } from "./langchain-recall-tool.js";
+export type { Recalling, RecallToolOptions } from "./recall-answer.js";

@@ -1,6 +1,7 @@
 import type { AnyMessage, BeforeLlmHook } from "../ground/types.js";
 import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
 import { rollingCompaction } from "./rolling-compaction.js";
+import { noArchive, type Recalling } from "./recall-answer.js";
 
 /** What `@openai/agents` passes to a `callModelInputFilter` (the part this adapter reads). */
 export interface CallModelInputFilterArgs<M extends AnyMessage> {
@@ -29,7 +30,9 @@ export type InputFilterCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
  * hook instead of options, the filter remembers its last compaction in itself (one run at a time).
  *
  * @param optionsOrHook - `statefulCompactor` options (`store`, `conversationId` as a string or a function of the filter's arguments), or a ready before-LLM hook
- * @returns the filter, with `preserveInputIdentity` set since nothing is mutated
+ * With `archive: true`, the filter also has `recall` (see `statefulCompactor`), for `recallTool`.
+ *
+ * @returns the filter, with `preserveInputIdentity` set since nothing is mutated, and `recall(query, { conversationId })`
  * @example
  * ```ts
  * import { run } from "@openai/agents";
@@ -39,22 +42,27 @@ export type InputFilterCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
  */
 export function toCallModelInputFilter<M extends AnyMessage = AnyMessage>(
   optionsOrHook: InputFilterCompactionOptions<M> | BeforeLlmHook<M>,
-): CompactingInputFilter {
+): CompactingInputFilter & Recalling {
   let compactInput: (args: CallModelInputFilterArgs<M>) => Promise<M[] | null>;
+  let recall: Recalling["recall"] = noArchive;
   if (typeof optionsOrHook === "function") {
     const compact = rollingCompaction(optionsOrHook);
     compactInput = (args) => compact(args.modelData.input);
   } else {
     const { compact, idOf } = adapterCompactor<M, CallModelInputFilterArgs<M>>(optionsOrHook, {});
     compactInput = (args) => compact(args.modelData.input, idOf(args));
+    recall = compact.recall;
   }
   const filter = async (args: CallModelInputFilterArgs<M>) => {
     const compacted = await compactInput(args);
     return compacted === null ? args.modelData : { ...args.modelData, input: compacted };
   };
-  return Object.assign(filter, { preserveInputIdentity: true }) as unknown as CompactingInputFilter;
+  return Object.assign(filter, { preserveInputIdentity: true, recall }) as unknown as CompactingInputFilter & Recalling;
 }
 
+export { recallTool } from "./openai-agents-recall-tool.js";
+export type { RecallFunctionTool, RecallRunContext } from "./openai-agents-recall-tool.js";
+export type { Recalling, RecallToolOptions } from "./recall-answer.js";
 export { withOverflowRecovery } from "./openai-agents-overflow-recovery.js";
 export type { AgentsModel } from "./openai-agents-overflow-recovery.js";
 export type { OverflowRecoveryOptions } from "../recovery/compact-for-retry.js";

@@ -54,6 +54,11 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   signal: AbortSignal | undefined;
   /** The key of this hook's seals on user-role summaries: from `signingKey`, or random per hook. */
   sealKey: Uint8Array | undefined;
+  /**
+   * Text that ends the summary message, given where the kept suffix starts (set by
+   * `statefulCompactor` with `archive: true`); part of the summary, so it counts in its budget.
+   */
+  summarySuffix?: ((tailStart: number) => string) | undefined;
 }
 
 /** A fresh random key for one hook's seals; undefined where the runtime has no `crypto.getRandomValues` (then no user-role summary verifies). */
@@ -89,7 +94,7 @@ const compactorKeys = [
 ] as const;
 const callKeys = ["force", "instructions", "signal", "usage"] as const;
 /** The keys `statefulCompactor` and the adapters take besides those of `compactor` (validated there). */
-const statefulKeys = ["store", "conversationId", "onStoreError", "storeTimeoutMs", "maxBranches"] as const;
+const statefulKeys = ["store", "conversationId", "onStoreError", "storeTimeoutMs", "maxBranches", "archive", "archiveMaxBytes"] as const;
 
 function rejectCallKeys(object: object, known: readonly string[]): void {
   for (const key of Object.keys(object)) {

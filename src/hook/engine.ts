@@ -91,10 +91,10 @@ interface SummaryMaker {
   make(text: string): object;
 }
 
-function summaryMaker<M extends AnyMessage>(dialect: Dialect, settings: Settings<M>, seal: boolean): SummaryMaker {
+function summaryMaker<M extends AnyMessage>(dialect: Dialect, settings: Settings<M>, seal: boolean, suffix = ""): SummaryMaker {
   const role = summaryRoleIn(dialect, settings.summaryRole);
   const key = seal && role !== "system" ? settings.sealKey : undefined;
-  return { make: (text) => dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (key === undefined ? text : sealed(text, role, key))) };
+  return { make: (text) => dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (key === undefined ? text + suffix : sealed(text + suffix, role, key))) };
 }
 
 /**
@@ -130,7 +130,7 @@ export async function runCompaction<M extends AnyMessage>(
   settings.onCompacting?.({ tokensBefore, older: older.length, tail: tail.length });
   // The summary is written in the transcript's own format (a Gemini content, a Bedrock message, …).
   const dialect = plan.dialect;
-  const summaryMessage = summaryMaker(dialect, settings, stored === undefined);
+  const summaryMessage = summaryMaker(dialect, settings, stored === undefined, settings.summarySuffix?.(plan.tailStart));
   let added: object[];
   let fallbackFrom: unknown;
   try {

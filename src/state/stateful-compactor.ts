@@ -18,7 +18,12 @@ import { UnreadableValueError, digestMessages } from "./digest.js";
 import { importSigningKey, signState, verifiedState } from "./state-signature.js";
 import { memoryStore } from "./memory-store.js";
 import { ownWritesOf } from "./own-writes.js";
-import { KEY_PREFIX, automaticKey, keyOfId, leaseKeyOf } from "./store-keys.js";
+import { KEY_PREFIX, archiveKeyOf, automaticKey, keyOfId, leaseKeyOf } from "./store-keys.js";
+import { archiveStore } from "./archive-store.js";
+import { archiveLine } from "./archive-line.js";
+import { rangeOf, type ArchivedMessage } from "./conversation-archive.js";
+import { recallFromArchive } from "./recall-archive.js";
+import { providerPayload } from "../dialects/messages.js";
 
 /** What failed when a store call threw or rejected. */
 export interface StoreErrorContext {
@@ -63,6 +68,35 @@ export interface StatefulCompactorOptions<M extends AnyMessage = AnyMessage> ext
    * @default ignore and continue
    */
   onStoreError?: (error: unknown, context: StoreErrorContext) => void;
+  /**
+   * For a conversation with an id, keeps every message a compaction takes out of the request (those
+   * a summary replaces, masked or cut ones), verbatim (the caller's own objects as JSON), in the
+   * store under the conversation (`<key>:archive`), with the same store, expiry, `signingKey` and
+   * `storeTimeoutMs` as the state: `compact.recall` and the `recall_context` tools read it back,
+   * and the summary message ends with one line saying which messages are archived and how to
+   * recall them. Costs one more `get` and `set` per compaction, and the archive's bytes.
+   * @default false
+   */
+  archive?: boolean;
+  /**
+   * The most an archive may hold per conversation, in bytes of its stored value: past it, the
+   * oldest messages are dropped first, and an `ArchiveTrimmedError` is reported to `onStoreError`.
+   * @default 8388608 (8 MB)
+   */
+  archiveMaxBytes?: number;
+}
+
+/** Options of `compact.recall`. */
+export interface RecallOptions {
+  /** The conversation whose archive is read; the compactor's own `conversationId` when left out. */
+  conversationId?: string;
+  /**
+   * The most the answer may take, in estimated tokens (UTF-8 bytes / 4).
+   * @default 2000
+   */
+  maxTokens?: number;
+  /** Aborts the read (`CompactionError` with code `ABORTED`). */
+  signal?: AbortSignal;
 }
 
 /** Options of one call of a stateful compactor. */
@@ -79,10 +113,18 @@ export interface StatefulCallOptions {
  * A compactor that remembers each conversation's compaction in a store: resolves the messages to
  * send (the caller's own objects after the summary), or `null` when the input can go as it is.
  */
-export type StatefulCompactor<M extends AnyMessage = AnyMessage> = <T extends M>(
+export type StatefulCompactor<M extends AnyMessage = AnyMessage> = (<T extends M>(
   messages: readonly T[],
   call?: StatefulCallOptions,
-) => Promise<T[] | null>;
+) => Promise<T[] | null>) & {
+  /**
+   * With `archive: true`: the archived messages of one conversation that hold `query` (an
+   * identifier or a phrase) or sit in the range it names (`"12-40"`), newest first, rendered as
+   * `renderTranscript` renders them inside a `<transcript>` fence, secrets redacted, at most
+   * `maxTokens` (default 2,000). Reads only that conversation's archive.
+   */
+  recall(query: string, options?: RecallOptions): Promise<string>;
+};
 
 /** Compare-and-set attempts of one write before it is made as a plain `set` (see `writeState`). */
 const CAS_ATTEMPTS = 3;
@@ -118,6 +160,18 @@ function checkedBranches(value: unknown): number {
   if (value === undefined) return 4;
   if (typeof value !== "number") throw new TypeError(expectedMessage("maxBranches", "a positive integer", value));
   if (!Number.isInteger(value) || value < 1) throw new RangeError(expectedMessage("maxBranches", "a positive integer", value));
+  return value;
+}
+
+/** What an archive holds per conversation unless `archiveMaxBytes` says otherwise: 8 MB. */
+const DEFAULT_ARCHIVE_MAX_BYTES = 8 * 1024 * 1024;
+/** What a recall answers at most unless its `maxTokens` says otherwise. */
+const DEFAULT_RECALL_TOKENS = 2000;
+
+function checkedPositiveInteger(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number") throw new TypeError(expectedMessage(name, "a positive integer", value));
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(expectedMessage(name, "a positive integer", value));
   return value;
 }
 
@@ -168,6 +222,9 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   // A lease outlives the slowest summary this compactor allows, so a crashed holder frees it in time.
   const leaseMs = settings.timeoutMs ?? DEFAULT_LEASE_MS;
   const maxBranches = checkedBranches((options as StatefulCompactorOptions<M>).maxBranches);
+  const { archive: rawArchive, archiveMaxBytes } = options as StatefulCompactorOptions<M>;
+  if (rawArchive !== undefined && typeof rawArchive !== "boolean") throw new TypeError(expectedMessage("archive", "a boolean", rawArchive));
+  const archiveBytes = checkedPositiveInteger(archiveMaxBytes, "archiveMaxBytes", DEFAULT_ARCHIVE_MAX_BYTES);
   const queues = new Map<string, Promise<void>>();
   let arrival: Promise<void> = Promise.resolve();
 
@@ -191,6 +248,10 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   const stateKey = signingKey === undefined ? undefined : importSigningKey(signingKey);
   // Awaited by every read and write; this only keeps a failed import from being unhandled meanwhile.
   stateKey?.catch(() => {});
+
+  const archive = rawArchive === true
+    ? archiveStore({ store, stateKey, storeTimeoutMs, maxBytes: archiveBytes, report: (error, operation, key) => report(error, { operation, key }) })
+    : undefined;
 
   /** Keys whose store did not answer the last read: their writes are not preceded by another read. */
   const unanswered = new Set<string>();
@@ -450,14 +511,24 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     planned: EnginePlan<T> | undefined,
     reported: ReportedUsage | undefined,
   ): Promise<T[] | null> {
-    const outcome = await runCompaction<T>(base, settings as never, signal, usageOfBase(usage, state, origin), stored, planned);
+    const inputIndex = (index: number) => (origin === undefined ? index : (origin[index] as number));
+    const head = headLength(messages);
+    // With an archive, the summary ends with the line that says what is archived: every position
+    // from the system prompt's end to the kept suffix's start.
+    // A conversation without an id has no archive: a recall names its conversation by id.
+    const archived = archive !== undefined && !key.startsWith(`${KEY_PREFIX}auto:`);
+    const callSettings = !archived
+      ? settings
+      : { ...settings, summarySuffix: (tailStart: number) => archiveLine(head, (tailStart >= base.length ? messages.length : inputIndex(tailStart)) - 1) };
+    const outcome = await runCompaction<T>(base, callSettings as never, signal, usageOfBase(usage, state, origin), stored, planned);
     if (outcome === null) {
       // Sent with the state as it is: what the provider reported for it is kept with the state.
       if (reported !== undefined && state !== undefined) await unlessUnreadable(key, () => rememberUsage(key, messages, state, reported, signal));
       return base === messages ? null : base.slice();
     }
+    // Beside the state's write, not after it; a failure is reported, never thrown.
+    const archiving = archived ? archiveDropped(key, messages, base, outcome.messages, inputIndex).catch((error: unknown) => report(error, { operation: "set", key: archiveKeyOf(key) })) : undefined;
     if (outcome.strategy === "summarize" || outcome.strategy === "fallback") {
-      const inputIndex = (index: number) => (origin === undefined ? index : (origin[index] as number));
       const covered = outcome.tailStart >= base.length ? messages.length : inputIndex(outcome.tailStart);
       const pinned = outcome.pinned.map(inputIndex);
       if (covered > 0 && pinned.every((index) => index >= 0)) {
@@ -473,10 +544,48 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
         });
       }
     }
+    await archiving;
     return outcome.messages;
   }
 
-  return async <T extends M>(messages: readonly T[], call: StatefulCallOptions = {}): Promise<T[] | null> => {
+  /**
+   * Archives the input messages the request no longer holds as they are: those a summary replaced,
+   * and those whose tool results were masked or whose payloads were cut (the request holds a copy).
+   * A stored summary (archived when it was made) is not one. Each is kept as the caller sent it, in
+   * its own format; one already archived is not archived again, so a cut made again on every call
+   * costs a read and no write.
+   */
+  async function archiveDropped(key: string, messages: readonly M[], base: readonly M[], sent: readonly object[], inputIndex: (index: number) => number): Promise<void> {
+    const shown = new Set<object>(sent);
+    const dropped: ArchivedMessage[] = [];
+    for (let index = 0; index < base.length; index++) {
+      const at = inputIndex(index);
+      // A LangChain instance is kept as its fields, without its serialization wrapper (which no
+      // dialect reads back), and a pi message without pi's bookkeeping: what the provider received.
+      if (at >= 0 && !shown.has(base[index] as object)) dropped.push({ index: at, message: providerPayload(messages[at] as object) ?? (messages[at] as object) });
+    }
+    const range = rangeOf(dropped);
+    if (range !== undefined) await archive?.append(key, range);
+  }
+
+  async function recall(query: string, recallOptions: RecallOptions = {}): Promise<string> {
+    if (typeof query !== "string") throw new TypeError(expectedMessage("query", "a string", query));
+    if (typeof recallOptions !== "object" || recallOptions === null) throw new TypeError(expectedMessage("recall options", "an object", recallOptions));
+    rejectUnknownKeys(recallOptions, ["conversationId", "maxTokens", "signal"], "");
+    if (archive === undefined) throw new TypeError("Expected `archive: true` on the compactor: `recall` reads the archive, and this compactor keeps none");
+    const id = checkedId(recallOptions.conversationId, "conversationId") ?? defaultId;
+    if (id === undefined) throw new TypeError("Expected a `conversationId` (of the call or the compactor): an archive is read by its conversation's id");
+    const maxTokens = checkedPositiveInteger(recallOptions.maxTokens, "maxTokens", DEFAULT_RECALL_TOKENS);
+    const signal = optionalAbortSignal(recallOptions.signal, "signal");
+    const key = keyOfId(id);
+    // After the conversation's compactions in progress, so a recall sees what they archive.
+    return inTurn(key, async () => {
+      const ranges = await archive.read(key, signal);
+      return ranges === undefined ? "The archive could not be read: the store did not answer. Try again later." : recallFromArchive(ranges, query, maxTokens);
+    });
+  }
+
+  const compact = async <T extends M>(messages: readonly T[], call: StatefulCallOptions = {}): Promise<T[] | null> => {
     if (typeof call !== "object" || call === null) throw new TypeError(expectedMessage("call options", "an object", call));
     rejectUnknownKeys(call, ["conversationId", "signal", "usage"], "");
     const signal = optionalAbortSignal(call.signal, "signal");
@@ -499,6 +608,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     }
     return inTurn(key, () => compactOnce(messages, key, signal, usage));
   };
+  return Object.assign(compact, { recall });
 }
 
 /**

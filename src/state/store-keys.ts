@@ -1,4 +1,4 @@
-// The store keys of a conversation: its state, its lease, and the key of a conversation without an id.
+// The store keys of a conversation: its state, its lease, its archive, and the key of a conversation without an id.
 
 import { headLength } from "../plan/split-at-user-boundary.js";
 import { digestMessages } from "./digest.js";
@@ -18,6 +18,12 @@ export function keyOfId(id: string): string {
 
 /** The key of a conversation's lease: disjoint from every state key, since encoded ids hold no `:`. */
 export const leaseKeyOf = (key: string) => `${key}:lease`;
+
+/**
+ * The key of a conversation's archive (`archive: true`): like the lease's, disjoint from every
+ * state key and from every other conversation's keys, since encoded ids hold no `:`.
+ */
+export const archiveKeyOf = (key: string) => `${key}:archive`;
 
 /**
  * The key of a conversation without an id: the digest of its system prompt and its opening.

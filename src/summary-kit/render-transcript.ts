@@ -62,6 +62,11 @@ export function renderMessages(messages: readonly AnyMessage[], options: RenderT
 
 /** The rendered text of each message that shows anything, in order (tool names carry across messages). */
 export function renderBlocks(messages: readonly AnyMessage[], options: RenderTranscriptOptions, findSummary: boolean): string[] {
+  return renderEach(messages, options, findSummary).filter((block) => block !== "");
+}
+
+/** The rendered text of every message, in order, `""` for one that shows nothing (tool names carry across messages). */
+export function renderEach(messages: readonly AnyMessage[], options: RenderTranscriptOptions, findSummary: boolean): string[] {
   if (!Array.isArray(messages)) throw new TypeError(expectedMessage("messages", "an array of messages", messages));
   if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
   rejectUnknownKeys(options, ["maxResultChars"], "");
@@ -79,7 +84,10 @@ export function renderBlocks(messages: readonly AnyMessage[], options: RenderTra
   const leadingSystem = typeof first === "object" && first !== null && roleOf(first) === "system" && !isSummaryMessage(first);
   const made = findSummary ? libraryMessagesOf(messages, leadingSystem ? 1 : 0, "system") : new Set<object>();
   for (const message of messages) {
-    if (typeof message !== "object" || message === null) continue;
+    if (typeof message !== "object" || message === null) {
+      blocks.push("");
+      continue;
+    }
     let lines: string[];
     try {
       lines = renderMessage(message as MessageRecord, made.has(message), toolNames, max);
@@ -87,7 +95,7 @@ export function renderBlocks(messages: readonly AnyMessage[], options: RenderTra
       // Never throws on any array: a message too deeply nested or too strange to read is named, not rendered.
       lines = ["[a message that could not be rendered]"];
     }
-    if (lines.length > 0) blocks.push(lines.join("\n"));
+    blocks.push(lines.join("\n"));
   }
   return blocks;
 }

@@ -1,0 +1,53 @@
+// What the `recall_context` tools of every framework share: their options, and the answer to one call.
+
+import { expectedMessage } from "../ground/describe-value.js";
+import { rejectUnknownKeys } from "../ground/unknown-keys.js";
+import type { StatefulCompactor } from "../state/stateful-compactor.js";
+
+/** What a recall tool reads from: a `statefulCompactor` with `archive: true`, or an adapter made with one. */
+export type Recalling = Pick<StatefulCompactor, "recall">;
+
+/** Options of a framework's `recallTool`; `Args` is what the framework hands the tool on each call. */
+export interface RecallToolOptions<Args> {
+  /**
+   * The conversation whose archive the tool reads: a string, or a function of the framework's
+   * arguments to the tool. Never taken from the model's input.
+   * @default the compactor's own `conversationId`
+   */
+  conversationId?: string | ((args: Args) => string | undefined);
+  /**
+   * The most one answer may take, in estimated tokens.
+   * @default 2000
+   */
+  maxTokens?: number;
+}
+
+/** Validates a recall tool's arguments once, and returns the function that answers one call. */
+export function recallAnswerer<Args>(compact: unknown, options: unknown): (input: unknown, args: Args, signal?: AbortSignal) => Promise<string> {
+  if (typeof (compact as Partial<Recalling> | null)?.recall !== "function") {
+    throw new TypeError(expectedMessage("compact", "a statefulCompactor with `archive: true`, or an adapter made with one", compact));
+  }
+  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
+  rejectUnknownKeys(options, ["conversationId", "maxTokens"], "");
+  const { conversationId, maxTokens } = options as RecallToolOptions<Args>;
+  if (conversationId !== undefined && typeof conversationId !== "function" && (typeof conversationId !== "string" || conversationId === "")) {
+    throw new TypeError(expectedMessage("conversationId", "a non-empty string or a function", conversationId));
+  }
+  if (maxTokens !== undefined) {
+    if (typeof maxTokens !== "number") throw new TypeError(expectedMessage("maxTokens", "a positive integer", maxTokens));
+    if (!Number.isInteger(maxTokens) || maxTokens < 1) throw new RangeError(expectedMessage("maxTokens", "a positive integer", maxTokens));
+  }
+  const source = compact as Recalling;
+  return async (input, args, signal) => {
+    const query = (input as { query?: unknown } | null)?.query;
+    if (typeof query !== "string" || query.trim() === "") return "Expected `query` to be a non-empty string: an identifier, a phrase, or a range such as \"12-40\".";
+    // The conversation is the application's; whatever else the model put in its input is ignored.
+    const id = typeof conversationId === "function" ? conversationId(args) : conversationId;
+    return source.recall(query, { ...(id === undefined ? {} : { conversationId: id }), ...(maxTokens === undefined ? {} : { maxTokens }), ...(signal === undefined ? {} : { signal }) });
+  };
+}
+
+/** The `recall` of an adapter given a ready hook: it keeps no archive. */
+export const noArchive: Recalling["recall"] = async () => {
+  throw new TypeError("Expected the adapter to be made with `statefulCompactor` options and `archive: true`: given a ready hook, it keeps no archive to recall from");
+};

@@ -1,0 +1,81 @@
+// One conversation's archive in the store: read and appended with the state's signing key, through
+// bounded store calls, and bounded in size.
+
+import { isCompactionError } from "../ground/errors.js";
+import { ArchiveTrimmedError } from "./archive-trimmed-error.js";
+import { boundedStoreCall } from "./bounded-store-call.js";
+import { InvalidStateError } from "./check-state.js";
+import type { CompactionStore } from "./compaction-store.js";
+import { appendBounded, parseArchive, serializeArchive, type ArchivedRange } from "./conversation-archive.js";
+import { signState, verifiedState } from "./state-signature.js";
+import { archiveKeyOf } from "./store-keys.js";
+
+/** What the archive needs of its compactor. */
+export interface ArchiveStoreOptions {
+  store: CompactionStore;
+  /** The HMAC key of `signingKey`, when the state is signed. */
+  stateKey: Promise<CryptoKey> | undefined;
+  storeTimeoutMs: number;
+  maxBytes: number;
+  /** `onStoreError`, with the archive's own key. */
+  report: (error: unknown, operation: "get" | "set", key: string) => void;
+}
+
+/** Reads and appends the archives of a compactor's conversations (each under `archiveKeyOf(key)`). */
+export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report }: ArchiveStoreOptions) {
+  /**
+   * The archived ranges of a conversation, oldest first; `undefined` when the store did not answer
+   * (reported). An archive that is unsigned, signed with another key or unreadable is reported and
+   * read as empty.
+   */
+  async function read(conversationKey: string, signal: AbortSignal | undefined): Promise<ArchivedRange[] | undefined> {
+    const key = archiveKeyOf(conversationKey);
+    let text: unknown;
+    try {
+      text = await boundedStoreCall(() => store.get(key), "get", storeTimeoutMs, signal);
+    } catch (error) {
+      if (isCompactionError(error) && error.code === "ABORTED") throw error;
+      report(error, "get", key);
+      return undefined;
+    }
+    if (text === null || text === undefined) return [];
+    try {
+      if (typeof text !== "string") throw new InvalidStateError(`Expected the stored archive to be a string, got ${typeof text}`);
+      let payload: string | undefined = text;
+      if (stateKey !== undefined) {
+        payload = await verifiedState(text, await stateKey);
+        if (payload === undefined) throw new InvalidStateError("Expected the stored archive signed with this `signingKey`; it is unsigned or signed with another key");
+      }
+      return parseArchive(payload);
+    } catch (error) {
+      report(error, "get", key);
+      return [];
+    }
+  }
+
+  /**
+   * Appends the messages a compaction removed. When the store did not answer the read, nothing is
+   * written: a write would replace the archive it could not read. Past `maxBytes` the oldest
+   * messages are dropped, and an `ArchiveTrimmedError` reported.
+   */
+  async function append(conversationKey: string, range: ArchivedRange): Promise<void> {
+    const key = archiveKeyOf(conversationKey);
+    // The result is ready: like the state's write, this one is not given up when the call aborts.
+    const current = await read(conversationKey, undefined);
+    if (current === undefined) return;
+    const { ranges, trim, added } = appendBounded(current, range, maxBytes);
+    // Every message is archived already (a payload cut again on this call): nothing to write.
+    if (!added) return;
+    try {
+      const payload = serializeArchive(ranges);
+      const value = stateKey === undefined ? payload : await signState(payload, await stateKey);
+      await boundedStoreCall(() => store.set(key, value), "set", storeTimeoutMs, undefined);
+    } catch (error) {
+      report(error, "set", key);
+      return;
+    }
+    if (trim.dropped.length > 0) report(new ArchiveTrimmedError(trim.dropped, maxBytes), "set", key);
+  }
+
+  return { read, append };
+}

@@ -1,0 +1,125 @@
+// What `compact.recall` answers from one conversation's archive: the archived messages that hold a
+// fact, or that sit in a range of positions, rendered as the summary kit renders a transcript.
+
+import { utf8ByteLength } from "../counting/utf8-length.js";
+import { escapeFences } from "../summary-kit/escape-fences.js";
+import { renderEach } from "../summary-kit/render-transcript.js";
+import { redactSecrets } from "../text/redact-secrets.js";
+import type { ArchivedMessage, ArchivedRange } from "./conversation-archive.js";
+
+/** Tokens of a text as the estimator counts them: UTF-8 bytes / 4, rounded up. */
+const tokensOf = (text: string): number => Math.ceil(utf8ByteLength(text) / 4);
+
+/** `12-40`, `12–40`, `12..40`, `12 to 40`, `messages 12-40`, `#12-#40`. */
+const RANGE_QUERY = /^\s*(?:messages?\s+)?#?(\d{1,9})\s*(?:-|–|—|\.\.|to)\s*#?(\d{1,9})\s*$/i;
+
+/** Runs of whitespace, which a phrase may cross (a line break, the renderer's indentation). */
+const spaces = /\s+/g;
+
+/** A message as the recall shows it: its rendered text (secrets redacted) and where the query starts in it. */
+interface Candidate {
+  entry: ArchivedMessage;
+  text: string;
+  /** Where in `text` the first match starts (0 for a range). */
+  at: number;
+}
+
+/**
+ * The rendered, redacted text of each archived message (in archive order), with every run of
+ * whitespace one space. They are rendered in order, so a tool result is named by its call, and as
+ * their authors wrote them (`findSummary` off): nothing in the archive is taken for a summary of
+ * the library's. Nothing is cut here: a recall shows an excerpt around the match instead.
+ */
+function renderedTexts(entries: readonly ArchivedMessage[]): Map<ArchivedMessage, string> {
+  const rendered = renderEach(entries.map((entry) => entry.message as never), { maxResultChars: Number.MAX_SAFE_INTEGER }, false);
+  return new Map(entries.map((entry, at) => [entry, redactSecrets(rendered[at] ?? "").replace(spaces, " ").trim()]));
+}
+
+/** The messages in `from`–`to`, or those that hold the phrase (else every word of it), newest first. */
+function candidates(entries: readonly ArchivedMessage[], query: string): Candidate[] {
+  const texts = renderedTexts(entries);
+  const textOf = (entry: ArchivedMessage) => texts.get(entry) ?? "";
+  const newestFirst = entries.slice().sort((a, b) => b.index - a.index);
+  const range = RANGE_QUERY.exec(query);
+  if (range !== null) {
+    const from = Math.min(Number(range[1]), Number(range[2]));
+    const to = Math.max(Number(range[1]), Number(range[2]));
+    const inRange = newestFirst.filter((entry) => entry.index >= from && entry.index <= to);
+    // A query like `2024-2025` may be a fact rather than positions: with none in range, it is searched.
+    if (inRange.length > 0) return inRange.map((entry) => ({ entry, text: textOf(entry), at: 0 }));
+  }
+  const phrase = redactSecrets(query).replace(spaces, " ").trim().toLowerCase();
+  if (phrase === "") return [];
+  const rendered = newestFirst.map((entry) => ({ entry, text: textOf(entry) })).filter(({ text }) => text !== "");
+  const holding = (needles: readonly string[]): Candidate[] => {
+    const found: Candidate[] = [];
+    for (const { entry, text } of rendered) {
+      const lower = text.toLowerCase();
+      let first = -1;
+      for (const needle of needles) {
+        const at = lower.indexOf(needle);
+        if (at === -1) {
+          first = -1;
+          break;
+        }
+        first = first === -1 ? at : Math.min(first, at);
+      }
+      if (first !== -1) found.push({ entry, text, at: Math.min(first, text.length) });
+    }
+    return found;
+  };
+  const exact = holding([phrase]);
+  const words = phrase.split(" ");
+  return exact.length > 0 || words.length < 2 ? exact : holding(words);
+}
+
+/**
+ * `text` fenced, or the part of it around `at` that takes at most `tokens`, with markers saying what was left out
+ * on either side; undefined when not even a short excerpt fits.
+ */
+function excerpt(text: string, at: number, tokens: number): string | undefined {
+  // Fenced as shown: no text can close the fence (`</transcript>` becomes `&lt;/transcript>`).
+  const whole = escapeFences(text);
+  if (tokensOf(whole) <= tokens) return whole;
+  let chars = tokens * 4 - 80;
+  for (let attempt = 0; attempt < 8 && chars >= 40; attempt++) {
+    const start = Math.max(0, Math.min(at - Math.floor(chars / 4), text.length - chars));
+    const end = Math.min(text.length, start + chars);
+    const before = start > 0 ? `[… ${start} characters left out …] ` : "";
+    const after = end < text.length ? ` [… ${text.length - end} characters left out …]` : "";
+    const cut = escapeFences(before + text.slice(start, end) + after);
+    if (tokensOf(cut) <= tokens) return cut;
+    // Text of many bytes a character: ask for less.
+    chars = Math.floor(chars * 0.7);
+  }
+  return undefined;
+}
+
+/**
+ * The answer of one recall: the archived messages that hold `query` (an identifier or a phrase,
+ * matched without regard to case or spacing; a phrase no message holds whole matches messages
+ * that hold each of its words) or that sit in the range it names, newest first, each under its
+ * position, rendered as `renderTranscript` renders them with secrets redacted, inside a
+ * `<transcript>` fence, and at most `maxTokens` in all: a message too large for what is left is
+ * shown as an excerpt around the match, and the messages that do not fit are counted, not shown.
+ */
+export function recallFromArchive(ranges: readonly ArchivedRange[], query: string, maxTokens: number): string {
+  const entries = ranges.flatMap((range) => range.messages);
+  const shownQuery = escapeFences(redactSecrets(query).replace(spaces, " ").trim()).slice(0, 200);
+  if (entries.length === 0) return "Nothing of this conversation is archived.";
+  const found = candidates(entries, query);
+  if (found.length === 0) return `No archived message holds "${shownQuery}".`;
+  const blocks: string[] = [];
+  const frame = (shown: number) => `Archived messages for "${shownQuery}", newest first (${shown} of ${found.length}):\n<transcript>\n\n</transcript>`;
+  let left = maxTokens - tokensOf(frame(found.length));
+  for (const { entry, text, at } of found) {
+    const label = `[message ${entry.index}]\n`;
+    const room = left - tokensOf(label) - 1;
+    const shown = room > 0 ? excerpt(text, at, room) : undefined;
+    if (shown === undefined) break;
+    blocks.push(label + shown);
+    left -= tokensOf(label + shown) + 1;
+  }
+  if (blocks.length === 0) return `Archived messages hold "${shownQuery}", but none fits in ${maxTokens} tokens.`;
+  return `Archived messages for "${shownQuery}", newest first (${blocks.length} of ${found.length}):\n<transcript>\n${blocks.join("\n\n")}\n</transcript>`;
+}

@@ -1,0 +1,249 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { ArchiveTrimmedError, SUMMARY_PREFIX, memoryStore, recallToolDefinition, statefulCompactor, type CompactionStore, type SummaryContext } from "../src/index.js";
+import { appendBounded, serializeArchive, type ArchivedRange } from "../src/state/conversation-archive.js";
+
+type Chat = { role: string; content?: string | null; tool_calls?: unknown[]; tool_call_id?: string };
+
+const system: Chat = { role: "system", content: "You are a support agent." };
+
+/** A support conversation in OpenAI Chat messages: each turn looks an order up, and the tool result holds its facts. */
+function conversation(turns: number, tag = "A"): Chat[] {
+  const messages = [system];
+  for (let turn = 1; turn <= turns; turn++) {
+    const id = `call_${tag}${turn}`;
+    messages.push({ role: "user", content: `Where is order ${tag}-${turn}?` });
+    messages.push({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "lookup_order", arguments: JSON.stringify({ order: `${tag}-${turn}` }) } }] });
+    messages.push({
+      role: "tool",
+      tool_call_id: id,
+      content: `Order ${tag}-${turn}: shipped from warehouse WH-${tag}${turn}7 with tracking TRK${tag}${turn}000${turn}. ${"Carrier notes. ".repeat(40)} Refund key: api_key=sk-live-${tag}${turn}SECRETVALUE1234567890`,
+    });
+    messages.push({ role: "assistant", content: `Order ${tag}-${turn} has shipped.` });
+  }
+  return messages;
+}
+
+const options = { maxTokens: 900, keepTail: 200, summarize: () => "The user asked about orders; each has shipped.", archive: true };
+
+/** A store whose calls are counted by operation and key. */
+function countedStore(inner: CompactionStore = memoryStore()) {
+  const calls: string[] = [];
+  const store: CompactionStore = {
+    get: (key) => (calls.push(`get ${key}`), inner.get(key)),
+    set: (key, value) => (calls.push(`set ${key}`), inner.set(key, value)),
+  };
+  return { store, calls };
+}
+
+describe("archive", () => {
+  it("returns a fact of a removed tool result in one recall: fenced, redacted and bounded", async () => {
+    const compact = statefulCompactor<Chat>({ ...options, conversationId: "chat-1" });
+    const history = conversation(6);
+    const compacted = await compact(history);
+    expect(compacted).not.toBeNull();
+    // The tool result with the fact is gone from what the model sees.
+    expect(JSON.stringify(compacted)).not.toContain("TRKA20002");
+    const answer = await compact.recall("TRKA20002");
+    expect(answer).toContain("TRKA20002");
+    expect(answer).toMatch(/^Archived messages for "TRKA20002", newest first \(1 of 1\):\n<transcript>\n\[message \d+\]\nTool result \(lookup_order\): Order A-2: shipped/);
+    expect(answer.endsWith("\n</transcript>")).toBe(true);
+    expect(answer).not.toContain("SECRETVALUE");
+    expect(answer).toContain("[redacted]");
+    expect(Math.ceil(Buffer.byteLength(answer) / 4)).toBeLessThanOrEqual(2000);
+    // A small bound still shows the fact, as an excerpt around it.
+    const short = await compact.recall("WH-A27", { maxTokens: 60 });
+    expect(short).toContain("WH-A27");
+    expect(short).toContain("characters left out");
+    expect(Math.ceil(Buffer.byteLength(short) / 4)).toBeLessThanOrEqual(60);
+  });
+
+  it("answers a range and a phrase across line breaks, newest first", async () => {
+    const compact = statefulCompactor<Chat>({ ...options, conversationId: "chat-2" });
+    await compact(conversation(6));
+    const range = await compact.recall("1-4");
+    expect([...range.matchAll(/\[message (\d+)\]/g)].map((match) => Number(match[1]))).toEqual([4, 3, 2, 1]);
+    const phrase = await compact.recall("where IS   order a-3");
+    expect(phrase).toContain("[message 9]\nUser: Where is order A-3?");
+  });
+
+  it("ends the summary with the archive line, counted in the summary's budget", async () => {
+    const limits: number[] = [];
+    const summarize = (_older: readonly object[], context: SummaryContext) => (limits.push(context.maxSummaryTokens), "Orders shipped.");
+    const withArchive = await statefulCompactor<Chat>({ ...options, summarize, conversationId: "chat-3" })(conversation(6));
+    const without = await statefulCompactor<Chat>({ ...options, summarize, archive: false, conversationId: "chat-3" })(conversation(6));
+    const summary = withArchive?.[1]?.content as string;
+    expect(summary.startsWith(`${SUMMARY_PREFIX}Orders shipped.\n\n(Messages 1-`)).toBe(true);
+    expect(summary).toMatch(/are archived verbatim: call recall_context with an identifier, a phrase or the range "1-\d+" to read them\.\)$/);
+    expect(without?.[1]?.content).toBe(`${SUMMARY_PREFIX}Orders shipped.`);
+    // The line's tokens come out of the room the summarizer is given.
+    expect(limits[0]).toBeLessThan(limits[1] as number);
+    expect((limits[1] as number) - (limits[0] as number)).toBeGreaterThan(20);
+  });
+
+  it("keeps each conversation's archive apart in one store: a recall never returns another's messages", async () => {
+    const store = memoryStore();
+    const compact = statefulCompactor<Chat>({ ...options, store });
+    await compact(conversation(6, "A"), { conversationId: "alice" });
+    await compact(conversation(6, "B"), { conversationId: "bob" });
+    expect(await compact.recall("TRKB20002", { conversationId: "alice" })).toBe('No archived message holds "TRKB20002".');
+    expect(await compact.recall("order", { conversationId: "alice" })).not.toContain("B-");
+    expect(await compact.recall("TRKB20002", { conversationId: "bob" })).toContain("TRKB20002");
+    // Ids that look like another conversation's keys reach nothing of it.
+    for (const conversationId of ["bob:archive", "bob%3Aarchive", "alice:archive"]) {
+      expect(await compact.recall("TRK", { conversationId })).toBe("Nothing of this conversation is archived.");
+    }
+  });
+
+  it("costs one get and one set of the archive per compaction, under the conversation's own key", async () => {
+    const { store, calls } = countedStore();
+    await statefulCompactor<Chat>({ ...options, store, conversationId: "chat-4" })(conversation(6));
+    expect(calls.filter((call) => call.includes(":archive"))).toEqual(["get context-compactor:chat-4:archive", "set context-compactor:chat-4:archive"]);
+    calls.length = 0;
+    await statefulCompactor<Chat>({ ...options, archive: false, store, conversationId: "chat-5" })(conversation(6));
+    expect(calls.filter((call) => call.includes(":archive"))).toEqual([]);
+  });
+
+  it("drops the oldest messages past archiveMaxBytes, and reports what it dropped", async () => {
+    const errors: unknown[] = [];
+    const contexts: unknown[] = [];
+    const compact = statefulCompactor<Chat>({ ...options, archiveMaxBytes: 4000, conversationId: "chat-6", onStoreError: (error, context) => (errors.push(error), contexts.push(context)) });
+    await compact(conversation(6));
+    const trimmed = errors.find((error) => error instanceof ArchiveTrimmedError);
+    expect(trimmed).toBeInstanceOf(ArchiveTrimmedError);
+    expect(trimmed!.dropped[0]).toBe(1);
+    expect(contexts).toContainEqual({ operation: "set", key: "context-compactor:chat-6:archive" });
+    // The newest removed messages are kept and found; the dropped ones are not.
+    const newest = Math.max(...[...(await compact.recall("order")).matchAll(/\[message (\d+)\]/g)].map((match) => Number(match[1])));
+    expect(newest).toBeGreaterThan(trimmed!.dropped.at(-1)!);
+    expect(await compact.recall("TRKA10001")).toBe('No archived message holds "TRKA10001".');
+  });
+
+  it("bounds the stored value to archiveMaxBytes, dropping whole ranges and then the oldest messages", () => {
+    const message = (index: number) => ({ index, message: { role: "user", content: `message ${index} ${"x".repeat(200)}` } });
+    const ranges: ArchivedRange[] = [];
+    let all: number[] = [];
+    for (let from = 1; from < 60; from += 5) {
+      const next: ArchivedRange = { from, to: from + 4, messages: [0, 1, 2, 3, 4].map((offset) => message(from + offset)) };
+      const { ranges: kept, trim } = appendBounded(ranges.splice(0), next, 3000);
+      ranges.push(...kept);
+      all = all.concat(trim.dropped);
+      expect(Buffer.byteLength(serializeArchive(ranges)) + 80).toBeLessThanOrEqual(3000);
+    }
+    const keptIndices = ranges.flatMap((range) => range.messages.map((entry) => entry.index));
+    // Oldest first: every dropped message is older than every kept one, and none is lost otherwise.
+    expect(Math.max(...all)).toBeLessThan(Math.min(...keptIndices));
+    expect([...all, ...keptIndices]).toEqual(Array.from({ length: 60 }, (_, index) => index + 1));
+  });
+
+  it("ignores an archive written under another signing key, and reports it", async () => {
+    const store = memoryStore();
+    await statefulCompactor<Chat>({ ...options, store, signingKey: "key-one", conversationId: "chat-7" })(conversation(6));
+    const errors: unknown[] = [];
+    const other = statefulCompactor<Chat>({ ...options, store, signingKey: "key-two", conversationId: "chat-7", onStoreError: (error) => errors.push(error) });
+    expect(await other.recall("TRKA20002")).toBe("Nothing of this conversation is archived.");
+    expect(String(errors[0])).toContain("signed with this `signingKey`");
+    // The archive of the right key is read.
+    const same = statefulCompactor<Chat>({ ...options, store, signingKey: "key-one", conversationId: "chat-7" });
+    expect(await same.recall("TRKA20002")).toContain("TRKA20002");
+    // An archive written without a key is not trusted by a compactor that signs either.
+    const unsigned = memoryStore();
+    await statefulCompactor<Chat>({ ...options, store: unsigned, conversationId: "chat-8" })(conversation(6));
+    expect(await statefulCompactor<Chat>({ ...options, store: unsigned, signingKey: "key-one", conversationId: "chat-8" }).recall("TRKA20002")).toBe("Nothing of this conversation is archived.");
+  });
+
+  it("leaves the archive as it is when the store does not answer its read", async () => {
+    const inner = memoryStore();
+    const compact = statefulCompactor<Chat>({ ...options, store: inner, conversationId: "chat-9" });
+    await compact(conversation(6));
+    const before = await inner.get("context-compactor:chat-9:archive");
+    let sets = 0;
+    const failing: CompactionStore = { get: (key) => (key.endsWith(":archive") ? Promise.reject(new Error("down")) : inner.get(key)), set: (key, value) => (sets++, inner.set(key, value)) };
+    const errors: unknown[] = [];
+    await statefulCompactor<Chat>({ ...options, store: failing, conversationId: "chat-9", onStoreError: (error) => errors.push(error) })(conversation(12));
+    expect(await inner.get("context-compactor:chat-9:archive")).toBe(before);
+    expect(sets).toBeGreaterThan(0);
+    expect(String(errors[0])).toContain("down");
+  });
+
+  it.each([
+    [{ archive: "yes" }, TypeError, "Expected `archive` to be a boolean"],
+    [{ archiveMaxBytes: 0 }, RangeError, "Expected `archiveMaxBytes` to be a positive integer"],
+    [{ archiveMaxBytes: "8mb" }, TypeError, "Expected `archiveMaxBytes` to be a positive integer"],
+  ])("validates %o", (extra, type, message) => {
+    expect(() => statefulCompactor({ ...options, ...extra } as never)).toThrow(type);
+    expect(() => statefulCompactor({ ...options, ...extra } as never)).toThrow(message);
+  });
+
+  it("refuses a recall without an archive or a conversation id", async () => {
+    await expect(statefulCompactor({ ...options, archive: false, conversationId: "x" }).recall("a")).rejects.toThrow("Expected `archive: true`");
+    await expect(statefulCompactor(options).recall("a")).rejects.toThrow("Expected a `conversationId`");
+    await expect(statefulCompactor({ ...options, conversationId: "x" }).recall("a", { maxTokens: 0 })).rejects.toThrow(RangeError);
+  });
+
+  it("names one tool with a JSON schema that takes a query and nothing else", () => {
+    expect(recallToolDefinition.name).toBe("recall_context");
+    expect(recallToolDefinition.inputSchema).toEqual({ type: "object", properties: { query: expect.objectContaining({ type: "string" }) }, required: ["query"], additionalProperties: false });
+  });
+});
+
+describe("archive, appended again", () => {
+  it("archives a message once when the conversation is summarized again from the start", async () => {
+    const store = memoryStore();
+    await statefulCompactor<Chat>({ ...options, store, conversationId: "again" })(conversation(6));
+    // The state is lost (expired, deleted), the archive stays: the next compaction removes the same messages again.
+    await store.delete?.("context-compactor:again");
+    const compact = statefulCompactor<Chat>({ ...options, store, conversationId: "again" });
+    await compact(conversation(6));
+    expect((await compact.recall("TRKA20002")).match(/\[message \d+\]/g)).toHaveLength(1);
+  });
+});
+
+describe("archive, beyond summaries", () => {
+  it("archives a tool result whose payload the request holds cut, once however often it is cut again", async () => {
+    const { store, calls } = countedStore();
+    const compact = statefulCompactor<Chat>({ ...options, maxTokens: 2000, keepTail: 1500, store, conversationId: "cut" });
+    // One huge tool result in the newest turn: no summary can help, its payload is cut in the middle.
+    const huge: Chat[] = [system, { role: "user", content: "Dump the log." }, { role: "assistant", content: null, tool_calls: [{ id: "t1", type: "function", function: { name: "read_log", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "t1", content: `${"line of log ".repeat(800)} the culprit is ERR-7731 ${"line of log ".repeat(800)}` }];
+    const sent = await compact(huge);
+    expect(JSON.stringify(sent)).not.toContain("ERR-7731");
+    // Too large for the answer whole: an excerpt around the fact.
+    const answer = await compact.recall("ERR-7731");
+    expect(answer).toMatch(/\[message 3\]\n\[… \d+ characters left out …\] [^\n]*the culprit is ERR-7731/);
+    const writes = () => calls.filter((call) => call === "set context-compactor:cut:archive").length;
+    expect(writes()).toBe(1);
+    await compact(huge);
+    expect(writes()).toBe(1);
+  });
+
+  it("keeps no archive, and writes no archive line, for a conversation without an id", async () => {
+    const { store, calls } = countedStore();
+    const sent = await statefulCompactor<Chat>({ ...options, store })(conversation(6));
+    expect(calls.filter((call) => call.includes(":archive"))).toEqual([]);
+    expect(sent?.[1]?.content).toBe(`${SUMMARY_PREFIX}The user asked about orders; each has shipped.`);
+  });
+});
+
+describe("archive bound, for any appends", () => {
+  it("never stores more than archiveMaxBytes, and drops only messages older than every kept one", () => {
+    const text = fc.string({ unit: fc.constantFrom("a", "é", "日", "😀", "\n", '"'), maxLength: 300 });
+    fc.assert(
+      fc.property(fc.array(fc.array(text, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 12 }), fc.integer({ min: 200, max: 6000 }), (appends, maxBytes) => {
+        let ranges: ArchivedRange[] = [];
+        const dropped: number[] = [];
+        let next = 1;
+        for (const contents of appends) {
+          const messages = contents.map((content) => ({ index: next++, message: { role: "user", content } }));
+          const result = appendBounded(ranges, { from: messages[0]!.index, to: messages.at(-1)!.index, messages }, maxBytes);
+          ranges = result.ranges;
+          dropped.push(...result.trim.dropped);
+          expect(Buffer.byteLength(serializeArchive(ranges)) + 80).toBeLessThanOrEqual(maxBytes);
+        }
+        const kept = ranges.flatMap((range) => range.messages.map((entry) => entry.index));
+        expect([...dropped, ...kept]).toEqual(Array.from({ length: next - 1 }, (_, index) => index + 1));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
