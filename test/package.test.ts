@@ -21,8 +21,10 @@ describe("package", () => {
     // identifier scanner, secret redaction (with its key formats and secret-named settings in
     // context), cuts by JSON structure, fences that know their look-alikes and summary seals (with
     // their own SHA-256): the ceiling catches a regression, not a rounding change.
-    expect(gzipSync(core).length).toBeLessThan(34 * 1024);
-    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(34 * 1024);
+    // With the archive and its recall (the summary kit's renderer, fences and redaction come with
+    // statefulCompactor) the core measured 36.4 KB.
+    expect(gzipSync(core).length).toBeLessThan(38 * 1024);
+    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(38 * 1024);
   });
 
   it("has no runtime dependencies, and the adapters import no framework", () => {
