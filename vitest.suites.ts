@@ -7,6 +7,8 @@ export const endToEndSuites = [
   "test/integration/install.test.ts",
   // Several forked Node processes over one redis-server, killed and restarted.
   "test/integration/deployment.test.ts",
+  // The deployment guide's route, a fresh Node process per request over one redis-server.
+  "test/integration/deployment-guide.test.ts",
   // redis-server, with node-redis, ioredis and Upstash's REST client.
   "test/integration/redis-store.test.ts",
   "test/integration/redis-clients.test.ts",

@@ -79,12 +79,18 @@ let sentInTurn = false;
 let uncompactedTokens = 0;
 let totalSent = 0;
 let totalUncompacted = 0;
+// The request sent right after the first compaction, shown in full (roles and sizes) at the end.
+let firstCompacted;
 
 async function callModel() {
   const hookStarted = performance.now();
   const compacted = await hook({ messages: transcript });
   hookMs += performance.now() - hookStarted;
-  if (compacted) transcript = compacted.messages;
+  if (compacted) {
+    transcript = compacted.messages;
+    // A copy: the transcript grows on from this array.
+    firstCompacted ??= { turn: turns, messages: [...compacted.messages] };
+  }
   sentTokens = estimateTokens(transcript);
   sentInTurn = true;
   totalSent += sentTokens;
@@ -104,11 +110,27 @@ function append(message) {
   uncompactedTokens += estimateTokens([message]);
 }
 
-function endTurn() {
+/** Closes a turn: its row, or why it has none (`next` is what ended it: the customer again, or the end of a conversation). */
+function endTurn(next) {
   if (pendingNote) console.log(pendingNote);
   pendingNote = "";
   if (sentInTurn) console.log(chartLine(turns, sentTokens));
+  else if (turns > 0) {
+    const why = next === "user" ? "the customer wrote again before the agent answered" : "the recorded conversation ends on the customer's message";
+    console.log(`turn ${String(turns).padStart(3)} (no row: no request was sent, ${why})`);
+  }
   sentInTurn = false;
+}
+
+/** One line per message of a request: its role, what it carries, and its tokens. */
+function describeRequest(messages) {
+  const line = (message, index) => {
+    const what = isSummaryMessage(message) ? "summary" : message.tool_calls ? `${message.tool_calls.length} tool call${message.tool_calls.length > 1 ? "s" : ""}` : message.role === "tool" ? "tool result" : "text";
+    return `  ${String(index).padStart(3)}  ${message.role.padEnd(9)} ${what.padEnd(12)} ${n(estimateTokens([message])).padStart(6)} tokens`;
+  };
+  const lines = messages.map(line);
+  // A long request shows its beginning and its end: the summary sits at the beginning.
+  return lines.length <= 14 ? lines : [...lines.slice(0, 7), `       … ${lines.length - 12} more messages …`, ...lines.slice(-5)];
 }
 
 for (const [index, conversation] of conversations.entries()) {
@@ -119,7 +141,7 @@ for (const [index, conversation] of conversations.entries()) {
       continue;
     }
     if (message.role === "user") {
-      endTurn();
+      endTurn("user");
       turns++;
       append(message);
     } else if (message.role === "tool") {
@@ -131,8 +153,15 @@ for (const [index, conversation] of conversations.entries()) {
     }
   }
 }
-endTurn();
+endTurn("end");
 await stub.close();
+
+if (firstCompacted !== undefined) {
+  const summary = firstCompacted.messages.find(isSummaryMessage);
+  console.log(`\nThe first summary, as the model received it at turn ${firstCompacted.turn}:\n${summary.content.split("\n").map((text) => `  │ ${text}`).join("\n")}`);
+  console.log(`\nThe request it went out in: ${firstCompacted.messages.length} messages, ${n(estimateTokens(firstCompacted.messages))} tokens (budget ${n(maxTokens)})`);
+  console.log(describeRequest(firstCompacted.messages).join("\n"));
+}
 
 const before = compactions.reduce((sum, event) => sum + event.tokensBefore, 0);
 const after = compactions.reduce((sum, event) => sum + event.tokensAfter, 0);

@@ -1,15 +1,19 @@
 // Mastra end to end on Node 22 (every @mastra/core 1.x needs Node 22.13 or later): a real `Agent`
 // with a real tool and a scripted language model (the AI SDK's model interface, which Mastra
-// takes), compacting through `compactionProcessor`. Prints the same result shape as the
-// conformance checks.
+// takes), compacting through `compactionProcessor`; and the recipe of docs/recipes/mastra.md as
+// written, with and without Memory (`node mastra-end-to-end.mjs plain` or `memory`: one process
+// each, since Mastra's model router keeps the provider it made). Prints the same result shape as
+// the conformance checks.
 import { APICallError } from "ai-provider-v2";
 import { Agent } from "@mastra/core/agent";
+import { MockMemory } from "@mastra/core/memory";
 import { RequestContext } from "@mastra/core/request-context";
 import { createTool } from "@mastra/core/tools";
 import { z } from "zod";
 import { compactionProcessor } from "../dist/mastra.js";
 import { assert, check, results } from "./checks.mjs";
 import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems, memoryStore } from "../dist/index.js";
+import { startStubModel } from "../examples/stub-model.mjs";
 
 const maxTokens = 1_200;
 const usage = { inputTokens: 100, outputTokens: 10, totalTokens: 110 };
@@ -86,28 +90,105 @@ async function converse(turns, agentFor, counter, prompts) {
 const agent = (model, processor) => new Agent({ id: "researcher", name: "researcher", instructions: "You are a research agent. Look every fact up.", model, tools: { lookup }, inputProcessors: [processor], errorProcessors: [processor] });
 
 
-await check("Mastra Agent, 14 turns with a tool: summary received, pairs whole, within budget, a summary per crossing", async () => {
-  const { model, prompts } = scriptedModel();
-  const counter = counted();
-  const one = agent(model, compactionProcessor({ maxTokens, summarize: counter.summarize }));
-  const { history, summariesBy } = await converse(14, () => one, counter, prompts);
-  assert(prompts.length === 28, `${prompts.length} model calls`);
-  assert(prompts.some(holdsSummary), "no request held the summary");
-  for (const prompt of prompts) {
-    assert(findToolPairProblems(prompt).length === 0, "a request with a broken tool pair");
-    assert(estimateTokens(prompt) <= maxTokens, `a request of ${estimateTokens(prompt)} tokens`);
-    assert(prompt[0].role === "system", "the instructions are not first");
+/**
+ * `docs/recipes/mastra.md` as written (`examples/recipes/mastra.ts`, imported as it is: Node 22
+ * strips its types), its model router ids answered by an OpenAI Responses API on 127.0.0.1
+ * (`OPENAI_BASE_URL`, which Mastra's router reads for `openai/…`). The stub answers the
+ * summarizer agent with a numbered summary, and the researcher with a `lookup` call, then, once the
+ * tool has replied, with a long answer: each turn adds about 25,000 tokens against the recipe's
+ * budget of 100,000. `memory` gives the recipe's agent Mastra's own memory (`MockMemory`, the
+ * `MastraMemory` of @mastra/core over its in-memory store) with the window the recipe asks for
+ * (`lastMessages` past the thread's length), and sends only the new question.
+ */
+async function recipeRun({ turns, memory }) {
+  let summaries = 0;
+  const summarizerInputs = [];
+  // The Responses API keeps what it answered (`store` defaults to true), and @ai-sdk/openai sends an
+  // earlier answer back as an `item_reference` to it: the context the model reads is the request
+  // with each reference resolved, as here.
+  const answered = new Map();
+  const contexts = [];
+  const stub = await startStubModel(({ body }) => {
+    const input = (body.input ?? []).map((item) => (item.type === "item_reference" ? answered.get(item.id) ?? item : item));
+    const id = () => `item_${answered.size}`;
+    const text = (value) => ({ type: "message", id: id(), role: "assistant", status: "completed", content: [{ type: "output_text", text: value, annotations: [] }] });
+    const reply = (output) => {
+      for (const item of output) answered.set(item.id, item.type === "message" ? { role: "assistant", content: item.content } : item);
+      return { id: `resp_${stub.requests.length}`, object: "response", created_at: 1, status: "completed", model: body.model, output, usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } };
+    };
+    if (JSON.stringify(input[0] ?? "").includes("You summarize conversations.")) {
+      summarizerInputs.push(JSON.stringify(input).length);
+      return reply([text(`Summary ${++summaries}: the researcher looked facts up.`)]);
+    }
+    contexts.push(input);
+    if (input.at(-1)?.type === "function_call_output") return reply([text(`Answer ${contexts.length}: ${"finding ".repeat(7_500)}`)]);
+    return reply([{ type: "function_call", id: id(), call_id: `call_${contexts.length}`, name: "lookup", arguments: JSON.stringify({ q: `question ${contexts.length}` }), status: "completed" }]);
+  });
+  // Mastra's router keeps the provider it made for a model id, with its base URL: one process per run.
+  process.env.OPENAI_API_KEY = "offline";
+  process.env.OPENAI_BASE_URL = stub.baseURL;
+  try {
+    const { researcher } = await import("../examples/recipes/mastra.ts");
+    if (memory) researcher.__setMemory(new MockMemory({ options: { lastMessages: 1_000 } }));
+    let history = [];
+    for (let turn = 0; turn < turns; turn++) {
+      const ask = { role: "user", content: `Question ${turn}: ${"context ".repeat(5_000)}` };
+      if (memory) {
+        const result = await researcher.generate([ask], { memory: { thread: "chat-1", resource: "user-1" } });
+        if (result.error) throw result.error;
+      } else {
+        history.push(ask);
+        const result = await researcher.generate(history);
+        if (result.error) throw result.error;
+        history = [...history, ...result.response.messages];
+      }
+    }
+    return { requests: contexts, summaries, summarizerInputs, history };
+  } finally {
+    await stub.close();
   }
-  // A summary only where the budget is crossed: then reused, so never for two calls in a row.
-  for (let index = 1; index < prompts.length; index++) {
-    const made = summariesBy[index] - summariesBy[index - 1];
-    assert(made <= 1 && !(made === 1 && summariesBy[index + 1] !== undefined && summariesBy[index + 1] !== summariesBy[index]), `summaries at calls ${index} and ${index + 1}`);
+}
+
+/**
+ * Crossings of the budget, read from the requests the model received: a request where the one
+ * before it, with the messages added since, would have gone over `budget`, so that a new
+ * compaction was due. Every other request can reuse the last summary.
+ */
+function crossingsOf(requests, budget) {
+  let crossings = 0;
+  for (let index = 1; index < requests.length; index++) {
+    const before = requests[index - 1];
+    const last = JSON.stringify(before.at(-1));
+    const at = requests[index].findLastIndex((item) => JSON.stringify(item) === last);
+    const added = at === -1 ? requests[index] : requests[index].slice(at + 1);
+    if (estimateTokens(before) + estimateTokens(added) > budget) crossings++;
   }
-  assert(counter.calls >= 2, `${counter.calls} summaries`);
-  // The thread's own history is Mastra's: every message, no summary among them.
-  assert(history.filter((m) => m.role === "user").length === 14 && !history.some((m) => JSON.stringify(m).includes("[Summary of earlier")), "the history was rewritten");
-  return `${prompts.length} calls, ${counter.calls} summaries, largest request ${Math.max(...prompts.map(estimateTokens))} tokens`;
-});
+  return crossings;
+}
+
+const recipeCheck = process.argv[2];
+if (recipeCheck === "plain" || recipeCheck === "memory") {
+  const memory = recipeCheck === "memory";
+  await check(`Mastra, the recipe as written${memory ? ", with Memory" : ""}: a summary per crossing, a bounded summarizer input, pairs whole, the summary received`, async () => {
+    const { requests, summaries, summarizerInputs, history } = await recipeRun({ turns: 40, memory });
+    const budget = 100_000;
+    const crossings = crossingsOf(requests, budget);
+    assert(requests.length === 80, `${requests.length} model calls`);
+    assert(crossings >= 3, `${crossings} crossings`);
+    assert(summaries <= crossings + 1, `${summaries} summaries for ${crossings} crossings`);
+    // The summarizer reads the older messages of one budget and the summary before, never the whole
+    // history: its input does not grow with the conversation.
+    const largest = Math.max(...summarizerInputs);
+    assert(largest <= budget * 4 * 1.25 && largest <= summarizerInputs[0] * 1.5, `summarizer inputs of ${summarizerInputs.join(", ")} characters`);
+    for (const request of requests) assert(findToolPairProblems(request).length === 0, "a request with a broken tool pair");
+    const latest = `Summary ${summaries}:`;
+    assert(requests.at(-1).some((item) => JSON.stringify(item).includes(latest)) && requests.at(-1).some((item) => JSON.stringify(item).includes(JSON.stringify(SUMMARY_PREFIX).slice(1, -1))), `the last request does not hold ${latest}`);
+    if (!memory) assert(history.filter((m) => m.role === "user").length === 40 && !history.some((m) => JSON.stringify(m).includes("[Summary of earlier")), "the history was rewritten");
+    return `40 turns, ${crossings} crossings, ${summaries} summaries, largest summarizer input ${largest} characters`;
+  });
+  console.log(JSON.stringify(results));
+  process.exit(0);
+}
 
 await check("Mastra: a fresh agent per request over a shared store makes the same summaries", async () => {
   const long = scriptedModel();

@@ -2,6 +2,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { compact, compactor, planCompaction } from "../src/index.js";
 import { fiveMessages as messages, perMessage } from "./support/five-messages.js";
+import { resetOverBudgetWarning } from "../src/hook/over-budget-warning.js";
 
 
 describe("events", () => {
@@ -54,6 +55,40 @@ describe("events", () => {
     const laddered = await compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", onCompacted })({ messages: [...messages, { role: "assistant", content: "a3" }] });
     expect(laddered!.messages.map((m) => m.content)).toEqual(["S", "[Summary of earlier conversation]\ns", "u2"]);
     expect(onCompacted).toHaveBeenLastCalledWith(expect.objectContaining({ tokensAfter: 3, overBudget: false }));
+  });
+
+  it("the hook's result says overBudget and its cause; the first such call in the process warns once, unless warnOverBudget is false", async () => {
+    resetOverBudgetWarning();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      const turnsOnly = { splitInsideTurn: false, truncateToolResults: false };
+      const longer = [...messages, { role: "assistant", content: "a3" }];
+      const quiet = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", warnOverBudget: false, ...turnsOnly });
+      expect(await quiet({ messages: longer })).toMatchObject({ overBudget: true, overBudgetCause: "kept-messages" });
+      expect(warn).not.toHaveBeenCalled();
+      const hook = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", ...turnsOnly });
+      expect(await hook({ messages: longer })).toMatchObject({ overBudget: true, overBudgetCause: "kept-messages" });
+      expect(await compact(longer, { maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", ...turnsOnly })).toMatchObject({ overBudget: true });
+      // Left as it was, over budget: said too, but only the first time in the process.
+      expect(await compactor({ maxTokens: 1, summarize: () => "s" })({ messages: [{ role: "system", content: "a system prompt" }] })).toBeNull();
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0]![0]).toMatch(/still over `maxTokens` \(3\).*overBudgetCause: "kept-messages".*warnOverBudget: false/);
+      // A result that fits carries neither field.
+      const fits = await compactor({ maxTokens: 4, keepTail: 2, countTokens: perMessage, summarize: () => "s" })({ messages });
+      expect(Object.keys(fits!)).toEqual(["messages"]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it.each([
+    ["an array", messages, /^Expected the before-LLM event `\{ messages \}`, got an array \(of 5 items\): call `hook\(\{ messages \}\)`, not `hook\(messages\)`$/],
+    ["undefined", undefined, /^Expected the before-LLM event `\{ messages \}`, got `undefined` \(is an `await` missing where the event was made\?\)$/],
+    ["a string", "hello", /^Expected the before-LLM event `\{ messages \}`, got .*hello.* \(string\)$/],
+  ])("a call with %s instead of the event says what it expected", async (_name, event, message) => {
+    const hook = compactor({ maxTokens: 5, summarize: () => "s" });
+    await expect(hook(event as never)).rejects.toThrow(TypeError);
+    await expect(hook(event as never)).rejects.toThrow(message);
   });
 
   it("tokensAfter with the default estimator equals an estimate of the result", async () => {

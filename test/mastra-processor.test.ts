@@ -2,7 +2,8 @@
 // with the real @mastra/core, which needs Node 22, is in `npm run test:runtimes`).
 import { describe, expect, it } from "vitest";
 import { compactionProcessor } from "../src/adapters/mastra.js";
-import { SUMMARY_PREFIX, findToolPairProblems, memoryStore } from "../src/index.js";
+import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems, memoryStore } from "../src/index.js";
+import { digestMessages } from "../src/state/digest.js";
 
 type Part = Record<string, unknown>;
 type PromptMessage = { role: string; content: string | Part[] };
@@ -22,6 +23,19 @@ function prompt(turns: number): PromptMessage[] {
 }
 
 const context = (entries: Record<string, unknown>) => ({ get: (key: string) => entries[key] });
+
+/**
+ * The prompt as Mastra's `processLLMRequest` hands it over: every part loaded from the message list
+ * stamped `providerOptions.mastra.createdAt` with the time of this `generate()`, the parts of the
+ * step just taken (the last `fresh` messages) not yet.
+ */
+function stampedByMastra(messages: PromptMessage[], createdAt: number, fresh = 0): PromptMessage[] {
+  return messages.map((message, index) =>
+    message.role === "system" || typeof message.content === "string" || index >= messages.length - fresh
+      ? message
+      : { ...message, content: message.content.map((part) => ({ ...part, providerOptions: { ...(part["providerOptions"] as object | undefined), mastra: { createdAt } } })) },
+  );
+}
 
 describe("compactionProcessor", () => {
   it("compacts the prompt into Mastra's shape: the summary a user message of one text part, pairs whole", async () => {
@@ -48,6 +62,30 @@ describe("compactionProcessor", () => {
     // A caller without memory names the thread in the request context.
     await compactionProcessor({ maxTokens: 1_200, store, summarize }).processLLMRequest({ prompt: prompt(8), state: {}, requestContext: context({ mastra__threadId: "a" }) });
     expect(calls).toBe(2);
+  });
+
+  it("reads what the provider receives: Mastra's createdAt, stamped anew on every generate(), changes neither the state's match nor the estimate", async () => {
+    const summaries = async (stamp: (messages: PromptMessage[], turn: number, fresh?: number) => PromptMessage[]) => {
+      let calls = 0;
+      const processor = compactionProcessor({ maxTokens: 1_200, summarize: () => `summary ${++calls}` });
+      for (let turn = 1; turn <= 16; turn++) {
+        // Two model calls a turn: the question, then the tool's result with the step's fresh parts.
+        const asked = prompt(turn).slice(0, -3);
+        await processor.processLLMRequest({ prompt: stamp(asked, turn), state: {}, requestContext: context({ mastra__threadId: "t" }) });
+        await processor.processLLMRequest({ prompt: stamp(prompt(turn).slice(0, -1), turn, 2), state: {}, requestContext: context({ mastra__threadId: "t" }) });
+      }
+      return calls;
+    };
+    const plain = await summaries((messages) => messages);
+    expect(plain).toBeGreaterThanOrEqual(3);
+    expect(await summaries((messages, turn, fresh) => stampedByMastra(messages, 1_796_000_000_000 + turn, fresh))).toBe(plain);
+    const sample = prompt(3);
+    expect(estimateTokens(stampedByMastra(sample, 1_796_000_000_000))).toBe(estimateTokens(sample));
+    expect(await digestMessages(stampedByMastra(sample, 1))).toBe(await digestMessages(stampedByMastra(sample, 2)));
+    // Only Mastra's namespace: another provider's options are sent, and a change there is a change.
+    const cached = (messages: PromptMessage[]) => messages.map((m) => (typeof m.content === "string" ? m : { ...m, content: m.content.map((part) => ({ ...part, providerOptions: { anthropic: { cacheControl: { type: "ephemeral" } } } })) }));
+    expect(await digestMessages(stampedByMastra(cached(sample), 1))).toBe(await digestMessages(cached(sample)));
+    expect(await digestMessages(cached(sample))).not.toBe(await digestMessages(sample));
   });
 
   it("asks for one retry after a context overflow, and compacts that retry hard", async () => {

@@ -7,6 +7,7 @@ import {
   splitAtUserBoundary,
   type BeforeLlmHook,
   type CompactionPlan,
+  type OverBudgetCause,
   type SummaryContext,
 } from "../src/index.js";
 
@@ -21,7 +22,7 @@ describe("types", () => {
   it("the hook returns the message type it is given", async () => {
     const hook = compactor({ maxTokens: 10, summarize: () => "s" });
     const result = await hook({ messages });
-    expectTypeOf(result).toEqualTypeOf<{ messages: ChatMessage[] } | null>();
+    expectTypeOf(result).toEqualTypeOf<{ messages: ChatMessage[]; overBudget?: true; overBudgetCause?: OverBudgetCause } | null>();
   });
 
   it("a typed compactor gives summarize typed messages and a context", () => {
@@ -52,10 +53,10 @@ describe("types", () => {
   });
 
   it("compact, planCompaction, splitAtUserBoundary and chainHooks keep the type", async () => {
-    expectTypeOf(await compact(messages, { maxTokens: 1, summarize: () => "s", force: true })).toEqualTypeOf<{ messages: ChatMessage[] } | null>();
+    expectTypeOf(await compact(messages, { maxTokens: 1, summarize: () => "s", force: true })).toEqualTypeOf<{ messages: ChatMessage[]; overBudget?: true; overBudgetCause?: OverBudgetCause } | null>();
     expectTypeOf(planCompaction(messages, { maxTokens: 1 })).toEqualTypeOf<CompactionPlan<ChatMessage>>();
     expectTypeOf(splitAtUserBoundary(messages, { keepTail: 1 }).tail).toEqualTypeOf<ChatMessage[]>();
     const hook: BeforeLlmHook<ChatMessage> = chainHooks(compactor<ChatMessage>({ maxTokens: 1, summarize: () => "s" }));
-    expectTypeOf(await hook({ messages })).toEqualTypeOf<{ messages: ChatMessage[] } | null>();
+    expectTypeOf(await hook({ messages })).toEqualTypeOf<{ messages: ChatMessage[]; overBudget?: true; overBudgetCause?: OverBudgetCause } | null>();
   });
 });

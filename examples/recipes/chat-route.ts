@@ -5,13 +5,16 @@ import { toPrepareStep } from "context-compactor/ai-sdk";
 import { redisStore } from "context-compactor/redis";
 
 // One store for every instance of the route: each request continues from the last compaction.
-// Set up for production: an error listener (without one, a Redis restart crashes the process), no
-// offline queue (a command fails at once while Redis is down, instead of waiting), and a connection
-// that is not awaited (an instance boots while Redis is down, and reconnects on its own).
-const redis = createClient({ url: process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379", disableOfflineQueue: true });
+// Set up for a cold start: an error listener (without one, a Redis restart crashes the process), a
+// connection that is not awaited (an instance boots while Redis is down, and reconnects on its
+// own), and the offline queue left on, so that the first request's commands wait for the
+// connection instead of failing; each store call is bounded by `storeTimeoutMs` (1 s) all the same.
+const redis = createClient({ url: process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379" });
 redis.on("error", (error: Error) => console.warn(`redis: ${error.message}`));
 void redis.connect().catch(() => {});
 const store = redisStore(redis, { ttlSeconds: 7 * 86_400 });
+// A store that fails is never fatal (the request goes on without state), so say so in the logs.
+const onStoreError = (error: unknown, { operation, key }: { operation: string; key: string }) => console.warn(`compaction store ${operation} ${key}: ${String(error)}`);
 
 const summarize = summarizeWith(async ({ system, user }, { signal }) => {
   const { text } = await generateText({ model: "openai/gpt-4.1-mini", system, prompt: user, abortSignal: signal });
@@ -27,7 +30,7 @@ export async function POST(request: Request): Promise<Response> {
     messages: await convertToModelMessages(messages),
     stopWhen: stepCountIs(20),
     // A fresh adapter per request is fine: the compaction lives in the store, under the chat's id.
-    prepareStep: toPrepareStep({ maxTokens: 100_000, summarize, store, conversationId: id }),
+    prepareStep: toPrepareStep({ maxTokens: 100_000, summarize, store, conversationId: id, onStoreError }),
   });
   return result.toUIMessageStreamResponse();
 }

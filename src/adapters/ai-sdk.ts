@@ -7,26 +7,34 @@ import { noArchive, type Recalling } from "./recall-answer.js";
 export interface PrepareStepOptions<M extends AnyMessage> {
   messages: M[];
   stepNumber?: number;
-  /** The steps run so far: each one's `usage.inputTokens` and cumulative `response.messages`. */
+  /** The steps run so far: each one's `usage.inputTokens` and `response.messages` (cumulative in 6.x, the step's own in 7). */
   steps?: readonly { usage?: { inputTokens?: number | undefined }; response?: { messages?: readonly unknown[] } }[];
+  /** The call's own messages: passed by AI SDK 7, never by 6.x. */
+  initialMessages?: readonly unknown[];
 }
 
 /**
  * The last step's reported input tokens, and how many of this step's messages its request held:
- * `response.messages` of a step is cumulative, so the last step added the difference of the last
- * two, and its request held everything before that.
+ * every message before the ones the last step added. How many it added differs by version.
+ *
+ * - AI SDK 6.x (`generateText` and `streamText` in ai@6): `messages` is the call's messages and
+ *   every step's response, `prepareStep`'s returned messages are used for that step only, and a
+ *   step's `response.messages` is cumulative, so the last step added the difference of the last two.
+ * - AI SDK 7 (ai@7.0, `generateTextInternal`): `messages` is what the last step sent (the messages
+ *   `prepareStep` returned for it, when it did) and then that step's own `response.messages`
+ *   (`messagesForNextStep = [...stepMessages, ...stepResponseMessages]`); it alone passes
+ *   `initialMessages`, and the last step added exactly its own `response.messages`.
  */
-function usageOfLastStep<M extends AnyMessage>({ steps, messages }: PrepareStepOptions<M>): ReportedUsage | undefined {
+function usageOfLastStep<M extends AnyMessage>({ steps, messages, initialMessages }: PrepareStepOptions<M>): ReportedUsage | undefined {
   const last = steps?.[steps.length - 1];
   const inputTokens = last?.usage?.inputTokens;
   const through = last?.response?.messages?.length;
   if (typeof inputTokens !== "number" || !Number.isFinite(inputTokens) || inputTokens < 0 || through === undefined) return undefined;
-  const before = steps?.[steps.length - 2]?.response?.messages?.length ?? 0;
+  const before = Array.isArray(initialMessages) ? 0 : (steps?.[steps.length - 2]?.response?.messages?.length ?? 0);
   const messageCount = messages.length - (through - before);
   return messageCount >= 0 && messageCount <= messages.length ? { inputTokens, messageCount } : undefined;
 }
 
-/** A `prepareStep` function: the compacted messages for this step, or `{}` to leave them. */
 export type CompactingPrepareStep = <M extends AnyMessage>(options: PrepareStepOptions<M>) => Promise<{ messages?: M[] }>;
 
 /** Options of `toPrepareStep`: those of `statefulCompactor`; `conversationId` may read `prepareStep`'s arguments. */

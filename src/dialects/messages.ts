@@ -2,6 +2,7 @@
 import { SUMMARY_PREFIX } from "../ground/constants.js";
 import type { Dialect, MediaPart, MessageRecord } from "./dialect.js";
 import { langchainPayload } from "./langchain.js";
+import { mastraPayload } from "./mastra-prompt.js";
 import { piPayload } from "./pi-agent.js";
 import { dialectOf } from "./registry.js";
 
@@ -101,10 +102,11 @@ export function opensToolGroup(message: object): boolean {
 /**
  * What the provider receives of a message, when that is not the message's own JSON: a LangChain
  * instance without its serialization wrapper, a pi message without pi's bookkeeping (usage,
- * timestamps, a tool result's UI details). Undefined for every other message.
+ * timestamps, a tool result's UI details), a message of a Mastra prompt without Mastra's
+ * `providerOptions.mastra`. Undefined for every other message.
  */
 export function providerPayload(message: object): object | undefined {
-  return langchainPayload(message) ?? piPayload(message);
+  return langchainPayload(message) ?? piPayload(message) ?? mastraPayload(message);
 }
 
 /**

@@ -49,6 +49,7 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   onCompacting: ((event: CompactingEvent) => void) | undefined;
   onCompacted: ((event: CompactedEvent) => void) | undefined;
   onSkipped: ((event: SkippedEvent) => void) | undefined;
+  warnOverBudget: boolean;
   force: boolean;
   instructions: string | undefined;
   signal: AbortSignal | undefined;
@@ -90,6 +91,7 @@ const compactorKeys = [
   "onCompacting",
   "onCompacted",
   "onSkipped",
+  "warnOverBudget",
   "signingKey",
 ] as const;
 const callKeys = ["force", "instructions", "signal", "usage"] as const;
@@ -237,6 +239,7 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     onCompacting: optionalFunction(raw, "onCompacting"),
     onCompacted: optionalFunction(raw, "onCompacted"),
     onSkipped: optionalFunction(raw, "onSkipped"),
+    warnOverBudget: optionalBoolean(raw, "warnOverBudget", true),
     force: optionalBoolean(raw, "force"),
     instructions: instructions as string | undefined,
     signal: optionalAbortSignal(raw["signal"], "signal"),

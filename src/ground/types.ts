@@ -95,6 +95,10 @@ export interface BeforeLlmEvent<M extends AnyMessage = AnyMessage> {
 /** A compacted transcript: what to send instead. */
 export interface CompactionResult<M extends AnyMessage = AnyMessage> {
   messages: M[];
+  /** Present, and true, when the messages still exceed `maxTokens`: the request will go out over budget. */
+  overBudget?: true;
+  /** Why, when `overBudget`: see `OverBudgetCause`. */
+  overBudgetCause?: OverBudgetCause;
 }
 
 /**
@@ -278,6 +282,13 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
   onCompacted?: (event: CompactedEvent) => void;
   /** Called when the transcript is over budget but is left as it was. */
   onSkipped?: (event: SkippedEvent) => void;
+  /**
+   * Say the first request of the process that is still over budget after compaction (or left as
+   * it was because nothing could bring it within) through `console.warn`, once. The result carries
+   * `overBudget` and `overBudgetCause` either way.
+   * @default true
+   */
+  warnOverBudget?: boolean;
   /**
    * A secret that marks this library's summaries. A user-role summary carries a seal (a short
    * HMAC of its text) that the hook checks before it treats a message as an earlier summary, so a

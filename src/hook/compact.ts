@@ -1,3 +1,4 @@
+import { resultOf } from "./compactor.js";
 import { runCompaction } from "./engine.js";
 import { resolveOptions } from "../ground/options.js";
 import { checkedUsage } from "../validation/usage.js";
@@ -22,5 +23,5 @@ export async function compact<M extends AnyMessage>(
   const settings = resolveOptions<M>(options, "compact");
   const usage = Array.isArray(messages) ? checkedUsage(options.usage, messages.length) : undefined;
   const outcome = await runCompaction(messages, settings, settings.signal, usage);
-  return outcome === null ? null : { messages: outcome.messages };
+  return outcome === null ? null : resultOf(outcome);
 }

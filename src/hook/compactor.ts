@@ -1,13 +1,25 @@
 import { optionalAbortSignal } from "../ground/abort-signal.js";
-import { expectedMessage } from "../ground/describe-value.js";
+import { describeValue } from "../ground/describe-value.js";
 import { runCompaction } from "./engine.js";
 import { resolveOptions } from "../ground/options.js";
 import { checkedUsage } from "../validation/usage.js";
-import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactorOptions } from "../ground/types.js";
+import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactionResult, CompactorOptions } from "../ground/types.js";
 
 function eventSignal(event: unknown): AbortSignal | undefined {
-  if (typeof event !== "object" || event === null) throw new TypeError(expectedMessage("event", "an object", event));
+  if (Array.isArray(event)) {
+    throw new TypeError(`Expected the before-LLM event \`{ messages }\`, got an array (of ${event.length} items): call \`hook({ messages })\`, not \`hook(messages)\``);
+  }
+  if (typeof event !== "object" || event === null) {
+    const what = event === undefined ? "(is an `await` missing where the event was made?)" : `(${event === null ? "null" : typeof event})`;
+    throw new TypeError(`Expected the before-LLM event \`{ messages }\`, got ${describeValue(event)} ${what}`);
+  }
   return optionalAbortSignal((event as BeforeLlmEvent).signal, "event.signal");
+}
+
+/** What the hook resolves: the messages, and `overBudget` with its cause when they still do not fit. */
+export function resultOf<M extends AnyMessage>(outcome: CompactionResult<M>): CompactionResult<M> {
+  const { messages, overBudget, overBudgetCause } = outcome;
+  return overBudget === true && overBudgetCause !== undefined ? { messages, overBudget, overBudgetCause } : { messages };
 }
 
 /**
@@ -33,6 +45,6 @@ export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorO
     const signal = eventSignal(event);
     const usage = Array.isArray(event.messages) ? checkedUsage(event.usage, event.messages.length, "event.usage") : undefined;
     const outcome = await runCompaction<T>(event.messages, settings as never, signal, usage);
-    return outcome === null ? null : { messages: outcome.messages };
+    return outcome === null ? null : resultOf(outcome);
   };
 }

@@ -6,8 +6,9 @@ import { CompactionError, isCompactionError } from "../ground/errors.js";
 import { withReserve, type Settings } from "../ground/options.js";
 import { overBudgetCause, planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { runSummarize } from "./run-summarize.js";
+import { warnOverBudgetOnce } from "./over-budget-warning.js";
 import { sealed } from "../text/summary-seal.js";
-import type { AnyMessage, CompactionResult, CompactionStrategy, ReportedUsage } from "../ground/types.js";
+import type { AnyMessage, CompactionResult, CompactionStrategy, OverBudgetCause, ReportedUsage } from "../ground/types.js";
 
 const now = (): number => globalThis.performance?.now() ?? Date.now();
 
@@ -28,6 +29,7 @@ function finishWithoutSummary<M extends AnyMessage>(plan: EnginePlan<M>, setting
   const strategy = plan.action === "mask" ? "mask" : "truncate";
   const tokensAfter = Math.ceil(strategy === "mask" ? plan.tokens.total : plan.tokens.countList(messages));
   const overBudget = tokensAfter > settings.maxTokens;
+  const said = saidOverBudget(plan, settings, tokensAfter);
   settings.onCompacted?.({
     strategy,
     tokensBefore: plan.tokensBefore,
@@ -36,11 +38,19 @@ function finishWithoutSummary<M extends AnyMessage>(plan: EnginePlan<M>, setting
     kept: messages.length,
     durationMs: now() - startedAt,
     overBudget,
-    ...(overBudget ? { overBudgetCause: overBudgetCause(plan, settings) } : {}),
+    ...said,
     // Said, not silent: the summary that was refused, when the payloads were cut instead.
     ...(refused === undefined ? {} : { error: refused }),
   });
-  return { messages, strategy, added: [], tailStart: plan.tailStart, pinned: plan.pinned };
+  return { messages, strategy, added: [], tailStart: plan.tailStart, pinned: plan.pinned, ...(overBudget ? { overBudget: true, ...said } : {}) };
+}
+
+/** Over budget after all: its cause, warned of once per process (`warnOverBudget`); nothing when within. */
+function saidOverBudget<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, tokens: number): { overBudgetCause?: OverBudgetCause } {
+  if (tokens <= settings.maxTokens) return {};
+  const cause = overBudgetCause(plan, settings);
+  warnOverBudgetOnce(settings.warnOverBudget, tokens, settings.maxTokens, cause);
+  return { overBudgetCause: cause };
 }
 
 /**
@@ -117,11 +127,8 @@ export async function runCompaction<M extends AnyMessage>(
   if (plan.action === "none") return null;
   if (plan.action === "skip") {
     const reason = plan.reason as "nothing-to-summarize" | "no-progress";
-    settings.onSkipped?.(
-      tokensBefore > settings.maxTokens
-        ? { reason, tokensBefore, overBudget: true, overBudgetCause: overBudgetCause(plan, settings) }
-        : { reason, tokensBefore },
-    );
+    const said = saidOverBudget(plan, settings, tokensBefore);
+    settings.onSkipped?.(said.overBudgetCause === undefined ? { reason, tokensBefore } : { reason, tokensBefore, overBudget: true, ...said });
     return null;
   }
   if (plan.action === "mask" || plan.action === "truncate") return finishWithoutSummary(plan, settings, startedAt);
@@ -183,6 +190,7 @@ export async function runCompaction<M extends AnyMessage>(
     plan.keptTokens === undefined ? plan.tokens.countList(result) : plan.keptTokens + plan.tokens.countList(added as M[]),
   );
   const overBudget = tokensAfter > settings.maxTokens;
+  const said = saidOverBudget(plan, settings, tokensAfter);
   settings.onCompacted?.({
     strategy,
     tokensBefore,
@@ -191,8 +199,8 @@ export async function runCompaction<M extends AnyMessage>(
     kept: head.length + tail.length,
     durationMs: now() - startedAt,
     overBudget,
-    ...(overBudget ? { overBudgetCause: overBudgetCause(plan, settings) } : {}),
+    ...said,
     ...(fallbackFrom === undefined ? {} : { error: fallbackFrom }),
   });
-  return { messages: result, strategy, added, tailStart: plan.tailStart, pinned: plan.pinned };
+  return { messages: result, strategy, added, tailStart: plan.tailStart, pinned: plan.pinned, ...(overBudget ? { overBudget: true, ...said } : {}) };
 }

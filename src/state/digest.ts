@@ -1,9 +1,15 @@
+import { mastraPayload } from "../dialects/mastra-prompt.js";
 import { toHex } from "../text/sha256.js";
 
 /**
  * SHA-256 (hex) of the messages' JSON, through the Web Crypto API that every supported runtime
  * has (Node ≥ 20, Deno, Bun, browsers in a secure context, edge workers). Equal JSON is the same
  * message: frameworks rebuild their messages from stored history, so identity cannot be relied on.
+ * What is hashed is what the provider receives: a framework's bookkeeping that changes from call
+ * to call while the request stays the same (Mastra's `providerOptions.mastra.createdAt`, stamped
+ * anew on each `generate()`) is left out, or no stored state would ever match again. Only that:
+ * the payload the estimate reads of a LangChain message leaves out `additional_kwargs`, which
+ * some providers read, and two messages that differ there are two messages.
  *
  * Taken in pieces: the messages are hashed in chunks of at most `CHUNK_MESSAGES` messages (fewer
  * when their JSON reaches `CHUNK_BYTES`), and the digest is the hash of the chunks' hashes,
@@ -99,8 +105,9 @@ function holdsAt(messages: readonly object[], index: number, chunk: readonly obj
  * first: most messages hold no `{}` at all, and it is far cheaper than the expression.
  */
 function jsonOf(message: object): string {
-  const json = JSON.stringify(message);
-  return json.includes("{}") && emptyObjectValue.test(json) ? JSON.stringify(message, withBytes) : json;
+  const sent = mastraPayload(message) ?? message;
+  const json = JSON.stringify(sent);
+  return json.includes("{}") && emptyObjectValue.test(json) ? JSON.stringify(sent, withBytes) : json;
 }
 
 /** An empty object as a value (after `:`, `[` or `,`); one inside a string is escaped text, mostly `"{}"`. */

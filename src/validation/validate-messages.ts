@@ -6,7 +6,9 @@ import { expectedMessage } from "../ground/describe-value.js";
  */
 export function assertTranscript(messages: unknown, name = "messages"): asserts messages is readonly object[] {
   if (!Array.isArray(messages)) {
-    throw new TypeError(expectedMessage(name, "an array", messages));
+    // A promise of the messages, or nothing where they were awaited: the caller forgot an `await`.
+    const pending = typeof (messages as { then?: unknown } | null)?.then === "function" || messages === undefined;
+    throw new TypeError(expectedMessage(name, "an array", messages) + (pending ? "; is an `await` missing where they were made?" : ""));
   }
   for (let index = 0; index < messages.length; index++) {
     const message: unknown = messages[index];
