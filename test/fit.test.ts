@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import {
   SUMMARY_PREFIX,
   FLUSH_TO_MEMORY_REMINDER,
+  SUMMARY_REPLY,
   buildSummaryPrompt,
   compactor,
   detectDialect,
@@ -53,7 +54,9 @@ describe.each(dialects)("fit in %s", (dialect) => {
         const request = latestRequest(messages);
         // The smallest summary message is about 20 tokens, 10 more with a user-role summary's seal and
         // 8 more with pi's timestamp; the default limit must allow one.
-        const smallest = (summaryRole === "user" ? 30 : 20) + (dialect === "pi-agent" ? 8 : 0);
+        // Where turns must alternate (Bedrock), the assistant reply that follows the summary too.
+        const reply = dialect === "bedrock-converse" ? estimateTokens([{ role: "assistant", content: [{ text: SUMMARY_REPLY }] }]) : 0;
+        const smallest = (summaryRole === "user" ? 30 : 20) + (dialect === "pi-agent" ? 8 : 0) + reply;
         fc.pre(Math.floor((maxTokens - keepTail) / 2) >= smallest + reminder);
         const skipped: SkippedEvent[] = [];
         const hook = compactor({ maxTokens, keepTail, summaryRole, flushToMemory, summarize: () => "s", onError: "skip", onSkipped: (event) => skipped.push(event) });
