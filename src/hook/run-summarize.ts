@@ -1,5 +1,6 @@
 import { CompactionError } from "../ground/errors.js";
-import type { AnyMessage, Summarize, SummaryContext } from "../ground/types.js";
+import type { AnyMessage, Summarize, SummaryContext, SummaryReplacement } from "../ground/types.js";
+import { checkedReplacement, isReplacement } from "./place-replacement.js";
 
 function abortedError(signal: AbortSignal): CompactionError {
   return new CompactionError("ABORTED", "Compaction aborted: the signal was aborted", { cause: signal.reason });
@@ -15,7 +16,7 @@ export async function runSummarize<M extends AnyMessage>(
   context: Omit<SummaryContext, "signal">,
   timeoutMs: number | undefined,
   callerSignal: AbortSignal | undefined,
-): Promise<string> {
+): Promise<string | SummaryReplacement> {
   if (callerSignal?.aborted) throw abortedError(callerSignal);
   const controller = new AbortController();
   let fail: (error: CompactionError) => void = () => {};
@@ -52,12 +53,13 @@ export async function runSummarize<M extends AnyMessage>(
     // A summarize that settles after the timeout or abort must not surface as an unhandled rejection.
     summarized.catch(() => {});
     const text = await Promise.race([summarized, interrupted]);
+    if (isReplacement(text)) return checkedReplacement(text);
     if (typeof text !== "string" || text.trim() === "") {
       throw new CompactionError(
         "INVALID_SUMMARY",
         typeof text === "string"
           ? "summarize returned an empty summary; the transcript was left as it was"
-          : `summarize returned ${text === null ? "null" : typeof text} instead of a string; the transcript was left as it was`,
+          : `summarize returned ${text === null ? "null" : typeof text} instead of a string or \`{ messages }\`; the transcript was left as it was`,
       );
     }
     return text;
