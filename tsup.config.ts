@@ -15,6 +15,8 @@ export default defineConfig([
       mastra: "src/adapters/mastra.ts",
       genkit: "src/adapters/genkit.ts",
       pi: "src/adapters/pi.ts",
+      openai: "src/adapters/openai.ts",
+      anthropic: "src/adapters/anthropic.ts",
     },
     format: ["esm", "cjs"],
     dts: true,

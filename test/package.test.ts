@@ -21,7 +21,7 @@ describe("package", () => {
     // know their look-alikes and summary seals (with their own SHA-256): the ceiling catches a
     // regression, not a rounding change.
     expect(gzipSync(core).length).toBeLessThan(32 * 1024);
-    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(30 * 1024);
+    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js", "openai.js", "anthropic.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(30 * 1024);
   });
 
   it("has no runtime dependencies, and the adapters import no framework", () => {
@@ -29,7 +29,7 @@ describe("package", () => {
     expect(manifest.dependencies ?? {}).toEqual({});
     for (const peer of Object.keys(manifest.peerDependencies)) expect(manifest.peerDependenciesMeta[peer], peer).toEqual({ optional: true });
     expect(Object.keys(manifest.peerDependencies).sort()).toEqual(["@langchain/core", "@mariozechner/pi-agent-core", "@mastra/core", "@openai/agents", "ai", "genkit", "langchain"]);
-    for (const file of ["index.js", "index.cjs", "ai-sdk.js", "ai-sdk.cjs", "openai-agents.js", "openai-agents.cjs", "redis.js", "redis.cjs", "pi.js", "pi.cjs", "genkit.js", "genkit.cjs", "mastra.js", "mastra.cjs"]) {
+    for (const file of ["index.js", "index.cjs", "ai-sdk.js", "ai-sdk.cjs", "openai-agents.js", "openai-agents.cjs", "redis.js", "redis.cjs", "pi.js", "pi.cjs", "genkit.js", "genkit.cjs", "mastra.js", "mastra.cjs", "openai.js", "openai.cjs", "anthropic.js", "anthropic.cjs"]) {
       const code = readFileSync(dist(file), "utf8");
       expect(code).not.toMatch(/from ["'](?!\.\/)/);
       expect(code).not.toMatch(/require\(["'](?!\.\/)/);
