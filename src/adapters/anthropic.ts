@@ -17,9 +17,20 @@ export const ANTHROPIC_COMPACTION_BETA = "compact-2026-09-04";
 export interface AnthropicCompactionClient {
   beta: {
     messages: {
-      create(body: Record<string, unknown>, options?: { signal?: AbortSignal }): PromiseLike<{ role?: unknown; content?: readonly object[] | null; stop_reason?: unknown }>;
+      create(body: AnthropicCompactionRequest, options?: { signal?: AbortSignal }): PromiseLike<{ role?: unknown; content?: readonly object[] | null; stop_reason?: unknown }>;
     };
   };
+}
+
+/** The body of the compaction request; `never[]` lists so that the SDK's method, which takes its own block types, fits. */
+export interface AnthropicCompactionRequest {
+  model: string;
+  max_tokens: number;
+  system?: string;
+  tools?: never[];
+  messages: never[];
+  compaction: { type: "summarize"; instructions?: string };
+  betas: never[];
 }
 
 /** Options of `anthropicCompaction`. */
@@ -83,19 +94,20 @@ export function anthropicCompaction<M extends AnyMessage = AnyMessage>(client: A
   if (instructions !== undefined && typeof instructions !== "string") throw new TypeError(`Expected \`instructions\` to be a string, got ${describeValue(instructions)}`);
   if (!Array.isArray(betas) || !betas.every((beta) => typeof beta === "string")) throw new TypeError(`Expected \`betas\` to be a list of strings, got ${describeValue(betas)}`);
   if (tools !== undefined && !Array.isArray(tools)) throw new TypeError(`Expected \`tools\` to be a list of tool definitions, got ${describeValue(tools)}`);
-  return async (older, context: SummaryContext) => {
+  const madeBy = { provider: "anthropic", model };
+  const summarize = async (older: M[], context: SummaryContext) => {
     const all = ((context.head ?? []) as object[]).concat(older as object[]);
     const system = all.filter((message) => roleOf(message) === "system").map(systemText).filter((text) => text !== "");
     const messages = all.filter((message) => roleOf(message) !== "system");
     const wanted = [instructions, context.instructions].filter((text): text is string => typeof text === "string" && text.trim() !== "").join("\n\n");
-    const body = {
+    const body: AnthropicCompactionRequest = {
       model,
       max_tokens: maxTokens,
       ...(system.length === 0 ? {} : { system: system.join("\n\n") }),
-      ...(tools === undefined ? {} : { tools: tools.slice() }),
-      messages,
+      ...(tools === undefined ? {} : { tools: tools.slice() as never[] }),
+      messages: messages as never[],
       compaction: wanted === "" ? { type: "summarize" } : { type: "summarize", instructions: wanted },
-      betas: betas.slice(),
+      betas: betas.slice() as never[],
     };
     const response = await client.beta.messages.create(body, { signal: context.signal });
     const content = Array.isArray(response?.content) ? (response.content as object[]) : [];
@@ -104,8 +116,10 @@ export function anthropicCompaction<M extends AnyMessage = AnyMessage>(client: A
     if (block === undefined || typeof block.content !== "string" || block.content.trim() === "") {
       throw new Error(`the compaction request returned no compaction block with content (stop_reason ${describeValue(response?.stop_reason)})`);
     }
-    return { messages: [{ role: "assistant", content }], text: block.content };
+    return { messages: [{ role: "assistant", content }], text: block.content, madeBy };
   };
+  // Who this summarizer is: `statefulCompactor` sends a stored block back only to the same provider and model.
+  return Object.assign(summarize, { madeBy });
 }
 
 const roleOf = (message: object): unknown => (message as { role?: unknown }).role;

@@ -9,7 +9,8 @@ import { rejectUnknownKeys } from "../ground/unknown-keys.js";
  */
 export interface ResponsesCompactClient {
   responses: {
-    compact(body: { model: string; input: object[]; instructions?: string }, options?: { signal?: AbortSignal }): PromiseLike<{ output?: readonly object[] | null }>;
+    // `input: never[]` so that the SDK's method, which takes its own item types, fits.
+    compact(body: { model: string; input: never[]; instructions?: string }, options?: { signal?: AbortSignal }): PromiseLike<{ output?: readonly object[] | null }>;
   };
 }
 
@@ -54,10 +55,11 @@ export function openaiCompaction<M extends AnyMessage = AnyMessage>(client: Resp
   const { model, instructions } = options;
   if (typeof model !== "string" || model === "") throw new TypeError(`Expected \`model\` to be a model name, got ${describeValue(model)}`);
   if (instructions !== undefined && typeof instructions !== "string") throw new TypeError(`Expected \`instructions\` to be a string, got ${describeValue(instructions)}`);
-  return async (older, context: SummaryContext) => {
+  const madeBy = { provider: "openai", model };
+  const summarize = async (older: M[], context: SummaryContext) => {
     const head = (context.head ?? []) as object[];
     const wanted = [instructions, context.instructions].filter((text): text is string => typeof text === "string" && text.trim() !== "").join("\n\n");
-    const body = { model, input: head.concat(older as object[]), ...(wanted === "" ? {} : { instructions: wanted }) };
+    const body = { model, input: head.concat(older as object[]) as never[], ...(wanted === "" ? {} : { instructions: wanted }) };
     const response = await client.responses.compact(body, { signal: context.signal });
     const output = Array.isArray(response?.output) ? (response.output as object[]) : [];
     // "The compacted list of output items. This is a list of all user messages, followed by a single
@@ -67,8 +69,10 @@ export function openaiCompaction<M extends AnyMessage = AnyMessage>(client: Resp
     }
     // The system prompt is kept in the head, before the replacement.
     const messages = output.filter((item) => !isInstruction(item));
-    return { messages };
+    return { messages, madeBy };
   };
+  // Who this summarizer is: `statefulCompactor` sends a stored item back only to the same provider and model.
+  return Object.assign(summarize, { madeBy });
 }
 
 function isInstruction(item: object): boolean {

@@ -68,8 +68,16 @@ export interface SummaryContext {
 export interface SummaryReplacement {
   /** The messages put in place of the older part, in the transcript's own format. */
   messages: readonly object[];
-  /** A readable account of the same: `previousSummary` for a later summarizer that cannot read `messages`. */
+  /** A readable account of the same: `previousSummary` for a later summarizer that cannot read `messages`, and what `statefulCompactor` sends after a switch of provider or model. */
   text?: string;
+  /** The provider and model that made `messages`: `statefulCompactor` sends them back only to the same. Set by `openaiCompaction` and `anthropicCompaction`. */
+  madeBy?: CompactionSource;
+}
+
+/** Who made a provider compaction: only that provider and model can read it. */
+export interface CompactionSource {
+  provider: string;
+  model: string;
 }
 
 /** The caller's summarizer. May call a model; the library never does. Sync or async. */

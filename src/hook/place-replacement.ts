@@ -18,7 +18,9 @@ export function checkedReplacement(value: SummaryReplacement): SummaryReplacemen
   if (text !== undefined && typeof text !== "string") {
     throw new CompactionError("INVALID_SUMMARY", `summarize returned \`{ messages, text }\` whose \`text\` is ${typeof text}, not a string; the transcript was left as it was`);
   }
-  return text === undefined ? { messages: messages.slice() } : { messages: messages.slice(), text };
+  const { madeBy } = value;
+  const known = typeof madeBy === "object" && madeBy !== null && typeof madeBy.provider === "string" && typeof madeBy.model === "string";
+  return { messages: messages.slice(), ...(text === undefined ? {} : { text }), ...(known ? { madeBy: { provider: madeBy.provider, model: madeBy.model } } : {}) };
 }
 
 /** The readable text of the provider compaction the head ends with (Anthropic's `content`), for `previousSummary`. */

@@ -487,6 +487,9 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
             digest: await digestMessages(messages.slice(0, covered)),
             pinned,
             summary: outcome.added,
+            ...(outcome.replacement?.madeBy === undefined
+              ? {}
+              : { madeBy: outcome.replacement.madeBy, ...(outcome.replacement.text === undefined ? {} : { text: outcome.replacement.text }) }),
           };
           await writeState(key, next, messages, state, signal);
         });

@@ -28,7 +28,9 @@ export function firstOf<M extends AnyMessage = AnyMessage>(...summarizers: Summa
     if (typeof summarize !== "function") throw new TypeError(`Expected \`firstOf\` summarizer ${index + 1} to be a function, got ${describeValue(summarize)}`);
   });
   const chain = summarizers.slice();
-  return async (older, context) => {
+  // The provider and model of the first native summarizer: what a stored compaction is sent back to.
+  const madeBy = chain.map((summarize) => (summarize as { madeBy?: unknown }).madeBy).find((source) => source !== undefined);
+  const first: Summarize<M> = async (older, context) => {
     const errors: unknown[] = [];
     for (const summarize of chain) {
       if (context.signal.aborted) break;
@@ -46,4 +48,5 @@ export function firstOf<M extends AnyMessage = AnyMessage>(...summarizers: Summa
     const reasons = errors.map((error, index) => `${index + 1}: ${error instanceof Error ? error.message : String(error)}`).join("; ");
     throw new AggregateError(errors, `every summarizer failed (${reasons})`);
   };
+  return madeBy === undefined ? first : Object.assign(first, { madeBy });
 }

@@ -7,7 +7,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { SUMMARY_PREFIX, compactor, firstOf, isCompactionError, type CompactedEvent, type SummaryContext } from "../../src/index.js";
+import { SUMMARY_PREFIX, compactor, firstOf, isCompactionError, memoryStore, statefulCompactor, type CompactedEvent, type SummaryContext } from "../../src/index.js";
 import { openaiCompaction } from "../../src/adapters/openai.js";
 import { ANTHROPIC_COMPACTION_BETA, anthropicCompaction } from "../../src/adapters/anthropic.js";
 import { providerViolations } from "../support/provider-rules/index.js";
@@ -113,7 +113,7 @@ describe("openaiCompaction", () => {
     expect(result!.messages.slice(0, 1 + answered.length)).toEqual([messages[0], ...answered]);
 
     // The next request carries the compaction item where it was returned, and OpenAI would take it.
-    await client.responses.create({ model: "gpt-5.2", input: result!.messages as OpenAI.Responses.ResponseInput });
+    await client.responses.create({ model: "gpt-5.2", input: result!.messages as unknown as OpenAI.Responses.ResponseInput });
     const next = http.requests[1]!.body["input"] as object[];
     expect(next).toContainEqual(compactionItem);
     expect(next.findIndex((item) => (item as { type?: string }).type === "compaction")).toBe(answered.length);
@@ -126,7 +126,7 @@ describe("openaiCompaction", () => {
     const client = openaiClient(http.fetch);
     // The first request runs with `context_management`; its output holds a compaction item before the reply.
     let messages: object[] = responsesTranscript(6);
-    const first = await client.responses.create({ model: "gpt-5.2", input: messages as OpenAI.Responses.ResponseInput, context_management: [{ type: "compaction", compact_threshold: 1000 }] });
+    const first = await client.responses.create({ model: "gpt-5.2", input: messages as unknown as OpenAI.Responses.ResponseInput, context_management: [{ type: "compaction", compact_threshold: 1000 }] });
     expect(http.requests[0]!.body["context_management"]).toEqual([{ type: "compaction", compact_threshold: 1000 }]);
     messages = messages.concat(first.output.map((item) => JSON.parse(JSON.stringify(item)) as object));
     const inForce = messages.slice(0, messages.findIndex((item) => (item as { type?: string }).type === "compaction") + 1);
@@ -136,7 +136,7 @@ describe("openaiCompaction", () => {
       messages.push({ role: "user", content: `Follow-up ${turn}?` });
       const compacted = await hook({ messages });
       if (compacted) messages = compacted.messages;
-      const reply = await client.responses.create({ model: "gpt-5.2", input: messages as OpenAI.Responses.ResponseInput });
+      const reply = await client.responses.create({ model: "gpt-5.2", input: messages as unknown as OpenAI.Responses.ResponseInput });
       messages = messages.concat(reply.output.map((item) => JSON.parse(JSON.stringify(item)) as object));
       const sent = http.requests.at(-1)!.body["input"] as object[];
       expect(sent.slice(0, inForce.length)).toEqual(inForce);
@@ -172,7 +172,7 @@ describe("anthropicCompaction", () => {
     expect(result!.messages.slice(2)).toEqual(messages.slice(1 + sent.length));
 
     // The next request sends it first in `messages`, with the beta header, and Anthropic would take it.
-    const conversation = result!.messages.slice(1) as Anthropic.Beta.BetaMessageParam[];
+    const conversation = result!.messages.slice(1) as unknown as Anthropic.Beta.BetaMessageParam[];
     await client.beta.messages.create({ model: "claude-opus-4-7", max_tokens: 1024, system: system.content, betas: [ANTHROPIC_COMPACTION_BETA], messages: conversation });
     const next = http.requests[1]!;
     expect(next.headers.get("anthropic-beta")).toBe(ANTHROPIC_COMPACTION_BETA);
@@ -243,4 +243,51 @@ describe("falling back when the provider's compaction fails", () => {
       expect(JSON.stringify(chained!.messages)).toContain("Own model's summary.");
     });
   }
+});
+
+describe("statefulCompactor with a provider's compaction", () => {
+  it("stores the item byte for byte and reuses it on later requests without a second compaction call", async () => {
+    const http = recordingFetch(({ body }) => ({ body: compactedOf(body["input"] as Record<string, unknown>[]) }));
+    const client = openaiClient(http.fetch);
+    const store = memoryStore();
+    const errors: unknown[] = [];
+    const options = { store, conversationId: "chat", maxTokens: 1200, keepTail: 300, onStoreError: (error: unknown) => errors.push(error) };
+    const compact = statefulCompactor({ ...options, summarize: firstOf(openaiCompaction(client, { model: "gpt-5.2" }), () => "Own summary.") });
+    const history = responsesTranscript(10);
+    const first = await compact(history);
+    expect(first).toContainEqual(compactionItem);
+    expect(http.requests).toHaveLength(1);
+    // The next request: the whole history again, one turn longer.
+    history.push({ role: "user", content: "One more question?" });
+    const second = await compact(history);
+    expect(http.requests).toHaveLength(1);
+    expect(second).toContainEqual(compactionItem);
+    expect(providerViolations("openai-responses", { messages: second! })).toEqual([]);
+    expect(errors).toEqual([]);
+
+    // Another model cannot read the item, and OpenAI's has no readable text: the state is not used, and it compacts anew.
+    const switched = statefulCompactor({ ...options, summarize: openaiCompaction(client, { model: "gpt-5.4" }) });
+    const third = await switched(history);
+    expect(http.requests).toHaveLength(2);
+    expect(http.requests[1]!.body["model"]).toBe("gpt-5.4");
+    expect(third).toContainEqual(compactionItem);
+  });
+
+  it("after a switch of model, sends the stored Anthropic block's text as the summary instead of the block", async () => {
+    const http = recordingFetch(() => ({ body: anthropicCompacted() }));
+    const client = anthropicClient(http.fetch);
+    const store = memoryStore();
+    const options = { store, conversationId: "chat", maxTokens: 1200, keepTail: 300, format: "anthropic" as const };
+    const history = [system, ...anthropicTranscript(10)];
+    const first = await statefulCompactor({ ...options, summarize: anthropicCompaction(client, { model: "claude-opus-4-7" }) })(history);
+    expect(first![1]).toEqual({ role: "assistant", content: [compactionBlock] });
+    history.push({ role: "user", content: "One more question?" });
+    const same = await statefulCompactor({ ...options, summarize: anthropicCompaction(client, { model: "claude-opus-4-7" }) })(history);
+    expect(same![1]).toEqual({ role: "assistant", content: [compactionBlock] });
+    const other = await statefulCompactor({ ...options, summarize: () => "Own summary." })(history);
+    expect(http.requests).toHaveLength(1);
+    expect(JSON.stringify(other)).not.toContain('"compaction"');
+    expect(JSON.stringify(other)).toContain(compactionBlock.content);
+    expect(providerViolations("anthropic", { messages: other!.slice(1), system: system.content })).toEqual([]);
+  });
 });
