@@ -17,6 +17,7 @@ import { UnreadableValueError, digestMessages } from "./digest.js";
 import { importSigningKey, signState, verifiedState } from "./state-signature.js";
 import { memoryStore } from "./memory-store.js";
 import { ownWritesOf } from "./own-writes.js";
+import { storedSummaryOf } from "./stored-compaction.js";
 import { KEY_PREFIX, automaticKey, keyOfId, leaseKeyOf } from "./store-keys.js";
 
 /** What failed when a store call threw or rejected. */
@@ -486,10 +487,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
             covered,
             digest: await digestMessages(messages.slice(0, covered)),
             pinned,
-            summary: outcome.added,
-            ...(outcome.replacement?.madeBy === undefined
-              ? {}
-              : { madeBy: outcome.replacement.madeBy, ...(outcome.replacement.text === undefined ? {} : { text: outcome.replacement.text }) }),
+            ...storedSummaryOf(outcome, base, messages, state),
           };
           await writeState(key, next, messages, state, signal);
         });

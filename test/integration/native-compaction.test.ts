@@ -273,6 +273,28 @@ describe("statefulCompactor with a provider's compaction", () => {
     expect(third).toContainEqual(compactionItem);
   });
 
+  it("keeps a stored unreadable item in force when a later crossing is summarized by the caller's own model", async () => {
+    let compactCalls = 0;
+    const http = recordingFetch(({ body }) => (compactCalls++ === 0 ? { body: compactedOf(body["input"] as Record<string, unknown>[]) } : { status: 500, body: { error: { message: "The server had an error", type: "server_error", param: null, code: null } } }));
+    const client = openaiClient(http.fetch);
+    const options = { store: memoryStore(), conversationId: "chat", maxTokens: 1200, keepTail: 300 };
+    const compact = statefulCompactor({ ...options, summarize: firstOf(openaiCompaction(client, { model: "gpt-5.2" }), (_older, context) => `Own summary after: ${context.previousSummary ?? "nothing readable"}.`) });
+    const history = responsesTranscript(10);
+    await compact(history);
+    history.push(...responsesTranscript(8).slice(1));
+    const second = await compact(history);
+    expect(compactCalls).toBe(2);
+    expect(second).toContainEqual(compactionItem);
+    expect(JSON.stringify(second)).toContain("Own summary after: nothing readable.");
+    // The next request, under budget: the stored state still holds the item, then the own summary.
+    history.push({ role: "user", content: "And now?" });
+    const third = await compact(history);
+    expect(compactCalls).toBe(2);
+    expect(third).toContainEqual(compactionItem);
+    expect(JSON.stringify(third)).toContain("Own summary after: nothing readable.");
+    expect(providerViolations("openai-responses", { messages: third! })).toEqual([]);
+  });
+
   it("after a switch of model, sends the stored Anthropic block's text as the summary instead of the block", async () => {
     const http = recordingFetch(() => ({ body: anthropicCompacted() }));
     const client = anthropicClient(http.fetch);
