@@ -16,6 +16,8 @@ export default defineConfig([
       genkit: "src/adapters/genkit.ts",
       pi: "src/adapters/pi.ts",
       otel: "src/adapters/otel.ts",
+      openai: "src/adapters/openai.ts",
+      anthropic: "src/adapters/anthropic.ts",
     },
     format: ["esm", "cjs"],
     dts: true,

@@ -45,12 +45,14 @@ export type {
   SkipReason,
   Summarize,
   SummaryContext,
+  SummaryReplacement,
 } from "./ground/types.js";
 export { renderTranscript } from "./summary-kit/render-transcript.js";
 export type { RenderTranscriptOptions } from "./summary-kit/render-transcript.js";
 export { buildSummaryPrompt, DEFAULT_SUMMARY_SECTIONS } from "./summary-kit/build-summary-prompt.js";
 export type { SummaryPrompt, SummaryPromptOptions, SummarySection } from "./summary-kit/build-summary-prompt.js";
 export { summarizeWith } from "./summary-kit/summarize-with.js";
+export { firstOf } from "./summary-kit/first-of.js";
 export { summarizeInPlace } from "./summary-kit/summarize-in-place.js";
 export type { CompleteInPlace, SummarizeInPlaceOptions } from "./summary-kit/summarize-in-place.js";
 export { extractiveSummary } from "./summary-kit/extractive-summary.js";

@@ -24,7 +24,7 @@ describe("package", () => {
     // With the archive and its recall (the summary kit's renderer, fences and redaction come with
     // statefulCompactor) the core measured 36.4 KB.
     expect(gzipSync(core).length).toBeLessThan(38 * 1024);
-    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(38 * 1024);
+    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js", "openai.js", "anthropic.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(38 * 1024);
   });
 
   it("has no runtime dependencies, and the adapters import no framework", () => {
@@ -32,7 +32,7 @@ describe("package", () => {
     expect(manifest.dependencies ?? {}).toEqual({});
     for (const peer of Object.keys(manifest.peerDependencies)) expect(manifest.peerDependenciesMeta[peer], peer).toEqual({ optional: true });
     expect(Object.keys(manifest.peerDependencies).sort()).toEqual(["@langchain/core", "@mariozechner/pi-agent-core", "@mastra/core", "@openai/agents", "@opentelemetry/api", "ai", "genkit", "langchain"]);
-    for (const file of ["index.js", "index.cjs", "ai-sdk.js", "ai-sdk.cjs", "openai-agents.js", "openai-agents.cjs", "redis.js", "redis.cjs", "pi.js", "pi.cjs", "genkit.js", "genkit.cjs", "mastra.js", "mastra.cjs"]) {
+    for (const file of ["index.js", "index.cjs", "ai-sdk.js", "ai-sdk.cjs", "openai-agents.js", "openai-agents.cjs", "redis.js", "redis.cjs", "pi.js", "pi.cjs", "genkit.js", "genkit.cjs", "mastra.js", "mastra.cjs", "openai.js", "openai.cjs", "anthropic.js", "anthropic.cjs"]) {
       const code = readFileSync(dist(file), "utf8");
       expect(code).not.toMatch(/from ["'](?!\.\/)/);
       expect(code).not.toMatch(/require\(["'](?!\.\/)/);

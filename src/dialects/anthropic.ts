@@ -18,7 +18,8 @@ export const anthropic: Dialect = {
   claims: (m) => someRecord(m["content"], (part) => claimedTypes.has(part["type"] as string) || (part["type"] === "image" && Object.hasOwn(part, "source"))),
   // A leading system prompt is held in the caller's list and sent apart as `system`.
   reads: (m) => m["role"] === "user" || m["role"] === "assistant" || m["role"] === "system",
-  signed: (m) => m["role"] === "assistant" && someRecord(m["content"], carriesSignature),
+  // A compaction block is sent back verbatim: its `signature` covers its `content` (SDK CompactionContentMismatchErrorDetails).
+  signed: (m) => someRecord(m["content"], (part) => part["type"] === "compaction") || (m["role"] === "assistant" && someRecord(m["content"], carriesSignature)),
   role: (m) => stringField(m, "role"),
   forEachToolCall(m, visit) {
     for (const part of blocks(m)) if (part["type"] === "tool_use" && typeof part["id"] === "string") visit(part["id"]);

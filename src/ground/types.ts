@@ -60,11 +60,31 @@ export interface SummaryContext {
   requestPrefix?: readonly AnyMessage[];
 }
 
+/**
+ * What a summarizer may return instead of a summary text: messages that replace the older part
+ * exactly as given (a provider's own compaction item or block), never prefixed, sealed, cut, masked
+ * or read again as a boundary, and the same rules of size and fit as a summary.
+ */
+export interface SummaryReplacement {
+  /** The messages put in place of the older part, in the transcript's own format. */
+  messages: readonly object[];
+  /** A readable account of the same: `previousSummary` for a later summarizer that cannot read `messages`, and what `statefulCompactor` sends after a switch of provider or model. */
+  text?: string;
+  /** The provider and model that made `messages`: `statefulCompactor` sends them back only to the same. Set by `openaiCompaction` and `anthropicCompaction`. */
+  madeBy?: CompactionSource;
+}
+
+/** Who made a provider compaction: only that provider and model can read it. */
+export interface CompactionSource {
+  provider: string;
+  model: string;
+}
+
 /** The caller's summarizer. May call a model; the library never does. Sync or async. */
 export type Summarize<M extends AnyMessage = AnyMessage> = (
   older: M[],
   context: SummaryContext,
-) => string | PromiseLike<string>;
+) => string | SummaryReplacement | PromiseLike<string | SummaryReplacement>;
 
 /** Whole-list token counter. Must be monotone: a longer suffix never counts less. */
 export type CountTokens<M extends AnyMessage = AnyMessage> = (messages: readonly M[]) => number;

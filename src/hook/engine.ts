@@ -7,8 +7,9 @@ import { withReserve, type Settings } from "../ground/options.js";
 import { overBudgetCause, planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { runSummarize } from "./run-summarize.js";
 import { warnOverBudgetOnce } from "./over-budget-warning.js";
+import { placeSummary, providerSummaryIn } from "./place-replacement.js";
 import { sealed } from "../text/summary-seal.js";
-import type { AnyMessage, CompactionResult, CompactionStrategy, OverBudgetCause, ReportedUsage } from "../ground/types.js";
+import type { AnyMessage, CompactionResult, CompactionStrategy, OverBudgetCause, ReportedUsage, SummaryReplacement } from "../ground/types.js";
 
 const now = (): number => globalThis.performance?.now() ?? Date.now();
 
@@ -21,6 +22,8 @@ export interface CompactionOutcome<M extends AnyMessage> extends CompactionResul
   tailStart: number;
   /** Indices of input messages before `tailStart` kept verbatim. */
   pinned: number[];
+  /** What `summarize` returned when it was messages (`added`) rather than a text. */
+  replacement?: SummaryReplacement;
 }
 
 /** A result made without `summarize`: old tool results masked, or oversized tail payloads cut. */
@@ -140,13 +143,15 @@ export async function runCompaction<M extends AnyMessage>(
   const summaryMessage = summaryMaker(dialect, settings, stored === undefined, settings.summarySuffix?.(plan.tailStart));
   let added: object[];
   let fallbackFrom: unknown;
+  let keptHead = head;
+  let replacement: SummaryReplacement | undefined;
   try {
-    const text = await runSummarize(
+    const summary = await runSummarize(
       settings.summarize as NonNullable<Settings<M>["summarize"]>,
       older,
       {
         instructions: settings.instructions,
-        previousSummary: plan.previousSummary,
+        previousSummary: plan.previousSummary ?? providerSummaryIn(head),
         tokensBefore,
         maxTokens: settings.maxTokens,
         keepTail: settings.keepTail,
@@ -159,8 +164,8 @@ export async function runCompaction<M extends AnyMessage>(
       settings.timeoutMs,
       signal,
     );
-    added = [summaryMessage.make(text)];
-    if (!settings.turnsOnly) checkSummarySize(added[0] as M, plan);
+    ({ head: keptHead, added, replacement } = placeSummary(summary, plan, summaryMessage.make, !settings.turnsOnly));
+    if (!settings.turnsOnly && replacement === undefined) checkSummarySize(added[0] as M, plan);
   } catch (error) {
     // An abort means stop: no fallback stands in for it.
     const fallback = settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED" ? modelFreeSummary(plan, settings, summaryMessage) : undefined;
@@ -179,15 +184,16 @@ export async function runCompaction<M extends AnyMessage>(
   const strategy = fallbackFrom === undefined ? "summarize" : "fallback";
 
   // Where turns must alternate, the reminder is a second block of the summary, and an assistant reply follows.
-  const reply = dialect.replyToSummary?.();
-  if (settings.flushToMemory) {
+  // Replacement messages go in exactly as given, with nothing around them.
+  const reply = replacement === undefined ? dialect.replyToSummary?.() : undefined;
+  if (settings.flushToMemory && replacement === undefined) {
     if (reply !== undefined && dialect.withText !== undefined) added[0] = dialect.withText(added[0] as never, FLUSH_TO_MEMORY_REMINDER);
     else added.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER));
   }
   if (reply !== undefined) added.push(reply);
-  const result = (head as object[]).concat(added, tail) as M[];
+  const result = (keptHead as object[]).concat(added, tail) as M[];
   const tokensAfter = Math.ceil(
-    plan.keptTokens === undefined ? plan.tokens.countList(result) : plan.keptTokens + plan.tokens.countList(added as M[]),
+    plan.keptTokens === undefined || keptHead !== head ? plan.tokens.countList(result) : plan.keptTokens + plan.tokens.countList(added as M[]),
   );
   const overBudget = tokensAfter > settings.maxTokens;
   const said = saidOverBudget(plan, settings, tokensAfter);
@@ -196,11 +202,11 @@ export async function runCompaction<M extends AnyMessage>(
     tokensBefore,
     tokensAfter,
     summarized: older.length,
-    kept: head.length + tail.length,
+    kept: keptHead.length + tail.length,
     durationMs: now() - startedAt,
     overBudget,
     ...said,
     ...(fallbackFrom === undefined ? {} : { error: fallbackFrom }),
   });
-  return { messages: result, strategy, added, tailStart: plan.tailStart, pinned: plan.pinned, ...(overBudget ? { overBudget: true, ...said } : {}) };
+  return { messages: result, strategy, added, tailStart: plan.tailStart, pinned: plan.pinned, ...(overBudget ? { overBudget: true, ...said } : {}), ...(replacement ? { replacement } : {}) };
 }

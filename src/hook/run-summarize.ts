@@ -1,6 +1,7 @@
 import { abortedError, raceDeadline } from "../ground/deadline.js";
 import { CompactionError } from "../ground/errors.js";
-import type { AnyMessage, Summarize, SummaryContext } from "../ground/types.js";
+import type { AnyMessage, Summarize, SummaryContext, SummaryReplacement } from "../ground/types.js";
+import { checkedReplacement, isReplacement } from "./place-replacement.js";
 
 /**
  * Calls `summarize` once under the timeout and the caller's signal, and checks its result. Settles
@@ -12,7 +13,7 @@ export async function runSummarize<M extends AnyMessage>(
   context: Omit<SummaryContext, "signal">,
   timeoutMs: number | undefined,
   callerSignal: AbortSignal | undefined,
-): Promise<string> {
+): Promise<string | SummaryReplacement> {
   if (callerSignal?.aborted) throw abortedError(callerSignal);
   // `summarize` is told through its own signal why it should stop.
   const controller = new AbortController();
@@ -34,12 +35,13 @@ export async function runSummarize<M extends AnyMessage>(
     signal: callerSignal,
     interrupted: (reason) => controller.abort(reason),
   });
+  if (isReplacement(text)) return checkedReplacement(text);
   if (typeof text !== "string" || text.trim() === "") {
     throw new CompactionError(
       "INVALID_SUMMARY",
       typeof text === "string"
         ? "summarize returned an empty summary; the transcript was left as it was"
-        : `summarize returned ${text === null ? "null" : typeof text} instead of a string; the transcript was left as it was`,
+        : `summarize returned ${text === null ? "null" : typeof text} instead of a string or \`{ messages }\`; the transcript was left as it was`,
     );
   }
   return text;

@@ -1,5 +1,6 @@
 import { libraryMessagesOf } from "../dialects/library-messages.js";
 import { isSystemPrompt, isUserBoundary } from "../dialects/messages.js";
+import { lastProviderCompaction } from "../dialects/provider-compaction.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { smallestFittingFromEnd } from "./search-from-end.js";
@@ -42,9 +43,18 @@ export interface TailStart {
 
 /**
  * Length of the kept head: the run of system and developer messages the transcript opens with
- * (none of them a summary), so a system prompt followed by a developer message is kept whole.
+ * (none of them a summary), so a system prompt followed by a developer message is kept whole; and
+ * when a provider's own compaction (a Responses `compaction` item, an Anthropic `compaction` block)
+ * is in the transcript, everything up to the last one: it is the summary in force, never cut,
+ * masked or truncated, and the older part starts after it.
  */
 export function headLength(messages: readonly object[]): number {
+  const prompt = systemPromptLength(messages);
+  return Math.max(prompt, lastProviderCompaction(messages, prompt) + 1);
+}
+
+/** Length of the run of system and developer messages the transcript opens with, none of them a summary. */
+export function systemPromptLength(messages: readonly object[]): number {
   let length = 0;
   while (length < messages.length && isSystemPrompt(messages[length] as object)) length++;
   return length;

@@ -1,6 +1,7 @@
 import { carriesToolCall, carriesToolResult, leadingText, roleOf } from "../dialects/messages.js";
 import { summaryRoleIn } from "../dialects/library-messages.js";
 import { formatDialect } from "../dialects/transcript-format.js";
+import { providerCompactionOf } from "../dialects/provider-compaction.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, SUMMARY_REPLY } from "../ground/constants.js";
 import type { Settings } from "../ground/options.js";
@@ -30,13 +31,8 @@ function textOf(message: unknown): string | undefined {
  * or that name a message with a tool call or a tool result (a duplicate or an orphan once sent).
  */
 export function checkedSummary<M extends AnyMessage>(state: ConversationState, messages: readonly M[], head: number, settings: Settings<M>): M[] {
-  let previous = head - 1;
-  for (const index of state.pinned) {
-    if (index <= previous || index >= state.covered) throw new InvalidStateError("Expected the stored state's `pinned` to be strictly increasing indices after the system prompt and below `covered`");
-    const message = messages[index] as object;
-    if (carriesToolResult(message) || carriesToolCall(message)) throw new InvalidStateError(`Expected the stored state's \`pinned\` to name no tool call or result, got index ${index}`);
-    previous = index;
-  }
+  if (state.madeBy !== undefined) return storedReplacement(state, messages, head, settings);
+  checkPinned(state, messages, head);
   const dialect = formatDialect(messages, settings.format);
   // The reply that answers the summary where turns must alternate is rebuilt, never read back.
   const replied = dialect.replyToSummary !== undefined && state.summary.length > 1 && textOf(state.summary.at(-1)) === SUMMARY_REPLY;
@@ -65,4 +61,43 @@ export function checkedSummary<M extends AnyMessage>(state: ConversationState, m
     throw new InvalidStateError(`Expected the stored summary within \`maxSummaryTokens\` (${settings.maxSummaryTokens}), got ${Math.ceil(tokens)} tokens`);
   }
   return rebuilt;
+}
+
+function checkPinned(state: ConversationState, messages: readonly object[], head: number): void {
+  let previous = head - 1;
+  for (const index of state.pinned) {
+    if (index <= previous || index >= state.covered) throw new InvalidStateError("Expected the stored state's `pinned` to be strictly increasing indices after the system prompt and below `covered`");
+    const message = messages[index] as object;
+    if (carriesToolResult(message) || carriesToolCall(message)) throw new InvalidStateError(`Expected the stored state's \`pinned\` to name no tool call or result, got index ${index}`);
+    previous = index;
+  }
+}
+
+/**
+ * A stored provider compaction: sent back byte for byte to the provider and model that made it
+ * (the current `summarize` says who it is, `madeBy`), and otherwise as a summary of its readable
+ * text, rebuilt and checked as any stored summary; without a text it cannot be used.
+ */
+function storedReplacement<M extends AnyMessage>(state: ConversationState, messages: readonly M[], head: number, settings: Settings<M>): M[] {
+  const made = state.madeBy as NonNullable<ConversationState["madeBy"]>;
+  const current = (settings.summarize as { madeBy?: unknown } | undefined)?.madeBy as ConversationState["madeBy"];
+  if (current !== undefined && current.provider === made.provider && current.model === made.model) {
+    if (!state.summary.some((message) => providerCompactionOf(message) !== undefined)) {
+      throw new InvalidStateError("Expected the stored state's replacement to hold a provider compaction");
+    }
+    // Checked by its length first, so a stored megabyte is refused without being counted.
+    if (JSON.stringify(state.summary).length > settings.maxSummaryTokens * 16 + 1024) {
+      throw new InvalidStateError(`Expected the stored replacement within \`maxSummaryTokens\` (${settings.maxSummaryTokens})`);
+    }
+    checkPinned(state, messages, head);
+    return state.summary as M[];
+  }
+  if (state.text === undefined || state.text.trim() === "") {
+    throw new InvalidStateError(`Expected the stored compaction by ${made.provider} ${made.model} to carry a readable \`text\` for another provider or model`);
+  }
+  const dialect = formatDialect(messages, settings.format);
+  const summary: object[] = [dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + state.text)];
+  if (dialect.replyToSummary !== undefined) summary.push(dialect.replyToSummary());
+  const { madeBy: _madeBy, text: _text, ...plain } = state;
+  return checkedSummary({ ...plain, summary }, messages, head, settings);
 }

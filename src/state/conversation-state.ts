@@ -18,6 +18,10 @@ export interface ConversationState {
   pinned: number[];
   /** The messages that stand for the summarized ones: the summary, and the flush reminder when on. */
   summary: object[];
+  /** For a provider's compaction stored byte for byte in `summary`: who made it, and its readable text when there is one. */
+  madeBy?: { provider: string; model: string };
+  /** The readable text of a stored provider compaction, sent as the summary to another provider or model. */
+  text?: string;
   /**
    * What the provider last reported for a request sent with this state: `inputTokens` for the first
    * `messageCount` input messages, whose part after `covered` has the SHA-256 `digest`. The first
@@ -60,13 +64,18 @@ function parseState(value: Partial<ConversationState>): ConversationState {
   if (!Array.isArray(summary) || summary.length === 0 || !summary.every((m) => typeof m === "object" && m !== null)) {
     throw new TypeError("Expected the stored state's `summary` to hold at least one message");
   }
-  const { usage } = value;
-  if (usage === undefined) return { version: STATE_VERSION, covered, digest, pinned, summary };
+  const { usage, madeBy, text } = value;
+  if (madeBy !== undefined && (typeof madeBy !== "object" || madeBy === null || typeof madeBy.provider !== "string" || typeof madeBy.model !== "string")) {
+    throw new TypeError("Expected the stored state's `madeBy` to hold a `provider` and a `model`");
+  }
+  if (text !== undefined && typeof text !== "string") throw new TypeError("Expected the stored state's `text` to be a string");
+  const source = madeBy === undefined ? {} : { madeBy: { provider: madeBy.provider, model: madeBy.model }, ...(text === undefined ? {} : { text }) };
+  if (usage === undefined) return { version: STATE_VERSION, covered, digest, pinned, summary, ...source };
   const valid =
     typeof usage === "object" && usage !== null &&
     typeof usage.inputTokens === "number" && Number.isFinite(usage.inputTokens) && usage.inputTokens >= 0 &&
     isIndex(usage.messageCount) && usage.messageCount >= covered &&
     typeof usage.digest === "string" && /^[0-9a-f]{64}$/.test(usage.digest);
   if (!valid) throw new TypeError("Expected the stored state's `usage` to hold `inputTokens`, a `messageCount` from `covered` on, and a SHA-256 `digest`");
-  return { version: STATE_VERSION, covered, digest, pinned, summary, usage: { inputTokens: usage.inputTokens, messageCount: usage.messageCount, digest: usage.digest } };
+  return { version: STATE_VERSION, covered, digest, pinned, summary, ...source, usage: { inputTokens: usage.inputTokens, messageCount: usage.messageCount, digest: usage.digest } };
 }

@@ -18,6 +18,7 @@ import { UnreadableValueError, digestMessages } from "./digest.js";
 import { importSigningKey, signState, verifiedState } from "./state-signature.js";
 import { memoryStore } from "./memory-store.js";
 import { ownWritesOf } from "./own-writes.js";
+import { storedSummaryOf } from "./stored-compaction.js";
 import { KEY_PREFIX, archiveKeyOf, automaticKey, keyOfId, leaseKeyOf } from "./store-keys.js";
 import { archiveStore } from "./archive-store.js";
 import { archiveLine } from "./archive-line.js";
@@ -538,7 +539,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
             covered,
             digest: await digestMessages(messages.slice(0, covered)),
             pinned,
-            summary: outcome.added,
+            ...storedSummaryOf(outcome, base, messages, state),
           };
           await writeState(key, next, messages, state, signal);
         });

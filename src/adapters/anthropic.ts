@@ -1,0 +1,132 @@
+import type { AnyMessage, Summarize, SummaryContext } from "../ground/types.js";
+import { describeValue } from "../ground/describe-value.js";
+import { rejectUnknownKeys } from "../ground/unknown-keys.js";
+
+/**
+ * The beta that enables the on-demand `compaction` request parameter: the SDK's own runner
+ * requires it for `compactBeforeNextTurn()` ("Requires the `compact-2026-09-04` beta",
+ * @anthropic-ai/sdk/lib/tools/BetaToolRunner.d.ts). Later requests that send the block carry it too.
+ */
+export const ANTHROPIC_COMPACTION_BETA = "compact-2026-09-04";
+
+/**
+ * The one call of an `@anthropic-ai/sdk` client this adapter makes (`client.beta.messages.create`
+ * with `compaction`, SDK `BetaCompactionConfig`). Any object with that method will do: the package
+ * does not depend on `@anthropic-ai/sdk`.
+ */
+export interface AnthropicCompactionClient {
+  beta: {
+    messages: {
+      create(body: AnthropicCompactionRequest, options?: { signal?: AbortSignal }): PromiseLike<{ role?: unknown; content?: readonly object[] | null; stop_reason?: unknown }>;
+    };
+  };
+}
+
+/** The body of the compaction request; `never[]` lists so that the SDK's method, which takes its own block types, fits. */
+export interface AnthropicCompactionRequest {
+  model: string;
+  max_tokens: number;
+  system?: string;
+  tools?: never[];
+  messages: never[];
+  compaction: { type: "summarize"; instructions?: string };
+  betas: never[];
+}
+
+/** Options of `anthropicCompaction`. */
+export interface AnthropicCompactionOptions {
+  /** The model that compacts: the one the conversation runs on. */
+  model: string;
+  /**
+   * `max_tokens` of the compaction request.
+   * @default 8192
+   */
+  maxTokens?: number;
+  /**
+   * Replaces the server's summarization prompt (`compaction.instructions`).
+   * @default none: Anthropic's own
+   */
+  instructions?: string;
+  /**
+   * The `anthropic-beta` values the request sends.
+   * @default ["compact-2026-09-04"]
+   */
+  betas?: readonly string[];
+  /**
+   * The tools of the conversation, sent as `tools` so that the block records the tool set in force.
+   * @default none
+   */
+  tools?: readonly object[];
+}
+
+/**
+ * A `summarize` backed by Anthropic's own compaction on demand (the `compaction` parameter of the
+ * Messages API, beta): it sends the system prompt as `system`, your `tools`, and the messages of
+ * the head and the older part, and returns the response, `{ role: "assistant", content: [the
+ * signed compaction block] }`, as the replacement. It is placed first in `messages`, where the
+ * API requires it ("The `compaction` block is not the first block of the conversation" is
+ * `compaction_block_misplaced`), and it is sent back byte for byte. Its `content` is plain text,
+ * kept as `text`, so a later summarizer of your own can roll it forward. A failed call (529
+ * included), or a response without a compaction block with content, rejects (the hook reports
+ * `SUMMARIZE_FAILED` with Anthropic's reason): put it first in `firstOf`, with `onError: "fallback"`.
+ *
+ * @param client - your `@anthropic-ai/sdk` client (`new Anthropic()`), or anything with `beta.messages.create`
+ * @param options - `model`, `maxTokens`, `instructions`, `betas`, `tools`
+ * @returns a `summarize` for `compactor` or `statefulCompactor`
+ * @example
+ * ```ts
+ * import Anthropic from "@anthropic-ai/sdk";
+ * import { compactor } from "context-compactor";
+ * import { anthropicCompaction } from "context-compactor/anthropic";
+ *
+ * const hook = compactor({ maxTokens: 100_000, summarize: anthropicCompaction(new Anthropic(), { model: "claude-opus-4-7" }), onError: "fallback" });
+ * ```
+ */
+export function anthropicCompaction<M extends AnyMessage = AnyMessage>(client: AnthropicCompactionClient, options: AnthropicCompactionOptions): Summarize<M> {
+  if (typeof (client as Partial<AnthropicCompactionClient> | undefined)?.beta?.messages?.create !== "function") {
+    throw new TypeError(`Expected \`client\` to be an Anthropic client with \`beta.messages.create\`, got ${describeValue(client)}`);
+  }
+  if (typeof options !== "object" || options === null) throw new TypeError(`Expected \`options\` to be an object with \`model\`, got ${describeValue(options)}`);
+  rejectUnknownKeys(options, ["model", "maxTokens", "instructions", "betas", "tools"], "");
+  const { model, maxTokens = 8192, instructions, betas = [ANTHROPIC_COMPACTION_BETA], tools } = options;
+  if (typeof model !== "string" || model === "") throw new TypeError(`Expected \`model\` to be a model name, got ${describeValue(model)}`);
+  if (!Number.isInteger(maxTokens) || maxTokens < 1) throw new RangeError(`Expected \`maxTokens\` to be an integer from 1 and up, got ${describeValue(maxTokens)}`);
+  if (instructions !== undefined && typeof instructions !== "string") throw new TypeError(`Expected \`instructions\` to be a string, got ${describeValue(instructions)}`);
+  if (!Array.isArray(betas) || !betas.every((beta) => typeof beta === "string")) throw new TypeError(`Expected \`betas\` to be a list of strings, got ${describeValue(betas)}`);
+  if (tools !== undefined && !Array.isArray(tools)) throw new TypeError(`Expected \`tools\` to be a list of tool definitions, got ${describeValue(tools)}`);
+  const madeBy = { provider: "anthropic", model };
+  const summarize = async (older: M[], context: SummaryContext) => {
+    const all = ((context.head ?? []) as object[]).concat(older as object[]);
+    const system = all.filter((message) => roleOf(message) === "system").map(systemText).filter((text) => text !== "");
+    const messages = all.filter((message) => roleOf(message) !== "system");
+    const wanted = [instructions, context.instructions].filter((text): text is string => typeof text === "string" && text.trim() !== "").join("\n\n");
+    const body: AnthropicCompactionRequest = {
+      model,
+      max_tokens: maxTokens,
+      ...(system.length === 0 ? {} : { system: system.join("\n\n") }),
+      ...(tools === undefined ? {} : { tools: tools.slice() as never[] }),
+      messages: messages as never[],
+      compaction: wanted === "" ? { type: "summarize" } : { type: "summarize", instructions: wanted },
+      betas: betas.slice() as never[],
+    };
+    const response = await client.beta.messages.create(body, { signal: context.signal });
+    const content = Array.isArray(response?.content) ? (response.content as object[]) : [];
+    // A block with null content is a failed compaction the server treats as a no-op (SDK BetaCompactionBlock).
+    const block = content.find((part) => (part as { type?: unknown }).type === "compaction") as { content?: unknown } | undefined;
+    if (block === undefined || typeof block.content !== "string" || block.content.trim() === "") {
+      throw new Error(`the compaction request returned no compaction block with content (stop_reason ${describeValue(response?.stop_reason)})`);
+    }
+    return { messages: [{ role: "assistant", content }], text: block.content, madeBy };
+  };
+  // Who this summarizer is: `statefulCompactor` sends a stored block back only to the same provider and model.
+  return Object.assign(summarize, { madeBy });
+}
+
+const roleOf = (message: object): unknown => (message as { role?: unknown }).role;
+
+function systemText(message: object): string {
+  const content = (message as { content?: unknown }).content;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((part) => (typeof part === "object" && part !== null && typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : "")).join("");
+}
