@@ -75,14 +75,20 @@ export function factsOf(text) {
   return list;
 }
 
-/** The text of a message's content, whatever its parts. */
-const contentText = (content) => (typeof content === "string" ? content : Array.isArray(content) ? content.map((part) => part?.text ?? "").join("\n") : "");
+/** The text of a message's content, whatever its parts (OpenAI chat, or the AI SDK's text, tool-call and tool-result parts). */
+const partText = (part) => part?.text ?? (part?.type === "tool-call" ? `${part.toolName ?? ""} ${JSON.stringify(part.input ?? "")}` : part?.type === "tool-result" ? String(part.output?.value ?? "") : "");
+const contentText = (content) => (typeof content === "string" ? content : Array.isArray(content) ? content.map(partText).join("\n") : "");
 
+const messageFactsCache = new WeakMap();
 /** Every fact a message holds: its text, its tool result, its tool calls' names and arguments. */
 export function messageFacts(message) {
+  const cached = messageFactsCache.get(message);
+  if (cached) return cached;
   const facts = factsOf(contentText(message.content));
   const calls = (message.tool_calls ?? []).flatMap((call) => factsOf(`${call.function?.name ?? ""} ${call.function?.arguments ?? ""}`));
-  return calls.length === 0 ? facts : [...facts, ...calls];
+  const all = calls.length === 0 ? facts : [...facts, ...calls];
+  messageFactsCache.set(message, all);
+  return all;
 }
 
 /** What an assistant message writes: its text and its tool calls' arguments. */
