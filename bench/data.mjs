@@ -105,3 +105,18 @@ export function nonLatinConversation() {
   for (let i = 0; i < 40; i++) messages.push({ role: i % 2 ? "assistant" : "user", content: `${lines[i % lines.length]} ${lines[(i * 3 + 1) % lines.length]}` });
   return messages;
 }
+
+/**
+ * The transcripts to replay: all of them, or with `BENCH_SAMPLE=n` every n-th of each dataset (a
+ * quick look while changing the code; the figures in the docs come from full runs).
+ */
+export function sample(transcripts) {
+  const every = Number(process.env.BENCH_SAMPLE ?? 1);
+  if (!Number.isInteger(every) || every <= 1) return transcripts;
+  const seen = new Map();
+  return transcripts.filter((t) => {
+    const index = seen.get(t.dataset) ?? 0;
+    seen.set(t.dataset, index + 1);
+    return index % every === 0;
+  });
+}

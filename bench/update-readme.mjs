@@ -103,27 +103,34 @@ if (existsSync(continuityUrl)) {
   const { date, node, transcripts, rows } = JSON.parse(readFileSync(continuityUrl, "utf8"));
   const pct = (part, whole) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
   const table = rows
-    .map((r) => `| ${r.window * 100}% | ${r.dataset} | ${r.compactions} | ${n(r.needed)} | ${pct(r.extractive, r.needed)} | ${pct(r.prompt, r.needed)} | ${pct(r.dropped, r.needed)} | ${pct(r.trim, r.needed)} | ${pct(r.rendererHidden, r.needed)} | ${pct(r.truncated, r.needed)} |`)
+    .map((r) => `| ${r.window * 100}% | ${r.dataset} | ${r.compactions} | ${r.refused ?? 0} | ${n(r.needed)} | ${pct(r.extractive, r.needed)} | ${pct(r.prompt, r.needed)} | ${pct(r.dropped, r.needed)} | ${pct(r.trim, r.needed)} | ${pct(r.rendererHidden, r.needed)} | ${pct(r.truncated, r.needed)} |`)
     .join("\n");
   setSection("continuity", `<!-- continuity:start -->
 Measured by \`npm run bench:continuity\` on ${date.slice(0, 10)}, Node ${node}, over the ${transcripts} transcripts of 8,000 tokens or more; \`bench/continuity.json\` holds every figure, with the compactions left unjudged because their request was over the window.
 
-| window | dataset | compactions judged | needed facts | \`extractiveSummary\` | what \`buildSummaryPrompt\` shows | dropping the older part | its last 4,000 tokens (LangChain's trim) | hidden by the renderer's cut | cut out of the tail by truncation |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| window | dataset | compactions judged | summaries refused | needed facts | \`extractiveSummary\` | what \`buildSummaryPrompt\` shows | dropping the older part | its last 4,000 tokens (LangChain's trim) | hidden by the renderer's cut | cut out of the tail by truncation |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${table}
+
+Where the facts \`extractiveSummary\` lost were last seen, as a share of the needed facts:
+
+| window | dataset | the user's or the agent's words | a tool result | the earlier summary | masked or cut out of the tail |
+| --- | --- | --- | --- | --- | --- |
+${rows.filter((r) => r.lost).map((r) => `| ${r.window * 100}% | ${r.dataset} | ${pct(r.lost.conversation, r.needed)} | ${pct(r.lost.toolResult, r.needed)} | ${pct(r.lost.previousSummary, r.needed)} | ${pct(r.lost.maskedOrCut, r.needed)} |`).join("\n")}
 <!-- continuity:end -->`);
 }
 // The cost tables, from bench/cost.json (written by `npm run bench:cost`).
 const costUrl = new URL("./cost.json", import.meta.url);
 if (existsSync(costUrl)) {
-  const { date, node, transcripts, longSession, rows } = JSON.parse(readFileSync(costUrl, "utf8"));
+  const { date, node, transcripts, longSession, rows, frontier = [] } = JSON.parse(readFileSync(costUrl, "utf8"));
+  const recall = (r) => (r.needed === undefined ? "" : `${((100 * r.visible) / Math.max(1, r.needed)).toFixed(1)}%`);
   const dollars = (value) => `$${value.toFixed(2)}`;
   const tableOf = (window) =>
     rows
       .filter((r) => r.window === window)
       .map((r) => {
         const hit = (r.main.cached + r.summarizer.cached) / Math.max(1, r.main.tokens + r.summarizer.tokens);
-        return `| ${r.dataset} | ${r.policy} | ${n(r.requests)} | ${n(r.over)} | ${dollars(r.main.anthropic)} | ${dollars(r.summarizer.anthropic)} | ${dollars(r.main.anthropic + r.summarizer.anthropic)} | ${dollars(r.main.openai + r.summarizer.openai)} | ${(hit * 100).toFixed(0)}% |`;
+        return `| ${r.dataset} | ${r.policy} | ${n(r.requests)} | ${n(r.over)} | ${recall(r)} | ${dollars(r.main.anthropic)} | ${dollars(r.summarizer.anthropic)} | ${dollars(r.main.anthropic + r.summarizer.anthropic)} | ${dollars(r.main.openai + r.summarizer.openai)} | ${(hit * 100).toFixed(0)}% |`;
       })
       .join("\n");
   // How many times cheaper the summarizer's input is in place than rendered, at Anthropic prices.
@@ -133,8 +140,11 @@ if (existsSync(costUrl)) {
   };
   const datasets = [...new Set(rows.map((r) => r.dataset))];
   const longWindow = n(longSession.window);
-  const header = `| dataset | policy | requests | over the window | main input, Anthropic | summarizer input, Anthropic | total, Anthropic | total, OpenAI | cache-hit share |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- |`;
+  const header = `| dataset | policy | requests | over the window | recall | main input, Anthropic | summarizer input, Anthropic | total, Anthropic | total, OpenAI | cache-hit share |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |`;
+  const frontierTable = frontier
+    .map((f) => `| ${f.dataset} | ${f.window} | ${f.libraryOnFrontier ? "yes" : "no"} | ${f.dominatedBy.join(", ") || "none"} | ${f.frontier.join("; ")} |`)
+    .join("\n");
   setSection("cost", `<!-- cost:start -->
 Measured by \`npm run bench:cost\` on ${date.slice(0, 10)}, Node ${node}; \`bench/cost.json\` holds every figure.
 
@@ -149,6 +159,14 @@ ${tableOf("40%")}
 
 ${header}
 ${tableOf(longWindow)}
+
+**The cost–recall frontier** (Anthropic prices; recall as in the tables: a request over the window shows nothing). Is \`defaults, summarizeInPlace\` dominated, that is, does a peer policy cost no more and keep no fewer facts?
+
+| dataset | window | on the frontier | dominated by | the frontier |
+| --- | --- | --- | --- | --- |
+${frontierTable}
+
+![Input cost against recall per dataset and window](cost-frontier.svg)
 <!-- cost:end -->`);
 }
 // The tested-runtimes table, from runtimes/results.json (written by `npm run test:runtimes`).

@@ -2,7 +2,7 @@
 // that name what they removed, and a model-free summary that ranks facts.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SUMMARY_PREFIX, compact, extractiveSummary, findToolPairProblems, renderTranscript } from "../src/index.js";
+import { SUMMARY_PREFIX, compact, estimateTokens, extractiveSummary, findToolPairProblems, renderTranscript, type SummaryContext } from "../src/index.js";
 import { truncateToolPayloads } from "../src/plan/truncate-tool-payloads.js";
 import { identifiersOf } from "../src/text/scan-identifiers.js";
 import { dialects, transcriptArbitrary } from "./support/transcripts.js";
@@ -141,6 +141,34 @@ describe("extractiveSummary ranks facts", () => {
     expect(extractiveSummary(older, { maxTokens: 1_000, previousSummary: "The user is Ada." })).toContain("Earlier summary:\nThe user is Ada.");
   });
 
+  it("ranks a result's values by whether the agent used them, an amount the agent wrote as $1,859 included", () => {
+    const fare = JSON.stringify({ reservation: { origin: "MCO", destination: "CLT", first_name: "Omar", price: 1859, flights: Array.from({ length: 12 }, (_, i) => ({ flight_number: `HAT${100 + i}`, seats: 10 + i })) } });
+    const passedOver = Array.from({ length: 20 }, (_, i) => [call(`s${i}`, "search", { q: "x" }), result(`s${i}`, JSON.stringify({ hit_id: `Q${5000 + i}Z`, score: 50 + i })), { role: "assistant", content: "Nothing useful." }]).flat();
+    const older = [call("c1", "get_reservation", { id: "r1" }), result("c1", fare), { role: "assistant", content: "The fare is $1,859 from MCO." }, ...passedOver];
+    const summary = extractiveSummary(older, { maxTokens: 120 });
+    expect(summary).toContain("price 1859");
+    expect(summary).toContain("MCO");
+    // A key without a digit is the result's schema, not a fact.
+    expect(summary).not.toMatch(/[:;] first_name[;\n]/);
+  });
+
+  it("carries a rolled summary's facts forward, ranked with the new ones", () => {
+    const first = extractiveSummary([{ role: "user", content: "My user id is omar_davis_3817." }], { maxTokens: 400 });
+    const newer = Array.from({ length: 30 }, (_, i) => ({ role: "assistant", content: `Checked reservation R${1000 + i}X.` }));
+    const second = extractiveSummary(newer, { maxTokens: 90, previousSummary: first });
+    expect(second).toContain("omar_davis_3817");
+  });
+
+  it("rounds a fractional budget down, and at a budget of a few tokens keeps facts rather than headings", () => {
+    const older = [{ role: "user", content: "Please change reservation XEWRD9 to flight HAT030." }];
+    expect(extractiveSummary(older, { maxTokens: 15.697 })).toBe(extractiveSummary(older, { maxTokens: 15 }));
+    expect(extractiveSummary(older, { maxTokens: 15 })).toContain("XEWRD9");
+    expect(textTokens(extractiveSummary(older, { maxTokens: 15 }))).toBeLessThanOrEqual(15);
+    // With nothing to rank, the newest words said stand in: never an empty summary.
+    expect(extractiveSummary([{ role: "assistant", content: "Hi! How can I help you today?" }], { maxTokens: 12 }).trim()).not.toBe("");
+    for (const bad of [0.5, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => extractiveSummary(older, { maxTokens: bad })).toThrow(RangeError);
+  });
+
   it("is deterministic, within budget and total on any transcript", () => {
     fc.assert(
       fc.property(transcriptArbitrary("openai-chat"), fc.integer({ min: 1, max: 600 }), (messages, maxTokens) => {
@@ -154,6 +182,30 @@ describe("extractiveSummary ranks facts", () => {
 });
 
 describe("context.maxSummaryTokens is the budget of the summary's text", () => {
+  it("is a whole number with a calibrated count, and extractiveSummary given exactly it is never refused", async () => {
+    const messages = [{ role: "system", content: "sys" }, ...Array.from({ length: 12 }, (_, i) => [{ role: "user", content: `order #W${2_000_000 + i} ${"x ".repeat(60)}` }, { role: "assistant", content: `a${i} HAT${100 + i}` }]).flat()];
+    for (const ratio of [1.37, 0.83]) {
+      const budgets: number[] = [];
+      const refused: unknown[] = [];
+      // The provider counted the first messages as a fraction more (or less) than the estimate.
+      const usage = { inputTokens: Math.round(estimateTokens(messages.slice(0, 20)) * ratio) + 0.5, messageCount: 20 };
+      const output = await compact(messages, {
+        maxTokens: 400,
+        usage,
+        onError: "skip",
+        onSkipped: (event: unknown) => refused.push(event),
+        summarize: (older: readonly object[], context: SummaryContext) => {
+          budgets.push(context.maxSummaryTokens);
+          return extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary });
+        },
+      } as never);
+      expect(refused).toEqual([]);
+      expect(output).not.toBeNull();
+      for (const budget of budgets) expect(Number.isInteger(budget)).toBe(true);
+    }
+  });
+
+
   it("a summary that fills it exactly is accepted, in every dialect's own message", async () => {
     for (const summaryRole of ["system", "user"] as const) {
       const messages = [{ role: "system", content: "sys" }, ...Array.from({ length: 8 }, (_, i) => [{ role: "user", content: `q${i} ${"x ".repeat(60)}` }, { role: "assistant", content: `a${i}` }]).flat()];

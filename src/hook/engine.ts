@@ -78,12 +78,22 @@ function checkSummarySize<M extends AnyMessage>(summary: M, plan: EnginePlan<M>)
 }
 
 /**
+ * What the summary's own text may take (`context.maxSummaryTokens`), a whole number from 1: the
+ * prefix, the seal and the message around it are already counted, and so is a calibration that
+ * counts more than the estimate (`usage`), so that a summarizer that writes exactly this many
+ * tokens, as the estimate or the provider counts them, fits the limit it is checked against.
+ */
+function summaryTextBudget<M extends AnyMessage>(plan: EnginePlan<M>, summaryMessage: SummaryMaker): number {
+  const framing = Math.ceil(plan.tokens.countList([summaryMessage.make("") as M]));
+  return Math.max(1, Math.floor((Math.floor(plan.summaryLimit) - framing) / Math.max(1, plan.tokens.scale)));
+}
+
+/**
  * For `onError: "fallback"`: the extractive summary of `older`, as large as the room for the
  * summary allows and smaller than what it replaces; undefined when not even a short one fits.
  */
 function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, summaryMessage: SummaryMaker): object | undefined {
-  const framing = plan.tokens.countList([summaryMessage.make("") as M]);
-  let budget = Math.floor((plan.summaryLimit - framing) / Math.max(1, plan.tokens.scale));
+  let budget = summaryTextBudget(plan, summaryMessage);
   for (let attempt = 0; attempt < 8 && budget >= 1; attempt++) {
     const text = extractiveSummary(plan.older, { maxTokens: budget, previousSummary: plan.previousSummary });
     const summary = summaryMessage.make(text);
@@ -157,9 +167,7 @@ export async function runCompaction<M extends AnyMessage>(
         keepTail: settings.keepTail,
         head,
         requestPrefix: messages.slice(0, plan.tailStart),
-        // What the summary's own text may take: the prefix, the seal and the message around it
-        // are already counted, so a summarizer that writes exactly this many tokens fits.
-        maxSummaryTokens: Math.max(1, plan.summaryLimit - Math.ceil(plan.tokens.countList([summaryMessage.make("") as M]))),
+        maxSummaryTokens: summaryTextBudget(plan, summaryMessage),
       },
       settings.timeoutMs,
       signal,

@@ -13,7 +13,11 @@ import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 
 /** Options of `extractiveSummary`. */
 export interface ExtractiveSummaryOptions {
-  /** The longest summary, in tokens as `estimateTokens` counts text in a message (UTF-8 bytes / 4 of its JSON string), and never below its word pieces. */
+  /**
+   * The longest summary, in tokens as `estimateTokens` counts text in a message (UTF-8 bytes / 4 of
+   * its JSON string), and never below its word pieces. A fraction is rounded down: a count
+   * calibrated by the provider's `usage` is seldom whole.
+   */
   maxTokens: number;
   /** The earlier summary, carried forward first. */
   previousSummary?: string | undefined;
@@ -69,10 +73,11 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   if (!Array.isArray(older)) throw new TypeError(expectedMessage("older", "an array of messages", older));
   if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
   rejectUnknownKeys(options, ["maxTokens", "previousSummary"], "");
-  const { maxTokens, previousSummary } = options;
-  if (typeof maxTokens !== "number" || !Number.isInteger(maxTokens) || maxTokens < 1) {
-    throw new (typeof maxTokens === "number" ? RangeError : TypeError)(expectedMessage("maxTokens", "a positive integer", maxTokens));
+  const { maxTokens: requested, previousSummary } = options;
+  if (typeof requested !== "number" || !Number.isFinite(requested) || requested < 1) {
+    throw new (typeof requested === "number" ? RangeError : TypeError)(expectedMessage("maxTokens", "a finite number from 1 and up (a fraction is rounded down)", requested));
   }
+  const maxTokens = Math.floor(requested);
 
   const requests: string[] = [];
   const calls: string[] = [];
@@ -80,8 +85,11 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   const facts: Fact[] = [];
   const names = new Map<string, string>();
   const callLines = new Map<string, number>();
-  // Where the agent last wrote each identifier: a result's identifier the agent wrote after it is one it acted on.
+  // Where the agent last wrote each identifier or word: a result's value the agent wrote after it is one it acted on.
   const agentWrote = new Map<string, number>();
+  // Where the agent last spoke or called a tool: a result after it is one the agent has not yet had the turn to act on.
+  let lastAgentTurn = -1;
+  let lastSaid: string | undefined;
   const earlier = earlierSections(previousSummary);
   // The earlier summary comes in as `previousSummary`: the message that holds it is not read again.
   const messages = messagesToSummarize(older, { previousSummary });
@@ -97,9 +105,11 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
     for (const part of view.parts) {
       if (part.kind === "text" && (view.role === "user" || view.role === "assistant")) {
         if (view.role === "user") requests.push(`- "${short(part.text, 200)}"`);
-        for (const fact of textFacts(part.text, view.role === "user" ? "user" : "agent", 0, order)) {
-          facts.push(fact);
-          if (view.role === "assistant") agentWrote.set(fact.identifier, order);
+        else lastSaid = `- agent: "${short(part.text, 200)}"`;
+        for (const fact of textFacts(part.text, view.role === "user" ? "user" : "agent", 0, order)) facts.push(fact);
+        if (view.role === "assistant") {
+          noteWords(part.text, order, agentWrote);
+          lastAgentTurn = order;
         }
       } else if (part.kind === "call") {
         let args: string;
@@ -109,6 +119,7 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
             facts.push(fact);
             agentWrote.set(fact.identifier, order);
           }
+          lastAgentTurn = order;
         } catch {
           // arguments that cannot be walked (a throwing getter) give no facts
           args = stringify(part.input ?? "");
@@ -118,7 +129,9 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
         calls.push(`- ${part.name ?? "tool"}(${short(args, 80)})`);
       } else if (part.kind === "result") {
         const name = part.name ?? (part.id ? names.get(part.id) : undefined) ?? "tool";
-        const outcome = short(part.output, 100);
+        // A JSON result's values are ranked among the facts; only a result in prose is quoted here.
+        const trimmed = part.output.trimStart();
+        const outcome = trimmed.startsWith("{") || trimmed.startsWith("[") ? "(values under Facts)" : short(part.output, 80);
         const at = part.id === undefined ? undefined : callLines.get(part.id);
         if (at !== undefined) calls[at] = `${calls[at]} → ${outcome}`;
         else calls.push(`- ${name} → ${outcome}`);
@@ -127,23 +140,41 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
       }
     }
   }
-  // Identifiers of results rank above the rest when the agent wrote them after the result: it acted on them.
-  for (const fact of facts) if (fact.tier === 2 && (agentWrote.get(fact.identifier) ?? -1) > fact.order) fact.tier = 1;
+  // A result's values rank with what the agent wrote when the agent went on to use them (in a call
+  // or to the user), or when the agent has not yet had its turn after the result; a value it passed
+  // over ranks below. Not where in the result the value stood.
+  for (const fact of facts) {
+    if (fact.tier !== 2) continue;
+    const wrote = agentWrote.get(fact.identifier) ?? agentWrote.get(withoutSign(fact.identifier)) ?? -1;
+    if (wrote > fact.order || fact.order > lastAgentTurn) fact.tier = 1;
+  }
+  // The earlier summary's facts rank with the new ones by where they came from; a fact said again
+  // now is counted once, at its newest.
   facts.push(...earlier.facts);
+  const mentions = new Map<string, number>();
+  // A fact the earlier summary carried has been kept once already: it counts as said twice.
+  for (const fact of facts) mentions.set(fact.identifier, (mentions.get(fact.identifier) ?? 0) + (fact.order === -1 ? 2 : 1));
 
   // Each kind in turn takes what it needs of what is left, up to its share; the newest lines first.
-  // A rolled summary of this function's own merges section by section; another one is kept as a block.
-  const sections: { title: string; lines: string[]; share: number }[] = [
-    { title: "Earlier summary", lines: earlier.foreign === undefined ? [] : [earlier.foreign], share: 0.35 },
-    { title: REQUESTS, lines: [...earlier.sections.get(REQUESTS) ?? [], ...requests], share: 0.25 },
-    { title: ERRORS, lines: [...earlier.sections.get(ERRORS) ?? [], ...errors], share: 0.1 },
-    { title: CALLS, lines: [...earlier.sections.get(CALLS) ?? [], ...calls], share: 0.2 },
-  ];
-  let left = maxTokens - tokensOf(HEADER);
+  // A rolled summary of this function's own merges section by section; another one is kept as a
+  // block. At a budget of a few dozen tokens the facts take it all: headings and quotes would.
+  const factsOnly = maxTokens < SECTIONS_FROM;
+  const header = maxTokens >= HEADER_FROM ? HEADER : undefined;
+  const sections: { title: string; lines: string[]; share: number }[] = factsOnly
+    ? []
+    : [
+        { title: "Earlier summary", lines: earlier.foreign === undefined ? [] : [earlier.foreign], share: 0.35 },
+        { title: REQUESTS, lines: [...(earlier.sections.get(REQUESTS) ?? []), ...requests], share: 0.15 },
+        { title: ERRORS, lines: [...(earlier.sections.get(ERRORS) ?? []), ...errors], share: 0.05 },
+        { title: CALLS, lines: [...(earlier.sections.get(CALLS) ?? []), ...calls], share: 0.08 },
+      ];
+  let left = maxTokens - (header === undefined ? 0 : tokensOf(`${header}\n\n`));
   const blocks: string[] = [];
   for (const { title, lines, share } of sections) {
     if (lines.length === 0 || left <= 0) continue;
-    let room = Math.floor(left * share) - tokensOf(`\n\n${title}:`);
+    // The user's newest request is quoted whenever it fits a third of what is left.
+    const newestCost = title === REQUESTS ? tokensOf(`${lines[lines.length - 1] as string}\n`) : 0;
+    let room = Math.max(Math.floor(left * share) - tokensOf(`\n\n${title}:`), newestCost <= left / 3 ? newestCost : 0);
     if (title === "Earlier summary") {
       // A previous summary not written here is one block: cut at its end when it does not fit whole.
       const whole = lines[0] as string;
@@ -168,19 +199,73 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
     blocks.push(block);
     left -= tokensOf(`\n\n${block}`);
   }
-  const factBlock = factsBlock(facts, left - tokensOf(`\n\n${FACTS}:`));
+  const factsTitle = factsOnly ? FACTS_SHORT : FACTS;
+  const factBlock = factsBlock(facts, mentions, left - tokensOf(`\n\n${factsTitle}:`), factsTitle, blocks.join("\n"));
   if (factBlock !== undefined) blocks.push(factBlock);
-  let text = [HEADER, ...blocks].join("\n\n");
+  // Nothing ranked fits a budget this small: the newest words said stand in, cut to it.
+  const newest = requests.at(-1) ?? lastSaid ?? calls.at(-1);
+  if (blocks.length === 0 && newest !== undefined) blocks.push(newest);
+  let text = (header === undefined ? blocks : [header, ...blocks]).join("\n\n");
   // Rounding across lines may leave it a few tokens over: the end gives way.
   while (tokensOf(text) > maxTokens && text.length > 0) text = text.slice(0, Math.max(0, text.length - Math.max(1, (tokensOf(text) - maxTokens) * 4)));
   return text.startsWith(SUMMARY_PREFIX) ? text.slice(SUMMARY_PREFIX.length) : text;
 }
 
+/** Budgets from which the summary says it was made without a model, and has sections besides its facts. */
+const HEADER_FROM = 160;
+const SECTIONS_FROM = 80;
 const HEADER = "(A summary made without a model, from the messages themselves.)";
 const REQUESTS = "User requests (their own words)";
 const ERRORS = "Errors";
 const CALLS = "Tool calls and outcomes";
-const FACTS = "Facts (ids, names, amounts; what the user and the agent wrote first, then results the agent acted on)";
+const FACTS = "Facts (ids, names, amounts, dates; what was said and what results the agent used first)";
+const FACTS_SHORT = "Facts";
+/** The titles of this function's own sections: a previous summary that opens with one is merged, not nested. */
+const OWN_TITLES = new Set([REQUESTS, ERRORS, CALLS, FACTS, FACTS_SHORT]);
+
+/** `#W2378156` as `W2378156`, `$250` as `250`: how an agent may write an id or amount again. */
+const withoutSign = (identifier: string): string => (identifier.startsWith("#") || identifier.startsWith("$") ? identifier.slice(1) : identifier);
+
+/** Each word of a text (letters, digits and `_ # $ , . - / @`), its trailing punctuation left off, in one pass over character codes. */
+function eachWord(text: string, visit: (word: string, start: number) => void): void {
+  let start = -1;
+  for (let index = 0; index <= text.length; index++) {
+    const code = index < text.length ? text.charCodeAt(index) : 32;
+    const inWord = (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 35 || code === 36 || code === 44 || code === 46 || code === 45 || code === 47 || code === 64;
+    if (inWord && start === -1) start = index;
+    else if (!inWord && start !== -1) {
+      let end = index;
+      while (end > start && ",.-/".includes(text.charAt(end - 1))) end--;
+      if (end - start >= 2 && end - start <= 200) visit(text.slice(start, end), start);
+      start = -1;
+    }
+  }
+}
+
+/**
+ * Records the words of what the agent wrote (`order #W2378156`, `$1,859`, `MCO`), each as the
+ * agent wrote it and without its sign or digit grouping, with where it wrote them last.
+ */
+function noteWords(text: string, order: number, into: Map<string, number>): void {
+  eachWord(text.length > 200_000 ? text.slice(0, 100_000) + text.slice(-100_000) : text, (word) => {
+    into.set(word, order);
+    const bare = withoutSign(word);
+    into.set(bare, order);
+    if (bare.includes(",")) into.set(bare.split(",").join(""), order);
+  });
+}
+
+// Capitals that are words of prose or of tool output, not codes.
+const CAPITAL_WORDS = new Set(
+  "AND ARE BUT CAN FOR HAS NOT THE YOU ALL ANY WAS YES ONE TWO NEW OLD GET PUT POST HEAD JSON YAML HTML HTTP HTTPS API URL URI SQL CSS XML TODO NOTE ERROR WARNING INFO DEBUG TRUE FALSE NULL NONE USD EUR FAQ PDF ASAP PASS PASSED FAIL FAILED FAILURE SKIP SKIPPED XFAIL FIXME EOF UTF ASCII UUID IMPORTANT STOP DONE OK".split(" "),
+);
+
+/** The codes of free text: words of 3 to 8 capitals and digits with 2 capitals or more (`EWR`, `HATHAT`), not prose in capitals. */
+function codesOf(text: string, at: (start: number, end: number) => boolean, visit: (code: string, start: number) => void): void {
+  eachWord(text, (word, start) => {
+    if (word.length >= 3 && word.length <= 8 && isCode(word) && !hasDigit(word) && !CAPITAL_WORDS.has(word) && !at(start, start + word.length)) visit(word, start);
+  });
+}
 
 /** One identifier and the few words that say what it is, ranked for the summary. */
 interface Fact {
@@ -211,6 +296,8 @@ function textFacts(text: string, source: string, tier: number, order: number): F
     found.push({ identifier, item: word.length >= 2 ? `${word} ${identifier}` : identifier, source, tier, order });
     return found.length < 500;
   });
+  // A code with a digit is an identifier the scanner found; one of capitals alone (`EWR`) is found here.
+  if (found.length < 500) codesOf(window, inSecret, (code) => found.length < 500 && found.push({ identifier: code, item: code, source, tier, order }));
   return found;
 }
 
@@ -228,22 +315,26 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
           // not JSON after all: read as text
         }
       }
-      for (const fact of textFacts(trimmed, source, tier, order)) {
+      const inText = textFacts(trimmed, source, tier, order);
+      for (const fact of inText) {
         found.push(key !== undefined && fact.item === fact.identifier && !fact.identifier.includes(key) ? { ...fact, item: `${key} ${fact.identifier}` } : fact);
       }
+      // A value that is a code (an airport `MCO`, a reservation `HATHAT`) is a fact by where it stands.
+      if (inText.length === 0 && isCode(trimmed)) found.push({ identifier: trimmed, item: key === undefined ? trimmed : `${key} ${trimmed}`, source, tier, order });
     } else if (typeof item === "number" && Number.isFinite(item)) {
       const text = String(item);
       // A number is judged beside its key, as it would be in text: `card_number 4111111111111111` is a card's.
       const shown = key === undefined ? text : `${key} ${text}`;
       if (redactSecrets(shown) !== shown) return;
-      if (text.length >= 3 || !Number.isInteger(item)) found.push({ identifier: text, item: shown, source, tier, order });
+      if (text.length >= 2 || !Number.isInteger(item)) found.push({ identifier: text, item: shown, source, tier, order });
     } else if (Array.isArray(item)) {
       for (const entry of item.slice(0, 200)) visit(entry, key, depth + 1);
     } else if (typeof item === "object" && item !== null) {
       for (const [name, entry] of Object.entries(item).slice(0, 200)) {
         if (isSecretName(name)) continue;
-        // A key that is itself an identifier (`gift_card_7480005`) names what its value describes.
-        const keyFacts = textFacts(name, source, tier, order);
+        // A key that is itself an identifier (`gift_card_7480005`) names what its value describes; a
+        // key without a digit (`first_name`) is the result's schema, not a fact.
+        const keyFacts = textFacts(name, source, tier, order).filter((fact) => hasDigit(fact.identifier));
         found.push(...keyFacts);
         visit(entry, keyFacts.length > 0 ? keyFacts[0]?.identifier : name, depth + 1);
       }
@@ -251,6 +342,23 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
   };
   visit(value, undefined, 0);
   return found;
+}
+
+const hasDigit = (text: string): boolean => {
+  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) >= 48 && text.charCodeAt(index) <= 57) return true;
+  return false;
+};
+
+/** A short value of capitals and digits (`MCO`, `HATHAT`, `SFO-2`): a code someone types again. */
+function isCode(text: string): boolean {
+  if (text.length < 2 || text.length > 16) return false;
+  let letters = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 65 && code <= 90) letters++;
+    else if (!((code >= 48 && code <= 57) || code === 45 || code === 95)) return false;
+  }
+  return letters >= 2;
 }
 
 /** The facts of a tool result: by structure when it is JSON, else the identifiers of its text. */
@@ -271,35 +379,37 @@ function resultFacts(output: string, source: string, order: number): Fact[] {
  * first, then those of results the agent acted on, then the rest; newest first within each), one
  * per identifier, then shown grouped by where they came from, oldest source first.
  */
-function factsBlock(facts: Fact[], room: number): string | undefined {
-  if (room <= 4 || facts.length === 0) return undefined;
-  const ranked = facts.map((fact, index) => ({ fact, index })).sort((a, b) => a.fact.tier - b.fact.tier || b.fact.order - a.fact.order || a.index - b.index);
+function factsBlock(facts: Fact[], mentions: ReadonlyMap<string, number>, room: number, title: string, shown: string): string | undefined {
+  if (room <= 2 || facts.length === 0) return undefined;
+  const timesSaid = (fact: Fact): number => Math.min(3, mentions.get(fact.identifier) ?? 1);
+  const ranked = facts
+    .map((fact, index) => ({ fact, index }))
+    .sort((a, b) => a.fact.tier - b.fact.tier || timesSaid(b.fact) - timesSaid(a.fact) || b.fact.order - a.fact.order || a.index - b.index);
   const taken = new Set<string>();
   const chosen: { fact: Fact; index: number }[] = [];
   const sources = new Set<string>();
   let left = room;
   for (const entry of ranked) {
     const { identifier, item, source } = entry.fact;
-    if (taken.has(identifier)) continue;
-    const cost = tokensOf(`${item}; `) + (sources.has(`${entry.fact.order}:${source}`) ? 0 : tokensOf(`\n- ${source}: `));
+    // Once per identifier, and not again when a quoted request above already holds it.
+    if (taken.has(identifier) || (source === "user" && shown.includes(identifier))) continue;
+    const cost = tokensOf(`${item}; `) + (sources.has(source) ? 0 : tokensOf(`\n- ${source}: `));
     if (cost > left) continue;
     taken.add(identifier);
-    sources.add(`${entry.fact.order}:${source}`);
+    sources.add(source);
     chosen.push(entry);
     left -= cost;
   }
   if (chosen.length === 0) return undefined;
+  // One line per source, in the order the sources first spoke; its facts oldest first.
   chosen.sort((a, b) => a.fact.order - b.fact.order || a.index - b.index);
-  const lines: string[] = [];
-  let current = "";
+  const lines = new Map<string, string[]>();
   for (const { fact } of chosen) {
-    const heading = `${fact.order}:${fact.source}`;
-    if (heading !== current) {
-      lines.push(`- ${fact.source}: ${fact.item}`);
-      current = heading;
-    } else lines[lines.length - 1] += `; ${fact.item}`;
+    const line = lines.get(fact.source);
+    if (line === undefined) lines.set(fact.source, [fact.item]);
+    else line.push(fact.item);
   }
-  return `${FACTS}:\n${lines.join("\n")}`;
+  return `${title}:\n${[...lines].map(([source, items]) => `- ${source}: ${items.join("; ")}`).join("\n")}`;
 }
 
 /**
@@ -312,23 +422,32 @@ function earlierSections(previousSummary: string | undefined): { sections: Map<s
   const facts: Fact[] = [];
   const text = previousSummary?.trim();
   if (!text) return { sections, facts, foreign: undefined };
-  if (!text.startsWith(HEADER)) return { sections, facts, foreign: text };
-  for (const block of text.slice(HEADER.length).split("\n\n")) {
+  const own = text.startsWith(HEADER) || OWN_TITLES.has(text.slice(0, Math.max(0, text.indexOf(":"))));
+  if (!own) {
+    // Another summary is kept as a block, and its identifiers rank with the new facts too, in case the block is cut.
+    return { sections, facts: textFacts(text, "earlier summary", 1, -1), foreign: text };
+  }
+  for (const block of (text.startsWith(HEADER) ? text.slice(HEADER.length) : text).split("\n\n")) {
     const newline = block.indexOf("\n");
     if (newline === -1) continue;
     const title = block.slice(0, block.indexOf(":"));
     const lines = block.slice(newline + 1).split("\n").filter((line) => line.trim() !== "");
-    if (title === FACTS) {
-      // Earlier facts rank with those of results the agent acted on, and older than any new one.
+    if (title.startsWith(FACTS_SHORT)) {
+      // Earlier facts rank with the new ones by where they came from (what was said, or a result
+      // the agent used), older than any new one.
       for (const line of lines) {
         const colon = line.indexOf(": ");
         const source = colon === -1 ? "earlier" : line.slice(2, colon);
         for (const item of (colon === -1 ? line.slice(2) : line.slice(colon + 2)).split("; ")) {
           const identifier = item.slice(item.lastIndexOf(" ") + 1);
-          if (identifier !== "") facts.push({ identifier, item, source, tier: 1, order: -1 });
+          if (identifier !== "") facts.push({ identifier, item, source, tier: source.endsWith(" result") || source === "earlier" ? 1 : 0, order: -1 });
         }
       }
-    } else sections.set(title, lines);
+    } else {
+      sections.set(title, lines);
+      // What the user asked holds facts too: they are carried even when the quotes are not.
+      if (title === REQUESTS) facts.push(...textFacts(lines.join("\n"), "user", 0, -1));
+    }
   }
   return { sections, facts, foreign: undefined };
 }

@@ -1,0 +1,102 @@
+// Facts, as the continuity measure defines them, found here independently of the library's own
+// scanner: ids (with or without a digit or a `#`: `#W2378156` and `W2378156` are one fact, so are
+// `HAT106`, `gift_card_7480005` and a reservation code such as `HATHAT`), paths and file names,
+// amounts (`$250`, `250.00` and `250` are one amount; `54.04`, `1,234.56`, two-digit counts),
+// dates and times (`2024-05-14`, the date of `2024-05-14T10:00:00`, `May 14`, `10:00`), emails,
+// URLs, and in code the names of functions, classes and methods (snake_case, camelCase,
+// PascalCase, dotted names). A fact is written in one canonical form, so that a request shows it
+// when any of its forms stands in the request as a whole token (not inside a longer one).
+
+const months = "Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?";
+const factPattern = new RegExp(
+  [
+    String.raw`https?:\/\/[^\s"'<>)\]\\]+`,
+    String.raw`\b(?:${months})\.? \d{1,2}\b`,
+    String.raw`\b\d{1,2}:\d{2}(?::\d{2})?\b`,
+    String.raw`[#$]?\d{1,3}(?:,\d{3})+(?:\.\d+)?`,
+    String.raw`[#$~/]?[A-Za-z0-9_][A-Za-z0-9_.\-/@#]*[A-Za-z0-9_]`,
+  ].join("|"),
+  "g",
+);
+const monthDate = new RegExp(String.raw`^(?:${months})\.? \d{1,2}$`);
+// All-capital words that are prose or markup, not codes.
+const capitalWords = new Set("AND THE FOR NOT YOU ARE BUT ALL ANY CAN HAS HAD WAS ONE TWO NEW OLD GET PUT POST HEAD JSON YAML HTML HTTP HTTPS API URL URI SQL CSS XML TODO NOTE NOTES ERROR ERRORS WARNING INFO DEBUG TRUE FALSE NULL NONE USD EUR OK ID IDS FAQ PDF ASAP THANKS PLEASE YES STOP DONE FAIL FAILED PASS PASSED SKIP SKIPPED FIXME XXX TBD EOF UTF ASCII UUID".split(" "));
+
+/** A candidate in canonical form, or undefined when it is no fact. */
+function canonical(raw) {
+  let token = raw.replace(/[.:,\-/]+$/, "");
+  if (/^https?:\/\//i.test(token)) return token.length >= 10 && token.length <= 400 ? token : undefined;
+  if (monthDate.test(token)) return token.replace(/\.? +/, " ").replace(/^(\w{3})\w*/, "$1");
+  if (/^\d{1,2}:\d{2}(:\d{2})?$/.test(token)) {
+    const [hours, minutes] = token.split(":");
+    return `${Number(hours)}:${minutes}`;
+  }
+  // `#W2378156` is `W2378156`; `$250` is `250`.
+  token = token.replace(/^[#$~]+/, "");
+  // The date of a timestamp.
+  const stamp = /^(\d{4}-\d{2}-\d{2})T\d/.exec(token);
+  if (stamp) return stamp[1];
+  if (token.length < 2 || token.length > 200) return undefined;
+  // Amounts: grouping commas and a zero fraction do not make another amount.
+  if (/^\d[\d,]*(\.\d+)?$/.test(token)) {
+    const amount = token.replace(/,/g, "").replace(/\.0+$/, "").replace(/(\.\d*?)0+$/, "$1");
+    return amount.length >= 2 ? amount : undefined;
+  }
+  if (/\d/.test(token)) return /[A-Za-z0-9]{2}/.test(token) ? token : undefined;
+  if (token.length < 3) return undefined;
+  if (/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(token)) return token;
+  if (/[A-Za-z]\/|\/[A-Za-z]/.test(token)) return token;
+  if (/_/.test(token) && /[A-Za-z]/.test(token)) return token;
+  if (/[a-z][A-Z]/.test(token)) return token;
+  if (/^[A-Z]{3,12}$/.test(token) && !capitalWords.has(token)) return token;
+  return /^[A-Za-z][A-Za-z0-9]+\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(token) ? token : undefined;
+}
+
+const factsCache = new Map();
+/** The facts of a text, each once, in canonical form. */
+export function factsOf(text) {
+  if (typeof text !== "string" || text === "") return [];
+  const cached = factsCache.get(text);
+  if (cached) return cached;
+  const found = new Set();
+  for (const match of text.matchAll(factPattern)) {
+    const fact = canonical(match[0]);
+    if (fact !== undefined) found.add(fact);
+    // A dotted or slashed name also shows its parts: `models.Order` holds `Order`'s file `models`.
+    if (fact !== undefined && /[./]/.test(fact) && /[A-Za-z]/.test(fact) && !/^https?:/.test(fact)) {
+      for (const part of fact.split(/[./]/)) {
+        const inner = part.length >= 3 ? canonical(part) : undefined;
+        if (inner !== undefined) found.add(inner);
+      }
+    }
+  }
+  const list = [...found];
+  if (text.length < 20_000) factsCache.set(text, list);
+  return list;
+}
+
+/** The text of a message's content, whatever its parts (OpenAI chat, or the AI SDK's text, tool-call and tool-result parts). */
+const partText = (part) => part?.text ?? (part?.type === "tool-call" ? `${part.toolName ?? ""} ${JSON.stringify(part.input ?? "")}` : part?.type === "tool-result" ? String(part.output?.value ?? "") : "");
+const contentText = (content) => (typeof content === "string" ? content : Array.isArray(content) ? content.map(partText).join("\n") : "");
+
+const messageFactsCache = new WeakMap();
+/** Every fact a message holds: its text, its tool result, its tool calls' names and arguments. */
+export function messageFacts(message) {
+  const cached = messageFactsCache.get(message);
+  if (cached) return cached;
+  const facts = factsOf(contentText(message.content));
+  const calls = (message.tool_calls ?? []).flatMap((call) => factsOf(`${call.function?.name ?? ""} ${call.function?.arguments ?? ""}`));
+  const all = calls.length === 0 ? facts : [...facts, ...calls];
+  messageFactsCache.set(message, all);
+  return all;
+}
+
+/** What an assistant message writes: its text and its tool calls' arguments. */
+export const writtenFacts = (message) => (message.role === "assistant" ? messageFacts(message) : []);
+
+/** The facts a request shows: a set to look needed facts up in. */
+export function visibleFacts(messages) {
+  const seen = new Set();
+  for (const message of messages) for (const fact of messageFacts(message)) seen.add(fact);
+  return seen;
+}
