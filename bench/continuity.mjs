@@ -9,7 +9,7 @@
 // transcript of each dataset, for a quick look while changing the code. Prints a table per dataset and window, writes bench/continuity.json.
 import { writeFileSync } from "node:fs";
 import { billed, billedList, o200k } from "./billed.mjs";
-import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, buildSummaryPrompt, compactor, extractiveSummary } from "../dist/index.js";
+import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, buildSummaryPrompt, compactor, extractiveSummary, statefulCompactor } from "../dist/index.js";
 import { loadTranscripts, sample } from "./data.mjs";
 import { factsOf, messageFacts, visibleFacts, writtenFacts } from "./facts.mjs";
 
@@ -117,21 +117,75 @@ async function replay({ messages }, share, totals) {
   }
 }
 
+/** The archived messages a recall returns: its fenced part only, never its own words (which repeat the query). */
+function recalledMessages(answer) {
+  const start = answer.indexOf("<transcript>");
+  const end = answer.lastIndexOf("</transcript>");
+  return start === -1 || end < start ? "" : answer.slice(start + "<transcript>".length, end);
+}
+
+/**
+ * The same replay as a chat route runs it, the whole history on every request, through
+ * `statefulCompactor` with `archive: true`: each needed fact the request does not show is asked of
+ * `compact.recall` with the fact as the query (one recall, its default bound of 2,000 tokens), as
+ * an agent would with the `recall_context` tool. Counts the needed facts visible or recalled.
+ */
+async function recallReplay({ messages }, share, totals) {
+  const window = Math.floor(billedList(messages) * share);
+  const systemFacts = new Set(messages[0]?.role === "system" ? messageFacts(messages[0]) : []);
+  const lastWritten = new Map();
+  messages.forEach((message, index) => {
+    for (const fact of writtenFacts(message)) lastWritten.set(fact, index);
+  });
+  const conversationId = "replay";
+  const compact = statefulCompactor({
+    maxTokens: window,
+    keepTail: Math.floor(window / 2),
+    onError: "skip",
+    archive: true,
+    conversationId,
+    onStoreError: (error) => {
+      if (error?.name === "ArchiveTrimmedError") totals.archiveTrimmed++;
+    },
+    summarize: (older, context) => extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary }),
+  });
+  for (let position = 0; position < messages.length; position++) {
+    if (messages[position].role !== "assistant") continue;
+    const history = messages.slice(0, position);
+    const result = await compact(history);
+    if (result === null) continue;
+    const request = Array.isArray(result) ? result : result.messages;
+    if (billedList(request) > window) continue;
+    const kept = new Set(request);
+    const needed = new Set();
+    for (const m of history) if (!kept.has(m)) for (const fact of messageFacts(m)) if (!systemFacts.has(fact) && (lastWritten.get(fact) ?? -1) >= position) needed.add(fact);
+    const shows = visibleFacts(request);
+    for (const fact of needed) {
+      totals.archiveNeeded++;
+      if (shows.has(fact)) totals.visibleOrRecalled++;
+      else if (new Set(factsOf(recalledMessages(await compact.recall(fact, { conversationId })))).has(fact)) totals.visibleOrRecalled++;
+    }
+  }
+}
+
 const selected = sample(transcripts.filter((t) => billedList(t.messages) >= 8000));
 const results = { date: new Date().toISOString(), node: process.version, source, transcripts: selected.length, rows: [] };
 const pct = (part, whole) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
 console.log(`bench:continuity — ${selected.length} transcripts of 8,000 tokens or more (${source})\n`);
-const header = ["window", "dataset", "compactions judged", "summaries refused", "not judged: over the window (unavoidable)", "not judged: over the window (estimate under-count)", "needed facts", "extractiveSummary", "what buildSummaryPrompt shows", "dropping the older part", "last 4,000 tokens of it", "hidden by the renderer's cut", "cut out of the tail by truncation"];
+const header = ["window", "dataset", "compactions judged", "summaries refused", "not judged: over the window (unavoidable)", "not judged: over the window (estimate under-count)", "needed facts", "extractiveSummary", "what buildSummaryPrompt shows", "dropping the older part", "last 4,000 tokens of it", "hidden by the renderer's cut", "cut out of the tail by truncation", "visible or recallable (archive: true)", "archive trimmed"];
 console.log(`| ${header.join(" | ")} |`);
 console.log(`| ${header.map(() => "---").join(" | ")} |`);
 for (const share of [0.4, 0.25]) {
   for (const dataset of ["tau-bench", "tau2-bench", "coding"]) {
-    const totals = { compactions: 0, refused: 0, unavoidable: 0, overWindow: 0, needed: 0, extractive: 0, prompt: 0, dropped: 0, trim: 0, rendererHidden: 0, truncated: 0, lost: { conversation: 0, toolResult: 0, previousSummary: 0, maskedOrCut: 0, other: 0 } };
-    for (const transcript of selected.filter((t) => datasetOf(t) === dataset)) await replay(transcript, share, totals);
+    const totals = { archiveNeeded: 0, visibleOrRecalled: 0, archiveTrimmed: 0, compactions: 0, refused: 0, unavoidable: 0, overWindow: 0, needed: 0, extractive: 0, prompt: 0, dropped: 0, trim: 0, rendererHidden: 0, truncated: 0, lost: { conversation: 0, toolResult: 0, previousSummary: 0, maskedOrCut: 0, other: 0 } };
+    for (const transcript of selected.filter((t) => datasetOf(t) === dataset)) {
+      await replay(transcript, share, totals);
+      await recallReplay(transcript, share, totals);
+    }
     const row = { window: share, dataset, ...totals };
     results.rows.push(row);
     const n = totals.needed;
-    console.log(`| ${[`${share * 100}%`, dataset, totals.compactions, totals.refused, totals.unavoidable, totals.overWindow, n, pct(totals.extractive, n), pct(totals.prompt, n), pct(totals.dropped, n), pct(totals.trim, n), pct(totals.rendererHidden, n), pct(totals.truncated, n)].join(" | ")} |`);
+    console.log(`| ${[`${share * 100}%`, dataset, totals.compactions, totals.refused, totals.unavoidable, totals.overWindow, n, pct(totals.extractive, n), pct(totals.prompt, n), pct(totals.dropped, n), pct(totals.trim, n), pct(totals.rendererHidden, n), pct(totals.truncated, n), `${pct(totals.visibleOrRecalled, totals.archiveNeeded)} of ${totals.archiveNeeded}`, totals.archiveTrimmed].join(" | ")} |`);
   }
 }
 console.log("\nWhere the facts extractiveSummary lost were last seen, as a share of the needed facts:\n");

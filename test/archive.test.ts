@@ -58,6 +58,17 @@ describe("archive", () => {
     expect(Math.ceil(Buffer.byteLength(short) / 4)).toBeLessThanOrEqual(60);
   });
 
+  it("shows the message that holds a query as a whole word first, its excerpt centred on that word", async () => {
+    const compact = statefulCompactor<Chat>({ ...options, conversationId: "chat-words" });
+    const history = conversation(6);
+    // A short number is inside many longer ones (`TRKA10001`, `1000`): the message that holds it whole wins.
+    const long = `${"row 1000 of 12000 ".repeat(200)} the seat count is 10 ${"and row 1000 again ".repeat(200)}`;
+    history.splice(5, 0, { role: "user", content: long }, { role: "assistant", content: "Noted." });
+    await compact(history);
+    const answer = await compact.recall("10", { maxTokens: 120 });
+    expect(answer).toContain("the seat count is 10 ");
+  });
+
   it("answers a range and a phrase across line breaks, newest first", async () => {
     const compact = statefulCompactor<Chat>({ ...options, conversationId: "chat-2" });
     await compact(conversation(6));

@@ -52,25 +52,62 @@ function candidates(entries: readonly ArchivedMessage[], query: string): Candida
   if (phrase === "") return [];
   const rendered = newestFirst.map((entry) => ({ entry, text: textOf(entry) })).filter(({ text }) => text !== "");
   const holding = (needles: readonly string[]): Candidate[] => {
-    const found: Candidate[] = [];
+    // A message that holds the query as a whole word, as it was written, comes first; then one that
+    // holds it whole in another case (`ast` for `AST`); then one that holds it only inside a longer
+    // word (`10` in `100`). The excerpt is centred on the best of those places.
+    const tiers: Candidate[][] = [[], [], []];
     for (const { entry, text } of rendered) {
       const lower = text.toLowerCase();
       let first = -1;
+      let tier = 0;
       for (const needle of needles) {
         const at = lower.indexOf(needle);
         if (at === -1) {
           first = -1;
           break;
         }
-        first = first === -1 ? at : Math.min(first, at);
+        const written = needles.length === 1 ? text.indexOf(query.trim()) : -1;
+        const exact = written === -1 ? -1 : wordAt(text, query.trim(), written);
+        const word = exact !== -1 ? exact : wordAt(lower, needle, at);
+        tier = Math.max(tier, exact !== -1 ? 0 : word !== -1 ? 1 : 2);
+        const found = word === -1 ? at : word;
+        first = first === -1 ? found : Math.min(first, found);
       }
-      if (first !== -1) found.push({ entry, text, at: Math.min(first, text.length) });
+      if (first !== -1) tiers[tier]!.push({ entry, text, at: Math.min(first, text.length) });
     }
-    return found;
+    return tiers.flat();
   };
   const exact = holding([phrase]);
   const words = phrase.split(" ");
   return exact.length > 0 || words.length < 2 ? exact : holding(words);
+}
+
+/** A character that continues a word. */
+function isWordCode(code: number): boolean {
+  return ((code | 0x20) >= 97 && (code | 0x20) <= 122) || (code >= 48 && code <= 57) || code === 95;
+}
+
+/** A character that joins the parts of an identifier (`self.storage`, `src/app`, `gift-card`). */
+function isJoinCode(code: number): boolean {
+  return code === 46 || code === 47 || code === 45;
+}
+
+/**
+ * The first place from `at` on where `needle` stands as a whole word or identifier in `lower`, or
+ * -1: not inside a longer word (`10` in `100`) nor a part of a longer identifier (`storage.url` in
+ * `self.storage.url`); a sentence's full stop after it still ends it. Each `indexOf` moves on past the last.
+ */
+function wordAt(lower: string, needle: string, at: number): number {
+  for (let index = at; index !== -1; index = lower.indexOf(needle, index + 1)) {
+    const before = index === 0 ? -1 : lower.charCodeAt(index - 1);
+    const end = index + needle.length;
+    const after = end >= lower.length ? -1 : lower.charCodeAt(end);
+    const afterNext = end + 1 >= lower.length ? -1 : lower.charCodeAt(end + 1);
+    const startsWord = before === -1 || (!isWordCode(before) && !isJoinCode(before)) || !isWordCode(needle.charCodeAt(0));
+    const endsWord = after === -1 || (!isWordCode(after) && !(isJoinCode(after) && isWordCode(afterNext))) || !isWordCode(needle.charCodeAt(needle.length - 1));
+    if (startsWord && endsWord) return index;
+  }
+  return -1;
 }
 
 /**
