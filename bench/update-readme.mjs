@@ -117,6 +117,12 @@ Where the facts \`extractiveSummary\` lost were last seen, as a share of the nee
 | window | dataset | the user's or the agent's words | a tool result | the earlier summary | masked or cut out of the tail |
 | --- | --- | --- | --- | --- | --- |
 ${rows.filter((r) => r.lost).map((r) => `| ${r.window * 100}% | ${r.dataset} | ${pct(r.lost.conversation, r.needed)} | ${pct(r.lost.toolResult, r.needed)} | ${pct(r.lost.previousSummary, r.needed)} | ${pct(r.lost.maskedOrCut, r.needed)} |`).join("\n")}
+
+With \`archive: true\` (the same replay as a chat route, through \`statefulCompactor\`, every needed fact the request does not show asked of one \`compact.recall\` with the fact as the query):
+
+| window | dataset | needed facts | visible or returned by one recall | archive trimmed |
+| --- | --- | --- | --- | --- |
+${rows.filter((r) => r.archiveNeeded !== undefined).map((r) => `| ${r.window * 100}% | ${r.dataset} | ${n(r.archiveNeeded)} | ${n(r.visibleOrRecalled)} (${pct(r.visibleOrRecalled, r.archiveNeeded)}) | ${r.archiveTrimmed} |`).join("\n")}
 <!-- continuity:end -->`);
 }
 // The cost tables, from bench/cost.json (written by `npm run bench:cost`).
