@@ -87,7 +87,13 @@ describe("JSON is shortened by its structure", () => {
     expect(value.user_id).toBe("ada_4217");
     expect(value.orders[0]).toEqual({ order_id: "#W1000000", status: "delivered", price: 10 });
     expect(value.orders.at(-1)).toEqual({ order_id: "#W1000059", status: "delivered", price: 69 });
-    expect(shown).toMatch(/… \d+ more items; they named [^"]*#W1000010/);
+    // The marker names ids of the items it left out, none of those it kept.
+    const marker = /"… (\d+) more items; they named ([^"]*)"/.exec(shown)!;
+    const kept = value.orders.filter((item): item is { order_id: string } => typeof item === "object").map((item) => item.order_id);
+    const named = marker[2]!.split(", ").filter((name) => name.startsWith("#W"));
+    expect(named.length).toBeGreaterThan(5);
+    for (const id of named) expect(kept).not.toContain(id);
+    expect(kept.length + Number(marker[1])).toBe(60);
   });
 
   it("truncation does the same when it fits, and stays valid JSON", () => {

@@ -24,8 +24,9 @@ export interface RenderTranscriptOptions {
 const capitalized: ReadonlyMap<string, string> = new Map([["user", "User"], ["assistant", "Assistant"], ["system", "System"], ["developer", "Developer"], ["tool", "Tool"]]);
 
 // The summarizing model should see every id, path and name of what is cut for it: the list may
-// take as much again as the kept text.
-const listChars = (max: number): number => Math.max(400, max);
+// take twice as much as the kept text (a long test run or file listing names far more than its
+// first and last lines show, and the agent goes back to them).
+const listChars = (max: number): number => Math.max(400, 2 * max);
 // The identifiers are judged in the payload they came from: `hunter2xyz` after `password: ` is left
 // out. They were read from the cut's start on, at most 64 times what the list may hold.
 const leftOutOf = (payload: string, max: number) => (cut: number, identifiers: readonly string[]): string =>
