@@ -69,6 +69,15 @@ describe("archive", () => {
     expect(answer).toContain("the seat count is 10 ");
   });
 
+  it("finds a number asked for without its grouping as it was written", async () => {
+    const compact = statefulCompactor<Chat>({ ...options, conversationId: "chat-number" });
+    const history = conversation(6);
+    history.splice(5, 0, { role: "user", content: `The refund came to $1,286.40 in the end. ${"Thanks. ".repeat(40)}` }, { role: "assistant", content: "Noted." });
+    await compact(history);
+    expect(await compact.recall("1286")).toContain("$1,286.40");
+    expect(await compact.recall("12864")).toMatch(/^No archived message holds/);
+  });
+
   it("answers a range and a phrase across line breaks, newest first", async () => {
     const compact = statefulCompactor<Chat>({ ...options, conversationId: "chat-2" });
     await compact(conversation(6));

@@ -78,8 +78,23 @@ function candidates(entries: readonly ArchivedMessage[], query: string): Candida
     return tiers.flat();
   };
   const exact = holding([phrase]);
+  if (exact.length > 0) return exact;
+  // A number asked for without its grouping (`1286`) is found as written (`$1,286`, `1 286`).
+  if (/^\d{4,32}$/.test(phrase)) return grouped(rendered, phrase);
   const words = phrase.split(" ");
-  return exact.length > 0 || words.length < 2 ? exact : holding(words);
+  return words.length < 2 ? exact : holding(words);
+}
+
+/** The messages that hold the digits of `number` with a thousands separator (`,`, `.`, a space) between any of them. */
+function grouped(rendered: readonly { entry: ArchivedMessage; text: string }[], number: string): Candidate[] {
+  // One optional separator between digits: no nested repetition, so the search stays linear.
+  const pattern = new RegExp(`(?<![0-9])${[...number].join("[,. \u00a0\u202f]?")}(?![0-9])`);
+  const found: Candidate[] = [];
+  for (const { entry, text } of rendered) {
+    const match = pattern.exec(text);
+    if (match !== null) found.push({ entry, text, at: match.index });
+  }
+  return found;
 }
 
 /** A character that continues a word. */
