@@ -39,14 +39,19 @@ function unavoidable(request, window) {
 
 const datasetOf = (transcript) => (transcript.dataset === "tau1" ? "tau-bench" : transcript.dataset === "tau2" ? "tau2-bench" : "coding");
 
-async function replay({ messages }, share, totals) {
-  const window = Math.floor(billedList(messages) * share);
+/** The facts of the system prompt (never needed), and the last index at which an assistant writes each fact. */
+function factIndex(messages) {
   const systemFacts = new Set(messages[0]?.role === "system" ? messageFacts(messages[0]) : []);
-  // The last index at which an assistant writes each fact.
   const lastWritten = new Map();
   messages.forEach((message, index) => {
     for (const fact of writtenFacts(message)) lastWritten.set(fact, index);
   });
+  return { systemFacts, lastWritten };
+}
+
+async function replay({ messages }, share, totals) {
+  const window = Math.floor(billedList(messages) * share);
+  const { systemFacts, lastWritten } = factIndex(messages);
   let seen;
   const hook = compactor({
     maxTokens: window,
@@ -132,11 +137,7 @@ function recalledMessages(answer) {
  */
 async function recallReplay({ messages }, share, totals) {
   const window = Math.floor(billedList(messages) * share);
-  const systemFacts = new Set(messages[0]?.role === "system" ? messageFacts(messages[0]) : []);
-  const lastWritten = new Map();
-  messages.forEach((message, index) => {
-    for (const fact of writtenFacts(message)) lastWritten.set(fact, index);
-  });
+  const { systemFacts, lastWritten } = factIndex(messages);
   const conversationId = "replay";
   const compact = statefulCompactor({
     maxTokens: window,

@@ -38,7 +38,7 @@ export const bedrockConverse: Dialect = {
   claims: (m) => someRecord(m["content"], (block) => typeof block["type"] !== "string" && blockKeys.some((key) => Object.hasOwn(block, key))),
   // A leading system prompt is held in the caller's list and sent apart as `system`.
   reads: (m) => Array.isArray(m["content"]) && (m["role"] === "user" || m["role"] === "assistant" || m["role"] === "system"),
-  signed: (m) => m["role"] === "assistant" && someRecord(m["content"], (block) => carriesSignature(block)),
+  signed: (m) => m["role"] === "assistant" && someRecord(m["content"], carriesSignature),
   role: (m) => stringField(m, "role"),
   forEachToolCall(m, visit) {
     for (const block of blocks(m)) {

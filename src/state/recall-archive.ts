@@ -58,6 +58,9 @@ function candidates(entries: readonly ArchivedMessage[], query: string): Candida
     const tiers: Candidate[][] = [[], [], []];
     for (const { entry, text } of rendered) {
       const lower = text.toLowerCase();
+      // The query as written, whole: only a single needle (the phrase itself) can be found so.
+      const written = needles.length === 1 ? text.indexOf(query.trim()) : -1;
+      const exact = written === -1 ? -1 : wordAt(text, query.trim(), written);
       let first = -1;
       let tier = 0;
       for (const needle of needles) {
@@ -66,8 +69,6 @@ function candidates(entries: readonly ArchivedMessage[], query: string): Candida
           first = -1;
           break;
         }
-        const written = needles.length === 1 ? text.indexOf(query.trim()) : -1;
-        const exact = written === -1 ? -1 : wordAt(text, query.trim(), written);
         const word = exact !== -1 ? exact : wordAt(lower, needle, at);
         tier = Math.max(tier, exact !== -1 ? 0 : word !== -1 ? 1 : 2);
         const found = word === -1 ? at : word;

@@ -16,7 +16,7 @@ export interface RecallToolInputSchema {
  *
  * @example
  * ```ts
- * const tools = [{ type: "function", function: { name: recallToolDefinition.name, description: recallToolDefinition.description, parameters: recallToolDefinition.inputSchema } }];
+ * const { name, description, inputSchema } = recallToolDefinition; // declare them in your API's tool list
  * ```
  */
 export const recallToolDefinition: {
