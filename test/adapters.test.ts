@@ -1,28 +1,11 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toPrepareStep } from "../src/adapters/ai-sdk.js";
 import { toCallModelInputFilter } from "../src/adapters/openai-agents.js";
-import { rollingCompaction } from "../src/adapters/rolling-compaction.js";
 import { SUMMARY_PREFIX, compactor } from "../src/index.js";
 
 const perMessage = (list: readonly unknown[]) => list.length;
 const u = (n: number) => ({ role: "user", content: `u${n}` });
 const a = (n: number) => ({ role: "assistant", content: `a${n}` });
-
-describe("rollingCompaction", () => {
-  it("continues from the last compaction while the input grows from the same messages", async () => {
-    const summarize = vi.fn(() => "s");
-    const compact = rollingCompaction(compactor({ maxTokens: 6, keepTail: 2, countTokens: perMessage, summarize }));
-    const history = [u(1), a(1), u(2), a(2), u(3), a(3), u(4)];
-    const first = await compact(history);
-    expect(first).toEqual([{ role: "system", content: `${SUMMARY_PREFIX}s` }, u(4)]);
-    // The next step: the same messages (copies, as some frameworks send) plus the step's new ones.
-    const second = await compact([...history.map((m) => ({ ...m })), a(4)]);
-    expect(second).toEqual([first![0], u(4), a(4)]);
-    expect(summarize).toHaveBeenCalledTimes(1);
-    // Another conversation starts over.
-    expect(await compact([u(9)])).toBeNull();
-  });
-});
 
 describe("adapters", () => {
   it("toPrepareStep defaults summaryRole to user and returns {} when nothing changed", async () => {
@@ -42,11 +25,13 @@ describe("adapters", () => {
     expect(await toCallModelInputFilter({ maxTokens: 100, summarize: () => "s" })({ modelData: untouched })).toBe(untouched);
   });
 
-  it("take a ready hook, and reject anything else", async () => {
-    const hook = vi.fn(async () => null);
-    await toPrepareStep(hook)({ messages: [u(1)] });
-    expect(hook).toHaveBeenCalledWith({ messages: [u(1)] });
-    expect(() => toPrepareStep(null as never)).toThrow("Expected `optionsOrHook` to be statefulCompactor options or a hook, got `null` (null)");
+  it("take options only: a ready hook is refused with a hint, and so is anything else", () => {
+    const hook = compactor({ maxTokens: 100, summarize: () => "s" });
+    const refused = "Expected `options` to be statefulCompactor options, got";
+    expect(() => toPrepareStep(hook as never)).toThrow(`${refused}`);
+    expect(() => toPrepareStep(hook as never)).toThrow("a ready hook is not taken: pass the options the hook was made with");
+    expect(() => toCallModelInputFilter(hook as never)).toThrow("a ready hook is not taken");
+    expect(() => toPrepareStep(null as never)).toThrow("Expected `options` to be statefulCompactor options, got `null` (null)");
     expect(() => toCallModelInputFilter({ maxTokens: 0, summarize: () => "s" })).toThrow(RangeError);
   });
 });

@@ -17,8 +17,10 @@ export function adapterCompactor<M extends AnyMessage, Args>(
   options: AdapterOptions<M, Args>,
   defaults: Partial<StatefulCompactorOptions<M>>,
 ): { compact: StatefulCompactor<M>; idOf: (args: Args) => { conversationId?: string } } {
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError(expectedMessage("optionsOrHook", "statefulCompactor options or a hook", options));
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    // A ready hook is no longer taken: the adapter's compaction must live in a store, per conversation.
+    const hint = typeof options === "function" ? " (a ready hook is not taken: pass the options the hook was made with)" : "";
+    throw new TypeError(`${expectedMessage("options", "statefulCompactor options", options)}${hint}`);
   }
   const { conversationId, ...rest } = options;
   if (conversationId !== undefined && typeof conversationId !== "string" && typeof conversationId !== "function") {

@@ -1,7 +1,6 @@
-import type { AnyMessage, BeforeLlmHook, ReportedUsage } from "../ground/types.js";
+import type { AnyMessage, ReportedUsage } from "../ground/types.js";
 import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
-import { rollingCompaction } from "./rolling-compaction.js";
-import { noArchive, type Recalling } from "./recall-answer.js";
+import type { Recalling } from "./recall-answer.js";
 
 /** What the AI SDK passes to `prepareStep` (the part this adapter reads). */
 export interface PrepareStepOptions<M extends AnyMessage> {
@@ -49,15 +48,14 @@ export type PrepareStepCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
  * The AI SDK rebuilds each step's messages from the full history, and a chat route gets the full
  * history on every request, so the compaction lives in a store (`statefulCompactor`): a fresh
  * `toPrepareStep` per request with a shared `store` continues from the last compaction, and
- * `summarize` runs when the budget is crossed again, not on every step or request. Given a ready
- * hook instead of options, the adapter remembers its last compaction in itself (one conversation).
+ * `summarize` runs when the budget is crossed again, not on every step or request.
  *
  * With `archive: true`, the result also has `recall` (see `statefulCompactor`), for `recallTool`.
  *
  * From the second step on, the count is anchored on what the provider reported for the last step
  * (`steps[i].usage.inputTokens`), so tool definitions and the provider's own tokenizer count too.
  *
- * @param optionsOrHook - `statefulCompactor` options (`store`, `conversationId` as a string or a function of `prepareStep`'s arguments), or a ready before-LLM hook
+ * @param options - `statefulCompactor` options (`store`, `conversationId` as a string or a function of `prepareStep`'s arguments)
  * @returns `({ messages }) => Promise<{ messages } | {}>`, with `recall(query, { conversationId })`
  * @example
  * ```ts
@@ -67,17 +65,9 @@ export type PrepareStepCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
  * ```
  */
 export function toPrepareStep<M extends AnyMessage = AnyMessage>(
-  optionsOrHook: PrepareStepCompactionOptions<M> | BeforeLlmHook<M>,
+  options: PrepareStepCompactionOptions<M>,
 ): CompactingPrepareStep & Recalling {
-  if (typeof optionsOrHook === "function") {
-    const compact = rollingCompaction(optionsOrHook);
-    const prepareStep = (async ({ messages }: PrepareStepOptions<M>) => {
-      const compacted = await compact(messages);
-      return compacted === null ? {} : { messages: compacted };
-    }) as CompactingPrepareStep;
-    return Object.assign(prepareStep, { recall: noArchive });
-  }
-  const { compact, idOf } = adapterCompactor<M, PrepareStepOptions<M>>(optionsOrHook, { summaryRole: "user" });
+  const { compact, idOf } = adapterCompactor<M, PrepareStepOptions<M>>(options, { summaryRole: "user" });
   const prepareStep = (async (args: PrepareStepOptions<M>) => {
     const usage = usageOfLastStep(args);
     const compacted = await compact(args.messages, { ...idOf(args), ...(usage ? { usage } : {}) });

@@ -1,7 +1,6 @@
-import type { AnyMessage, BeforeLlmHook } from "../ground/types.js";
+import type { AnyMessage } from "../ground/types.js";
 import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
-import { rollingCompaction } from "./rolling-compaction.js";
-import { noArchive, type Recalling } from "./recall-answer.js";
+import type { Recalling } from "./recall-answer.js";
 
 /** What `@openai/agents` passes to a `callModelInputFilter` (the part this adapter reads). */
 export interface CallModelInputFilterArgs<M extends AnyMessage> {
@@ -26,10 +25,9 @@ export type InputFilterCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
  *
  * The runner rebuilds the input from the whole run on every turn, so the compaction lives in a
  * store (`statefulCompactor`): `summarize` runs when the budget is crossed again, not every turn,
- * and one filter shared by many concurrent runs keeps each run's compaction apart. Given a ready
- * hook instead of options, the filter remembers its last compaction in itself (one run at a time).
+ * and one filter shared by many concurrent runs keeps each run's compaction apart.
  *
- * @param optionsOrHook - `statefulCompactor` options (`store`, `conversationId` as a string or a function of the filter's arguments), or a ready before-LLM hook
+ * @param options - `statefulCompactor` options (`store`, `conversationId` as a string or a function of the filter's arguments)
  * With `archive: true`, the filter also has `recall` (see `statefulCompactor`), for `recallTool`.
  *
  * @returns the filter, with `preserveInputIdentity` set since nothing is mutated, and `recall(query, { conversationId })`
@@ -41,23 +39,14 @@ export type InputFilterCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
  * ```
  */
 export function toCallModelInputFilter<M extends AnyMessage = AnyMessage>(
-  optionsOrHook: InputFilterCompactionOptions<M> | BeforeLlmHook<M>,
+  options: InputFilterCompactionOptions<M>,
 ): CompactingInputFilter & Recalling {
-  let compactInput: (args: CallModelInputFilterArgs<M>) => Promise<M[] | null>;
-  let recall: Recalling["recall"] = noArchive;
-  if (typeof optionsOrHook === "function") {
-    const compact = rollingCompaction(optionsOrHook);
-    compactInput = (args) => compact(args.modelData.input);
-  } else {
-    const { compact, idOf } = adapterCompactor<M, CallModelInputFilterArgs<M>>(optionsOrHook, {});
-    compactInput = (args) => compact(args.modelData.input, idOf(args));
-    recall = compact.recall;
-  }
+  const { compact, idOf } = adapterCompactor<M, CallModelInputFilterArgs<M>>(options, {});
   const filter = async (args: CallModelInputFilterArgs<M>) => {
-    const compacted = await compactInput(args);
+    const compacted = await compact(args.modelData.input, idOf(args));
     return compacted === null ? args.modelData : { ...args.modelData, input: compacted };
   };
-  return Object.assign(filter, { preserveInputIdentity: true, recall }) as unknown as CompactingInputFilter & Recalling;
+  return Object.assign(filter, { preserveInputIdentity: true, recall: compact.recall }) as unknown as CompactingInputFilter & Recalling;
 }
 
 export { recallTool } from "./openai-agents-recall-tool.js";

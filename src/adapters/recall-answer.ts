@@ -46,8 +46,3 @@ export function recallAnswerer<Args>(compact: unknown, options: unknown): (input
     return source.recall(query, { ...(id === undefined ? {} : { conversationId: id }), ...(maxTokens === undefined ? {} : { maxTokens }), ...(signal === undefined ? {} : { signal }) });
   };
 }
-
-/** The `recall` of an adapter given a ready hook: it keeps no archive. */
-export const noArchive: Recalling["recall"] = async () => {
-  throw new TypeError("Expected the adapter to be made with `statefulCompactor` options and `archive: true`: given a ready hook, it keeps no archive to recall from");
-};
