@@ -28,7 +28,7 @@ describe("truncation reads each crafted input", () => {
 
 describe("recall reads each crafted input, archived and as its query", () => {
   it.each(Object.keys(adversarial))("%s", async (name) => {
-    const answers: string[] = await recall!(adversarial[name]!);
+    const answers = (await recall!(adversarial[name]!)) as string[];
     expect(answers).toHaveLength(3);
     for (const answer of answers) expect(answer).not.toBe("Nothing of this conversation is archived.");
     // Each answer within the default bound of 2,000 tokens.
