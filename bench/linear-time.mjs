@@ -3,13 +3,13 @@
 // time per megabyte at 256 KB: about 1 for a linear pass, about 4 for a quadratic one. Exits non-zero
 // when one is over 2.5, and writes bench/linear-time.json.
 import { writeFileSync } from "node:fs";
-import { buildSummaryPrompt, compact, extractiveSummary, planCompaction, renderTranscript } from "../dist/index.js";
+import { buildSummaryPrompt, compact, extractiveSummary, planCompaction, renderTranscript, statefulCompactor } from "../dist/index.js";
 import { adversarialTexts, untrustedTextPaths } from "../test/support/adversarial-text.mjs";
 
 const SMALL = 1 << 18;
 const LARGE = 1 << 20;
 const LIMIT = 2.5;
-const paths = untrustedTextPaths({ buildSummaryPrompt, compact, extractiveSummary, planCompaction, renderTranscript });
+const paths = untrustedTextPaths({ buildSummaryPrompt, compact, extractiveSummary, planCompaction, renderTranscript, statefulCompactor });
 const small = adversarialTexts(SMALL);
 const large = adversarialTexts(LARGE);
 

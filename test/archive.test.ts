@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ArchiveTrimmedError, SUMMARY_PREFIX, memoryStore, recallToolDefinition, statefulCompactor, type CompactionStore, type SummaryContext } from "../src/index.js";
 import { appendBounded, serializeArchive, type ArchivedRange } from "../src/state/conversation-archive.js";
+import { MAX_RECALL_QUERY_CHARS } from "../src/state/recall-archive.js";
 
 type Chat = { role: string; content?: string | null; tool_calls?: unknown[]; tool_call_id?: string };
 
@@ -67,6 +68,25 @@ describe("archive", () => {
     await compact(history);
     const answer = await compact.recall("10", { maxTokens: 120 });
     expect(answer).toContain("the seat count is 10 ");
+  });
+
+  it("returns an identifier that stands only inside a dotted chain of a tool result in one recall, ahead of longer words that hold it", async () => {
+    const compact = statefulCompactor<Chat>({ ...options, conversationId: "chat-chain" });
+    const history = conversation(6);
+    const read = (id: string, content: string): Chat[] => [
+      { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "view_code", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: id, content },
+    ];
+    // The chain sits deep in a long result that names `app_configs` first; a newer, longer result names only `app_configs`.
+    const source = `def check(app_configs=None): ${"pass  # line of code\n".repeat(300)} if not cls._meta.app_config._is_default_auto_field_overridden: ${"return []\n".repeat(200)}`;
+    const tests = `${"run_checks(app_configs=self.apps.get_app_configs())\n".repeat(400)}`;
+    history.splice(5, 0, ...read("call_source", source), ...read("call_tests", tests));
+    const sent = await compact(history);
+    expect(JSON.stringify(sent)).not.toContain("_meta.app_config.");
+    const answer = await compact.recall("app_config");
+    const fenced = answer.slice(answer.indexOf("<transcript>"), answer.lastIndexOf("</transcript>"));
+    expect(fenced).toContain("cls._meta.app_config._is_default_auto_field_overridden");
+    expect(Math.ceil(Buffer.byteLength(answer) / 4)).toBeLessThanOrEqual(2000);
   });
 
   it("finds a number asked for without its grouping as it was written", async () => {
@@ -199,6 +219,13 @@ describe("archive", () => {
     await expect(statefulCompactor({ ...options, archive: false, conversationId: "x" }).recall("a")).rejects.toThrow("Expected `archive: true`");
     await expect(statefulCompactor(options).recall("a")).rejects.toThrow("Expected a `conversationId`");
     await expect(statefulCompactor({ ...options, conversationId: "x" }).recall("a", { maxTokens: 0 })).rejects.toThrow(RangeError);
+  });
+
+  it("answers a query longer than it reads with a sentence that says so", async () => {
+    const compact = statefulCompactor<Chat>({ ...options, conversationId: "chat-long-query" });
+    await compact(conversation(6));
+    expect(await compact.recall(`TRKA20002 ${"x".repeat(MAX_RECALL_QUERY_CHARS)}`)).toBe(`The query is ${MAX_RECALL_QUERY_CHARS + 10} characters long; a recall reads at most 1000: ask for an identifier, a phrase or a range such as "12-40".`);
+    expect(await compact.recall(`TRKA20002 ${"x".repeat(MAX_RECALL_QUERY_CHARS - 10)}`)).toMatch(/^No archived message holds/);
   });
 
   it("names one tool with a JSON schema that takes a query and nothing else", () => {

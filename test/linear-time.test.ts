@@ -12,7 +12,7 @@ import { adversarialTexts, untrustedTextPaths } from "./support/adversarial-text
 
 const MB = 1 << 20;
 const adversarial = adversarialTexts(MB);
-const { truncation, ...paths } = untrustedTextPaths(library);
+const { truncation, recall, ...paths } = untrustedTextPaths(library);
 
 describe.each(Object.entries(paths))("%s reads each crafted input", (_, path) => {
   it.each(Object.keys(adversarial))("%s", (name) => {
@@ -23,6 +23,16 @@ describe.each(Object.entries(paths))("%s reads each crafted input", (_, path) =>
 describe("truncation reads each crafted input", () => {
   it.each(Object.keys(adversarial))("%s", async (name) => {
     expect(await truncation!(adversarial[name]!)).not.toBeNull();
+  });
+});
+
+describe("recall reads each crafted input, archived and as its query", () => {
+  it.each(Object.keys(adversarial))("%s", async (name) => {
+    const answers = (await recall!(adversarial[name]!)) as string[];
+    expect(answers).toHaveLength(3);
+    for (const answer of answers) expect(answer).not.toBe("Nothing of this conversation is archived.");
+    // Each answer within the default bound of 2,000 tokens.
+    for (const answer of answers) expect(Math.ceil(Buffer.byteLength(answer) / 4)).toBeLessThanOrEqual(2_000);
   });
 });
 

@@ -4,6 +4,7 @@
 import { utf8ByteLength } from "../counting/utf8-length.js";
 import { escapeFences } from "../summary-kit/escape-fences.js";
 import { renderEach } from "../summary-kit/render-transcript.js";
+import { STANDS_AS_WORD, bestOccurrence } from "../text/best-occurrence.js";
 import { redactSecrets } from "../text/redact-secrets.js";
 import type { ArchivedMessage, ArchivedRange } from "./conversation-archive.js";
 
@@ -12,6 +13,13 @@ const tokensOf = (text: string): number => Math.ceil(utf8ByteLength(text) / 4);
 
 /** `12-40`, `12–40`, `12..40`, `12 to 40`, `messages 12-40`, `#12-#40`. */
 const RANGE_QUERY = /^\s*(?:messages?\s+)?#?(\d{1,9})\s*(?:-|–|—|\.\.|to)\s*#?(\d{1,9})\s*$/i;
+
+/**
+ * The longest query a recall reads, in characters: an identifier or a phrase is far shorter, and a
+ * query of many words costs a pass over the archive per word, so a longer one would make the
+ * search grow with the query times the archive.
+ */
+export const MAX_RECALL_QUERY_CHARS = 1_000;
 
 /** Runs of whitespace, which a phrase may cross (a line break, the renderer's indentation). */
 const spaces = /\s+/g;
@@ -48,31 +56,35 @@ function candidates(entries: readonly ArchivedMessage[], query: string): Candida
     // A query like `2024-2025` may be a fact rather than positions: with none in range, it is searched.
     if (inRange.length > 0) return inRange.map((entry) => ({ entry, text: textOf(entry), at: 0 }));
   }
-  const phrase = redactSecrets(query).replace(spaces, " ").trim().toLowerCase();
+  const written = redactSecrets(query).replace(spaces, " ").trim();
+  const phrase = written.toLowerCase();
   if (phrase === "") return [];
   const rendered = newestFirst.map((entry) => ({ entry, text: textOf(entry) })).filter(({ text }) => text !== "");
   const holding = (needles: readonly string[]): Candidate[] => {
     // A message that holds the query as a whole word, as it was written, comes first; then one that
-    // holds it whole in another case (`ast` for `AST`); then one that holds it only inside a longer
-    // word (`10` in `100`). The excerpt is centred on the best of those places.
-    const tiers: Candidate[][] = [[], [], []];
+    // holds it whole in another case (`ast` for `AST`); then one that holds it as a whole part of a
+    // longer identifier (`app_config` in `cls._meta.app_config._is_default`); then one that holds
+    // it only inside a longer word (`10` in `100`, `app_config` in `app_configs`). The excerpt is
+    // centred on the best of those places.
+    const tiers: Candidate[][] = [[], [], [], []];
     for (const { entry, text } of rendered) {
       const lower = text.toLowerCase();
       // The query as written, whole: only a single needle (the phrase itself) can be found so.
-      const written = needles.length === 1 ? text.indexOf(query.trim()) : -1;
-      const exact = written === -1 ? -1 : wordAt(text, query.trim(), written);
+      const exact = needles.length === 1 ? bestOccurrence(text, written) : undefined;
+      if (exact?.stands === STANDS_AS_WORD) {
+        tiers[0]!.push({ entry, text, at: exact.at });
+        continue;
+      }
       let first = -1;
-      let tier = 0;
+      let tier = 1;
       for (const needle of needles) {
-        const at = lower.indexOf(needle);
-        if (at === -1) {
+        const found = bestOccurrence(lower, needle);
+        if (found === undefined) {
           first = -1;
           break;
         }
-        const word = exact !== -1 ? exact : wordAt(lower, needle, at);
-        tier = Math.max(tier, exact !== -1 ? 0 : word !== -1 ? 1 : 2);
-        const found = word === -1 ? at : word;
-        first = first === -1 ? found : Math.min(first, found);
+        tier = Math.max(tier, 1 + found.stands);
+        first = first === -1 ? found.at : Math.min(first, found.at);
       }
       if (first !== -1) tiers[tier]!.push({ entry, text, at: Math.min(first, text.length) });
     }
@@ -82,7 +94,8 @@ function candidates(entries: readonly ArchivedMessage[], query: string): Candida
   if (exact.length > 0) return exact;
   // A number asked for without its grouping (`1286`) is found as written (`$1,286`, `1 286`).
   if (/^\d{4,32}$/.test(phrase)) return grouped(rendered, phrase);
-  const words = phrase.split(" ");
+  // Each word once: a query that repeats a word costs no more passes over the archive.
+  const words = [...new Set(phrase.split(" "))];
   return words.length < 2 ? exact : holding(words);
 }
 
@@ -96,34 +109,6 @@ function grouped(rendered: readonly { entry: ArchivedMessage; text: string }[], 
     if (match !== null) found.push({ entry, text, at: match.index });
   }
   return found;
-}
-
-/** A character that continues a word. */
-function isWordCode(code: number): boolean {
-  return ((code | 0x20) >= 97 && (code | 0x20) <= 122) || (code >= 48 && code <= 57) || code === 95;
-}
-
-/** A character that joins the parts of an identifier (`self.storage`, `src/app`, `gift-card`). */
-function isJoinCode(code: number): boolean {
-  return code === 46 || code === 47 || code === 45;
-}
-
-/**
- * The first place from `at` on where `needle` stands as a whole word or identifier in `lower`, or
- * -1: not inside a longer word (`10` in `100`) nor a part of a longer identifier (`storage.url` in
- * `self.storage.url`); a sentence's full stop after it still ends it. Each `indexOf` moves on past the last.
- */
-function wordAt(lower: string, needle: string, at: number): number {
-  for (let index = at; index !== -1; index = lower.indexOf(needle, index + 1)) {
-    const before = index === 0 ? -1 : lower.charCodeAt(index - 1);
-    const end = index + needle.length;
-    const after = end >= lower.length ? -1 : lower.charCodeAt(end);
-    const afterNext = end + 1 >= lower.length ? -1 : lower.charCodeAt(end + 1);
-    const startsWord = before === -1 || (!isWordCode(before) && !isJoinCode(before)) || !isWordCode(needle.charCodeAt(0));
-    const endsWord = after === -1 || (!isWordCode(after) && !(isJoinCode(after) && isWordCode(afterNext))) || !isWordCode(needle.charCodeAt(needle.length - 1));
-    if (startsWord && endsWord) return index;
-  }
-  return -1;
 }
 
 /**
@@ -155,8 +140,10 @@ function excerpt(text: string, at: number, tokens: number): string | undefined {
  * position, rendered as `renderTranscript` renders them with secrets redacted, inside a
  * `<transcript>` fence, and at most `maxTokens` in all: a message too large for what is left is
  * shown as an excerpt around the match, and the messages that do not fit are counted, not shown.
+ * A query longer than `MAX_RECALL_QUERY_CHARS` is answered with a sentence that says so.
  */
 export function recallFromArchive(ranges: readonly ArchivedRange[], query: string, maxTokens: number): string {
+  if (query.length > MAX_RECALL_QUERY_CHARS) return `The query is ${query.length} characters long; a recall reads at most ${MAX_RECALL_QUERY_CHARS}: ask for an identifier, a phrase or a range such as "12-40".`;
   const entries = ranges.flatMap((range) => range.messages);
   const shownQuery = escapeFences(redactSecrets(query).replace(spaces, " ").trim()).slice(0, 200);
   if (entries.length === 0) return "Nothing of this conversation is archived.";

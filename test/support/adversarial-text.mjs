@@ -38,7 +38,7 @@ const result = (text) => ({ role: "tool", tool_call_id: "c1", content: text });
  * (the sources in the tests, dist/ in the bench). A quarter of the text goes in a tool call and
  * its result, beside the whole of it in a user message.
  */
-export function untrustedTextPaths({ buildSummaryPrompt, compact, extractiveSummary, planCompaction, renderTranscript }) {
+export function untrustedTextPaths({ buildSummaryPrompt, compact, extractiveSummary, planCompaction, renderTranscript, statefulCompactor }) {
   const transcript = (text) => [{ role: "user", content: text }, call(text.slice(0, text.length / 4)), result(text.slice(0, text.length / 4))];
   return {
     extractiveSummary: (text) => extractiveSummary(transcript(text), { maxTokens: 4_000 }),
@@ -54,5 +54,14 @@ export function untrustedTextPaths({ buildSummaryPrompt, compact, extractiveSumm
         summarize: () => "s",
         usage: { inputTokens: 20, messageCount: 3 },
       }),
+    // The text archived by a summary, then recalled by the longest query a recall reads (its first
+    // 1,000 characters, a phrase the archive holds at every place of a repeated text), by the words
+    // of that query, and by one short word found everywhere inside longer ones.
+    recall: async (text) => {
+      const stateful = statefulCompactor({ maxTokens: 2_000, keepTail: 100, summarize: () => "s", archive: true, conversationId: "crafted" });
+      await stateful([...transcript(text), { role: "assistant", content: "done" }, { role: "user", content: "go on" }]);
+      const phrase = text.slice(0, 1_000);
+      return [await stateful.recall(phrase), await stateful.recall(`${phrase.slice(0, 500)} ${phrase.slice(500)}`), await stateful.recall(text.slice(0, 1))];
+    },
   };
 }
