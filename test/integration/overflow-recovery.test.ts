@@ -13,7 +13,7 @@ import { chatCompletion, errorResponse, startStubModel } from "../../examples/st
 import { createWithRecovery } from "../../examples/recipes/overflow-recovery.js";
 import { openaiErrors } from "../fixtures/provider-errors/index.js";
 import { providerViolations } from "../support/provider-rules/index.js";
-import { responsesReply } from "../support/responses-reply.js";
+import { responsesReply } from "../support/builders.js";
 
 const overflow = () => errorResponse(openaiErrors.overflow.status, openaiErrors.overflow.body);
 const history = (turns: number) =>

@@ -10,6 +10,9 @@
 //   toolCalls(calls, options?)            the messages that carry several calls made at once
 //   toolResults(results)                  the messages that carry their results, grouped as the format groups them
 //
+// Beside them: `piAssistant(content, stopReason)` (a pi assistant message with the fields pi's
+// providers fill in) and `responsesReply(output)` (a whole Responses API answer for a stub model).
+//
 // `input` is a JSON value; formats that carry arguments as text (OpenAI chat and Responses) take a
 // string as the arguments text itself and `JSON.stringify` anything else. Gemini and Genkit take
 // `undefined` for an id: they pair calls and responses in order.
@@ -300,3 +303,19 @@ export const builders = {
   "pi-agent": piAgent,
   genkit,
 } satisfies Record<DialectName, object>;
+
+/** A Responses API answer, as a stub model sends it to `@openai/agents`: `output` holds its items. */
+export function responsesReply(output: object[]) {
+  return {
+    id: `resp_${Math.random().toString(36).slice(2)}`,
+    object: "response",
+    created_at: Math.floor(Date.now() / 1000),
+    status: "completed",
+    model: "stub-model",
+    output,
+    parallel_tool_calls: true,
+    tool_choice: "auto",
+    tools: [],
+    usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+  };
+}
