@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 import { toPrepareStep } from "../src/adapters/ai-sdk.js";
 import { toCallModelInputFilter } from "../src/adapters/openai-agents.js";
 import { SUMMARY_PREFIX, compactor } from "../src/index.js";
+import { builders } from "./support/builders.js";
 
 const perMessage = (list: readonly unknown[]) => list.length;
-const u = (n: number) => ({ role: "user", content: `u${n}` });
-const a = (n: number) => ({ role: "assistant", content: `a${n}` });
+const { user, assistant } = builders["openai-chat"];
+const u = (n: number) => user(`u${n}`);
+const a = (n: number) => assistant(`a${n}`);
 
 describe("adapters", () => {
   it("toPrepareStep defaults summaryRole to user and returns {} when nothing changed", async () => {

@@ -8,25 +8,24 @@
 import { describe, expect, it } from "vitest";
 import { toPrepareStep } from "../src/adapters/ai-sdk.js";
 import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems } from "../src/index.js";
+import { builders } from "./support/builders.js";
 
 type Message = { role: string; content: unknown };
+const { user, assistant, toolCall, toolResult } = builders["ai-sdk"];
 const maxTokens = 3_000;
 /** The provider's count of a request: a third more than the estimate, as a real tokenizer may. */
 const billed = (messages: readonly object[]) => Math.ceil(estimateTokens(messages) * 1.35);
 
 function opening(): Message[] {
   const messages: Message[] = [];
-  for (let turn = 0; turn < 6; turn++) messages.push({ role: "user", content: `Earlier question ${turn}: ${"context ".repeat(60)}` }, { role: "assistant", content: `Earlier answer ${turn}: ${"finding ".repeat(60)}` });
-  messages.push({ role: "user", content: "Research the new topic." });
+  for (let turn = 0; turn < 6; turn++) messages.push(user(`Earlier question ${turn}: ${"context ".repeat(60)}`), assistant(`Earlier answer ${turn}: ${"finding ".repeat(60)}`));
+  messages.push(user("Research the new topic."));
   return messages;
 }
 
 /** One step's own response: a tool call and its result. */
 function response(step: number): Message[] {
-  return [
-    { role: "assistant", content: [{ type: "tool-call", toolCallId: `call_${step}`, toolName: "lookup", input: { q: `s${step}` } }] },
-    { role: "tool", content: [{ type: "tool-result", toolCallId: `call_${step}`, toolName: "lookup", output: { type: "text", value: `result ${step}: ${"fact ".repeat(150)}` } }] },
-  ];
+  return [toolCall(`call_${step}`, "lookup", { q: `s${step}` }), toolResult(`call_${step}`, `result ${step}: ${"fact ".repeat(150)}`, { name: "lookup" })];
 }
 
 async function run(version: 6 | 7, steps = 12) {

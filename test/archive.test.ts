@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ArchiveTrimmedError, SUMMARY_PREFIX, memoryStore, recallToolDefinition, statefulCompactor, type CompactionStore, type SummaryContext } from "../src/index.js";
 import { appendBounded, serializeArchive, type ArchivedRange } from "../src/state/conversation-archive.js";
 import { MAX_RECALL_QUERY_CHARS } from "../src/state/recall-archive.js";
+import { builders } from "./support/builders.js";
 
 type Chat = { role: string; content?: string | null; tool_calls?: unknown[]; tool_call_id?: string };
 
@@ -10,17 +11,16 @@ const system: Chat = { role: "system", content: "You are a support agent." };
 
 /** A support conversation in OpenAI Chat messages: each turn looks an order up, and the tool result holds its facts. */
 function conversation(turns: number, tag = "A"): Chat[] {
+  const { user, assistant, toolCall, toolResult } = builders["openai-chat"];
   const messages = [system];
   for (let turn = 1; turn <= turns; turn++) {
     const id = `call_${tag}${turn}`;
-    messages.push({ role: "user", content: `Where is order ${tag}-${turn}?` });
-    messages.push({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "lookup_order", arguments: JSON.stringify({ order: `${tag}-${turn}` }) } }] });
-    messages.push({
-      role: "tool",
-      tool_call_id: id,
-      content: `Order ${tag}-${turn}: shipped from warehouse WH-${tag}${turn}7 with tracking TRK${tag}${turn}000${turn}. ${"Carrier notes. ".repeat(40)} Refund key: api_key=sk-live-${tag}${turn}SECRETVALUE1234567890`,
-    });
-    messages.push({ role: "assistant", content: `Order ${tag}-${turn} has shipped.` });
+    messages.push(user(`Where is order ${tag}-${turn}?`));
+    messages.push(toolCall(id, "lookup_order", { order: `${tag}-${turn}` }));
+    messages.push(
+      toolResult(id, `Order ${tag}-${turn}: shipped from warehouse WH-${tag}${turn}7 with tracking TRK${tag}${turn}000${turn}. ${"Carrier notes. ".repeat(40)} Refund key: api_key=sk-live-${tag}${turn}SECRETVALUE1234567890`),
+    );
+    messages.push(assistant(`Order ${tag}-${turn} has shipped.`));
   }
   return messages;
 }

@@ -6,10 +6,11 @@ import { SUMMARY_PREFIX, compact, estimateTokens, extractiveSummary, findToolPai
 import { truncateToolPayloads } from "../src/plan/truncate-tool-payloads.js";
 import { identifiersOf } from "../src/text/scan-identifiers.js";
 import { dialects, transcriptArbitrary } from "./support/transcripts.js";
+import { builders } from "./support/builders.js";
 
 const textTokens = (text: string) => Math.ceil(new TextEncoder().encode(JSON.stringify(text)).length / 4);
-const call = (id: string, name: string, args: unknown) => ({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name, arguments: JSON.stringify(args) } }] });
-const result = (id: string, content: string) => ({ role: "tool", tool_call_id: id, content });
+const { toolResult: result } = builders["openai-chat"];
+const call = (id: string, name: string, args: unknown) => builders["openai-chat"].toolCall(id, name, JSON.stringify(args));
 
 describe("the identifier scanner", () => {
   it.each([

@@ -1,14 +1,16 @@
 // A million messages work without recursion or argument spreading overflowing the stack.
 import { describe, expect, it } from "vitest";
 import { compactor, estimateTokens, findToolPairProblems, planCompaction, splitAtUserBoundary, statefulCompactor } from "../src/index.js";
+import { builders } from "./support/builders.js";
 
 function longTranscript(pairs: number) {
-  const messages: object[] = [{ role: "system", content: "S" }];
+  const { system, user, assistant, toolCall, toolResult } = builders["openai-chat"];
+  const messages: object[] = [system("S")];
   for (let i = 0; i < pairs; i++) {
-    messages.push({ role: "user", content: "q" });
-    messages.push({ role: "assistant", content: null, tool_calls: [{ id: `c${i}`, type: "function", function: { name: "f", arguments: "{}" } }] });
-    messages.push({ role: "tool", tool_call_id: `c${i}`, content: "r" });
-    messages.push({ role: "assistant", content: "a" });
+    messages.push(user("q"));
+    messages.push(toolCall(`c${i}`, "f"));
+    messages.push(toolResult(`c${i}`, "r"));
+    messages.push(assistant("a"));
   }
   return messages;
 }

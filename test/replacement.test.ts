@@ -1,10 +1,11 @@
 // `summarize` returning `{ messages, text? }`: placed exactly as given, under a summary's size rules.
 import { describe, expect, it } from "vitest";
 import { compactor, firstOf, isCompactionError, type SummaryContext } from "../src/index.js";
+import { builders } from "./support/builders.js";
 
 const transcript = (turns: number) => {
   const messages: object[] = [{ role: "system", content: "You are terse." }];
-  for (let turn = 0; turn < turns; turn++) messages.push({ role: "user", content: `Q${turn}` }, { role: "assistant", content: `A${turn} ${"word ".repeat(80)}` });
+  for (let turn = 0; turn < turns; turn++) messages.push(builders["openai-chat"].user(`Q${turn}`), builders["openai-chat"].assistant(`A${turn} ${"word ".repeat(80)}`));
   return messages;
 };
 const codeOf = (error: unknown) => (isCompactionError(error) ? error.code : String(error));

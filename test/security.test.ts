@@ -15,11 +15,12 @@ import {
   splitAtUserBoundary,
   type SummaryContext,
 } from "../src/index.js";
+import { builders } from "./support/builders.js";
 
 type Message = Record<string, unknown>;
 const system = { role: "system", content: "You are a support agent." };
-const call = (id: string) => ({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "lookup", arguments: "{}" } }] });
-const result = (id: string, content: string) => ({ role: "tool", tool_call_id: id, content });
+const { toolResult: result } = builders["openai-chat"];
+const call = (id: string) => builders["openai-chat"].toolCall(id, "lookup");
 const context = (previousSummary?: string): Pick<SummaryContext, "previousSummary" | "instructions"> => ({ previousSummary, instructions: "focus on refunds" });
 const count = (text: string, tag: string) => text.split(tag).length - 1;
 

@@ -1,15 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { SUMMARY_PREFIX, compactor, splitAtUserBoundary } from "../src/index.js";
+import { builders } from "./support/builders.js";
 
 // One token per message keeps every case readable.
 const perMessage = (list: readonly unknown[]) => list.length;
 const sys = { role: "system", content: "S" };
-const u = (n: number) => ({ role: "user", content: `u${n}` });
-const a = (n: number) => ({ role: "assistant", content: `a${n}` });
-const call = (id: string) => ({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "f", arguments: "{}" } }] });
-const result = (id: string) => ({ role: "tool", tool_call_id: id, content: "r" });
-const anthropicResult = (id: string) => ({ role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "r" }] });
-const anthropicCall = (id: string) => ({ role: "assistant", content: [{ type: "tool_use", id, name: "f", input: {} }] });
+const { user, assistant, toolCall, toolResult } = builders["openai-chat"];
+const u = (n: number) => user(`u${n}`);
+const a = (n: number) => assistant(`a${n}`);
+const call = (id: string) => toolCall(id, "f");
+const result = (id: string) => toolResult(id, "r");
+const anthropicResult = (id: string) => builders.anthropic.toolResult(id, "r");
+const anthropicCall = (id: string) => builders.anthropic.toolCall(id, "f");
 const summary = { role: "system", content: `${SUMMARY_PREFIX}before` };
 
 const cases: { name: string; messages: object[]; keepTail: number; expected: [head: number, older: number, tail: number] }[] = [

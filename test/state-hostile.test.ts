@@ -7,13 +7,14 @@ import { redisStore } from "../src/adapters/redis.js";
 import { SUMMARY_PREFIX, memoryStore, statefulCompactor, type CompactionStore } from "../src/index.js";
 import { digestMessages } from "../src/state/digest.js";
 import { archiveKeyOf, keyOfId, leaseKeyOf } from "../src/state/store-keys.js";
+import { builders } from "./support/builders.js";
 
 type Message = { role: string; content: unknown };
 const history = (label: string, turns = 6): Message[] => [
   { role: "system", content: "sys" },
   ...Array.from({ length: turns }, (_, i) => [
-    { role: "user", content: `${label} question ${i} ${"x ".repeat(80)}` },
-    { role: "assistant", content: `${label} answer ${i}` },
+    builders["openai-chat"].user(`${label} question ${i} ${"x ".repeat(80)}`),
+    builders["openai-chat"].assistant(`${label} answer ${i}`),
   ]).flat(),
 ];
 

@@ -1,11 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { SUMMARY_PREFIX, memoryStore, statefulCompactor, type CompactionStore, type SummaryContext } from "../src/index.js";
+import { builders } from "./support/builders.js";
 
 type Message = { role: string; content: string };
 const perMessage = (list: readonly unknown[]) => list.length;
-const u = (n: number | string): Message => ({ role: "user", content: `u${n}` });
-const a = (n: number | string): Message => ({ role: "assistant", content: `a${n}` });
+const { user, assistant } = builders["openai-chat"];
+const u = (n: number | string): Message => user(`u${n}`);
+const a = (n: number | string): Message => assistant(`a${n}`);
 const system: Message = { role: "system", content: "sys" };
 /** A summarizer whose summary names every message it replaced, so a stale one is visible. */
 const echo = vi.fn((older: readonly object[], _context?: SummaryContext) => older.map((m) => (m as Message).content.replace(SUMMARY_PREFIX, "")).join("|"));

@@ -14,11 +14,10 @@ import { countWordPieces, messageWordPieces } from "../src/counting/word-pieces.
 import { findToolPairProblems } from "../src/index.js";
 import { redactSecrets } from "../src/text/redact-secrets.js";
 import { shortenJson } from "../src/text/shorten-json.js";
+import { builders } from "./support/builders.js";
 
-const user = (text: string) => ({ role: "user", content: text });
-const assistant = (text: string) => ({ role: "assistant", content: text });
-const call = (id: string, args: unknown) => ({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "run", arguments: JSON.stringify(args) } }] });
-const result = (id: string, content: string) => ({ role: "tool", tool_call_id: id, content });
+const { user, assistant, toolCall, toolResult: result } = builders["openai-chat"];
+const call = (id: string, args: unknown) => toolCall(id, "run", JSON.stringify(args));
 
 /** Each secret as a text shows it, and the secret itself, which no summary or marker may copy. */
 const planted: [string, string, string][] = [

@@ -10,10 +10,11 @@ import {
   type SummaryPrompt,
 } from "../src/index.js";
 import { utf8ByteLength } from "../src/counting/utf8-length.js";
+import { builders } from "./support/builders.js";
 
 type Message = { role: string; content: string };
 const system = { role: "system", content: "You are a support agent." };
-const conversation = (turns: number): Message[] => [system, ...Array.from({ length: turns }, (_, i) => [{ role: "user", content: `question ${i} ${"context ".repeat(20)}` }, { role: "assistant", content: `answer ${i}` }]).flat()];
+const conversation = (turns: number): Message[] => [system, ...Array.from({ length: turns }, (_, i) => [builders["openai-chat"].user(`question ${i} ${"context ".repeat(20)}`), builders["openai-chat"].assistant(`answer ${i}`)]).flat()];
 
 describe("usage-anchored counting", () => {
   const messages = conversation(8);

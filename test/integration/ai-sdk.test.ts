@@ -6,19 +6,21 @@ import { z } from "zod";
 import { toPrepareStep } from "../../src/adapters/ai-sdk.js";
 import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems } from "../../src/index.js";
 import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
+import { builders } from "../support/builders.js";
 
 const system = "You are a research agent.";
 
 // An earlier conversation in AI SDK messages: user questions, tool calls and results, answers.
 function history(turns: number): ModelMessage[] {
+  const { user, assistant, toolCall, toolResult } = builders["ai-sdk"];
   const messages: ModelMessage[] = [];
   for (let turn = 0; turn < turns; turn++) {
-    messages.push({ role: "user", content: `Earlier question ${turn}: ${"context ".repeat(30)}` });
-    messages.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: `old_${turn}`, toolName: "lookup", input: { q: `q${turn}` } }] });
-    messages.push({ role: "tool", content: [{ type: "tool-result", toolCallId: `old_${turn}`, toolName: "lookup", output: { type: "text", value: "old result ".repeat(40) } }] });
-    messages.push({ role: "assistant", content: `Earlier answer ${turn}.` });
+    messages.push(user(`Earlier question ${turn}: ${"context ".repeat(30)}`));
+    messages.push(toolCall(`old_${turn}`, "lookup", { q: `q${turn}` }));
+    messages.push(toolResult(`old_${turn}`, "old result ".repeat(40), { name: "lookup" }));
+    messages.push(assistant(`Earlier answer ${turn}.`));
   }
-  messages.push({ role: "user", content: "Now research the new topic in depth." });
+  messages.push(user("Now research the new topic in depth."));
   return messages;
 }
 

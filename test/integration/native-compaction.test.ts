@@ -11,6 +11,7 @@ import { SUMMARY_PREFIX, compactor, firstOf, isCompactionError, memoryStore, sta
 import { openaiCompaction } from "../../src/adapters/openai.js";
 import { ANTHROPIC_COMPACTION_BETA, anthropicCompaction } from "../../src/adapters/anthropic.js";
 import { providerViolations } from "../support/provider-rules/index.js";
+import { builders } from "../support/builders.js";
 
 type Answer = { status?: number; body: unknown };
 interface Recorded {
@@ -57,6 +58,7 @@ const openaiClient = (fetch: ReturnType<typeof recordingFetch>["fetch"]) => new 
 const anthropicClient = (fetch: ReturnType<typeof recordingFetch>["fetch"]) => new Anthropic({ apiKey: "test", fetch, maxRetries: 0 });
 
 /** A Responses transcript: a developer prompt, then short questions and long answers. */
+// Kept as written: its assistant items carry no `status`.
 function responsesTranscript(turns: number): Record<string, unknown>[] {
   const messages: Record<string, unknown>[] = [{ role: "developer", content: "You are a careful research assistant." }];
   for (let turn = 0; turn < turns; turn++) {
@@ -70,8 +72,8 @@ function responsesTranscript(turns: number): Record<string, unknown>[] {
 function anthropicTranscript(turns: number, from = 0): Record<string, unknown>[] {
   const messages: Record<string, unknown>[] = [];
   for (let turn = from; turn < from + turns; turn++) {
-    messages.push({ role: "user", content: `Question ${turn}?` });
-    messages.push({ role: "assistant", content: [{ type: "text", text: `Answer ${turn}: ${"detail ".repeat(60)}` }] });
+    messages.push(builders.anthropic.user(`Question ${turn}?`));
+    messages.push(builders.anthropic.assistant([{ type: "text", text: `Answer ${turn}: ${"detail ".repeat(60)}` }]));
   }
   return messages;
 }

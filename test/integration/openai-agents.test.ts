@@ -6,7 +6,7 @@ import { z } from "zod";
 import { toCallModelInputFilter } from "../../src/adapters/openai-agents.js";
 import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/index.js";
 import { startStubModel } from "../../examples/stub-model.mjs";
-import { responsesReply } from "../support/responses-reply.js";
+import { responsesReply } from "../support/builders.js";
 
 const instructions = "You are a travel agent. Use lookup for every fact.";
 

@@ -13,13 +13,13 @@ import { chatCompletion, errorResponse, startStubModel } from "../../examples/st
 import { createWithRecovery } from "../../examples/recipes/overflow-recovery.js";
 import { openaiErrors } from "../fixtures/provider-errors/index.js";
 import { providerViolations } from "../support/provider-rules/index.js";
-import { responsesReply } from "../support/responses-reply.js";
+import { builders, responsesReply } from "../support/builders.js";
 
 const overflow = () => errorResponse(openaiErrors.overflow.status, openaiErrors.overflow.body);
 const history = (turns: number) =>
   Array.from({ length: turns }, (_, i) => [
-    { role: "user" as const, content: `Question ${i}: ${"context ".repeat(40)}` },
-    { role: "assistant" as const, content: `Answer ${i}: ${"detail ".repeat(40)}` },
+    builders["openai-chat"].user(`Question ${i}: ${"context ".repeat(40)}`),
+    builders["openai-chat"].assistant(`Answer ${i}: ${"detail ".repeat(40)}`),
   ]).flat();
 const mentionsSummary = (value: unknown) => JSON.stringify(value).includes(JSON.stringify(SUMMARY_PREFIX).slice(1, -1));
 

@@ -7,19 +7,21 @@ import { describe, expect, it } from "vitest";
 import { recallTool as aiSdkRecallTool, toPrepareStep } from "../../src/adapters/ai-sdk.js";
 import { recallTool as agentsRecallTool, toCallModelInputFilter } from "../../src/adapters/openai-agents.js";
 import { SUMMARY_PREFIX, memoryStore, recallToolDefinition } from "../../src/index.js";
+import { builders } from "../support/builders.js";
 
 const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
 
 /** An AI SDK conversation whose early tool result holds the fact the agent needs later. */
 function aiSdkHistory(tag: string): ModelMessage[] {
+  const { user, assistant, toolCall, toolResult } = builders["ai-sdk"];
   const messages: ModelMessage[] = [];
   for (let turn = 1; turn <= 8; turn++) {
-    messages.push({ role: "user", content: `Check order ${tag}-${turn}. ${"context ".repeat(30)}` });
-    messages.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: `c${turn}`, toolName: "lookup", input: { order: `${tag}-${turn}` } }] });
-    messages.push({ role: "tool", content: [{ type: "tool-result", toolCallId: `c${turn}`, toolName: "lookup", output: { type: "text", value: `Order ${tag}-${turn} ships with tracking ${tag}TRK${turn}99. ${"notes ".repeat(60)}` } }] });
-    messages.push({ role: "assistant", content: `Order ${tag}-${turn} checked.` });
+    messages.push(user(`Check order ${tag}-${turn}. ${"context ".repeat(30)}`));
+    messages.push(toolCall(`c${turn}`, "lookup", { order: `${tag}-${turn}` }));
+    messages.push(toolResult(`c${turn}`, `Order ${tag}-${turn} ships with tracking ${tag}TRK${turn}99. ${"notes ".repeat(60)}`, { name: "lookup" }));
+    messages.push(assistant(`Order ${tag}-${turn} checked.`));
   }
-  messages.push({ role: "user", content: `What was the tracking number of order ${tag}-1?` });
+  messages.push(user(`What was the tracking number of order ${tag}-1?`));
   return messages;
 }
 
@@ -60,6 +62,8 @@ describe("recall_context with the AI SDK", () => {
 });
 
 /** A Responses-items conversation for `@openai/agents`, as `aiSdkHistory`. */
+// @openai/agents' own spellings, kept as written: easy user items, assistant items without a
+// `type`, and structured `{ type: "text" }` outputs.
 function agentsHistory(tag: string): AgentInputItem[] {
   const items: AgentInputItem[] = [];
   for (let turn = 1; turn <= 8; turn++) {

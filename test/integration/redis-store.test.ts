@@ -7,6 +7,7 @@ import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUMMARY_PREFIX, statefulCompactor, type CompactionStore } from "../../src/index.js";
 import { hasRedisServer, startRedisServer, type RedisServer } from "../support/redis-server.js";
+import { builders } from "../support/builders.js";
 
 const available = hasRedisServer();
 if (!available) {
@@ -16,10 +17,7 @@ if (!available) {
 }
 
 type Message = { role: string; content: string };
-const turn = (n: number): Message[] => [
-  { role: "user", content: `u${n}` },
-  { role: "assistant", content: `a${n}` },
-];
+const turn = (n: number): Message[] => [builders["openai-chat"].user(`u${n}`), builders["openai-chat"].assistant(`a${n}`)];
 const history = (turns: number): Message[] => [{ role: "system", content: "sys" }, ...Array.from({ length: turns }, (_, i) => turn(i + 1)).flat()];
 
 describe.skipIf(!available)("a Redis store", () => {

@@ -10,7 +10,7 @@ import { toPrepareStep } from "../../src/adapters/ai-sdk.js";
 import { toCallModelInputFilter } from "../../src/adapters/openai-agents.js";
 import { findToolPairProblems, memoryStore } from "../../src/index.js";
 import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
-import { responsesReply } from "../support/responses-reply.js";
+import { responsesReply } from "../support/builders.js";
 
 /** What a summarizer was asked to do over a whole scenario. */
 function summarizerLog() {

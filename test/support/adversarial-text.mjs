@@ -30,6 +30,8 @@ export function adversarialTexts(length) {
   };
 }
 
+// Written here, not with test/support/builders.ts: `bench/linear-time.mjs` loads this file in plain
+// Node, which cannot import TypeScript.
 const call = (text) => ({ role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "run", arguments: JSON.stringify({ input: text }) } }] });
 const result = (text) => ({ role: "tool", tool_call_id: "c1", content: text });
 

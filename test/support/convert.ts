@@ -1,8 +1,10 @@
 // Converts real OpenAI chat transcripts into the other dialects, so the real runs exercise every one.
-import { piAssistant, type DialectName } from "./transcripts.js";
+import { builders, piAssistant } from "./builders.js";
+import type { DialectName } from "./transcripts.js";
 
 type Chat = { role: string; content?: unknown; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string };
 type Message = Record<string, unknown>;
+type Call = NonNullable<Chat["tool_calls"]>[number];
 
 function args(text: string): unknown {
   try {
@@ -14,6 +16,9 @@ function args(text: string): unknown {
 const text = (content: unknown) => (typeof content === "string" ? content : JSON.stringify(content ?? ""));
 /** A tool's output as the providers take it: Anthropic and Bedrock refuse blank text blocks. */
 const output = (content: unknown) => (text(content).trim() === "" ? "(no output)" : text(content));
+/** The text that leads an assistant's calls, where it wrote any. */
+const leading = (m: Chat) => (m.content ? { text: text(m.content) } : {});
+const callSpec = (c: Call) => ({ id: c.id, name: c.function.name, input: args(c.function.arguments) });
 
 /**
  * Gemini and Bedrock: the system prompt travels beside the messages, and the results of one round
@@ -62,12 +67,14 @@ function convertPi(messages: readonly Chat[]): Message[] {
     if (m.role === "system") return [];
     if (m.role === "tool") {
       const id = m.tool_call_id ?? "";
-      return [{ role: "toolResult", toolCallId: id, toolName: names.get(id) ?? "tool", content: [{ type: "text", text: text(m.content) }], isError: false, timestamp: 0 }];
+      return [builders["pi-agent"].toolResult(id, text(m.content), { name: names.get(id) ?? "tool", timestamp: 0 })];
     }
+    if (m.role === "user") return [builders["pi-agent"].user(text(m.content), { timestamp: 0 })];
     if (m.role !== "assistant") return [{ role: m.role, content: text(m.content), timestamp: 0 }];
     for (const c of m.tool_calls ?? []) names.set(c.id, c.function.name);
-    const calls = (m.tool_calls ?? []).map((c) => ({ type: "toolCall", id: c.id, name: c.function.name, arguments: args(c.function.arguments) }));
-    return [piAssistant([...(m.content ? [{ type: "text", text: text(m.content) }] : []), ...calls], calls.length > 0 ? "toolUse" : "stop")];
+    const calls = (m.tool_calls ?? []).map(callSpec);
+    if (calls.length > 0) return builders["pi-agent"].toolCalls(calls, leading(m));
+    return [piAssistant(m.content ? [{ type: "text", text: text(m.content) }] : [], "stop")];
   });
 }
 
@@ -110,13 +117,7 @@ export function convert(messages: readonly Chat[], dialect: DialectName): Messag
           (previous["content"] as Message[]).push(block);
         } else out.push({ role: "user", content: [block] });
       } else if (m.role === "assistant" && m.tool_calls) {
-        out.push({
-          role: "assistant",
-          content: [
-            ...(m.content ? [{ type: "text", text: text(m.content) }] : []),
-            ...m.tool_calls.map((c) => ({ type: "tool_use", id: c.id, name: c.function.name, input: args(c.function.arguments) })),
-          ],
-        });
+        out.push(...builders.anthropic.toolCalls(m.tool_calls.map(callSpec), leading(m)));
       } else out.push({ role: m.role, content: text(m.content) });
     } else if (dialect === "ai-sdk") {
       if (m.role === "tool") {
@@ -125,20 +126,15 @@ export function convert(messages: readonly Chat[], dialect: DialectName): Messag
         if (previous?.["role"] === "tool") (previous["content"] as Message[]).push(part);
         else out.push({ role: "tool", content: [part] });
       } else if (m.role === "assistant" && m.tool_calls) {
-        out.push({
-          role: "assistant",
-          content: [
-            ...(m.content ? [{ type: "text", text: text(m.content) }] : []),
-            ...m.tool_calls.map((c) => ({ type: "tool-call", toolCallId: c.id, toolName: c.function.name, input: args(c.function.arguments) })),
-          ],
-        });
+        out.push(...builders["ai-sdk"].toolCalls(m.tool_calls.map(callSpec), leading(m)));
       } else out.push({ role: m.role, content: text(m.content) });
     } else {
-      if (m.role === "tool") out.push({ type: "function_call_result", callId: m.tool_call_id, name: "tool", status: "completed", output: output(m.content) });
+      // @openai/agents' items.
+      const responses = builders["openai-responses"];
+      if (m.role === "tool") out.push(responses.toolResult(m.tool_call_id as string, output(m.content), { items: "agents" }));
       else if (m.role === "assistant" && m.tool_calls) {
-        if (m.content) out.push({ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: text(m.content) }] });
-        for (const c of m.tool_calls) out.push({ type: "function_call", callId: c.id, name: c.function.name, arguments: c.function.arguments, status: "completed" });
-      } else if (m.role === "assistant") out.push({ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: text(m.content) }] });
+        out.push(...responses.toolCalls(m.tool_calls.map((c) => ({ id: c.id, name: c.function.name, input: c.function.arguments })), { ...leading(m), items: "agents" }));
+      } else if (m.role === "assistant") out.push(responses.assistant(text(m.content)));
       else out.push({ role: m.role, content: text(m.content) });
     }
   }

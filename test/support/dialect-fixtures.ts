@@ -1,8 +1,7 @@
 // One row per dialect: the same four situations written in each format. Adding a dialect means
 // adding a row here; test/dialects.test.ts runs the same suite over every row.
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { SUMMARY_PREFIX, type DialectName } from "../../src/index.js";
-import { piAssistant } from "./transcripts.js";
+import { builders } from "./builders.js";
 
 type Message = Record<string, unknown>;
 
@@ -20,138 +19,109 @@ export interface DialectFixture {
   summary: Message;
 }
 
+const { "openai-chat": chat, anthropic, "ai-sdk": aiSdk, "openai-responses": responses, "google-genai": gemini, "bedrock-converse": bedrock, langchain, "pi-agent": pi, genkit } = builders;
+const summaryText = `${SUMMARY_PREFIX}earlier`;
+const parallelIds = ["b", "c"];
+
 export const dialectFixtures: DialectFixture[] = [
   {
     name: "openai-chat",
-    user: { role: "user", content: "Find A" },
-    toolRound: [
-      { role: "assistant", content: null, tool_calls: [{ id: "a", type: "function", function: { name: "lookup", arguments: '{"q":"A"}' } }] },
-      { role: "tool", tool_call_id: "a", content: "found A" },
-    ],
-    parallel: [
-      { role: "assistant", content: null, tool_calls: ["b", "c"].map((id) => ({ id, type: "function", function: { name: "lookup", arguments: "{}" } })) },
-      { role: "tool", tool_call_id: "b", content: "B" },
-      { role: "tool", tool_call_id: "c", content: "C" },
-    ],
-    resultOnly: { role: "tool", tool_call_id: "z", content: "late" },
-    summary: { role: "system", content: `${SUMMARY_PREFIX}earlier` },
+    user: chat.user("Find A"),
+    toolRound: [chat.toolCall("a", "lookup", { q: "A" }), chat.toolResult("a", "found A")],
+    parallel: [...chat.toolCalls(parallelIds.map((id) => ({ id, name: "lookup" }))), chat.toolResult("b", "B"), chat.toolResult("c", "C")],
+    resultOnly: chat.toolResult("z", "late"),
+    summary: chat.system(summaryText),
   },
   {
     name: "anthropic",
-    user: { role: "user", content: [{ type: "text", text: "Find A" }] },
-    toolRound: [
-      { role: "assistant", content: [{ type: "tool_use", id: "a", name: "lookup", input: { q: "A" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "a", content: "found A" }] },
-    ],
+    user: anthropic.user([{ type: "text", text: "Find A" }]),
+    toolRound: [anthropic.toolCall("a", "lookup", { q: "A" }), anthropic.toolResult("a", "found A")],
     parallel: [
-      { role: "assistant", content: ["b", "c"].map((id) => ({ type: "tool_use", id, name: "lookup", input: {} })) },
-      { role: "user", content: ["b", "c"].map((id) => ({ type: "tool_result", tool_use_id: id, content: id.toUpperCase() })) },
+      ...anthropic.toolCalls(parallelIds.map((id) => ({ id, name: "lookup" }))),
+      ...anthropic.toolResults(parallelIds.map((id) => ({ id, output: id.toUpperCase() }))),
     ],
-    resultOnly: { role: "user", content: [{ type: "tool_result", tool_use_id: "z", content: "late" }] },
-    summary: { role: "user", content: `${SUMMARY_PREFIX}earlier` },
+    resultOnly: anthropic.toolResult("z", "late"),
+    summary: anthropic.user(summaryText),
   },
   {
     name: "ai-sdk",
-    user: { role: "user", content: [{ type: "text", text: "Find A" }] },
-    toolRound: [
-      { role: "assistant", content: [{ type: "tool-call", toolCallId: "a", toolName: "lookup", input: { q: "A" } }] },
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "a", toolName: "lookup", output: { type: "text", value: "found A" } }] },
-    ],
+    user: aiSdk.user([{ type: "text", text: "Find A" }]),
+    toolRound: [aiSdk.toolCall("a", "lookup", { q: "A" }), aiSdk.toolResult("a", "found A", { name: "lookup" })],
     parallel: [
-      { role: "assistant", content: ["b", "c"].map((id) => ({ type: "tool-call", toolCallId: id, toolName: "lookup", input: {} })) },
-      { role: "tool", content: ["b", "c"].map((id) => ({ type: "tool-result", toolCallId: id, toolName: "lookup", output: { type: "text", value: id.toUpperCase() } })) },
+      ...aiSdk.toolCalls(parallelIds.map((id) => ({ id, name: "lookup" }))),
+      ...aiSdk.toolResults(parallelIds.map((id) => ({ id, name: "lookup", output: id.toUpperCase() }))),
     ],
-    resultOnly: { role: "tool", content: [{ type: "tool-result", toolCallId: "z", toolName: "lookup", output: { type: "text", value: "late" } }] },
-    summary: { role: "user", content: `${SUMMARY_PREFIX}earlier` },
+    resultOnly: aiSdk.toolResult("z", "late", { name: "lookup" }),
+    summary: aiSdk.user(summaryText),
   },
   {
     name: "openai-responses",
-    user: { type: "message", role: "user", content: [{ type: "input_text", text: "Find A" }] },
+    user: responses.user("Find A"),
     toolRound: [
+      // An @openai/agents call item without its optional `status`.
       { type: "function_call", callId: "a", name: "lookup", arguments: '{"q":"A"}' },
-      { type: "function_call_result", callId: "a", name: "lookup", status: "completed", output: "found A" },
+      responses.toolResult("a", "found A", { items: "agents", name: "lookup" }),
     ],
-    parallel: [
-      { type: "function_call", call_id: "b", name: "lookup", arguments: "{}" },
-      { type: "function_call", call_id: "c", name: "lookup", arguments: "{}" },
-      { type: "function_call_output", call_id: "b", output: "B" },
-      { type: "function_call_output", call_id: "c", output: "C" },
-    ],
-    resultOnly: { type: "function_call_output", call_id: "z", output: "late" },
-    summary: { type: "message", role: "system", content: [{ type: "input_text", text: `${SUMMARY_PREFIX}earlier` }] },
+    parallel: [...responses.toolCalls(parallelIds.map((id) => ({ id, name: "lookup" }))), responses.toolResult("b", "B"), responses.toolResult("c", "C")],
+    resultOnly: responses.toolResult("z", "late"),
+    summary: responses.system(summaryText),
   },
   {
     name: "google-genai",
-    user: { role: "user", parts: [{ text: "Find A" }] },
-    toolRound: [
-      { role: "model", parts: [{ functionCall: { id: "a", name: "lookup", args: { q: "A" } } }] },
-      { role: "user", parts: [{ functionResponse: { id: "a", name: "lookup", response: { output: "found A" } } }] },
-    ],
+    user: gemini.user("Find A"),
+    toolRound: [gemini.toolCall("a", "lookup", { q: "A" }), gemini.toolResult("a", "found A", { name: "lookup" })],
     // Without ids: Gemini pairs calls and responses in order.
     parallel: [
-      { role: "model", parts: [{ functionCall: { name: "lookup", args: {} } }, { functionCall: { name: "lookup", args: {} } }] },
-      { role: "user", parts: [{ functionResponse: { name: "lookup", response: { output: "B" } } }, { functionResponse: { name: "lookup", response: { output: "C" } } }] },
+      ...gemini.toolCalls([{ id: undefined, name: "lookup" }, { id: undefined, name: "lookup" }]),
+      ...gemini.toolResults([{ id: undefined, name: "lookup", output: "B" }, { id: undefined, name: "lookup", output: "C" }]),
     ],
-    resultOnly: { role: "user", parts: [{ functionResponse: { id: "z", name: "lookup", response: { output: "late" } } }] },
-    summary: { role: "user", parts: [{ text: `${SUMMARY_PREFIX}earlier` }] },
+    resultOnly: gemini.toolResult("z", "late", { name: "lookup" }),
+    summary: gemini.user(summaryText),
   },
   {
     name: "bedrock-converse",
-    user: { role: "user", content: [{ text: "Find A" }] },
-    toolRound: [
-      { role: "assistant", content: [{ toolUse: { toolUseId: "a", name: "lookup", input: { q: "A" } } }] },
-      { role: "user", content: [{ toolResult: { toolUseId: "a", content: [{ text: "found A" }], status: "success" } }] },
-    ],
+    user: bedrock.user("Find A"),
+    toolRound: [bedrock.toolCall("a", "lookup", { q: "A" }), bedrock.toolResult("a", "found A")],
     parallel: [
-      { role: "assistant", content: ["b", "c"].map((id) => ({ toolUse: { toolUseId: id, name: "lookup", input: {} } })) },
-      { role: "user", content: ["b", "c"].map((id) => ({ toolResult: { toolUseId: id, content: [{ text: id.toUpperCase() }] } })) },
+      ...bedrock.toolCalls(parallelIds.map((id) => ({ id, name: "lookup" }))),
+      ...bedrock.toolResults(parallelIds.map((id) => ({ id, output: id.toUpperCase() })), { status: null }),
     ],
+    // A JSON result that failed: the builders write text results.
     resultOnly: { role: "user", content: [{ toolResult: { toolUseId: "z", content: [{ json: { late: true } }], status: "error" } }] },
-    summary: { role: "user", content: [{ text: `${SUMMARY_PREFIX}earlier` }] },
+    summary: bedrock.user(summaryText),
   },
   {
     name: "langchain",
-    user: new HumanMessage("Find A") as unknown as Message,
-    toolRound: [
-      new AIMessage({ content: "", tool_calls: [{ id: "a", name: "lookup", args: { q: "A" } }] }),
-      new ToolMessage({ content: "found A", tool_call_id: "a", name: "lookup" }),
-    ] as unknown as Message[],
+    user: langchain.user("Find A") as unknown as Message,
+    toolRound: [langchain.toolCall("a", "lookup", { q: "A" }), langchain.toolResult("a", "found A", { name: "lookup" })] as unknown as Message[],
     parallel: [
-      new AIMessage({ content: "", tool_calls: ["b", "c"].map((id) => ({ id, name: "lookup", args: {} })) }),
-      new ToolMessage({ content: "B", tool_call_id: "b" }),
+      ...langchain.toolCalls(parallelIds.map((id) => ({ id, name: "lookup" }))),
+      langchain.toolResult("b", "B"),
+      // A result as a plain object, which LangChain also takes.
       { type: "tool", tool_call_id: "c", content: "C" },
     ] as unknown as Message[],
-    resultOnly: new ToolMessage({ content: "late", tool_call_id: "z" }) as unknown as Message,
-    summary: new SystemMessage(`${SUMMARY_PREFIX}earlier`) as unknown as Message,
+    resultOnly: langchain.toolResult("z", "late") as unknown as Message,
+    summary: langchain.system(summaryText) as unknown as Message,
   },
   {
     name: "pi-agent",
-    user: { role: "user", content: "Find A", timestamp: 1 },
-    toolRound: [
-      piAssistant([{ type: "toolCall", id: "a", name: "lookup", arguments: { q: "A" } }], "toolUse"),
-      { role: "toolResult", toolCallId: "a", toolName: "lookup", content: [{ type: "text", text: "found A" }], isError: false, timestamp: 1 },
-    ],
-    parallel: [
-      piAssistant(["b", "c"].map((id) => ({ type: "toolCall", id, name: "lookup", arguments: {} })), "toolUse"),
-      { role: "toolResult", toolCallId: "b", toolName: "lookup", content: [{ type: "text", text: "B" }], isError: false, timestamp: 1 },
-      { role: "toolResult", toolCallId: "c", toolName: "lookup", content: [{ type: "text", text: "C" }], isError: false, timestamp: 1 },
-    ],
-    resultOnly: { role: "toolResult", toolCallId: "z", toolName: "lookup", content: [{ type: "text", text: "late" }], isError: true, timestamp: 1 },
-    summary: { role: "user", content: `${SUMMARY_PREFIX}earlier`, timestamp: 1 },
+    user: pi.user("Find A"),
+    toolRound: [pi.toolCall("a", "lookup", { q: "A" }), pi.toolResult("a", "found A", { name: "lookup" })],
+    parallel: [...pi.toolCalls(parallelIds.map((id) => ({ id, name: "lookup" }))), ...pi.toolResults(parallelIds.map((id) => ({ id, name: "lookup", output: id.toUpperCase() })))],
+    resultOnly: pi.toolResult("z", "late", { name: "lookup", isError: true }),
+    summary: pi.user(summaryText),
   },
   {
     name: "genkit",
-    user: { role: "user", content: [{ text: "Find A" }] },
-    toolRound: [
-      { role: "model", content: [{ toolRequest: { ref: "a", name: "lookup", input: { q: "A" } } }] },
-      { role: "tool", content: [{ toolResponse: { ref: "a", name: "lookup", output: "found A" } }] },
-    ],
+    user: genkit.user("Find A"),
+    toolRound: [genkit.toolCall("a", "lookup", { q: "A" }), genkit.toolResult("a", "found A", { name: "lookup" })],
     // Without refs: Genkit pairs requests and responses in order.
     parallel: [
-      { role: "model", content: [{ toolRequest: { name: "lookup", input: {} } }, { toolRequest: { name: "lookup", input: {} } }] },
-      { role: "tool", content: [{ toolResponse: { name: "lookup", output: "B" } }, { toolResponse: { name: "lookup", output: "C" } }] },
+      ...genkit.toolCalls([{ id: undefined, name: "lookup" }, { id: undefined, name: "lookup" }]),
+      ...genkit.toolResults([{ id: undefined, name: "lookup", output: "B" }, { id: undefined, name: "lookup", output: "C" }]),
     ],
+    // A JSON output: the builders write text outputs.
     resultOnly: { role: "tool", content: [{ toolResponse: { ref: "z", name: "lookup", output: { late: true } } }] },
-    summary: { role: "user", content: [{ text: `${SUMMARY_PREFIX}earlier` }] },
+    summary: genkit.user(summaryText),
   },
 ];

@@ -1,9 +1,9 @@
 // Random transcripts in every dialect, built from one dialect-free shape so every dialect
 // gets the same kinds of structure: a system prompt, user turns, rounds of parallel tool calls
 // answered by their results, assistant replies, and now and then an earlier summary.
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { SUMMARY_PREFIX, type DialectName } from "../../src/index.js";
+import { builders } from "./builders.js";
 
 export type { DialectName };
 export const dialects: DialectName[] = ["openai-chat", "anthropic", "ai-sdk", "openai-responses", "google-genai", "bedrock-converse", "langchain", "pi-agent", "genkit"];
@@ -94,20 +94,11 @@ export const shapeArbitrary = (options: ShapeOptions = {}) =>
 
 type Message = Record<string, unknown>;
 
-/** A plain text message in one dialect. */
+/** A plain text message in one dialect: a system message only where the format has one. */
 function textMessage(dialect: DialectName, role: "system" | "user" | "assistant", text: string): Message {
-  if (dialect === "langchain") return (role === "system" ? new SystemMessage(text) : role === "user" ? new HumanMessage(text) : new AIMessage(text)) as unknown as Message;
-  if (dialect === "google-genai") return { role: role === "assistant" ? "model" : "user", parts: [{ text }] };
-  if (dialect === "bedrock-converse") return { role, content: [{ text }] };
-  if (dialect === "genkit") return { role: role === "assistant" ? "model" : role, content: [{ text }] };
-  if (dialect === "pi-agent") return role === "assistant" ? piAssistant([{ type: "text", text }], "stop") : { role, content: text, timestamp: 1 };
-  return { role, content: text };
-}
-
-/** A pi assistant message, with the fields pi's providers fill in. */
-export function piAssistant(content: Message[], stopReason: "stop" | "toolUse"): Message {
-  const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-  return { role: "assistant", content, api: "faux", provider: "faux", model: "faux-1", usage, stopReason, timestamp: 1 };
+  const build = builders[dialect];
+  if (role === "system" && "system" in build) return (dialect === "openai-responses" ? builders[dialect].system(text, { easy: true }) : build.system(text)) as Message;
+  return (role === "assistant" ? build.assistant(text) : build.user(text)) as Message;
 }
 
 /**
@@ -116,127 +107,36 @@ export function piAssistant(content: Message[], stopReason: "stop" | "toolUse"):
  */
 export function render(shape: Shape, dialect: DialectName): Message[] {
   const out: Message[] = [];
-  if (shape.system !== undefined && hasSystemMessages(dialect)) out.push(dialect === "genkit" ? textMessage(dialect, "system", shape.system) : { role: "system", content: shape.system });
+  // A plain `{ role, content }` system prompt in every format that has one (LangChain and the Responses API read it too).
+  if (shape.system !== undefined && hasSystemMessages(dialect)) out.push(dialect === "genkit" ? textMessage(dialect, "system", shape.system) : builders["openai-chat"].system(shape.system));
   if (shape.summary !== undefined) out.push(textMessage(dialect, summaryRoleFor(dialect), SUMMARY_PREFIX + shape.summary));
-  for (const step of shape.steps) {
-    if (dialect === "google-genai" || dialect === "bedrock-converse" || dialect === "langchain" || dialect === "pi-agent" || dialect === "genkit") {
-      out.push(...(step.kind === "tools" ? renderTools(step, dialect) : [textMessage(dialect, step.kind, step.text)]));
-    } else if (step.kind === "user") {
-      out.push(
-        dialect === "openai-responses"
-          ? { type: "message", role: "user", content: [{ type: "input_text", text: step.text }] }
-          : { role: "user", content: step.text },
-      );
-    } else if (step.kind === "assistant") {
-      out.push(
-        dialect === "openai-responses"
-          ? { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: step.text }] }
-          : { role: "assistant", content: step.text },
-      );
-    } else {
-      out.push(...renderTools(step, dialect));
-    }
-  }
+  for (const step of shape.steps) out.push(...(step.kind === "tools" ? renderTools(step, dialect) : [textMessage(dialect, step.kind, step.text)]));
   return out;
 }
 
 function renderTools(step: Extract<Step, { kind: "tools" }>, dialect: DialectName): Message[] {
-  switch (dialect) {
-    case "openai-chat":
-      return [
-        {
-          role: "assistant",
-          content: step.text || null,
-          tool_calls: step.calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.args } })),
-        },
-        ...step.calls.map((c) => ({ role: "tool", tool_call_id: c.id, content: c.result })),
-      ];
-    case "anthropic":
-      return [
-        {
-          role: "assistant",
-          content: [
-            ...(step.text ? [{ type: "text", text: step.text }] : []),
-            ...step.calls.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: { q: c.args } })),
-          ],
-        },
-        { role: "user", content: step.calls.map((c) => ({ type: "tool_result", tool_use_id: c.id, content: c.result })) },
-      ];
-    case "ai-sdk":
-      return [
-        {
-          role: "assistant",
-          content: [
-            ...(step.text ? [{ type: "text", text: step.text }] : []),
-            ...step.calls.map((c) => ({ type: "tool-call", toolCallId: c.id, toolName: c.name, input: { q: c.args } })),
-          ],
-        },
-        {
-          role: "tool",
-          content: step.calls.map((c) => ({
-            type: "tool-result",
-            toolCallId: c.id,
-            toolName: c.name,
-            output: { type: "text", value: c.result },
-          })),
-        },
-      ];
-    case "langchain":
-      return [
-        new AIMessage({ content: step.text, tool_calls: step.calls.map((c) => ({ id: c.id, name: c.name, args: { q: c.args } })) }),
-        ...step.calls.map((c) => new ToolMessage({ content: c.result, tool_call_id: c.id, name: c.name })),
-      ] as unknown as Message[];
-    case "google-genai":
-      // Gemini allows calls and responses without ids, paired in order: every third call has none.
-      return [
-        {
-          role: "model",
-          parts: [
-            ...(step.text ? [{ text: step.text }] : []),
-            ...step.calls.map((c) => ({ functionCall: { ...geminiId(c.id), name: c.name, args: { q: c.args } } })),
-          ],
-        },
-        { role: "user", parts: step.calls.map((c) => ({ functionResponse: { ...geminiId(c.id), name: c.name, response: { output: c.result } } })) },
-      ];
-    case "bedrock-converse":
-      return [
-        {
-          role: "assistant",
-          content: [
-            ...(step.text ? [{ text: step.text }] : []),
-            ...step.calls.map((c) => ({ toolUse: { toolUseId: c.id, name: c.name, input: { q: c.args } } })),
-          ],
-        },
-        { role: "user", content: step.calls.map((c) => ({ toolResult: { toolUseId: c.id, content: [{ text: c.result }], status: "success" } })) },
-      ];
-    case "pi-agent":
-      return [
-        piAssistant([...(step.text ? [{ type: "text", text: step.text }] : []), ...step.calls.map((c) => ({ type: "toolCall", id: c.id, name: c.name, arguments: { q: c.args } }))], "toolUse"),
-        ...step.calls.map((c) => ({ role: "toolResult", toolCallId: c.id, toolName: c.name, content: [{ type: "text", text: c.result }], isError: false, timestamp: 1 })),
-      ];
-    case "genkit":
-      // Genkit pairs by `ref` when both sides have one, else in order: every third call has none.
-      return [
-        { role: "model", content: [...(step.text ? [{ text: step.text }] : []), ...step.calls.map((c) => ({ toolRequest: { ...genkitRef(c.id), name: c.name, input: { q: c.args } } }))] },
-        { role: "tool", content: step.calls.map((c) => ({ toolResponse: { ...genkitRef(c.id), name: c.name, output: c.result } })) },
-      ];
-    case "openai-responses":
-      // @openai/agents items (callId, function_call_result) and raw API items (call_id,
-      // function_call_output) alternate, so both spellings are exercised.
-      return [
-        { type: "reasoning", id: `rs_${step.calls[0]!.id}`, content: [], summary: [] },
-        ...step.calls.map((c, i) =>
-          i % 2 === 0
-            ? { type: "function_call", callId: c.id, name: c.name, arguments: c.args, status: "completed" }
-            : { type: "function_call", call_id: c.id, name: c.name, arguments: c.args },
-        ),
-        ...step.calls.map((c, i) =>
-          i % 2 === 0
-            ? { type: "function_call_result", callId: c.id, name: c.name, status: "completed", output: c.result }
-            : { type: "function_call_output", call_id: c.id, output: c.result },
-        ),
-      ];
+  if (dialect === "openai-responses") {
+    // @openai/agents items (callId, function_call_result) and raw API items (call_id,
+    // function_call_output) alternate, so both spellings are exercised.
+    const responses = builders[dialect];
+    const items = (i: number) => ({ items: i % 2 === 0 ? ("agents" as const) : ("api" as const) });
+    return [
+      { type: "reasoning", id: `rs_${step.calls[0]!.id}`, content: [], summary: [] },
+      ...step.calls.map((c, i) => responses.toolCall(c.id, c.name, c.args, items(i))),
+      ...step.calls.map((c, i) => responses.toolResult(c.id, c.result, { ...items(i), name: c.name })),
+    ];
   }
+  // Gemini allows calls and responses without ids, paired in order, and Genkit pairs by `ref` when
+  // both sides have one, else in order: in those two, every third call has none.
+  // (`undefined` only reaches those two builders, which take it.)
+  const id = (c: ToolCallShape) => (dialect === "google-genai" ? geminiId(c.id).id : dialect === "genkit" ? genkitRef(c.id).ref : c.id) as string;
+  // OpenAI chat carries the arguments as text; the other formats as an object.
+  const input = (c: ToolCallShape) => (dialect === "openai-chat" ? c.args : { q: c.args });
+  const build = builders[dialect];
+  return [
+    ...build.toolCalls(step.calls.map((c) => ({ id: id(c), name: c.name, input: input(c) })), { text: step.text }),
+    ...build.toolResults(step.calls.map((c) => ({ id: id(c), name: c.name, output: c.result }))),
+  ] as unknown as Message[];
 }
 
 function geminiId(id: string): { id?: string } {
