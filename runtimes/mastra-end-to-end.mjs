@@ -129,7 +129,8 @@ async function recipeRun({ turns, memory }) {
   process.env.OPENAI_BASE_URL = stub.baseURL;
   try {
     const { researcher } = await import("../examples/recipes/mastra.ts");
-    if (memory) researcher.__setMemory(new MockMemory({ options: { lastMessages: 1_000 } }));
+    // `window`: Mastra's own default of 10 messages, or one past the thread's length.
+    if (memory) researcher.__setMemory(new MockMemory(memory === "default" ? {} : { options: { lastMessages: 1_000 } }));
     let history = [];
     for (let turn = 0; turn < turns; turn++) {
       const ask = { role: "user", content: `Question ${turn}: ${"context ".repeat(5_000)}` };
@@ -167,18 +168,21 @@ function crossingsOf(requests, budget) {
 }
 
 const recipeCheck = process.argv[2];
-if (recipeCheck === "plain" || recipeCheck === "memory") {
-  const memory = recipeCheck === "memory";
-  await check(`Mastra, the recipe as written${memory ? ", with Memory" : ""}: a summary per crossing, a bounded summarizer input, pairs whole, the summary received`, async () => {
+let figures;
+if (recipeCheck === "plain" || recipeCheck === "memory" || recipeCheck === "memory-default") {
+  const memory = recipeCheck === "plain" ? false : recipeCheck === "memory" ? "long" : "default";
+  const named = { long: ", with Memory (lastMessages: 1_000)", default: ", with Memory at its default window" };
+  await check(`Mastra, the recipe as written${memory ? named[memory] : ""}: a summary per crossing, a bounded summarizer input, pairs whole, the summary received`, async () => {
     const { requests, summaries, summarizerInputs, history } = await recipeRun({ turns: 40, memory });
     const budget = 100_000;
     const crossings = crossingsOf(requests, budget);
+    figures = { crossings, summarizeCalls: summaries, largestSummarizerInput: Math.max(0, ...summarizerInputs) };
     assert(requests.length === 80, `${requests.length} model calls`);
     assert(crossings >= 3, `${crossings} crossings`);
     assert(summaries <= crossings + 1, `${summaries} summaries for ${crossings} crossings`);
     // The summarizer reads the older messages of one budget and the summary before, never the whole
     // history: its input does not grow with the conversation.
-    const largest = Math.max(...summarizerInputs);
+    const largest = figures.largestSummarizerInput;
     assert(largest <= budget * 4 * 1.25 && largest <= summarizerInputs[0] * 1.5, `summarizer inputs of ${summarizerInputs.join(", ")} characters`);
     for (const request of requests) assert(findToolPairProblems(request).length === 0, "a request with a broken tool pair");
     const latest = `Summary ${summaries}:`;
@@ -187,6 +191,8 @@ if (recipeCheck === "plain" || recipeCheck === "memory") {
     return `40 turns, ${crossings} crossings, ${summaries} summaries, largest summarizer input ${largest} characters`;
   });
   console.log(JSON.stringify(results));
+  // For the end-to-end suite, which reads the run's figures from its last line.
+  if (figures !== undefined) console.log(JSON.stringify({ figures }));
   process.exit(0);
 }
 

@@ -142,7 +142,7 @@ const runtimes = [
   ["pi and Genkit on Bun", () => runJson(bin("bun"), [frameworks]), () => frameworkVersions()],
   ["pi and Genkit on Deno", () => runJson(bin("deno"), ["run", "-A", frameworks]), () => frameworkVersions()],
   // Every @mastra/core 1.x needs Node 22.13 or later: its end-to-end run is here, not in `npm test`.
-  ["Mastra on Node 22", () => ["plain", "memory", "scripted"].flatMap((run) => runJson(join(here, "node_modules", "node22", "bin", "node"), [join(here, "mastra-end-to-end.mjs"), run])), () => `@mastra/core ${JSON.parse(readFileSync(join(here, "node_modules", "@mastra", "core", "package.json"), "utf8")).version}`],
+  ["Mastra on Node 22", () => ["plain", "memory", "memory-default", "scripted"].flatMap((run) => runJson(join(here, "node_modules", "node22", "bin", "node"), [join(here, "mastra-end-to-end.mjs"), run])), () => `@mastra/core ${JSON.parse(readFileSync(join(here, "node_modules", "@mastra", "core", "package.json"), "utf8")).version}`],
 ];
 
 const rows = [];
