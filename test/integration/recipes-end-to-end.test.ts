@@ -1,0 +1,183 @@
+// Every integration's recipe as the docs print it (examples/recipes/*.ts, which this suite checks
+// against the docs block by block), with the real framework or SDK and an offline stub model, over
+// several crossings of the recipe's own budget. For each run: the summarize calls (the stub
+// model's summarizer requests: one per call, since the recipes' summarize asks the model once)
+// against the crossings; the summarizer's input bounded (see `bounded`); every tool call with its
+// result in every request; and the latest summary in the model's last request. Mastra needs Node
+// 22 and runs in the Node 22 of runtimes/ (`npm ci --prefix runtimes`); with `CI` set, a missing
+// runtime fails instead of skipping.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems } from "../../src/index.js";
+import { startStubModel } from "../../examples/stub-model.mjs";
+
+const root = new URL("../../", import.meta.url).pathname;
+const node22 = join(root, "runtimes", "node_modules", "node22", "bin", "node");
+const figures: Record<string, { crossings: number; summarizeCalls: number; largestSummarizerInput: number }> = {};
+const prefix = JSON.stringify(SUMMARY_PREFIX).slice(1, -1);
+
+/**
+ * Crossings of the budget, read from the requests the model received: a request where the one
+ * before it, with the messages added since, would have gone over `budget`, so that a new
+ * compaction was due (the first request counts when it is over the budget itself).
+ */
+function crossingsOf(requests: readonly unknown[][], budget: number): number {
+  let crossings = requests.length > 0 && estimateTokens(requests[0] as never) > budget ? 1 : 0;
+  for (let index = 1; index < requests.length; index++) {
+    const before = requests[index - 1]!;
+    const last = JSON.stringify(before.at(-1));
+    const at = requests[index]!.findLastIndex((item) => JSON.stringify(item) === last);
+    const added = at === -1 ? requests[index]! : requests[index]!.slice(at + 1);
+    if (estimateTokens(before as never) + estimateTokens(added as never) > budget) crossings++;
+  }
+  return crossings;
+}
+
+/**
+ * The summarizer's input is bounded when it does not grow with the conversation: the largest is
+ * at most 1.5 times the first (each reads the older messages of one budget and the summary
+ * before), and at most the budget's characters (4 a token) and a quarter more.
+ */
+function bounded(inputs: readonly number[], budget: number): boolean {
+  return inputs.length > 0 && Math.max(...inputs) <= inputs[0]! * 1.5 && Math.max(...inputs) <= budget * 4 * 1.25;
+}
+
+/** The checks every run passes, and its figures kept for the table printed at the end. */
+function expectRecipe(name: string, run: { requests: unknown[][]; summarizerInputs: number[]; budget: number; latest: string }) {
+  const { requests, summarizerInputs, budget, latest } = run;
+  const crossings = crossingsOf(requests, budget);
+  figures[name] = { crossings, summarizeCalls: summarizerInputs.length, largestSummarizerInput: Math.max(0, ...summarizerInputs) };
+  expect(crossings).toBeGreaterThanOrEqual(3);
+  expect(summarizerInputs.length).toBeLessThanOrEqual(crossings + 1);
+  expect(bounded(summarizerInputs, budget), `summarizer inputs of ${summarizerInputs.join(", ")} characters`).toBe(true);
+  for (const request of requests) expect(findToolPairProblems(request as never)).toEqual([]);
+  const last = JSON.stringify(requests.at(-1));
+  expect(last).toContain(prefix);
+  expect(last).toContain(latest);
+}
+
+const docs = readdirSync(join(root, "docs", "recipes")).map((file) => readFileSync(join(root, "docs", "recipes", file), "utf8")).join("\n");
+const shownInDocs = (file: string) => docs.includes(readFileSync(join(root, "examples", "recipes", file), "utf8").trimEnd());
+
+// Each turn adds about 25,000 tokens: a question of 10,000 and an answer of 15,000.
+const question = (turn: number) => `Question ${turn}: ${"context ".repeat(5_000)}`;
+const answer = (n: number) => `Answer ${n}: ${"finding ".repeat(7_500)}`;
+const turns = 40;
+
+afterAll(() => {
+  const rows = Object.entries(figures).map(([name, f]) => `| ${name} | ${f.crossings} | ${f.summarizeCalls} | ${f.largestSummarizerInput} |`);
+  console.log(["| recipe | crossings | summarize calls | largest summarizer input (characters) |", "| --- | --- | --- | --- |", ...rows].join("\n"));
+});
+
+describe("the recipes as the docs print them, over several crossings", () => {
+  it("the OpenAI SDK chat loop (docs/recipes/openai.md)", async () => {
+    expect(shownInDocs("openai-chat-loop.ts")).toBe(true);
+    const summarizerInputs: number[] = [];
+    const requests: unknown[][] = [];
+    const stub = await startStubModel(({ body }) => {
+      const message = (content: string) => ({ id: "chatcmpl-1", object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop", logprobs: null }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+      if (body.model === "gpt-4.1-mini") {
+        summarizerInputs.push(JSON.stringify(body.messages).length);
+        return message(`Summary ${summarizerInputs.length}: the user asked questions.`);
+      }
+      requests.push(body.messages);
+      return message(answer(requests.length));
+    });
+    process.env.OPENAI_API_KEY = "offline";
+    process.env.OPENAI_BASE_URL = stub.baseURL;
+    try {
+      const { reply } = await import("../../examples/recipes/openai-chat-loop.js");
+      for (let turn = 0; turn < turns; turn++) await reply(question(turn));
+    } finally {
+      await stub.close();
+    }
+    expectRecipe("OpenAI SDK chat loop", { requests, summarizerInputs, budget: 100_000, latest: `Summary ${summarizerInputs.length}:` });
+  });
+
+  it("the Anthropic SDK loop (docs/recipes/anthropic.md)", async () => {
+    expect(shownInDocs("anthropic-loop.ts")).toBe(true);
+    const summarizerInputs: number[] = [];
+    const requests: unknown[][] = [];
+    const stub = await startStubModel(({ body }) => {
+      const message = (text: string) => ({ id: "msg_1", type: "message", role: "assistant", model: body.model, content: [{ type: "text", text }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } });
+      if (body.model === "claude-haiku-4-5") {
+        summarizerInputs.push(JSON.stringify(body.messages).length);
+        return message(`Summary ${summarizerInputs.length}: the user asked questions.`);
+      }
+      requests.push(body.messages);
+      return message(answer(requests.length));
+    });
+    process.env.ANTHROPIC_API_KEY = "offline";
+    process.env.ANTHROPIC_BASE_URL = stub.baseURL.replace(/\/v1$/, "");
+    try {
+      const { reply } = await import("../../examples/recipes/anthropic-loop.js");
+      // Its budget is 150,000: more turns for as many crossings.
+      for (let turn = 0; turn < 60; turn++) await reply(question(turn));
+    } finally {
+      await stub.close();
+    }
+    expectRecipe("Anthropic SDK loop", { requests, summarizerInputs, budget: 150_000, latest: `Summary ${summarizerInputs.length}:` });
+  });
+
+  it("the AI SDK 6 agent loop (docs/recipes/ai-sdk.md), its model ids answered by the AI SDK's own mock model", async () => {
+    expect(shownInDocs("ai-sdk.ts")).toBe(true);
+    const { MockLanguageModelV3 } = await import("ai/test");
+    const summarizerInputs: number[] = [];
+    const requests: unknown[][] = [];
+    const usageOf = (prompt: unknown) => {
+      const tokens = Math.ceil(JSON.stringify(prompt).length / 4);
+      return { inputTokens: { total: tokens, noCache: tokens, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 10, text: 10, reasoning: undefined } };
+    };
+    const summarizer = new MockLanguageModelV3({
+      doGenerate: async ({ prompt }) => {
+        summarizerInputs.push(JSON.stringify(prompt).length);
+        return { content: [{ type: "text", text: `Summary ${summarizerInputs.length}: the agent searched.` }], finishReason: { unified: "stop", raw: "stop" }, usage: usageOf(prompt), warnings: [] };
+      },
+    });
+    // One `research` call of 50 steps: each step answers at length and searches again.
+    const agent = new MockLanguageModelV3({
+      doGenerate: async ({ prompt }) => {
+        requests.push(structuredClone(prompt));
+        const n = requests.length;
+        if (n === 50) return { content: [{ type: "text", text: "Done." }], finishReason: { unified: "stop", raw: "stop" }, usage: usageOf(prompt), warnings: [] };
+        return {
+          content: [{ type: "text", text: answer(n) }, { type: "tool-call", toolCallId: `call-${n}`, toolName: "search", input: JSON.stringify({ query: `query ${n}` }) }],
+          finishReason: { unified: "tool-calls", raw: "tool_calls" },
+          usage: usageOf(prompt),
+          warnings: [],
+        };
+      },
+    });
+    // The AI SDK resolves a model id string through this global when it is set, instead of the AI Gateway.
+    const global = globalThis as { AI_SDK_DEFAULT_PROVIDER?: unknown };
+    global.AI_SDK_DEFAULT_PROVIDER = { specificationVersion: "v3", languageModel: (id: string) => (id === "openai/gpt-4.1-mini" ? summarizer : agent), embeddingModel: () => undefined, imageModel: () => undefined };
+    try {
+      const { research } = await import("../../examples/recipes/ai-sdk.js");
+      expect(await research(question(0))).toBe("Done.");
+    } finally {
+      delete global.AI_SDK_DEFAULT_PROVIDER;
+    }
+    expectRecipe("AI SDK 6", { requests, summarizerInputs, budget: 100_000, latest: `Summary ${summarizerInputs.length}:` });
+  });
+
+  const mastraRuns = [
+    ["Mastra", "plain"],
+    ["Mastra, Memory at its default window (10 messages)", "memory-default"],
+    ["Mastra, Memory (lastMessages: 1_000)", "memory"],
+  ] as const;
+  const haveNode22 = existsSync(node22);
+  it.skipIf(!haveNode22 && !process.env["CI"]).each(mastraRuns)("%s (docs/recipes/mastra.md), on Node 22", (name, mode) => {
+    expect(shownInDocs("mastra.ts")).toBe(true);
+    if (!haveNode22) throw new Error(`Node 22 is not installed at ${node22}: run npm ci --prefix runtimes`);
+    const output = execFileSync(node22, [join(root, "runtimes", "mastra-end-to-end.mjs"), mode], { cwd: join(root, "runtimes"), encoding: "utf8", timeout: 120_000 });
+    const lines = output.trim().split("\n");
+    const results = JSON.parse(lines.at(-2)!) as { check: string; ok: boolean; detail: string }[];
+    const run = (JSON.parse(lines.at(-1)!) as { figures: (typeof figures)[string] }).figures;
+    figures[name] = run;
+    expect(results.filter((result) => !result.ok)).toEqual([]);
+    expect(run.crossings).toBeGreaterThanOrEqual(3);
+    expect(run.summarizeCalls).toBeLessThanOrEqual(run.crossings + 1);
+  });
+});
