@@ -162,6 +162,36 @@ describe("the recipes as the docs print them, over several crossings", () => {
     expectRecipe("AI SDK 6", { requests, summarizerInputs, budget: 100_000, latest: `Summary ${summarizerInputs.length}:` });
   });
 
+  it("the OpenAI Agents SDK (docs/recipes/openai-agents.md), its Responses API on 127.0.0.1", async () => {
+    expect(shownInDocs("openai-agents.ts")).toBe(true);
+    const summarizerInputs: number[] = [];
+    const requests: unknown[][] = [];
+    const stub = await startStubModel(({ body }) => {
+      const respond = (output: unknown[]) => ({ id: `resp_${requests.length}`, object: "response", created_at: 1, status: "completed", model: body.model, output, usage: { input_tokens: 1, input_tokens_details: { cached_tokens: 0 }, output_tokens: 1, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 2 } });
+      const text = (value: string) => ({ type: "message", id: `msg_${requests.length}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: value, annotations: [] }] });
+      if (body.model === "gpt-4.1-mini") {
+        summarizerInputs.push(JSON.stringify(body.input).length);
+        return respond([text(`Summary ${summarizerInputs.length}: the traveller asked questions.`)]);
+      }
+      const input = body.input as { type?: string }[];
+      requests.push(input);
+      const n = requests.length;
+      if (input.at(-1)?.type === "function_call_output") return respond([text(answer(n))]);
+      return respond([{ type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: "lookup", arguments: JSON.stringify({ q: `question ${n}` }), status: "completed" }]);
+    });
+    process.env.OPENAI_API_KEY = "offline";
+    process.env.OPENAI_BASE_URL = stub.baseURL;
+    // Traces would go to api.openai.com.
+    process.env.OPENAI_AGENTS_DISABLE_TRACING = "1";
+    try {
+      const { reply } = await import("../../examples/recipes/openai-agents.js");
+      for (let turn = 0; turn < turns; turn++) await reply(question(turn));
+    } finally {
+      await stub.close();
+    }
+    expectRecipe("OpenAI Agents SDK", { requests, summarizerInputs, budget: 100_000, latest: `Summary ${summarizerInputs.length}:` });
+  });
+
   const mastraRuns = [
     ["Mastra", "plain"],
     ["Mastra, Memory at its default window (10 messages)", "memory-default"],
