@@ -9,9 +9,33 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems } from "../../src/index.js";
 import { startStubModel } from "../../examples/stub-model.mjs";
+
+/**
+ * What registering the model's plugin gives the Genkit recipe (its comment asks for googleAI()):
+ * its two model ids, answered offline. The recipe's `genkit()` gets this plugin beside its own.
+ */
+const genkitModels = vi.hoisted(() => ({ requests: [] as unknown[][], summarizerInputs: [] as number[] }));
+vi.mock("genkit", async (importOriginal) => {
+  const real = await importOriginal<typeof import("genkit")>();
+  const { genkitPlugin } = await import("genkit/plugin");
+  const googleAIOffline = genkitPlugin("googleai", (ai) => {
+    const supports = { tools: true, multiturn: true, systemRole: true };
+    ai.defineModel({ name: "googleai/gemini-2.5-flash-lite", supports }, async (request) => {
+      genkitModels.summarizerInputs.push(JSON.stringify(request.messages).length);
+      return { message: { role: "model", content: [{ text: `Summary ${genkitModels.summarizerInputs.length}: the researcher looked facts up.` }] }, finishReason: "stop" };
+    });
+    ai.defineModel({ name: "googleai/gemini-2.5-flash", supports }, async (request) => {
+      genkitModels.requests.push(structuredClone(request.messages));
+      const n = genkitModels.requests.length;
+      if (request.messages.at(-1)?.role === "tool") return { message: { role: "model", content: [{ text: `Answer ${n}: ${"finding ".repeat(7_500)}` }] }, finishReason: "stop" };
+      return { message: { role: "model", content: [{ toolRequest: { name: "lookup", ref: `call-${n}`, input: { q: `question ${n}` } } }] }, finishReason: "stop" };
+    });
+  });
+  return { ...real, genkit: (options: Parameters<typeof real.genkit>[0]) => real.genkit({ ...options, plugins: [...(options.plugins ?? []), googleAIOffline] }) };
+});
 
 const root = new URL("../../", import.meta.url).pathname;
 const node22 = join(root, "runtimes", "node_modules", "node22", "bin", "node");
@@ -190,6 +214,15 @@ describe("the recipes as the docs print them, over several crossings", () => {
       await stub.close();
     }
     expectRecipe("OpenAI Agents SDK", { requests, summarizerInputs, budget: 100_000, latest: `Summary ${summarizerInputs.length}:` });
+  });
+
+  it("Genkit (docs/recipes/genkit.md), its model plugin answering offline", async () => {
+    expect(shownInDocs("genkit.ts")).toBe(true);
+    const { reply } = await import("../../examples/recipes/genkit.js");
+    let history: Awaited<ReturnType<typeof reply>> = [];
+    for (let turn = 0; turn < turns; turn++) history = await reply("chat-1", history, question(turn));
+    const { requests, summarizerInputs } = genkitModels;
+    expectRecipe("Genkit", { requests, summarizerInputs, budget: 100_000, latest: `Summary ${summarizerInputs.length}:` });
   });
 
   const mastraRuns = [
