@@ -225,6 +225,32 @@ describe("the recipes as the docs print them, over several crossings", () => {
     expectRecipe("Genkit", { requests, summarizerInputs, budget: 100_000, latest: `Summary ${summarizerInputs.length}:` });
   });
 
+  it("pi (docs/recipes/pi.md), its Anthropic models answered by pi-ai's faux provider", async () => {
+    expect(shownInDocs("pi.ts")).toBe(true);
+    const { fauxAssistantMessage, fauxToolCall, registerFauxProvider } = await import("@mariozechner/pi-ai");
+    const summarizerInputs: number[] = [];
+    const requests: unknown[][] = [];
+    // Registered under the API of pi-ai's Anthropic models, it answers `getModel("anthropic", …)`.
+    const faux = registerFauxProvider({ api: "anthropic-messages" });
+    const respond: import("@mariozechner/pi-ai").FauxResponseFactory = (context, _options, _state, model) => {
+      if (model.id === "claude-haiku-4-5") {
+        summarizerInputs.push(JSON.stringify(context.messages).length);
+        return fauxAssistantMessage(`Summary ${summarizerInputs.length}: the researcher looked facts up.`);
+      }
+      requests.push(structuredClone(context.messages));
+      const n = requests.length;
+      return context.messages.at(-1)?.role === "toolResult" ? fauxAssistantMessage(answer(n)) : fauxAssistantMessage([fauxToolCall("lookup", { q: `question ${n}` })], { stopReason: "toolUse" });
+    };
+    faux.setResponses(Array.from({ length: 1_000 }, () => respond));
+    try {
+      const { ask } = await import("../../examples/recipes/pi.js");
+      for (let turn = 0; turn < turns; turn++) await ask(question(turn));
+    } finally {
+      faux.unregister();
+    }
+    expectRecipe("pi", { requests, summarizerInputs, budget: 100_000, latest: `Summary ${summarizerInputs.length}:` });
+  });
+
   const mastraRuns = [
     ["Mastra", "plain"],
     ["Mastra, Memory at its default window (10 messages)", "memory-default"],
