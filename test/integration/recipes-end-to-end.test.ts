@@ -251,6 +251,18 @@ describe("the recipes as the docs print them, over several crossings", () => {
     expectRecipe("pi", { requests, summarizerInputs, budget: 100_000, latest: `Summary ${summarizerInputs.length}:` });
   });
 
+  it("LangChain (docs/recipes/langchain.md), its `openai:` models answered offline", async () => {
+    expect(shownInDocs("langchain.ts")).toBe(true);
+    // initChatModel imports @langchain/openai itself, by Node's own import: a resolution hook
+    // gives it an offline ChatOpenAI (test/support/langchain-openai-offline.mjs).
+    const { register } = await import("node:module");
+    register(new URL("../support/langchain-openai-hook.mjs", import.meta.url));
+    const { reply } = await import("../../examples/recipes/langchain.js");
+    for (let turn = 0; turn < turns; turn++) await reply("thread-1", question(turn));
+    const seen = (globalThis as { langchainOffline?: { requests: unknown[][]; summarizerInputs: number[] } }).langchainOffline!;
+    expectRecipe("LangChain", { requests: seen.requests, summarizerInputs: seen.summarizerInputs, budget: 100_000, latest: `Summary ${seen.summarizerInputs.length}:` });
+  });
+
   const mastraRuns = [
     ["Mastra", "plain"],
     ["Mastra, Memory at its default window (10 messages)", "memory-default"],
