@@ -12,6 +12,7 @@ import { createTool } from "@mastra/core/tools";
 import { z } from "zod";
 import { compactionProcessor } from "../dist/mastra.js";
 import { assert, check, results } from "./checks.mjs";
+import { crossingsOf } from "./crossings.mjs";
 import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems, memoryStore } from "../dist/index.js";
 import { startStubModel } from "../examples/stub-model.mjs";
 
@@ -148,23 +149,6 @@ async function recipeRun({ turns, memory }) {
   } finally {
     await stub.close();
   }
-}
-
-/**
- * Crossings of the budget, read from the requests the model received: a request where the one
- * before it, with the messages added since, would have gone over `budget`, so that a new
- * compaction was due. Every other request can reuse the last summary.
- */
-function crossingsOf(requests, budget) {
-  let crossings = 0;
-  for (let index = 1; index < requests.length; index++) {
-    const before = requests[index - 1];
-    const last = JSON.stringify(before.at(-1));
-    const at = requests[index].findLastIndex((item) => JSON.stringify(item) === last);
-    const added = at === -1 ? requests[index] : requests[index].slice(at + 1);
-    if (estimateTokens(before) + estimateTokens(added) > budget) crossings++;
-  }
-  return crossings;
 }
 
 const recipeCheck = process.argv[2];
