@@ -48,5 +48,6 @@ await check("AI SDK 7, the recipe as written: a summary per crossing, a bounded 
   assert(last.includes(JSON.stringify(SUMMARY_PREFIX).slice(1, -1)) && last.includes(`Summary ${summarizerInputs.length}:`), "the last request holds no latest summary");
   return `ai@${version}, ${requests.length} steps, ${crossings} crossings, ${summarizerInputs.length} summaries, largest summarizer input ${largest} characters`;
 });
+// The figures, then the results last, as mastra-end-to-end.mjs prints them.
+console.log(JSON.stringify({ figures: figures ?? null }));
 console.log(JSON.stringify(results));
-if (figures !== undefined) console.log(JSON.stringify({ figures }));

@@ -174,9 +174,9 @@ if (recipeCheck === "plain" || recipeCheck === "memory" || recipeCheck === "memo
     if (!memory) assert(history.filter((m) => m.role === "user").length === 40 && !history.some((m) => JSON.stringify(m).includes("[Summary of earlier")), "the history was rewritten");
     return `40 turns, ${crossings} crossings, ${summaries} summaries, largest summarizer input ${largest} characters`;
   });
+  // For the end-to-end suite, which reads the run's figures from the line before the results (read last by test-runtimes.mjs).
+  console.log(JSON.stringify({ figures: figures ?? null }));
   console.log(JSON.stringify(results));
-  // For the end-to-end suite, which reads the run's figures from its last line.
-  if (figures !== undefined) console.log(JSON.stringify({ figures }));
   process.exit(0);
 }
 

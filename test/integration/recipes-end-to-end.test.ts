@@ -254,17 +254,17 @@ describe("the recipes as the docs print them, over several crossings", () => {
     ["Mastra, Memory (lastMessages: 1_000)", "mastra-end-to-end.mjs memory", "docs/recipes/mastra.md", "mastra.ts"],
   ] as const;
   const haveNode22 = existsSync(node22);
-  // The scripts check the run themselves (the same checks as above) and print the figures last.
+  // The scripts check the run themselves (the same checks as above) and print the figures, then the results.
   it.skipIf(!haveNode22 && !process.env["CI"]).each(node22Runs)("%s (runtimes/%s, the recipe of %s), on Node 22", (name, command, _page, recipe) => {
     expect(shownInDocs(recipe)).toBe(true);
     if (!haveNode22) throw new Error(`Node 22 is not installed at ${node22}: run npm ci --prefix runtimes`);
     const [script, ...args] = command.split(" ");
     const output = execFileSync(node22, [join(root, "runtimes", script!), ...args], { cwd: join(root, "runtimes"), encoding: "utf8", timeout: 120_000 });
     const lines = output.trim().split("\n");
-    const results = JSON.parse(lines.at(-2)!) as { check: string; ok: boolean; detail: string }[];
-    const run = (JSON.parse(lines.at(-1)!) as { figures: (typeof figures)[string] }).figures;
-    figures[name] = { crossings: run.crossings, summarizeCalls: run.summarizeCalls, largestSummarizerInput: run.largestSummarizerInput };
+    const results = JSON.parse(lines.at(-1)!) as { check: string; ok: boolean; detail: string }[];
     expect(results.filter((result) => !result.ok)).toEqual([]);
+    const run = (JSON.parse(lines.at(-2)!) as { figures: (typeof figures)[string] }).figures;
+    figures[name] = { crossings: run.crossings, summarizeCalls: run.summarizeCalls, largestSummarizerInput: run.largestSummarizerInput };
     expect(run.crossings).toBeGreaterThanOrEqual(3);
     expect(run.summarizeCalls).toBeLessThanOrEqual(run.crossings + 1);
   });
