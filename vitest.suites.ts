@@ -14,4 +14,6 @@ export const endToEndSuites = [
   "test/integration/redis-clients.test.ts",
   // Headless Chromium.
   "test/integration/inspect-html.test.ts",
+  // Each integration's recipe as the docs print it, over several crossings; Mastra's in the Node 22 of runtimes/.
+  "test/integration/recipes-end-to-end.test.ts",
 ];

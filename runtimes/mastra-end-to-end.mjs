@@ -12,6 +12,7 @@ import { createTool } from "@mastra/core/tools";
 import { z } from "zod";
 import { compactionProcessor } from "../dist/mastra.js";
 import { assert, check, results } from "./checks.mjs";
+import { crossingsOf } from "./crossings.mjs";
 import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems, memoryStore } from "../dist/index.js";
 import { startStubModel } from "../examples/stub-model.mjs";
 
@@ -129,7 +130,8 @@ async function recipeRun({ turns, memory }) {
   process.env.OPENAI_BASE_URL = stub.baseURL;
   try {
     const { researcher } = await import("../examples/recipes/mastra.ts");
-    if (memory) researcher.__setMemory(new MockMemory({ options: { lastMessages: 1_000 } }));
+    // `window`: Mastra's own default of 10 messages, or one past the thread's length.
+    if (memory) researcher.__setMemory(new MockMemory(memory === "default" ? {} : { options: { lastMessages: 1_000 } }));
     let history = [];
     for (let turn = 0; turn < turns; turn++) {
       const ask = { role: "user", content: `Question ${turn}: ${"context ".repeat(5_000)}` };
@@ -149,36 +151,22 @@ async function recipeRun({ turns, memory }) {
   }
 }
 
-/**
- * Crossings of the budget, read from the requests the model received: a request where the one
- * before it, with the messages added since, would have gone over `budget`, so that a new
- * compaction was due. Every other request can reuse the last summary.
- */
-function crossingsOf(requests, budget) {
-  let crossings = 0;
-  for (let index = 1; index < requests.length; index++) {
-    const before = requests[index - 1];
-    const last = JSON.stringify(before.at(-1));
-    const at = requests[index].findLastIndex((item) => JSON.stringify(item) === last);
-    const added = at === -1 ? requests[index] : requests[index].slice(at + 1);
-    if (estimateTokens(before) + estimateTokens(added) > budget) crossings++;
-  }
-  return crossings;
-}
-
 const recipeCheck = process.argv[2];
-if (recipeCheck === "plain" || recipeCheck === "memory") {
-  const memory = recipeCheck === "memory";
-  await check(`Mastra, the recipe as written${memory ? ", with Memory" : ""}: a summary per crossing, a bounded summarizer input, pairs whole, the summary received`, async () => {
+let figures;
+if (recipeCheck === "plain" || recipeCheck === "memory" || recipeCheck === "memory-default") {
+  const memory = recipeCheck === "plain" ? false : recipeCheck === "memory" ? "long" : "default";
+  const named = { long: ", with Memory (lastMessages: 1_000)", default: ", with Memory at its default window" };
+  await check(`Mastra, the recipe as written${memory ? named[memory] : ""}: a summary per crossing, a bounded summarizer input, pairs whole, the summary received`, async () => {
     const { requests, summaries, summarizerInputs, history } = await recipeRun({ turns: 40, memory });
     const budget = 100_000;
     const crossings = crossingsOf(requests, budget);
+    figures = { crossings, summarizeCalls: summaries, largestSummarizerInput: Math.max(0, ...summarizerInputs) };
     assert(requests.length === 80, `${requests.length} model calls`);
     assert(crossings >= 3, `${crossings} crossings`);
     assert(summaries <= crossings + 1, `${summaries} summaries for ${crossings} crossings`);
     // The summarizer reads the older messages of one budget and the summary before, never the whole
     // history: its input does not grow with the conversation.
-    const largest = Math.max(...summarizerInputs);
+    const largest = figures.largestSummarizerInput;
     assert(largest <= budget * 4 * 1.25 && largest <= summarizerInputs[0] * 1.5, `summarizer inputs of ${summarizerInputs.join(", ")} characters`);
     for (const request of requests) assert(findToolPairProblems(request).length === 0, "a request with a broken tool pair");
     const latest = `Summary ${summaries}:`;
@@ -186,6 +174,8 @@ if (recipeCheck === "plain" || recipeCheck === "memory") {
     if (!memory) assert(history.filter((m) => m.role === "user").length === 40 && !history.some((m) => JSON.stringify(m).includes("[Summary of earlier")), "the history was rewritten");
     return `40 turns, ${crossings} crossings, ${summaries} summaries, largest summarizer input ${largest} characters`;
   });
+  // For the end-to-end suite, which reads the run's figures from the line before the results (read last by test-runtimes.mjs).
+  console.log(JSON.stringify({ figures: figures ?? null }));
   console.log(JSON.stringify(results));
   process.exit(0);
 }

@@ -135,14 +135,14 @@ const runtimes = [
   ["Deno", () => runJson(bin("deno"), ["run", local]), () => JSON.parse(readFileSync(join(here, "node_modules", "deno", "package.json"), "utf8")).version],
   ["workerd (no Node compatibility)", workerd, () => JSON.parse(readFileSync(join(here, "node_modules", "workerd", "package.json"), "utf8")).version],
   ["Chromium (headless)", chromium, () => spawnSync(chromiumPath ?? "chromium", ["--version"], { encoding: "utf8" }).stdout?.trim().replace(/^Chromium /, "") ?? "missing"],
-  ["ai@7 on Node 22", () => runJson(join(here, "node_modules", "node22", "bin", "node"), [join(here, "ai7-end-to-end.mjs")]), () => "ai 7.0.173"],
+  ["ai@7 on Node 22", () => ["ai7-end-to-end.mjs", "ai7-recipe.mjs"].flatMap((script) => runJson(join(here, "node_modules", "node22", "bin", "node"), [join(here, script)])), () => "ai 7.0.173"],
   // pi and Genkit from the project's own devDependencies, through their real agent loops.
   ["pi and Genkit on Node 22", () => runJson(join(here, "node_modules", "node22", "bin", "node"), [frameworks]), () => frameworkVersions()],
   ["pi and Genkit on Node 24", () => runJson(join(here, "node_modules", "node24", "bin", "node"), [frameworks]), () => frameworkVersions()],
   ["pi and Genkit on Bun", () => runJson(bin("bun"), [frameworks]), () => frameworkVersions()],
   ["pi and Genkit on Deno", () => runJson(bin("deno"), ["run", "-A", frameworks]), () => frameworkVersions()],
   // Every @mastra/core 1.x needs Node 22.13 or later: its end-to-end run is here, not in `npm test`.
-  ["Mastra on Node 22", () => ["plain", "memory", "scripted"].flatMap((run) => runJson(join(here, "node_modules", "node22", "bin", "node"), [join(here, "mastra-end-to-end.mjs"), run])), () => `@mastra/core ${JSON.parse(readFileSync(join(here, "node_modules", "@mastra", "core", "package.json"), "utf8")).version}`],
+  ["Mastra on Node 22", () => ["plain", "memory", "memory-default", "scripted"].flatMap((run) => runJson(join(here, "node_modules", "node22", "bin", "node"), [join(here, "mastra-end-to-end.mjs"), run])), () => `@mastra/core ${JSON.parse(readFileSync(join(here, "node_modules", "@mastra", "core", "package.json"), "utf8")).version}`],
 ];
 
 const rows = [];

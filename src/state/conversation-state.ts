@@ -28,6 +28,12 @@ export interface ConversationState {
    * model call of the next request is counted from it, as a call that reports its own usage is.
    */
   usage?: { inputTokens: number; messageCount: number; digest: string };
+  /**
+   * The first 16 hex digits of the SHA-256 of each of the last covered messages after the head
+   * (at most 256), oldest first: found again at the front of an input whose older messages have
+   * slid away (a window of the thread's last messages), they say how far the summary covers it.
+   */
+  coveredTail?: string[];
 }
 
 const isIndex = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0;
@@ -69,7 +75,14 @@ function parseState(value: Partial<ConversationState>): ConversationState {
     throw new TypeError("Expected the stored state's `madeBy` to hold a `provider` and a `model`");
   }
   if (text !== undefined && typeof text !== "string") throw new TypeError("Expected the stored state's `text` to be a string");
-  const source = madeBy === undefined ? {} : { madeBy: { provider: madeBy.provider, model: madeBy.model }, ...(text === undefined ? {} : { text }) };
+  const { coveredTail } = value;
+  if (coveredTail !== undefined && (!Array.isArray(coveredTail) || coveredTail.length > covered || !coveredTail.every((hash) => typeof hash === "string" && /^[0-9a-f]{16}$/.test(hash)))) {
+    throw new TypeError("Expected the stored state's `coveredTail` to list at most `covered` hashes of 16 hex digits");
+  }
+  const source = {
+    ...(madeBy === undefined ? {} : { madeBy: { provider: madeBy.provider, model: madeBy.model }, ...(text === undefined ? {} : { text }) }),
+    ...(coveredTail === undefined ? {} : { coveredTail: [...coveredTail] }),
+  };
   if (usage === undefined) return { version: STATE_VERSION, covered, digest, pinned, summary, ...source };
   const valid =
     typeof usage === "object" && usage !== null &&

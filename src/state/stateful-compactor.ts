@@ -19,6 +19,7 @@ import { importSigningKey, signState, verifiedState } from "./state-signature.js
 import { memoryStore } from "./memory-store.js";
 import { ownWritesOf } from "./own-writes.js";
 import { storedSummaryOf } from "./stored-compaction.js";
+import { coveredTailOf, slidState } from "./slid-window.js";
 import { KEY_PREFIX, archiveKeyOf, automaticKey, keyOfId, leaseKeyOf } from "./store-keys.js";
 import { archiveStore } from "./archive-store.js";
 import { archiveLine } from "./archive-line.js";
@@ -368,12 +369,14 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   }
 
   /** The input as the stored state says to send it: the system prompt, the stored summary, then what it does not cover. */
-  async function applied<T extends M>(messages: readonly T[], key: string, state: ConversationState | undefined): Promise<{ base: readonly T[]; origin: number[] | undefined; stored: ReadonlySet<object> }> {
+  async function applied<T extends M>(messages: readonly T[], key: string, stored: ConversationState | undefined): Promise<{ state: ConversationState | undefined; base: readonly T[]; origin: number[] | undefined; stored: ReadonlySet<object> }> {
     const head = headLength(messages);
     // The summary is taken from the store only: a message of the input that looks like one is text of its author.
-    const none = { base: messages, origin: undefined, stored: new Set<object>() };
-    if (state === undefined || state.covered > messages.length || state.covered <= head) return none;
-    if ((await digestMessages(messages.slice(0, state.covered))) !== state.digest) return none;
+    const none = { state: stored, base: messages, origin: undefined, stored: new Set<object>() };
+    if (stored === undefined || stored.covered <= head) return none;
+    let state: ConversationState | undefined = stored;
+    if (state.covered > messages.length || (await digestMessages(messages.slice(0, state.covered))) !== state.digest) state = await slidState(messages, state, head);
+    if (state === undefined) return none;
     let summary: T[];
     try {
       summary = checkedSummary(state, messages, head, settings as never);
@@ -383,6 +386,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     }
     const kept = [...state.pinned, ...range(state.covered, messages.length)];
     return {
+      state,
       base: messages.slice(0, head).concat(summary, kept.map((index) => messages[index] as T)),
       // Where each message of `base` sits in the input; -1 for a stored summary message.
       origin: [...range(0, head), ...summary.map(() => -1), ...kept],
@@ -440,9 +444,9 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   async function bestBranch<T extends M>(messages: readonly T[], key: string, states: readonly ConversationState[]) {
     for (const state of [...states].sort((a, b) => b.covered - a.covered)) {
       const continued = await applied(messages, key, state);
-      if (continued.stored.size > 0) return { state, ...continued };
+      if (continued.stored.size > 0) return continued;
     }
-    return { state: undefined, ...(await applied(messages, key, undefined)) };
+    return applied(messages, key, undefined);
   }
 
   async function compactOnce<T extends M>(
@@ -540,6 +544,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
             digest: await digestMessages(messages.slice(0, covered)),
             pinned,
             ...storedSummaryOf(outcome, base, messages, state),
+            coveredTail: await coveredTailOf(messages, covered, head),
           };
           await writeState(key, next, messages, state, signal);
         });
