@@ -71,10 +71,11 @@ describe.each(dialects)("maskToolResults in %s", (dialect: DialectName) => {
   });
 
   it("when masking is not enough, summarize gets the original older messages and the tail stays masked", async () => {
-    // Two user turns of three rounds each; the kept tail is the second turn, masked but for its newest result.
+    // Two user turns of three rounds each; masked, the transcript is just over 800 tokens, and the kept
+    // tail is the second turn, masked but for its newest result, beside a summary of at most 40.
     const twoTurns = deepFreeze(render({ ...shape, steps: [...shape.steps.slice(0, 4), { kind: "assistant", text: "ok" }, { kind: "user", text: "more" }, ...shape.steps.slice(4, 7), { kind: "assistant", text: "done" }] }, dialect));
     const summarize = vi.fn((_older: object[]) => "s");
-    const options = { maxTokens: 500, keepTail: 400, summaryRole, maskToolResults: { keepRecent: 1, placeholder: "[gone]" }, splitInsideTurn: false, truncateToolResults: false } as const;
+    const options = { maxTokens: 800, keepTail: 760, maxSummaryTokens: 40, summaryRole, maskToolResults: { keepRecent: 1, placeholder: "[gone]" }, splitInsideTurn: false, truncateToolResults: false } as const;
     const result = await compactor({ ...options, summarize })({ messages: twoTurns });
     expect(summarize).toHaveBeenCalledTimes(1);
     const older = summarize.mock.calls[0]![0];

@@ -99,7 +99,7 @@ function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: S
     const summary = summaryMessage.make(text);
     try {
       if (text.trim() === "") return undefined;
-      if (!settings.turnsOnly) checkSummarySize(summary as M, plan);
+      checkSummarySize(summary as M, plan);
       return summary;
     } catch {
       // A counter other than the estimate may count the text higher: ask for less.
@@ -172,8 +172,8 @@ export async function runCompaction<M extends AnyMessage>(
       settings.timeoutMs,
       signal,
     );
-    ({ head: keptHead, added, replacement } = placeSummary(summary, plan, summaryMessage.make, !settings.turnsOnly));
-    if (!settings.turnsOnly && replacement === undefined) checkSummarySize(added[0] as M, plan);
+    ({ head: keptHead, added, replacement } = placeSummary(summary, plan, summaryMessage.make));
+    if (replacement === undefined) checkSummarySize(added[0] as M, plan);
   } catch (error) {
     // An abort means stop: no fallback stands in for it.
     const fallback = settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED" ? modelFreeSummary(plan, settings, summaryMessage) : undefined;

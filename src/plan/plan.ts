@@ -149,7 +149,7 @@ export function planWithSettings<M extends AnyMessage>(
   const reminderTokens = besides.length > 0 ? tokens.countList(besides as M[]) : 0;
   // Room for the summary is reserved when the tail is chosen, so that summary and tail fit together.
   const tailRoom = settings.maxTokens - headTokens - settings.maxSummaryTokens - reminderTokens;
-  const tailBudget = settings.turnsOnly ? settings.keepTail : Math.max(0, Math.min(settings.keepTail, tailRoom));
+  const tailBudget = Math.max(0, Math.min(settings.keepTail, tailRoom));
 
   const { start, fits } = findTailStart(tokens, head, tailBudget, isTailStart);
   let older: M[] = messages.slice(head, start);
@@ -168,11 +168,9 @@ export function planWithSettings<M extends AnyMessage>(
     const inside = findInsideTurnTail(tokens, head, tailBudget, isTailStart, view);
     if (inside) keepOnly(inside.user, inside.groupStart);
   }
-  if (!settings.turnsOnly) {
-    // The latest user message is never summarized away: with no tail holding it, keep it alone.
-    const user = latestBoundary(cutFrom.length, head, isBoundary);
-    if (user !== -1 && user < tailStart && !pinned.includes(user)) keepOnly(user, cutFrom.length);
-  }
+  // The latest user message is never summarized away: with no tail holding it, keep it alone.
+  const user = latestBoundary(cutFrom.length, head, isBoundary);
+  if (user !== -1 && user < tailStart && !pinned.includes(user)) keepOnly(user, cutFrom.length);
 
   // The older part kept as it is, and every tool payload after the system prompt cut to fit: for an
   // older part too small for any summary to replace, and for a summary that was refused. With
@@ -200,39 +198,37 @@ export function planWithSettings<M extends AnyMessage>(
 
   let summaryLimit = settings.maxSummaryTokens;
   let truncated = false;
-  if (!settings.turnsOnly) {
-    // An older part no larger than a summary of a few words stays as it is when cutting the tool
-    // payloads then fits: a summary of a greeting would be refused as not smaller than it.
-    if (older.length > 0 && !older.every((message) => made.has(message)) && olderCount() <= smallestSummary()) {
-      const kept = keepOlder(false);
-      if (kept !== undefined) return kept;
-    }
-    tailTokens ??= tokens.countList(tail);
-    // With nothing but an earlier summary to replace, that summary stays: the room is what it leaves.
-    const keepsSummary = older.length > 0 && older.every((message) => made.has(message));
-    const room = Math.max(0, keepsSummary ? settings.maxTokens - headTokens - tokens.countList(older) : tailRoom);
-    if (settings.truncateToolResults && tailTokens > room) {
-      const truncation = truncateToolPayloads(tail, room, settings.countTokens, tokens.calibration);
-      if (truncation) {
-        tail = truncation.messages;
-        tailTokens = truncation.tokens;
-        truncated = true;
-      }
-    }
-    if (tailTokens > room && !(pinned.length === 1 && tail.length === 1)) {
-      // The last resort of the ladder: the request alone, everything after it summarized.
-      const user = latestBoundary(cutFrom.length, head, isBoundary);
-      if (user !== -1) {
-        keepOnly(user, cutFrom.length);
-        tailTokens = tokens.countList(tail);
-        truncated = false;
-      }
-    }
-    // What the kept messages leave for the summary, when they take more than their share; never
-    // less than a summary of a few words, so that the best result is still a summary (over budget).
-    const left = settings.maxTokens - headTokens - reminderTokens - tailTokens;
-    if (left < summaryLimit) summaryLimit = Math.max(left, smallestSummary());
+  // An older part no larger than a summary of a few words stays as it is when cutting the tool
+  // payloads then fits: a summary of a greeting would be refused as not smaller than it.
+  if (older.length > 0 && !older.every((message) => made.has(message)) && olderCount() <= smallestSummary()) {
+    const kept = keepOlder(false);
+    if (kept !== undefined) return kept;
   }
+  tailTokens ??= tokens.countList(tail);
+  // With nothing but an earlier summary to replace, that summary stays: the room is what it leaves.
+  const keepsSummary = older.length > 0 && older.every((message) => made.has(message));
+  const room = Math.max(0, keepsSummary ? settings.maxTokens - headTokens - tokens.countList(older) : tailRoom);
+  if (settings.truncateToolResults && tailTokens > room) {
+    const truncation = truncateToolPayloads(tail, room, settings.countTokens, tokens.calibration);
+    if (truncation) {
+      tail = truncation.messages;
+      tailTokens = truncation.tokens;
+      truncated = true;
+    }
+  }
+  if (tailTokens > room && !(pinned.length === 1 && tail.length === 1)) {
+    // The last resort of the ladder: the request alone, everything after it summarized.
+    const user = latestBoundary(cutFrom.length, head, isBoundary);
+    if (user !== -1) {
+      keepOnly(user, cutFrom.length);
+      tailTokens = tokens.countList(tail);
+      truncated = false;
+    }
+  }
+  // What the kept messages leave for the summary, when they take more than their share; never
+  // less than a summary of a few words, so that the best result is still a summary (over budget).
+  const left = settings.maxTokens - headTokens - reminderTokens - tailTokens;
+  if (left < summaryLimit) summaryLimit = Math.max(left, smallestSummary());
   const keptTokens = tokens.isPerMessage && tailTokens !== undefined ? headTokens + tailTokens : undefined;
   // What the summary replaces, counted once here from the transcript's own counts (a summary must be smaller).
   let olderTokens = original.isPerMessage && older.length > 0 ? olderCount() : undefined;
@@ -243,14 +239,12 @@ export function planWithSettings<M extends AnyMessage>(
     if (truncated) return plan({ ...fields, action: "truncate", head: fields.head.concat(older), older: [] });
     return plan({ ...fields, action: "skip", reason: "no-progress" });
   }
-  if (!settings.turnsOnly) {
-    // A summary must be smaller than what it replaces, so its limit is one token less; when not even
-    // an empty one is, no summary is asked for and the older part stays.
-    olderTokens ??= olderCount();
-    summaryLimit = Math.max(1, Math.floor(Math.min(summaryLimit, Math.ceil(olderTokens) - 1)));
-    if (Math.ceil(summaryTokens(dialect, settings, tokens, stored === undefined, "")) >= Math.ceil(olderTokens)) {
-      return keepOlder(true) ?? plan({ ...fields, action: "skip", reason: "nothing-to-summarize" });
-    }
+  // A summary must be smaller than what it replaces, so its limit is one token less; when not even
+  // an empty one is, no summary is asked for and the older part stays.
+  olderTokens ??= olderCount();
+  summaryLimit = Math.max(1, Math.floor(Math.min(summaryLimit, Math.ceil(olderTokens) - 1)));
+  if (Math.ceil(summaryTokens(dialect, settings, tokens, stored === undefined, "")) >= Math.ceil(olderTokens)) {
+    return keepOlder(true) ?? plan({ ...fields, action: "skip", reason: "nothing-to-summarize" });
   }
   const stage = settings.mask ? { stage: "summarize" as const } : {};
   return plan({ ...fields, olderTokens, summaryLimit, action: "summarize", ...stage, previousSummary: summaryTextOf(made), withoutSummary: () => keepOlder(false) });
