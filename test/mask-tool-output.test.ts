@@ -67,7 +67,9 @@ describe.each(dialects)("maskToolResults in %s", (dialect: DialectName) => {
     expect(toolResultPayloads(result!.messages)[0]!.payload).toBe(MASKED_TOOL_RESULT);
     expect(onCompacted).toHaveBeenCalledWith(expect.objectContaining({ strategy: "mask", summarized: 0, kept: messages.length, overBudget: false }));
     expect(onCompacted.mock.calls[0]![0].tokensAfter).toBe(estimateTokens(result!.messages));
-    expect(planCompaction(messages, { maxTokens, maskToolResults: true })).toMatchObject({ action: "mask", stage: "mask" });
+    const plan = planCompaction(messages, { maxTokens, maskToolResults: true });
+    expect(plan.action).toBe("mask");
+    expect(Object.keys(plan)).toEqual(["action", "reason", "tokensBefore", "head", "older", "tail"]);
   });
 
   it("when masking is not enough, summarize gets the original older messages and the tail stays masked", async () => {
@@ -83,7 +85,7 @@ describe.each(dialects)("maskToolResults in %s", (dialect: DialectName) => {
     expect(toolResultPayloads(older).map((r) => r.payload)).toEqual([`0:${big}`, `1:${big}`, `2:${big}`]);
     expect(toolResultPayloads(result!.messages).map((r) => r.payload)).toEqual(["[gone]", "[gone]", `5:${big}`]);
     expect(findToolPairProblems(result!.messages)).toEqual([]);
-    expect(planCompaction(twoTurns, options)).toMatchObject({ action: "summarize", stage: "summarize" });
+    expect(planCompaction(twoTurns, options)).toEqual(expect.objectContaining({ action: "summarize" }));
   });
 
   it("a forced compaction summarizes even when masking alone would do", async () => {

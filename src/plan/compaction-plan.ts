@@ -19,11 +19,6 @@ export interface CompactionPlan<M extends AnyMessage = AnyMessage> {
    */
   action: PlanAction;
   reason: PlanReason;
-  /**
-   * With `maskToolResults` on, the stage that would produce the result: `"mask"` when masking
-   * suffices, `"summarize"` when `summarize` would run. Absent otherwise, and when nothing would run.
-   */
-  stage?: "mask" | "summarize";
   /** Token count of the transcript as it is. */
   tokensBefore: number;
   /** The kept system prompt (empty when `action` is `none`). */

@@ -66,8 +66,6 @@ export function planCompaction<M extends AnyMessage>(
 ): CompactionPlan<M> {
   const settings = resolveOptions<M>(options, "plan");
   const usage = Array.isArray(messages) ? checkedUsage(options.usage, messages.length) : undefined;
-  const { action, reason, stage, tokensBefore, head, older, tail } = planWithSettings(messages, settings, usage);
-  return stage === undefined
-    ? { action, reason, tokensBefore, head, older, tail }
-    : { action, reason, stage, tokensBefore, head, older, tail };
+  const { action, reason, tokensBefore, head, older, tail } = planWithSettings(messages, settings, usage);
+  return { action, reason, tokensBefore, head, older, tail };
 }

@@ -67,13 +67,11 @@ export function decideOnSummary<M extends AnyMessage>(context: PlanContext<M>, k
   if (Math.ceil(summaryTokens(context, "")) >= Math.ceil(olderTokens)) {
     return olderKeptAsItIs(context, true) ?? finishedPlan(context, { ...fields, action: "skip", reason: "nothing-to-summarize" });
   }
-  const stage = settings.mask ? { stage: "summarize" as const } : {};
   return finishedPlan(context, {
     ...fields,
     olderTokens,
     summaryLimit: smallerLimit,
     action: "summarize",
-    ...stage,
     previousSummary: summaryTextOf(made),
     withoutSummary: () => olderKeptAsItIs(context, false),
   });

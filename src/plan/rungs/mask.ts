@@ -18,7 +18,6 @@ export function maskAlone<M extends AnyMessage>(context: PlanContext<M>): Engine
   return finishedPlan(context, {
     action: "mask",
     reason: context.reason,
-    stage: "mask",
     head: tokens.messages.slice(0, head),
     tail: tokens.messages.slice(head),
     tokens,
