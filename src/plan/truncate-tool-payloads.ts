@@ -120,7 +120,7 @@ export function truncateToolPayloads<M extends AnyMessage>(
       // agent is most likely to need, and the search for the cap counts them too.
       const listChars = Math.max(200, cap);
       const named = namedOf(messages[slot.message] as object, slot);
-      const text = (byStructure ? shortenJson(slot.text, cap, listChars) : undefined) ?? cutMiddle(slot.text, cap, truncationMarker, listChars, named);
+      const text = (byStructure ? shortenJson(slot.text, cap, listChars) : undefined) ?? cutMiddle(slot.text, cap, truncationMarker, { listChars, named });
       (slot.kind === "result" ? entry.results : entry.args).set(slot.index, text);
       cut++;
     }
