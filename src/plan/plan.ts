@@ -38,6 +38,7 @@ export function planWithSettings<M extends AnyMessage>(
   let kept = inTurnSplit(context, atUserTurn) ?? atUserTurn;
   // The latest user message is never summarized away: a tail without it gives way to it alone.
   if (!holdsLatestUserMessage(context, kept)) kept = latestUserMessageAlone(context) ?? kept;
+  // An older part no larger than a summary of a few words stays as it is, its payloads cut, when that fits.
   const tooSmall = olderTooSmallToSummarize(context, kept);
   if (tooSmall !== undefined) return tooSmall;
   // 4. The oversized tool payloads of the kept tail cut to fit its room.
