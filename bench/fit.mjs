@@ -33,7 +33,7 @@ function summarizerFor(count) {
 const smallestSummary = o200k("[Summary of earlier conversation]\n" + "a few words ".repeat(5)) + 4;
 
 const ladders = {
-  "turns only": { splitInsideTurn: false, truncateToolResults: false },
+  "no in-turn split, no truncation": { splitInsideTurn: false, truncateToolResults: false },
   "full ladder": {},
 };
 // The default estimate; the estimate anchored on what the provider reported for the previous

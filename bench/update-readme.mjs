@@ -65,7 +65,7 @@ function fitSection(fit) {
   const lines = [];
   for (const window of [...new Set(fit.runs.map((r) => r.window))]) {
     for (const dataset of [...new Set(fit.runs.map((r) => r.dataset))]) {
-      const before = find(window, "turns only", "estimate", dataset);
+      const before = find(window, "no in-turn split, no truncation", "estimate", dataset);
       const estimate = find(window, "full ladder", "estimate", dataset);
       const exact = find(window, "full ladder", "o200k", dataset);
       const usage = find(window, "full ladder", "estimate + usage", dataset);
@@ -81,7 +81,7 @@ function fitSection(fit) {
   return `<!-- fit:start -->
 Measured by \`npm run bench:fit\` on ${fit.date.slice(0, 10)}, Node ${fit.node}, over ${fit.transcripts} transcripts; \`bench/fit.json\` holds every figure, including the summaries refused and the worst overshoot of each kind.
 
-| window | dataset (transcripts) | requests | over the window, turn boundaries only (estimate) | over, full ladder, default estimate | over, full ladder, exact o200k counter | over, full ladder, estimate + provider usage | hook time per request: estimate / + usage / o200k |
+| window | dataset (transcripts) | requests | over the window, ladder without in-turn split and truncation (estimate) | over, full ladder, default estimate | over, full ladder, exact o200k counter | over, full ladder, estimate + provider usage | hook time per request: estimate / + usage / o200k |
 | --- | --- | --- | --- | --- | --- | --- | --- |
 ${lines.join("\n")}
 <!-- fit:end -->`;

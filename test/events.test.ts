@@ -46,11 +46,11 @@ describe("events", () => {
 
   it("overBudget says the result is still too large, and why", async () => {
     const onCompacted = vi.fn();
-    const turnsOnly = { splitInsideTurn: false, truncateToolResults: false };
-    const hook = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", onCompacted, ...turnsOnly });
+    // The flush reminder takes the one token a summary beside the latest request leaves.
+    const hook = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", onCompacted, flushToMemory: true });
     const result = await hook({ messages: [...messages, { role: "assistant", content: "a3" }] });
-    expect(result!.messages).toHaveLength(5);
-    expect(onCompacted).toHaveBeenCalledWith(expect.objectContaining({ tokensAfter: 5, overBudget: true, overBudgetCause: "kept-messages" }));
+    expect(result!.messages).toHaveLength(4);
+    expect(onCompacted).toHaveBeenCalledWith(expect.objectContaining({ tokensAfter: 4, overBudget: true, overBudgetCause: "kept-messages" }));
     // The ladder's last resort keeps the latest request alone, and the result fits.
     const laddered = await compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", onCompacted })({ messages: [...messages, { role: "assistant", content: "a3" }] });
     expect(laddered!.messages.map((m) => m.content)).toEqual(["S", "[Summary of earlier conversation]\ns", "u2"]);
@@ -61,14 +61,15 @@ describe("events", () => {
     resetOverBudgetWarning();
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     try {
-      const turnsOnly = { splitInsideTurn: false, truncateToolResults: false };
+      // The flush reminder takes the one token a summary beside the latest request leaves.
+      const withReminder = { flushToMemory: true };
       const longer = [...messages, { role: "assistant", content: "a3" }];
-      const quiet = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", warnOverBudget: false, ...turnsOnly });
+      const quiet = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", warnOverBudget: false, ...withReminder });
       expect(await quiet({ messages: longer })).toMatchObject({ overBudget: true, overBudgetCause: "kept-messages" });
       expect(warn).not.toHaveBeenCalled();
-      const hook = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", ...turnsOnly });
+      const hook = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", ...withReminder });
       expect(await hook({ messages: longer })).toMatchObject({ overBudget: true, overBudgetCause: "kept-messages" });
-      expect(await compact(longer, { maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", ...turnsOnly })).toMatchObject({ overBudget: true });
+      expect(await compact(longer, { maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", ...withReminder })).toMatchObject({ overBudget: true });
       // Left as it was, over budget: said too, but only the first time in the process.
       expect(await compactor({ maxTokens: 1, summarize: () => "s" })({ messages: [{ role: "system", content: "a system prompt" }] })).toBeNull();
       expect(warn).toHaveBeenCalledTimes(1);

@@ -226,11 +226,14 @@ describe("the ladder", () => {
     await expect(tooLong({ messages })).rejects.toMatchObject({ code: "INVALID_SUMMARY" });
   });
 
-  it("splitInsideTurn: false and truncateToolResults: false restore the turn-boundaries-only ladder, with no summary limit", async () => {
+  it("with splitInsideTurn and truncateToolResults off, the summary is still checked and room is still kept for it", async () => {
     const messages = [system, request, ...round("a", big(1)), ...round("b", big(2))];
-    const result = await compactor({ maxTokens: 3000, summarize: () => "z".repeat(20_000), splitInsideTurn: false, truncateToolResults: false })({ messages });
-    expect(result!.messages).toHaveLength(2);
-    expect(result!.messages).not.toContain(request);
+    const rungsOff = { maxTokens: 3000, splitInsideTurn: false, truncateToolResults: false } as const;
+    await expect(compactor({ ...rungsOff, summarize: () => "z".repeat(20_000) })({ messages })).rejects.toMatchObject({ code: "INVALID_SUMMARY" });
+    const result = await compactor({ ...rungsOff, summarize: (_older, context) => "z".repeat(context.maxSummaryTokens * 4 - 2) })({ messages });
+    // The request is kept beside a summary as long as its limit allows, and the two fit.
+    expect(result!.messages).toContain(request);
+    expect(estimateTokens(result!.messages)).toBeLessThanOrEqual(3000);
   });
 
   it("the summary prompt tells the model the limit", () => {

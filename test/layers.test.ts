@@ -9,6 +9,11 @@ const layers = ["ground", "text", "validation", "dialects", "counting", "plan", 
 const src = new URL("../src/", import.meta.url).pathname;
 const folders = readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
 
+/** The files of a folder and of its subfolders, as paths relative to the folder. */
+function filesOf(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesOf(join(folder, entry.name)).map((file) => join(entry.name, file)) : [entry.name]));
+}
+
 function importsOf(file: string): string[] {
   const code = readFileSync(file, "utf8");
   return [...code.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)].map((match) => match[1]!);
@@ -22,7 +27,7 @@ describe("layers", () => {
 
   it.each(folders)("%s imports nothing from a higher layer", (folder) => {
     const upward: string[] = [];
-    for (const file of readdirSync(join(src, folder))) {
+    for (const file of filesOf(join(src, folder))) {
       const path = join(src, folder, file);
       for (const specifier of importsOf(path)) {
         const target = relative(src, resolve(dirname(path), specifier)).split("/")[0]!;

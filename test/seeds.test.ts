@@ -3,10 +3,8 @@ import { describe, expect, it } from "vitest";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, compactor } from "../src/index.js";
 
 const countMessages = (messages: readonly unknown[]) => messages.length;
-// The reference examples use windows of a few dozen tokens where a
-// one-line summary is larger than the messages it replaces. The turn-boundaries-only ladder stays available
-// exactly, with these two options; the defaults would reject such a summary as INVALID_SUMMARY.
-const turnsOnly = { splitInsideTurn: false, truncateToolResults: false } as const;
+// The reference pages know neither the in-turn split nor truncation: both rungs are off here.
+const turnBoundaries = { splitInsideTurn: false, truncateToolResults: false } as const;
 
 describe("Elixir reference page", () => {
   it("1. under budget is a no-op", async () => {
@@ -86,7 +84,7 @@ describe("Python reference page", () => {
 
   it("2. compacts a tool transcript and keeps the tail tool-pair-safe", async () => {
     const hook = compactor({
-      ...turnsOnly,
+      ...turnBoundaries,
       maxTokens: 20,
       keepTail: 10,
       summarize: (older) => `user asked about ${older.length} earlier things`,
@@ -110,13 +108,14 @@ describe("Python reference page", () => {
     expect(compacted[1]!["role"]).toBe("system");
     expect(compacted[1]!["content"]).toContain("[Summary of earlier conversation]");
     expect(compacted[2]!["role"]).toBe("user");
-    // keepTail 10 fits not even the last message (11 tokens), so the most recent user turn is kept.
-    expect(compacted.slice(2)).toEqual(messages.slice(5));
+    // keepTail 10 fits not even the last message (11 tokens), and the most recent user turn leaves no
+    // room for the summary beside it: its request is kept alone.
+    expect(compacted.slice(2)).toEqual([messages[5]]);
   });
 
   it("3. async summarize and flush reminder, as sent to a model", async () => {
     const hook = compactor({
-      ...turnsOnly,
+      ...turnBoundaries,
       maxTokens: 15,
       keepTail: 8,
       summarize: async () => "prior turns summarized",

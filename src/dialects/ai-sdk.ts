@@ -42,10 +42,10 @@ export const aiSdk: Dialect = {
   bindsToNext: () => false,
   resultTexts: (m) => resultIndices(m).map((index) => outputText(((m["content"] as unknown[])[index] as MessageRecord)["output"])),
   replaceResults: (m, texts) =>
-    replaceEntries(m, "content", resultIndices(m), texts, (part, text) => ({ ...part, output: { type: "text", value: text } })),
+    replaceEntries(m, { field: "content", slots: resultIndices(m) }, texts, (part, text) => ({ ...part, output: { type: "text", value: text } })),
   argumentTexts: (m) => parts(m).filter((part) => part["type"] === "tool-call").map((part) => argumentText(part["input"] ?? part["args"])),
   replaceArguments: (m, texts) =>
-    replaceEntries(m, "content", indicesWhere(m["content"], (part) => part["type"] === "tool-call"), texts, (part, text) => ({ ...part, input: cutArgumentsObject(text) })),
+    replaceEntries(m, { field: "content", slots: indicesWhere(m["content"], (part) => part["type"] === "tool-call") }, texts, (part, text) => ({ ...part, input: cutArgumentsObject(text) })),
   media: (m) => contentMedia(m["content"]),
   describe(m) {
     const view: MessagePart[] = textParts(m["content"], toolPartTypes);

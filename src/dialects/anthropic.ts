@@ -34,10 +34,10 @@ export const anthropic: Dialect = {
   bindsToNext: () => false,
   resultTexts: (m) =>
     resultIndices(m).map((index) => contentAsText(((m["content"] as unknown[])[index] as MessageRecord)["content"], toolPartTypes)),
-  replaceResults: (m, texts) => replaceEntries(m, "content", resultIndices(m), texts, (part, text) => ({ ...part, content: text })),
+  replaceResults: (m, texts) => replaceEntries(m, { field: "content", slots: resultIndices(m) }, texts, (part, text) => ({ ...part, content: text })),
   argumentTexts: (m) => blocks(m).filter((part) => part["type"] === "tool_use").map((part) => argumentText(part["input"])),
   replaceArguments: (m, texts) =>
-    replaceEntries(m, "content", indicesWhere(m["content"], (part) => part["type"] === "tool_use"), texts, (part, text) => ({ ...part, input: cutArgumentsObject(text) })),
+    replaceEntries(m, { field: "content", slots: indicesWhere(m["content"], (part) => part["type"] === "tool_use") }, texts, (part, text) => ({ ...part, input: cutArgumentsObject(text) })),
   media: (m) => contentMedia(m["content"]),
   describe(m) {
     const parts: MessagePart[] = textParts(m["content"], toolPartTypes);

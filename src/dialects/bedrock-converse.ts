@@ -60,13 +60,13 @@ export const bedrockConverse: Dialect = {
   bindsToNext: () => false,
   resultTexts: (m) => resultIndices(m).map((index) => resultText(record((m["content"] as MessageRecord[])[index]?.["toolResult"])?.["content"])),
   replaceResults: (m, texts) =>
-    replaceEntries(m, "content", resultIndices(m), texts, (block, text) => ({
+    replaceEntries(m, { field: "content", slots: resultIndices(m) }, texts, (block, text) => ({
       ...block,
       toolResult: { ...(block["toolResult"] as MessageRecord), content: [{ text }] },
     })),
   argumentTexts: (m) => blocks(m).flatMap((block) => (record(block["toolUse"]) ? [argumentText(record(block["toolUse"])?.["input"])] : [])),
   replaceArguments: (m, texts) =>
-    replaceEntries(m, "content", indicesWhere(m["content"], (block) => record(block["toolUse"]) !== undefined), texts, (block, text) => ({
+    replaceEntries(m, { field: "content", slots: indicesWhere(m["content"], (block) => record(block["toolUse"]) !== undefined) }, texts, (block, text) => ({
       ...block,
       toolUse: { ...(block["toolUse"] as MessageRecord), input: cutArgumentsObject(text) },
     })),
@@ -108,5 +108,5 @@ export const bedrockConverse: Dialect = {
   textMessage: (_role, text) => ({ role: "user", content: [{ text }] }),
   // Converse refuses two user messages in a row ("A conversation must alternate between user and assistant roles").
   replyToSummary: () => ({ role: "assistant", content: [{ text: SUMMARY_REPLY }] }),
-  withText: (m, text) => ({ ...m, content: [...blocks(m), { text }] }),
+  withText: (m, text) => ({ ...m, content: [...records(record(m)?.["content"]), { text }] }),
 };

@@ -111,16 +111,16 @@ export function indicesWhere(list: unknown, test: (entry: MessageRecord) => bool
 }
 
 /**
- * A copy of the message whose array `field` has the entries at `slots[i]` rewritten by `make` for
+ * A copy of the message whose array `at.field` has the entries at `at.slots[i]` rewritten by `make` for
  * each `i` in `texts`: how a dialect replaces the payloads of results held in a content array.
  */
 export function replaceEntries(
   message: MessageRecord,
-  field: string,
-  slots: readonly number[],
+  at: { field: string; slots: readonly number[] },
   texts: ReadonlyMap<number, string>,
   make: (entry: MessageRecord, text: string) => MessageRecord,
 ): MessageRecord {
+  const { field, slots } = at;
   if (texts.size === 0) return message;
   const list = (message[field] as unknown[]).slice();
   for (const [slot, text] of texts) {

@@ -87,7 +87,7 @@ export interface Dialect {
    * With `replyToSummary`: the summary message with one more text block (the flush reminder, which
    * cannot be a user message of its own where turns alternate).
    */
-  withText?(message: MessageRecord, text: string): MessageRecord;
+  withText?(message: object, text: string): MessageRecord;
   /**
    * A text message of this dialect, as the hook adds a summary. A format whose messages cannot hold
    * a system message (or whose common providers refuse one after the first position) makes a user

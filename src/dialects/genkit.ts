@@ -62,14 +62,14 @@ export const genkit: Dialect = {
   bindsToNext: () => false,
   resultTexts: (m) => responseIndices(m).map((index) => responseText(record((m["content"] as MessageRecord[])[index]?.["toolResponse"]))),
   replaceResults: (m, texts) =>
-    replaceEntries(m, "content", responseIndices(m), texts, (part, text) => {
+    replaceEntries(m, { field: "content", slots: responseIndices(m) }, texts, (part, text) => {
       // The payload is replaced whole: its multipart `content`, when it had one, goes with it.
       const { content: _content, ...response } = part["toolResponse"] as MessageRecord;
       return { ...part, toolResponse: { ...response, output: text } };
     }),
   argumentTexts: (m) => requestIndices(m).map((index) => argumentText(record((m["content"] as MessageRecord[])[index]?.["toolRequest"])?.["input"])),
   replaceArguments: (m, texts) =>
-    replaceEntries(m, "content", requestIndices(m), texts, (part, text) => ({ ...part, toolRequest: { ...(part["toolRequest"] as MessageRecord), input: cutArgumentsObject(text) } })),
+    replaceEntries(m, { field: "content", slots: requestIndices(m) }, texts, (part, text) => ({ ...part, toolRequest: { ...(part["toolRequest"] as MessageRecord), input: cutArgumentsObject(text) } })),
   media(m) {
     const found: MediaPart[] = [];
     // A tool response may carry media parts of its own (a screenshot a tool took).

@@ -55,13 +55,13 @@ export const googleGenai: Dialect = {
   resultTexts: (m) =>
     responseIndices(m).map((index) => responseText(record((m["parts"] as MessageRecord[])[index]?.["functionResponse"])?.["response"])),
   replaceResults: (m, texts) =>
-    replaceEntries(m, "parts", responseIndices(m), texts, (part, text) => ({
+    replaceEntries(m, { field: "parts", slots: responseIndices(m) }, texts, (part, text) => ({
       ...part,
       functionResponse: { ...(part["functionResponse"] as MessageRecord), response: { output: text } },
     })),
   argumentTexts: (m) => parts(m).flatMap((part) => (record(part["functionCall"]) ? [argumentText(record(part["functionCall"])?.["args"])] : [])),
   replaceArguments: (m, texts) =>
-    replaceEntries(m, "parts", indicesWhere(m["parts"], (part) => record(part["functionCall"]) !== undefined), texts, (part, text) => ({
+    replaceEntries(m, { field: "parts", slots: indicesWhere(m["parts"], (part) => record(part["functionCall"]) !== undefined) }, texts, (part, text) => ({
       ...part,
       functionCall: { ...(part["functionCall"] as MessageRecord), args: cutArgumentsObject(text) },
     })),

@@ -48,7 +48,7 @@ export const piAgent: Dialect = {
     return isToolResult(m) && text !== undefined ? { ...m, content: [{ type: "text", text }] } : m;
   },
   argumentTexts: (m) => callIndices(m).map((index) => argumentText(asRecord((m["content"] as unknown[])[index])?.["arguments"])),
-  replaceArguments: (m, texts) => replaceEntries(m, "content", callIndices(m), texts, (part, text) => ({ ...part, arguments: cutArgumentsObject(text) })),
+  replaceArguments: (m, texts) => replaceEntries(m, { field: "content", slots: callIndices(m) }, texts, (part, text) => ({ ...part, arguments: cutArgumentsObject(text) })),
   media(m) {
     // pi's images carry their base64 in `data`: billed as an image, not as bytes / 4 of it.
     const found: MediaPart[] = [];

@@ -41,11 +41,6 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   splitInsideTurn: boolean;
   truncateToolResults: boolean;
   maxSummaryTokens: number;
-  /**
-   * True when the turn-boundaries-only ladder applies exactly: no in-turn split, no truncation, no summary
-   * size limit unless `maxSummaryTokens` was given, no room reserved for the summary.
-   */
-  turnsOnly: boolean;
   onCompacting: ((event: CompactingEvent) => void) | undefined;
   onCompacted: ((event: CompactedEvent) => void) | undefined;
   onSkipped: ((event: SkippedEvent) => void) | undefined;
@@ -235,7 +230,6 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     splitInsideTurn,
     truncateToolResults,
     maxSummaryTokens,
-    turnsOnly: !splitInsideTurn && !truncateToolResults && !explicitSummaryLimit,
     onCompacting: optionalFunction(raw, "onCompacting"),
     onCompacted: optionalFunction(raw, "onCompacted"),
     onSkipped: optionalFunction(raw, "onSkipped"),

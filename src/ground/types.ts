@@ -279,7 +279,7 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
   minFreedTokens?: number;
   /**
    * When no user-turn tail fits `keepTail`, keep the last user message plus the newest complete tool groups that fit.
-   * `false` (with `truncateToolResults: false`) restores the turn-boundaries-only ladder exactly (a summary and a tail from a user turn, nothing else).
+   * `false` turns off this rung only: the latest user message is still kept (alone), and the summary is still checked.
    * @default true
    */
   splitInsideTurn?: boolean;

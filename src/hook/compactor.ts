@@ -44,7 +44,8 @@ export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorO
   return async <T extends M>(event: BeforeLlmEvent<T>) => {
     const signal = eventSignal(event);
     const usage = Array.isArray(event.messages) ? checkedUsage(event.usage, event.messages.length, "event.usage") : undefined;
-    const outcome = await runCompaction<T>(event.messages, settings as never, signal, usage);
-    return outcome === null ? null : resultOf(outcome);
+    const outcome = await runCompaction<M>(event.messages, settings, { ...(signal ? { signal } : {}), ...(usage ? { usage } : {}) });
+    // The summary is written in the transcript's own format, so every message is of the caller's type.
+    return outcome === null ? null : (resultOf(outcome) as CompactionResult<T>);
   };
 }

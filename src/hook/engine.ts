@@ -99,7 +99,7 @@ function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: S
     const summary = summaryMessage.make(text);
     try {
       if (text.trim() === "") return undefined;
-      if (!settings.turnsOnly) checkSummarySize(summary as M, plan);
+      checkSummarySize(summary as M, plan);
       return summary;
     } catch {
       // A counter other than the estimate may count the text higher: ask for less.
@@ -120,21 +120,26 @@ function summaryMaker<M extends AnyMessage>(dialect: Dialect, settings: Settings
   return { make: (text) => dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (key === undefined ? text + suffix : sealed(text + suffix, role, key))) };
 }
 
+/** What one engine call brings besides the messages and settings. */
+export interface EngineCall<M extends AnyMessage> {
+  /** The caller's signal: an abort stops `summarize`. */
+  signal?: AbortSignal;
+  /** What the provider reported for the previous request (see `usage`). */
+  usage?: ReportedUsage;
+  /** The messages a store vouches for as this library's own (no seal needed). */
+  stored?: ReadonlySet<object>;
+  /** The plan, when the caller had to look at it first (a lease is taken only to summarize). */
+  planned?: EnginePlan<M>;
+}
+
 /**
  * The hook's work: plan, summarize, assemble. The input is never changed; on any failure it
  * rejects (or, with `onError: "skip"`, resolves null) before anything is assembled.
  */
-export async function runCompaction<M extends AnyMessage>(
-  messages: readonly M[],
-  settings: Settings<M>,
-  signal: AbortSignal | undefined,
-  usage?: ReportedUsage,
-  stored?: ReadonlySet<object>,
-  planned?: EnginePlan<M>,
-): Promise<CompactionOutcome<M> | null> {
+export async function runCompaction<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, call: EngineCall<M> = {}): Promise<CompactionOutcome<M> | null> {
+  const { signal, usage, stored, planned } = call;
   const startedAt = now();
   settings = withReserve(settings, usage);
-  // A caller that had to look at the plan first (a lease is taken only to summarize) hands it over.
   const plan = planned ?? planWithSettings(messages, settings, usage, stored);
   const { tokensBefore } = plan;
   if (plan.action === "none") return null;
@@ -169,11 +174,10 @@ export async function runCompaction<M extends AnyMessage>(
         requestPrefix: messages.slice(0, plan.tailStart),
         maxSummaryTokens: summaryTextBudget(plan, summaryMessage),
       },
-      settings.timeoutMs,
-      signal,
+      { timeoutMs: settings.timeoutMs, signal },
     );
-    ({ head: keptHead, added, replacement } = placeSummary(summary, plan, summaryMessage.make, !settings.turnsOnly));
-    if (!settings.turnsOnly && replacement === undefined) checkSummarySize(added[0] as M, plan);
+    ({ head: keptHead, added, replacement } = placeSummary(summary, plan, summaryMessage.make));
+    if (replacement === undefined) checkSummarySize(added[0] as M, plan);
   } catch (error) {
     // An abort means stop: no fallback stands in for it.
     const fallback = settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED" ? modelFreeSummary(plan, settings, summaryMessage) : undefined;
@@ -195,7 +199,8 @@ export async function runCompaction<M extends AnyMessage>(
   // Replacement messages go in exactly as given, with nothing around them.
   const reply = replacement === undefined ? dialect.replyToSummary?.() : undefined;
   if (settings.flushToMemory && replacement === undefined) {
-    if (reply !== undefined && dialect.withText !== undefined) added[0] = dialect.withText(added[0] as never, FLUSH_TO_MEMORY_REMINDER);
+    const [summary] = added;
+    if (reply !== undefined && dialect.withText !== undefined && summary !== undefined) added[0] = dialect.withText(summary, FLUSH_TO_MEMORY_REMINDER);
     else added.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER));
   }
   if (reply !== undefined) added.push(reply);

@@ -47,7 +47,6 @@ export function placeSummary<M extends AnyMessage>(
   summary: string | SummaryReplacement,
   plan: EnginePlan<M>,
   makeSummary: (text: string) => object,
-  checkSize: boolean,
 ): PlacedSummary<M> {
   const promptEnd = systemPromptLength(plan.head);
   const inForce = promptEnd < plan.head.length ? providerCompactionOf(plan.head.at(-1) as object) : undefined;
@@ -57,7 +56,7 @@ export function placeSummary<M extends AnyMessage>(
   }
   const native = summary.messages.some((message) => providerCompactionOf(message) !== undefined);
   const head = native && inForce !== undefined ? plan.head.slice(0, promptEnd) : plan.head;
-  if (checkSize) checkReplacementSize(summary.messages as M[], plan, plan.head.slice(head.length));
+  checkReplacementSize(summary.messages as M[], plan, plan.head.slice(head.length));
   return { head, added: summary.messages.slice(), replacement: summary };
 }
 

@@ -11,9 +11,9 @@ export async function runSummarize<M extends AnyMessage>(
   summarize: Summarize<M>,
   older: M[],
   context: Omit<SummaryContext, "signal">,
-  timeoutMs: number | undefined,
-  callerSignal: AbortSignal | undefined,
+  limits: { timeoutMs: number | undefined; signal: AbortSignal | undefined },
 ): Promise<string | SummaryReplacement> {
+  const { timeoutMs, signal: callerSignal } = limits;
   if (callerSignal?.aborted) throw abortedError(callerSignal);
   // `summarize` is told through its own signal why it should stop.
   const controller = new AbortController();

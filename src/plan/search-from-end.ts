@@ -29,3 +29,9 @@ export function smallestFittingFromEnd(length: number, fits: (index: number) => 
   }
   return good;
 }
+
+/** The largest index from `from` up to `length - 1` for which `holds(index)`, or -1. */
+export function latestIndex(length: number, from: number, holds: (index: number) => boolean): number {
+  for (let index = length - 1; index >= from; index--) if (holds(index)) return index;
+  return -1;
+}

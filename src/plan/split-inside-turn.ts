@@ -11,23 +11,29 @@ export interface InsideTurnTail {
   groupStart: number;
 }
 
+/** Where `findInsideTurnTail` looks, and what the tail may take. */
+export interface InsideTurnSearch<M extends AnyMessage> {
+  /** Length of the kept head: no user message before it is kept. */
+  head: number;
+  /** Tokens the kept user message and groups may take. */
+  keepTail: number;
+  /** Whether a tail may start at an index. */
+  isBoundary: (index: number) => boolean;
+  /** The plan's reading of the transcript: safe cuts, tool groups. */
+  view: TranscriptView<M>;
+}
+
 /**
  * For `splitInsideTurn`: when no user-turn tail fits, keep the last user message plus the newest
  * complete tool groups that fit `keepTail` (or the last complete group when none fits). A group
  * opens at a message its dialect says may open one (an assistant turn, a call item), after which
  * no result answers an earlier call; no group starts right after an item bound to the next one.
  *
- * @param isBoundary - whether a tail may start at an index
- * @param view - the plan's reading of the transcript: safe cuts, tool groups
+ * @param where - the head, the budget, the tail starts and the plan's reading of the transcript
  * @returns the cut, or undefined when there is no user message or no complete group after it
  */
-export function findInsideTurnTail<M extends AnyMessage>(
-  tokens: TranscriptTokens<M>,
-  head: number,
-  keepTail: number,
-  isBoundary: (index: number) => boolean,
-  view: TranscriptView<M>,
-): InsideTurnTail | undefined {
+export function findInsideTurnTail<M extends AnyMessage>(tokens: TranscriptTokens<M>, where: InsideTurnSearch<M>): InsideTurnTail | undefined {
+  const { head, keepTail, isBoundary, view } = where;
   const { messages } = tokens;
   let user = -1;
   for (let index = messages.length - 1; index >= head; index--) {

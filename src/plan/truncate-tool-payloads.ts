@@ -120,7 +120,7 @@ export function truncateToolPayloads<M extends AnyMessage>(
       // agent is most likely to need, and the search for the cap counts them too.
       const listChars = Math.max(200, cap);
       const named = namedOf(messages[slot.message] as object, slot);
-      const text = (byStructure ? shortenJson(slot.text, cap, listChars) : undefined) ?? cutMiddle(slot.text, cap, truncationMarker, listChars, named);
+      const text = (byStructure ? shortenJson(slot.text, cap, listChars) : undefined) ?? cutMiddle(slot.text, cap, truncationMarker, { listChars, named });
       (slot.kind === "result" ? entry.results : entry.args).set(slot.index, text);
       cut++;
     }
@@ -149,7 +149,7 @@ export function truncateToolPayloads<M extends AnyMessage>(
     // A loop, not a spread: a turn of a hundred thousand parallel calls is more arguments than a call takes.
     let longest = 0;
     for (let position = 0; position < cuttable; position++) longest = Math.max(longest, (slots[position] as Slot).text.length);
-    const { cap, fits } = longestFitting(smallest, longest + 1, original.total, budget, (length) => apply(length, cuttable), last?.cap);
+    const { cap, fits } = longestFitting({ smallest, over: longest + 1, overTokens: original.total, budget, hint: last?.cap }, (length) => apply(length, cuttable));
     // JSON payloads are then shortened by their structure to the same length, when that fits too:
     // every key kept, and long arrays saying what they left out, where a middle cut keeps half an object.
     // Structure costs a little room (quotes, brackets, a marker per array): a few shorter lengths are tried.
@@ -174,13 +174,10 @@ export function truncateToolPayloads<M extends AnyMessage>(
  * A hint (the length found last time) is tried first, then its neighbour.
  */
 function longestFitting<M extends AnyMessage>(
-  smallest: Truncation<M>,
-  over: number,
-  overTokens: number,
-  budget: number,
+  search: { smallest: Truncation<M>; over: number; overTokens: number; budget: number; hint: number | undefined },
   attempt: (length: number) => Truncation<M>,
-  hint: number | undefined,
 ): { cap: number; fits: Truncation<M> } {
+  const { smallest, over, overTokens, budget, hint } = search;
   let low = 0;
   let fits = smallest;
   let high = over;

@@ -468,7 +468,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   /** A call whose input holds a value the digest cannot read: reported, and compacted as `compactor` does, no state read or kept. */
   async function withoutState<T extends M>(error: UnreadableValueError, key: string, messages: readonly T[], signal: AbortSignal | undefined, usage: ReportedUsage | undefined): Promise<T[] | null> {
     report(error, { operation: "get", key });
-    const outcome = await runCompaction<T>(messages, settings as never, signal, usage);
+    const outcome = await runCompaction<T>(messages, settings as never, { ...(signal ? { signal } : {}), ...(usage ? { usage } : {}) });
     return outcome === null ? null : outcome.messages;
   }
 
@@ -525,7 +525,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const callSettings = !archived
       ? settings
       : { ...settings, summarySuffix: (tailStart: number) => archiveLine(head, (tailStart >= base.length ? messages.length : inputIndex(tailStart)) - 1) };
-    const outcome = await runCompaction<T>(base, callSettings as never, signal, usageOfBase(usage, state, origin), stored, planned);
+    const outcome = await runCompaction<T>(base, callSettings as never, { ...(signal ? { signal } : {}), ...(usageOfBase(usage, state, origin) === undefined ? {} : { usage: usageOfBase(usage, state, origin) as ReportedUsage }), stored, ...(planned ? { planned } : {}) });
     if (outcome === null) {
       // Sent with the state as it is: what the provider reported for it is kept with the state.
       if (reported !== undefined && state !== undefined) await unlessUnreadable(key, () => rememberUsage(key, messages, state, reported, signal));

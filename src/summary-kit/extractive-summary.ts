@@ -200,7 +200,7 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
     left -= tokensOf(`\n\n${block}`);
   }
   const factsTitle = factsOnly ? FACTS_SHORT : FACTS;
-  const factBlock = factsBlock(facts, mentions, left - tokensOf(`\n\n${factsTitle}:`), factsTitle, blocks.join("\n"));
+  const factBlock = factsBlock(facts, mentions, left - tokensOf(`\n\n${factsTitle}:`), { title: factsTitle, shown: blocks.join("\n") });
   if (factBlock !== undefined) blocks.push(factBlock);
   // Nothing ranked fits a budget this small: the newest words said stand in, cut to it.
   const newest = requests.at(-1) ?? lastSaid ?? calls.at(-1);
@@ -379,7 +379,8 @@ function resultFacts(output: string, source: string, order: number): Fact[] {
  * first, then those of results the agent acted on, then the rest; newest first within each), one
  * per identifier, then shown grouped by where they came from, oldest source first.
  */
-function factsBlock(facts: Fact[], mentions: ReadonlyMap<string, number>, room: number, title: string, shown: string): string | undefined {
+function factsBlock(facts: Fact[], mentions: ReadonlyMap<string, number>, room: number, around: { title: string; shown: string }): string | undefined {
+  const { title, shown } = around;
   if (room <= 2 || facts.length === 0) return undefined;
   const timesSaid = (fact: Fact): number => Math.min(3, mentions.get(fact.identifier) ?? 1);
   const ranked = facts

@@ -130,16 +130,17 @@ export function indexIdentifiers(text: string): NamedIdentifiers {
  * no longer than `keep` is returned as it is.
  *
  * @param marker - the line put in place of the cut, given the number of characters cut and the identifiers in them
- * @param listChars - the most characters the list of identifiers may take (0: none listed)
- * @param named - the identifiers of a cut of `text`, when an index of them was made (see `indexIdentifiers`)
+ * @param listing - `listChars`: the most characters the list of identifiers may take (0, the
+ *   default: none listed); `named`: the identifiers of a cut of `text`, when an index of them was
+ *   made (see `indexIdentifiers`)
  */
 export function cutMiddle(
   text: string,
   keep: number,
   marker: (cut: number, identifiers: readonly string[]) => string,
-  listChars = 0,
-  named: NamedIdentifiers = (from, to, chars) => identifiersBetween(text, from, to, chars),
+  listing: { listChars?: number; named?: NamedIdentifiers } = {},
 ): string {
+  const { listChars = 0, named = (from: number, to: number, chars: number) => identifiersBetween(text, from, to, chars) } = listing;
   const kept = Math.max(0, keep);
   if (text.length <= kept) return text;
   const start = Math.ceil(kept / 2);

@@ -10,5 +10,5 @@ import { shortenJson } from "./shorten-json.js";
  * @param listChars - the most characters a list of identifiers may take
  */
 export function cutPayload(text: string, keep: number, marker: (cut: number, identifiers: readonly string[]) => string, listChars: number): string {
-  return shortenJson(text, keep, listChars) ?? cutMiddle(text, keep, marker, listChars);
+  return shortenJson(text, keep, listChars) ?? cutMiddle(text, keep, marker, { listChars });
 }

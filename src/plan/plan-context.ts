@@ -1,0 +1,199 @@
+import { libraryMessagesOf } from "../dialects/library-messages.js";
+import type { Dialect } from "../dialects/dialect.js";
+import { readTranscript } from "../dialects/transcript-format.js";
+import { TranscriptTokens } from "../counting/token-counter.js";
+import { FLUSH_TO_MEMORY_REMINDER } from "../ground/constants.js";
+import { withReserve, type Settings } from "../ground/options.js";
+import type { AnyMessage, ReportedUsage } from "../ground/types.js";
+import type { PlanReason } from "./compaction-plan.js";
+import { maskToolResults } from "./mask-tool-output.js";
+import { latestIndex } from "./search-from-end.js";
+import { headLength } from "./split-at-user-boundary.js";
+import { SMALLEST_SUMMARY, summaryTokens } from "./summary-tokens.js";
+import { TranscriptView } from "./transcript-view.js";
+import type { KeptTail } from "./rungs/kept-tail.js";
+
+/** What one plan brings besides the messages and settings. */
+export interface PlanCall {
+  usage?: ReportedUsage | undefined;
+  /** The messages a store vouches for as this library's own (no seal needed). */
+  stored?: ReadonlySet<object> | undefined;
+}
+
+/** The transcript as counted, before anything is decided. */
+export interface MeasuredTranscript<M extends AnyMessage> {
+  messages: readonly M[];
+  /** The settings this call plans with (`maxTokens` less `reserveTokens` while no usage covers the request). */
+  settings: Settings<M>;
+  dialect: Dialect;
+  /** Counts of the transcript as it is, anchored on the provider's usage when there is one. */
+  original: TranscriptTokens<M>;
+  tokensBefore: number;
+  overBudget: boolean;
+  /** True when a user-role summary would be sealed (no stored state vouches for it). */
+  sealed: boolean;
+  stored: ReadonlySet<object> | undefined;
+}
+
+/** What the parts of the request may take, in tokens. */
+export interface PlanBudget {
+  /** What the kept head (system prompt, provider compaction) takes. */
+  headTokens: number;
+  /** What the hook adds besides the summary: the flush reminder, and the reply where turns must alternate. */
+  reminderTokens: number;
+  /** What is left for the tail once the head, the reminder and a summary of `maxSummaryTokens` are in. */
+  tailRoom: number;
+  /** What the tail search may take: `keepTail`, or less when the tail room is smaller. */
+  tailBudget: number;
+}
+
+/** What every rung of the ladder reads: the transcript, its counts, its boundaries and the budget. */
+export interface PlanContext<M extends AnyMessage> extends MeasuredTranscript<M> {
+  reason: PlanReason;
+  /** Length of the kept head (see `headLength`). */
+  head: number;
+  /** The messages of the transcript that this library made (an earlier summary, its reminder). */
+  made: ReadonlySet<object>;
+  view: TranscriptView<M>;
+  /** Whether the message at an index is a user turn (not one this library made). */
+  isBoundary: (index: number) => boolean;
+  /** Whether a kept tail may start at an index: a user turn that cuts no call from its result. */
+  isTailStart: (index: number) => boolean;
+  /** Index of the latest user turn after the head, or -1. */
+  latestUser: number;
+  /** Counts of what the tail is cut from: the masked transcript when masking masked anything, else `original`. */
+  tokens: TranscriptTokens<M>;
+  /** The budget, counted on first use (masking alone never needs it). */
+  readonly budget: PlanBudget;
+  /** Tokens of a summary of a few words. */
+  smallestSummary(): number;
+  /** Tokens of what the summary would replace, as the transcript counts it (masking aside). */
+  olderTokens(kept: KeptTail<M>): number;
+  /** Tokens of the kept tail. */
+  tailTokens(kept: KeptTail<M>): number;
+  /**
+   * What the kept tail may take: the tail room; with nothing but an earlier summary to replace,
+   * that summary stays, and the room is what it leaves beside the head.
+   */
+  roomFor(kept: KeptTail<M>): number;
+}
+
+/** Counts the transcript (see `countedWith`) and tells whether it is over budget. */
+export function measureTranscript<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, call: PlanCall): MeasuredTranscript<M> {
+  const dialect = readTranscript(messages, settings.format);
+  const reserved = withReserve(settings, call.usage);
+  const { tokens: original, total } = countedWith(messages, reserved, call.usage);
+  const tokensBefore = Math.ceil(total);
+  return { messages, settings: reserved, dialect, original, tokensBefore, overBudget: tokensBefore > reserved.maxTokens, sealed: call.stored === undefined, stored: call.stored };
+}
+
+/** Reads what the rungs need of a transcript that is to be compacted. */
+export function planContext<M extends AnyMessage>(measured: MeasuredTranscript<M>): PlanContext<M> {
+  const { messages, settings, dialect, original } = measured;
+  const head = headLength(messages);
+  // The library's own summary counts by position and role; a boundary must also not cut a pair
+  // (a duplicate result after a user turn would be left without its call).
+  const made = libraryMessagesOf(messages, head, settings.summaryRole, { stored: measured.stored, sealKey: settings.sealKey, dialect });
+  // Every rung asks about messages by index, through one reading of the transcript. Masking keeps
+  // roles, calls and ids, so what it says of a message holds for its masked copy too.
+  const view = new TranscriptView(messages, settings.isBoundary);
+  const safe = view.safeCuts();
+  const isBoundary = (index: number) => !made.has(messages[index] as M) && view.isBoundaryAt(index);
+  const isTailStart = (index: number) => safe[index] === 1 && isBoundary(index);
+  const tokens = maskedTokens(measured);
+
+  let budget: PlanBudget | undefined;
+  let smallest: number | undefined;
+  // What the summary would replace, and the kept tail, counted once each: a whole-list counter is
+  // called once for each.
+  const olderCounts = new WeakMap<readonly M[], number>();
+  const tailCounts = new WeakMap<readonly M[], number>();
+  const rooms = new WeakMap<readonly M[], number>();
+  const context: PlanContext<M> = {
+    ...measured,
+    reason: measured.overBudget ? "over-budget" : "forced",
+    head,
+    made,
+    view,
+    isBoundary,
+    isTailStart,
+    latestUser: latestIndex(messages.length, head, isBoundary),
+    tokens,
+    get budget() {
+      return (budget ??= budgetOf(context));
+    },
+    smallestSummary: () => (smallest ??= summaryTokens(context, SMALLEST_SUMMARY)),
+    olderTokens(kept) {
+      const known = olderCounts.get(kept.older);
+      if (known !== undefined) return known;
+      let count = original.isPerMessage ? original.countRange(head, kept.tailStart) : original.countList(kept.older);
+      if (original.isPerMessage) for (const index of kept.pinned) count -= original.countAt(index);
+      olderCounts.set(kept.older, count);
+      return count;
+    },
+    tailTokens(kept) {
+      if (kept.tailTokens !== undefined) return kept.tailTokens;
+      const known = tailCounts.get(kept.tail);
+      if (known !== undefined) return known;
+      const count = tokens.countList(kept.tail);
+      tailCounts.set(kept.tail, count);
+      return count;
+    },
+    roomFor(kept) {
+      const known = rooms.get(kept.older);
+      if (known !== undefined) return known;
+      const keepsSummary = kept.older.length > 0 && kept.older.every((message) => made.has(message));
+      const room = Math.max(0, keepsSummary ? settings.maxTokens - context.budget.headTokens - tokens.countList(kept.older) : context.budget.tailRoom);
+      rooms.set(kept.older, room);
+      return room;
+    },
+  };
+  return context;
+}
+
+/** Counts of the transcript with old tool results masked, when `maskToolResults` masks any; else the original counts. */
+function maskedTokens<M extends AnyMessage>({ messages, settings, original }: MeasuredTranscript<M>): TranscriptTokens<M> {
+  if (!settings.mask) return original;
+  const masking = maskToolResults(messages, settings.mask);
+  if (masking.masked === 0) return original;
+  return new TranscriptTokens(masking.messages, settings.countTokens, { from: original, changed: masking.changed });
+}
+
+function budgetOf<M extends AnyMessage>({ settings, dialect, tokens, head }: PlanContext<M>): PlanBudget {
+  const headTokens = tokens.isPerMessage ? tokens.countRange(0, head) : head === 0 ? 0 : tokens.countList(tokens.messages.slice(0, head));
+  const besides = [...(settings.flushToMemory ? [dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER)] : []), ...(dialect.replyToSummary ? [dialect.replyToSummary()] : [])];
+  const reminderTokens = besides.length > 0 ? tokens.countList(besides as M[]) : 0;
+  // Room for the summary is reserved when the tail is chosen, so that summary and tail fit together.
+  const tailRoom = settings.maxTokens - headTokens - settings.maxSummaryTokens - reminderTokens;
+  return { headTokens, reminderTokens, tailRoom, tailBudget: Math.max(0, Math.min(settings.keepTail, tailRoom)) };
+}
+
+/**
+ * The transcript's counts, and its total, anchored on the provider's reported usage when there is
+ * one. The first `messageCount` messages held `inputTokens`: the total is that figure plus the
+ * count of what was added since. The ratio of the figure to the counter's own count of those
+ * messages calibrates every other count (the tail search, the fit check) when the provider counts
+ * more than the counter does; when it counts less, the counter's larger figures are kept, so a
+ * calibration never makes a request look smaller than the counter says. The ratio is capped at 4.
+ * With the default estimate, no message then counts less than its word pieces (see
+ * `word-pieces.ts`): a fresh tool output of dense text is under-counted by bytes / 4 far more than
+ * the transcript's average, and the ratio, which only knows the messages already counted, cannot
+ * see it.
+ */
+function countedWith<M extends AnyMessage>(
+  messages: readonly M[],
+  settings: Settings<M>,
+  usage: ReportedUsage | undefined,
+): { tokens: TranscriptTokens<M>; total: number } {
+  const raw = new TranscriptTokens(messages, settings.countTokens);
+  if (usage === undefined) return { tokens: raw, total: raw.total };
+  const held = usage.messageCount === 0 ? 0 : raw.isPerMessage ? raw.countRange(0, usage.messageCount) : raw.countList(messages.slice(0, usage.messageCount));
+  const ratio = held > 0 ? usage.inputTokens / held : 1;
+  // A report under a quarter of the counter's own count is no count of these messages (a cache hit
+  // reported as zero, a proxy's placeholder): it is left out rather than let turn compaction off.
+  if (ratio < 0.25) return { tokens: raw, total: raw.total };
+  const calibration = { scale: Math.min(4, Math.max(1, ratio)), floor: true, counted: new Set<object>(messages.slice(0, usage.messageCount)) };
+  const tokens = new TranscriptTokens(messages, settings.countTokens, { from: raw, changed: [] }, calibration);
+  const added = tokens.isPerMessage ? tokens.countRange(usage.messageCount, messages.length) : tokens.countList(messages.slice(usage.messageCount));
+  return { tokens, total: usage.inputTokens + added };
+}
