@@ -42,7 +42,7 @@ export type PrepareStepCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
 
 /**
  * Makes a Vercel AI SDK `prepareStep` that compacts the step's messages, for `generateText`,
- * `streamText` and agents. `summaryRole` defaults to `"user"`: the system prompt travels as
+ * `streamText` and agents. `summary.role` defaults to `"user"`: the system prompt travels as
  * `system`/`instructions`, and AI SDK 7 refuses system messages inside `messages` unless
  * `allowSystemInMessages` is set.
  *
@@ -77,7 +77,7 @@ export function toPrepareStep<M extends AnyMessage = AnyMessage>(
     }) as CompactingPrepareStep;
     return Object.assign(prepareStep, { recall: noArchive });
   }
-  const { compact, idOf } = adapterCompactor<M, PrepareStepOptions<M>>(optionsOrHook, { summaryRole: "user" });
+  const { compact, idOf } = adapterCompactor<M, PrepareStepOptions<M>>(optionsOrHook, { summary: { role: "user" } });
   const prepareStep = (async (args: PrepareStepOptions<M>) => {
     const usage = usageOfLastStep(args);
     const compacted = await compact(args.messages, { ...idOf(args), ...(usage ? { usage } : {}) });

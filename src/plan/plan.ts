@@ -32,7 +32,7 @@ export interface CompactionPlan<M extends AnyMessage = AnyMessage> {
   action: PlanAction;
   reason: PlanReason;
   /**
-   * With `maskToolResults` on, the stage that would produce the result: `"mask"` when masking
+   * With `ladder.maskToolResults` on, the stage that would produce the result: `"mask"` when masking
    * suffices, `"summarize"` when `summarize` would run. Absent otherwise, and when nothing would run.
    */
   stage?: "mask" | "summarize";
@@ -125,7 +125,7 @@ export function planWithSettings<M extends AnyMessage>(
       tokens = new TranscriptTokens(masking.messages, settings.countTokens, { from: original, changed: masking.changed });
       // A forced compaction (a user's `/compact`) asks for a summary: masking alone never answers it.
       // Masking changes the start of the request, which the provider's prompt cache is keyed on: it
-      // is used alone only when it frees enough at once (`minFreedTokens`) not to be needed next turn.
+      // is used alone only when it frees enough at once (`ladder.maskToolResults.minFreedTokens`) not to be needed next turn.
       const freed = original.total - tokens.total;
       if (!settings.force && tokens.total <= settings.maxTokens && freed >= settings.minFreedTokens) {
         return plan({
