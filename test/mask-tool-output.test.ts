@@ -59,7 +59,7 @@ describe.each(dialects)("maskToolResults in %s", (dialect: DialectName) => {
     const summarize = vi.fn(() => "s");
     const onCompacted = vi.fn();
     const maxTokens = estimateTokens(messages) - 1000;
-    const hook = compactor({ maxTokens, summarize, summaryRole, maskToolResults: true, onCompacted });
+    const hook = compactor({ maxTokens, summarize, summary: { role: summaryRole }, ladder: { maskToolResults: true }, events: { onCompacted } });
     const result = await hook({ messages });
     expect(summarize).not.toHaveBeenCalled();
     expect(result!.messages).toHaveLength(messages.length);
@@ -67,14 +67,14 @@ describe.each(dialects)("maskToolResults in %s", (dialect: DialectName) => {
     expect(toolResultPayloads(result!.messages)[0]!.payload).toBe(MASKED_TOOL_RESULT);
     expect(onCompacted).toHaveBeenCalledWith(expect.objectContaining({ strategy: "mask", summarized: 0, kept: messages.length, overBudget: false }));
     expect(onCompacted.mock.calls[0]![0].tokensAfter).toBe(estimateTokens(result!.messages));
-    expect(planCompaction(messages, { maxTokens, maskToolResults: true })).toMatchObject({ action: "mask", stage: "mask" });
+    expect(planCompaction(messages, { maxTokens, ladder: { maskToolResults: true } })).toMatchObject({ action: "mask", stage: "mask" });
   });
 
   it("when masking is not enough, summarize gets the original older messages and the tail stays masked", async () => {
     // Two user turns of three rounds each; the kept tail is the second turn, masked but for its newest result.
     const twoTurns = deepFreeze(render({ ...shape, steps: [...shape.steps.slice(0, 4), { kind: "assistant", text: "ok" }, { kind: "user", text: "more" }, ...shape.steps.slice(4, 7), { kind: "assistant", text: "done" }] }, dialect));
     const summarize = vi.fn((_older: object[]) => "s");
-    const options = { maxTokens: 500, keepTail: 400, summaryRole, maskToolResults: { keepRecent: 1, placeholder: "[gone]" }, splitInsideTurn: false, truncateToolResults: false } as const;
+    const options = { maxTokens: 500, keepTail: 400, summary: { role: summaryRole }, ladder: { maskToolResults: { keepRecent: 1, placeholder: "[gone]" }, splitInsideTurn: false, truncateToolResults: false } } as const;
     const result = await compactor({ ...options, summarize })({ messages: twoTurns });
     expect(summarize).toHaveBeenCalledTimes(1);
     const older = summarize.mock.calls[0]![0];
@@ -88,7 +88,7 @@ describe.each(dialects)("maskToolResults in %s", (dialect: DialectName) => {
   it("a forced compaction summarizes even when masking alone would do", async () => {
     const summarize = vi.fn(() => "s");
     const { compact } = await import("../src/index.js");
-    const result = await compact(messages, { maxTokens: estimateTokens(messages) + 1, summarize, summaryRole, maskToolResults: true, force: true });
+    const result = await compact(messages, { maxTokens: estimateTokens(messages) + 1, summarize, summary: { role: summaryRole }, ladder: { maskToolResults: true }, force: true });
     expect(summarize).toHaveBeenCalledTimes(1);
     expect(result!.messages.filter(isSummaryMessage)).toHaveLength(1);
   });
@@ -96,7 +96,7 @@ describe.each(dialects)("maskToolResults in %s", (dialect: DialectName) => {
   it("a pass that cannot mask anything new goes on to summarize", async () => {
     const summarize = vi.fn(() => "s");
     const alreadyMasked = maskToolResults(messages, { keepRecent: 0 }).messages;
-    const hook = compactor({ maxTokens: estimateTokens(alreadyMasked) - 1, summarize, summaryRole, maskToolResults: { keepRecent: 0 } });
+    const hook = compactor({ maxTokens: estimateTokens(alreadyMasked) - 1, summarize, summary: { role: summaryRole }, ladder: { maskToolResults: { keepRecent: 0 } } });
     await hook({ messages: alreadyMasked });
     expect(summarize).toHaveBeenCalledTimes(1);
   });
@@ -125,7 +125,7 @@ describe("masking properties, every dialect", () => {
       fc.asyncProperty(fc.constantFrom(...dialects), shapeArbitrary({ minTurns: 1 }), fc.double({ min: 0.05, max: 1.1, noNaN: true }), async (dialect, s, share) => {
         const messages = deepFreeze(render(s, dialect));
         const maxTokens = Math.max(1, Math.floor(estimateTokens(messages) * share));
-        const result = await compactor({ maxTokens, summarize: () => "s", summaryRole: summaryRoleFor(dialect), maskToolResults: true, onError: "skip" })({ messages });
+        const result = await compactor({ maxTokens, summarize: () => "s", summary: { role: summaryRoleFor(dialect) }, ladder: { maskToolResults: true }, onError: "skip" })({ messages });
         if (result === null) return;
         expect(findToolPairProblems(result.messages)).toEqual([]);
         if ((messages[0] as { role?: string } | undefined)?.role === "system" && s.summary === undefined) expect(result.messages[0]).toBe(messages[0]);
@@ -140,10 +140,9 @@ describe("masking frees enough at once to be worth the cache it costs", () => {
     const events: { strategy: string; freed: number }[] = [];
     const hook = compactor({
       maxTokens: 2_000,
-      maskToolResults: { keepRecent: 2 },
+      ladder: { maskToolResults: { keepRecent: 2, ...(minFreedTokens === undefined ? {} : { minFreedTokens }) } },
       summarize: () => "the earlier lookups",
-      ...(minFreedTokens === undefined ? {} : { minFreedTokens }),
-      onCompacted: (event) => events.push({ strategy: event.strategy, freed: event.tokensBefore - event.tokensAfter }),
+      events: { onCompacted: (event) => events.push({ strategy: event.strategy, freed: event.tokensBefore - event.tokensAfter }) },
     });
     let messages: object[] = [{ role: "system", content: "sys" }, { role: "user", content: "look everything up" }];
     // One more tool round per turn: the conversation keeps hovering just over the budget.

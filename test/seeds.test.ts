@@ -6,7 +6,7 @@ const countMessages = (messages: readonly unknown[]) => messages.length;
 // The reference examples use windows of a few dozen tokens where a
 // one-line summary is larger than the messages it replaces. The turn-boundaries-only ladder stays available
 // exactly, with these two options; the defaults would reject such a summary as INVALID_SUMMARY.
-const turnsOnly = { splitInsideTurn: false, truncateToolResults: false } as const;
+const turnsOnly = { ladder: { splitInsideTurn: false, truncateToolResults: false } } as const;
 
 describe("Elixir reference page", () => {
   it("1. under budget is a no-op", async () => {
@@ -52,7 +52,7 @@ describe("Elixir reference page", () => {
       maxTokens: 3,
       keepTail: 1,
       countTokens: countMessages,
-      flushToMemory: true,
+      summary: { flushToMemory: true },
       summarize: (older) => `${older.length} turn(s), summarized`,
     });
     const messages = [
@@ -120,7 +120,7 @@ describe("Python reference page", () => {
       maxTokens: 15,
       keepTail: 8,
       summarize: async () => "prior turns summarized",
-      flushToMemory: true,
+      summary: { flushToMemory: true },
     });
     const messages = [
       { role: "system", content: "You are terse." },

@@ -34,7 +34,7 @@ describe("types", () => {
         expectTypeOf(context.signal).toEqualTypeOf<AbortSignal>();
         return "s";
       },
-      isBoundary: (message) => message.role === "user",
+      ladder: { isBoundary: (message) => message.role === "user" },
       countTokens: (list) => list.length,
     });
   });
@@ -49,7 +49,7 @@ describe("types", () => {
     // @ts-expect-error maxTokens is required
     compactor({ summarize: () => "s" });
     // @ts-expect-error summaryRole is system or user
-    compactor({ maxTokens: 10, summarize: () => "s", summaryRole: "assistant" });
+    compactor({ maxTokens: 10, summarize: () => "s", summary: { role: "assistant" } });
   });
 
   it("compact, planCompaction, splitAtUserBoundary and chainHooks keep the type", async () => {
