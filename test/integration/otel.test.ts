@@ -280,9 +280,9 @@ describe("otelEvents", () => {
   it("a skip or a mask (no onCompacting) never ends the span a thrown compaction left", async () => {
     // One otelEvents for every hook: the skip and the mask make their own spans, not the failed compaction's.
     const shared = otelEvents(tracer);
-    const failing = compactor({ ...overBudget, summarize: () => Promise.reject(new Error("down")), ...shared });
-    const skipping = compactor({ maxTokens: 1, countTokens: perMessage, summarize: () => "s", ...shared });
-    const masking = compactor({ ...maskBudget, summarize: () => "s", ...shared });
+    const failing = compactor({ ...overBudget, summarize: () => Promise.reject(new Error("down")), events: shared });
+    const skipping = compactor({ maxTokens: 1, countTokens: perMessage, summarize: () => "s", events: shared });
+    const masking = compactor({ ...maskBudget, summarize: () => "s", events: shared });
     await inAgentSpan(async () => {
       await expect(failing({ messages })).rejects.toThrow(/down/);
       await skipping({ messages: messages.slice(0, 2) });
@@ -294,7 +294,7 @@ describe("otelEvents", () => {
     expect(spans.map((span) => span.spanContext().spanId)).toEqual(startedCompactions.slice(1));
   });
 
-  it("spreads into statefulCompactor's options, whose keys are checked", async () => {
+  it("goes into statefulCompactor's events, whose keys are checked", async () => {
     const hook = statefulCompactor({ ...overBudget, summarize: () => "s", conversationId: "c1", events: otelEvents(tracer) });
     await inAgentSpan(() => hook(messages));
     const span = only("compaction");
