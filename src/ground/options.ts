@@ -107,16 +107,21 @@ const movedKeys: Readonly<Record<string, string>> = {
   onCompacted: "events.onCompacted",
   onSkipped: "events.onSkipped",
   warnOverBudget: "events.warnOverBudget",
+  // Their old names given inside the right group.
+  "summary.maxSummaryTokens": "summary.maxTokens",
+  "summary.summaryRole": "summary.role",
+  "ladder.minFreedTokens": "ladder.maskToolResults.minFreedTokens",
 };
 
-function rejectMisplacedKeys(object: object, known: readonly string[]): void {
+function rejectMisplacedKeys(object: object, known: readonly string[], prefix: string): void {
   for (const key of Object.keys(object)) {
     if (known.includes(key)) continue;
-    if ((callKeys as readonly string[]).includes(key)) {
+    if (prefix === "" && (callKeys as readonly string[]).includes(key)) {
       throw new TypeError(`Unknown option \`${key}\`: it belongs to a single call, \`compact(messages, { ${key} })\`, not to \`compactor()\`.`);
     }
-    const moved = Object.hasOwn(movedKeys, key) ? movedKeys[key] : undefined;
-    if (moved !== undefined) throw new TypeError(`Unknown option \`${key}\`: it moved to \`${moved}\`.`);
+    const path = prefix + key;
+    const moved = Object.hasOwn(movedKeys, path) ? movedKeys[path] : undefined;
+    if (moved !== undefined) throw new TypeError(`Unknown option \`${path}\`: it moved to \`${moved}\`.`);
   }
 }
 
@@ -124,6 +129,7 @@ function rejectMisplacedKeys(object: object, known: readonly string[]): void {
 function group(value: unknown, name: string, known: readonly string[]): Record<string, unknown> {
   if (value === undefined) return {};
   if (!isPlainObject(value)) throw new TypeError(expectedMessage(name, "an object", value));
+  rejectMisplacedKeys(value, known, `${name}.`);
   rejectUnknownKeys(value, known, `${name}.`);
   return value;
 }
@@ -198,7 +204,7 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
   if (!isPlainObject(options)) throw new TypeError(expectedMessage("options", "an object", options));
   const known: readonly string[] =
     kind === "compactor" ? compactorKeys : kind === "stateful" ? [...compactorKeys, ...statefulKeys] : [...compactorKeys, ...callKeys];
-  rejectMisplacedKeys(options, known);
+  rejectMisplacedKeys(options, known, "");
   rejectUnknownKeys(options, known, "");
   const raw = options;
   const summary = group(raw["summary"], "summary", summaryKeys);
