@@ -38,6 +38,7 @@ describe("compactor options", () => {
     [{ maxTokens: 10, summarize, ladder: { minFreedTokens: 5 } }, TypeError, "Unknown option `ladder.minFreedTokens`: it moved to `ladder.maskToolResults.minFreedTokens`."],
     [{ maxTokens: 10, summarize, summary: { maxSummaryTokens: 5 } }, TypeError, "Unknown option `summary.maxSummaryTokens`: it moved to `summary.maxTokens`."],
     [{ maxTokens: 10, summarize, summary: { summaryRole: "user" } }, TypeError, "Unknown option `summary.summaryRole`: it moved to `summary.role`."],
+    [{ maxTokens: 10, summarize, ladder: { onCompacted: () => {} } }, TypeError, "Unknown option `ladder.onCompacted`: it moved to `events.onCompacted`."],
     [{ max_tokens: 10, summarize }, TypeError, "Unknown option `max_tokens`. Did you mean `maxTokens`?"],
     [{ maxTokens: 10, summarize, keep_tail: 3 }, TypeError, "Unknown option `keep_tail`. Did you mean `keepTail`?"],
     [{ maxTokens: 10, summarize, summarise: summarize }, TypeError, "Unknown option `summarise`. Did you mean `summarize`?"],

@@ -107,10 +107,6 @@ const movedKeys: Readonly<Record<string, string>> = {
   onCompacted: "events.onCompacted",
   onSkipped: "events.onSkipped",
   warnOverBudget: "events.warnOverBudget",
-  // Their old names given inside the right group.
-  "summary.maxSummaryTokens": "summary.maxTokens",
-  "summary.summaryRole": "summary.role",
-  "ladder.minFreedTokens": "ladder.maskToolResults.minFreedTokens",
 };
 
 function rejectMisplacedKeys(object: object, known: readonly string[], prefix: string): void {
@@ -119,9 +115,9 @@ function rejectMisplacedKeys(object: object, known: readonly string[], prefix: s
     if (prefix === "" && (callKeys as readonly string[]).includes(key)) {
       throw new TypeError(`Unknown option \`${key}\`: it belongs to a single call, \`compact(messages, { ${key} })\`, not to \`compactor()\`.`);
     }
-    const path = prefix + key;
-    const moved = Object.hasOwn(movedKeys, path) ? movedKeys[path] : undefined;
-    if (moved !== undefined) throw new TypeError(`Unknown option \`${path}\`: it moved to \`${moved}\`.`);
+    // An old name is told where it went wherever it is given: at the top level or inside a group.
+    const moved = Object.hasOwn(movedKeys, key) ? movedKeys[key] : undefined;
+    if (moved !== undefined) throw new TypeError(`Unknown option \`${prefix}${key}\`: it moved to \`${moved}\`.`);
   }
 }
 
