@@ -58,9 +58,9 @@ async function replay({ messages }, share, totals) {
     keepTail: Math.floor(window / 2),
     onError: "skip",
     // A summary the hook refuses leaves the request as it was: counted, since it should not happen.
-    onSkipped: (event) => {
+    events: { onSkipped: (event) => {
       if (event.reason === "error") totals.refused++;
-    },
+    } },
     summarize: (older, context) => {
       seen = { older, context };
       return extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary });

@@ -104,7 +104,7 @@ function libraryPolicy({ inPlace, mask }) {
       older = messages;
       return inner(messages, context);
     };
-    const hook = compactor({ maxTokens: window, summarize, onError: "skip", onSkipped: (event) => (refused += event.reason === "error" ? 1 : 0), ...(mask ? { maskToolResults: true } : {}) });
+    const hook = compactor({ maxTokens: window, summarize, onError: "skip", events: { onSkipped: (event) => (refused += event.reason === "error" ? 1 : 0) }, ...(mask ? { ladder: { maskToolResults: true } } : {}) });
     let refused = 0;
     // The provider's count of the last request, passed back as an agent loop does (`usage`).
     let usage;

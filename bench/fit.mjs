@@ -33,7 +33,7 @@ function summarizerFor(count) {
 const smallestSummary = o200k("[Summary of earlier conversation]\n" + "a few words ".repeat(5)) + 4;
 
 const ladders = {
-  "no in-turn split, no truncation": { splitInsideTurn: false, truncateToolResults: false },
+  "no in-turn split, no truncation": { ladder: { splitInsideTurn: false, truncateToolResults: false } },
   "full ladder": {},
 };
 // The default estimate; the estimate anchored on what the provider reported for the previous
@@ -56,8 +56,7 @@ async function replay({ messages }, share, ladder, counter) {
     keepTail: Math.floor(window / 2),
     summarize: summarizerFor(counted),
     onError: "skip",
-    onSkipped: (event) => event.reason === "error" && failures.push(event.error),
-    onCompacted: (event) => (compactedTo = event.tokensAfter),
+    events: { onSkipped: (event) => event.reason === "error" && failures.push(event.error), onCompacted: (event) => (compactedTo = event.tokensAfter) },
     ...(countTokens ? { countTokens } : {}),
     ...ladders[ladder],
   });

@@ -52,10 +52,10 @@ const hook = compactor({
   maxTokens,
   keepTail,
   summarize,
-  onCompacted: (event) => {
+  events: { onCompacted: (event) => {
     compactions.push(event);
     pendingNote = `  ↳ compacted ${event.summarized} messages: ${event.tokensBefore.toLocaleString("en-US")} → ${event.tokensAfter.toLocaleString("en-US")} tokens`;
-  },
+  } },
 });
 
 function chartLine(turn, tokens) {

@@ -114,7 +114,7 @@ export async function conformance(lib) {
     for (const dialect of dialects) {
       const messages = transcript(random(7), dialect).concat(transcript(random(8), dialect).filter((m) => m.role !== "system" && m.type !== "system"));
       assert(lib.detectDialect(messages) === dialect || dialect === "openai-chat", `${dialect} detected as ${lib.detectDialect(messages)}`);
-      const result = await lib.compact(messages, { maxTokens: 60, maxSummaryTokens: 1000, summaryRole: "user", summarize: () => "the earlier part", force: true });
+      const result = await lib.compact(messages, { maxTokens: 60, summary: { maxTokens: 1000, role: "user" }, summarize: () => "the earlier part", force: true });
       assert(result !== null, `${dialect}: nothing compacted`);
       assert(result.messages.some((m) => lib.isSummaryMessage(m)), `${dialect}: no summary`);
       assert(lib.findToolPairProblems(result.messages).length === 0, `${dialect}: a broken tool pair`);
@@ -131,7 +131,7 @@ export async function conformance(lib) {
       const before = JSON.stringify(messages);
       const total = lib.estimateTokens(messages);
       const maxTokens = Math.max(1, Math.floor(total * (0.05 + next())));
-      const result = await lib.compactor({ maxTokens, summarize: () => "s", onError: "skip", summaryRole: "user" })({ messages });
+      const result = await lib.compactor({ maxTokens, summarize: () => "s", onError: "skip", summary: { role: "user" } })({ messages });
       assert(JSON.stringify(messages) === before, `${dialect}: the input changed`);
       if (total <= maxTokens) assert(result === null, `${dialect}: under budget but compacted`);
       if (result === null) continue;
@@ -145,7 +145,7 @@ export async function conformance(lib) {
 
   await check("each error code", async () => {
     const messages = transcript(random(3), "openai-chat").concat([{ role: "user", content: "a ".repeat(400) }, { role: "assistant", content: "b" }, { role: "user", content: "c" }]);
-    const options = { maxTokens: 40, maxSummaryTokens: 100_000 };
+    const options = { maxTokens: 40, summary: { maxTokens: 100_000 } };
     const codeOf = async (run) => {
       try {
         await run();
@@ -157,7 +157,7 @@ export async function conformance(lib) {
     const codes = {
       SUMMARIZE_FAILED: await codeOf(() => lib.compact(messages, { ...options, summarize: () => { throw Object.create(null); } })),
       INVALID_SUMMARY: await codeOf(() => lib.compact(messages, { ...options, summarize: () => " " })),
-      TIMEOUT: await codeOf(() => lib.compact(messages, { ...options, timeoutMs: 5, summarize: () => new Promise(() => {}) })),
+      TIMEOUT: await codeOf(() => lib.compact(messages, { ...options, summary: { ...options.summary, timeoutMs: 5 }, summarize: () => new Promise(() => {}) })),
       ABORTED: await codeOf(() => lib.compact(messages, { ...options, signal: AbortSignal.abort(), summarize: () => "s" })),
     };
     for (const [expected, got] of Object.entries(codes)) assert(got === expected, `expected ${expected}, got ${got}`);

@@ -36,8 +36,10 @@ export type {
   CompactionStrategy,
   OverBudgetCause,
   CompactOptions,
+  CompactorEvents,
   CompactorOptions,
   CountTokens,
+  LadderOptions,
   MaskToolResultsOptions,
   PlanOptions,
   ReportedUsage,
@@ -45,6 +47,7 @@ export type {
   SkipReason,
   Summarize,
   SummaryContext,
+  SummaryOptions,
   SummaryReplacement,
 } from "./ground/types.js";
 export { renderTranscript } from "./summary-kit/render-transcript.js";

@@ -10,11 +10,20 @@ const u = (n: number) => user(`u${n}`);
 const a = (n: number) => assistant(`a${n}`);
 
 describe("adapters", () => {
-  it("toPrepareStep defaults summaryRole to user and returns {} when nothing changed", async () => {
+  it("toPrepareStep defaults summary.role to user and returns {} when nothing changed", async () => {
     const prepareStep = toPrepareStep({ maxTokens: 2, keepTail: 1, countTokens: perMessage, summarize: () => "s" });
     const result = await prepareStep({ messages: [u(1), a(1), u(2)], stepNumber: 3 });
     expect(result.messages?.[0]).toEqual({ role: "user", content: `${SUMMARY_PREFIX}s` });
     expect(await toPrepareStep({ maxTokens: 100, summarize: () => "s" })({ messages: [u(1)] })).toEqual({});
+  });
+
+  it("toPrepareStep keeps its default role beside the caller's other summary options, and yields to the caller's role", async () => {
+    const roleWith = async (summary: object) => {
+      const prepareStep = toPrepareStep({ maxTokens: 2, keepTail: 1, countTokens: perMessage, summarize: () => "s", summary });
+      return (await prepareStep({ messages: [u(1), a(1), u(2)] })).messages?.[0];
+    };
+    expect(await roleWith({ flushToMemory: false })).toEqual({ role: "user", content: `${SUMMARY_PREFIX}s` });
+    expect(await roleWith({ role: "system" })).toEqual({ role: "system", content: `${SUMMARY_PREFIX}s` });
   });
 
   it("toCallModelInputFilter compacts modelData.input and keeps the rest", async () => {

@@ -200,7 +200,7 @@ describe("context.maxSummaryTokens is the budget of the summary's text", () => {
         maxTokens: 400,
         usage,
         onError: "skip",
-        onSkipped: (event: unknown) => refused.push(event),
+        events: { onSkipped: (event: unknown) => refused.push(event) },
         summarize: (older: readonly object[], context: SummaryContext) => {
           budgets.push(context.maxSummaryTokens);
           return extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary });
@@ -219,7 +219,7 @@ describe("context.maxSummaryTokens is the budget of the summary's text", () => {
       let limit = 0;
       const output = await compact(messages, {
         maxTokens: 200,
-        summaryRole,
+        summary: { role: summaryRole },
         summarize: (_older, context) => {
           limit = context.maxSummaryTokens;
           return "w".repeat(limit * 4 - 2);

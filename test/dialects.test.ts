@@ -71,7 +71,7 @@ describe.each(dialectFixtures)("$name", (fixture) => {
   });
 
   it("writes the summary in the transcript's own format", async () => {
-    const result = await compact(transcript, { maxTokens: 1, keepTail: 0, maxSummaryTokens: 1000, summarize: () => "short", summaryRole: "user" });
+    const result = await compact(transcript, { maxTokens: 1, keepTail: 0, summary: { maxTokens: 1000, role: "user" }, summarize: () => "short" });
     expect(result).not.toBeNull();
     // Where turns must alternate (Bedrock), an assistant reply follows the summary.
     const [made, ...rest] = result!.messages;
@@ -89,13 +89,13 @@ describe.each(dialectFixtures)("$name", (fixture) => {
 describe("formats without system messages", () => {
   it.each(["google-genai", "anthropic", "genkit", "pi-agent"] as const)("%s: a summary and its reminder are user messages even with summaryRole system", async (name) => {
     const { user, toolRound } = dialectFixtures.find((fixture) => fixture.name === name)!;
-    const result = await compact([user, ...toolRound, { ...user }], { format: name, maxTokens: 1, keepTail: 0, maxSummaryTokens: 1000, summarize: () => "s", summaryRole: "system", flushToMemory: true });
+    const result = await compact([user, ...toolRound, { ...user }], { format: name, maxTokens: 1, keepTail: 0, summary: { maxTokens: 1000, role: "system", flushToMemory: true }, summarize: () => "s" });
     expect(result!.messages.slice(0, 2).map((m) => (m as { role: string }).role)).toEqual(["user", "user"]);
   });
 
   it("bedrock-converse: the summary, its reminder as a second block, then an assistant reply, so turns alternate", async () => {
     const { user, toolRound } = dialectFixtures.find((fixture) => fixture.name === "bedrock-converse")!;
-    const result = await compact([user, ...toolRound, { ...user }], { maxTokens: 1, keepTail: 0, maxSummaryTokens: 1000, summarize: () => "s", summaryRole: "system", flushToMemory: true });
+    const result = await compact([user, ...toolRound, { ...user }], { maxTokens: 1, keepTail: 0, summary: { maxTokens: 1000, role: "system", flushToMemory: true }, summarize: () => "s" });
     const [summary, reply, next] = result!.messages as { role: string; content: { text: string }[] }[];
     expect(summary!.role).toBe("user");
     expect(summary!.content.at(-1)).toEqual({ text: FLUSH_TO_MEMORY_REMINDER });

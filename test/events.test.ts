@@ -10,7 +10,7 @@ describe("events", () => {
     const onCompacting = vi.fn();
     const onCompacted = vi.fn();
     const onSkipped = vi.fn();
-    const hook = compactor({ maxTokens: 5, summarize: () => "s", countTokens: perMessage, onCompacting, onCompacted, onSkipped });
+    const hook = compactor({ maxTokens: 5, summarize: () => "s", countTokens: perMessage, events: { onCompacting, onCompacted, onSkipped } });
     expect(await hook({ messages })).toBeNull();
     expect([onCompacting, onCompacted, onSkipped].map((f) => f.mock.calls.length)).toEqual([0, 0, 0]);
   });
@@ -27,8 +27,7 @@ describe("events", () => {
         order.push("summarize");
         return "s";
       },
-      onCompacting,
-      onCompacted,
+      events: { onCompacting, onCompacted },
     });
     await hook({ messages });
     expect(order).toEqual(["compacting", "summarize", "compacted"]);
@@ -47,12 +46,12 @@ describe("events", () => {
   it("overBudget says the result is still too large, and why", async () => {
     const onCompacted = vi.fn();
     // The flush reminder takes the one token a summary beside the latest request leaves.
-    const hook = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", onCompacted, flushToMemory: true });
+    const hook = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", events: { onCompacted }, summary: { flushToMemory: true } });
     const result = await hook({ messages: [...messages, { role: "assistant", content: "a3" }] });
     expect(result!.messages).toHaveLength(4);
     expect(onCompacted).toHaveBeenCalledWith(expect.objectContaining({ tokensAfter: 4, overBudget: true, overBudgetCause: "kept-messages" }));
     // The ladder's last resort keeps the latest request alone, and the result fits.
-    const laddered = await compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", onCompacted })({ messages: [...messages, { role: "assistant", content: "a3" }] });
+    const laddered = await compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", events: { onCompacted } })({ messages: [...messages, { role: "assistant", content: "a3" }] });
     expect(laddered!.messages.map((m) => m.content)).toEqual(["S", "[Summary of earlier conversation]\ns", "u2"]);
     expect(onCompacted).toHaveBeenLastCalledWith(expect.objectContaining({ tokensAfter: 3, overBudget: false }));
   });
@@ -62,9 +61,9 @@ describe("events", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     try {
       // The flush reminder takes the one token a summary beside the latest request leaves.
-      const withReminder = { flushToMemory: true };
+      const withReminder = { summary: { flushToMemory: true } };
       const longer = [...messages, { role: "assistant", content: "a3" }];
-      const quiet = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", warnOverBudget: false, ...withReminder });
+      const quiet = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", events: { warnOverBudget: false }, ...withReminder });
       expect(await quiet({ messages: longer })).toMatchObject({ overBudget: true, overBudgetCause: "kept-messages" });
       expect(warn).not.toHaveBeenCalled();
       const hook = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", ...withReminder });
@@ -96,14 +95,14 @@ describe("events", () => {
     const { estimateTokens } = await import("../src/index.js");
     const onCompacted = vi.fn();
     const big = [messages[0]!, ...Array.from({ length: 40 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `message ${i} `.repeat(10) }))];
-    const result = await compactor({ maxTokens: 300, summarize: () => "short", onCompacted })({ messages: big });
+    const result = await compactor({ maxTokens: 300, summarize: () => "short", events: { onCompacted } })({ messages: big });
     expect(onCompacted.mock.calls[0]![0].tokensAfter).toBe(estimateTokens(result!.messages));
     expect(onCompacted.mock.calls[0]![0].tokensBefore).toBe(estimateTokens(big));
   });
 
   it("nothing to summarize is reported as skipped", async () => {
     const onSkipped = vi.fn();
-    const hook = compactor({ maxTokens: 1, summarize: () => "s", onSkipped });
+    const hook = compactor({ maxTokens: 1, summarize: () => "s", events: { onSkipped } });
     expect(await hook({ messages: [{ role: "system", content: "a system prompt" }] })).toBeNull();
     expect(onSkipped).toHaveBeenCalledWith({ reason: "nothing-to-summarize", tokensBefore: expect.any(Number), overBudget: true, overBudgetCause: "system-prompt" });
   });

@@ -51,7 +51,7 @@ describe("failures are coded CompactionErrors", () => {
         signal = context.signal;
         return new Promise<string>(() => {});
       },
-      { timeoutMs: 30 },
+      { summary: { timeoutMs: 30 } },
     ).finally(() => (settled = true));
     await vi.advanceTimersByTimeAsync(29);
     expect(settled).toBe(false);
@@ -69,7 +69,7 @@ describe("failures are coded CompactionErrors", () => {
     try {
       const error = await failure(
         () => new Promise<string>((_, reject) => setTimeout(() => reject(new Error("late")), 40)),
-        { timeoutMs: 5 },
+        { summary: { timeoutMs: 5 } },
       );
       expect(error.code).toBe("TIMEOUT");
       await new Promise((resolve) => setTimeout(resolve, 80));
@@ -98,7 +98,7 @@ describe("failures are coded CompactionErrors", () => {
 
   it('onError: "skip" resolves null and reports the error', async () => {
     const onSkipped = vi.fn();
-    const hook = compactor({ ...base, onError: "skip", onSkipped, summarize: () => { throw new Error("boom"); } });
+    const hook = compactor({ ...base, onError: "skip", events: { onSkipped }, summarize: () => { throw new Error("boom"); } });
     expect(await hook({ messages })).toBeNull();
     expect(onSkipped).toHaveBeenCalledWith(expect.objectContaining({ reason: "error", tokensBefore: 5, error: expect.any(CompactionError) }));
   });
@@ -113,9 +113,9 @@ describe("failures are coded CompactionErrors", () => {
 
   it("a callback that throws rejects with that error", async () => {
     const oops = new Error("ui broke");
-    const hook = compactor({ ...base, summarize: () => "s", onCompacting: () => { throw oops; } });
+    const hook = compactor({ ...base, summarize: () => "s", events: { onCompacting: () => { throw oops; } } });
     await expect(hook({ messages })).rejects.toBe(oops);
-    const hook2 = compactor({ ...base, summarize: () => "s", onCompacted: () => { throw oops; } });
+    const hook2 = compactor({ ...base, summarize: () => "s", events: { onCompacted: () => { throw oops; } } });
     await expect(hook2({ messages })).rejects.toBe(oops);
   });
 

@@ -25,7 +25,7 @@ describe("onError: fallback", () => {
 
   it.each(failures)("summarize %s: the extractive summary stands in, within budget, and says why", async (_, summarize, code) => {
     const events: CompactedEvent[] = [];
-    const result = await compactor({ maxTokens, summarize: summarize as never, onError: "fallback", timeoutMs: 50, onCompacted: (event) => events.push(event) })({ messages });
+    const result = await compactor({ maxTokens, summarize: summarize as never, onError: "fallback", summary: { timeoutMs: 50 }, events: { onCompacted: (event) => events.push(event) } })({ messages });
     expect(result).not.toBeNull();
     const output = result!.messages as Message[];
     expect(estimateTokens(output)).toBeLessThanOrEqual(maxTokens);

@@ -59,7 +59,7 @@ describe.each(dialects)("fit in %s", (dialect) => {
         const smallest = (summaryRole === "user" ? 30 : 20) + (dialect === "pi-agent" ? 8 : 0) + reply;
         fc.pre(Math.floor((maxTokens - keepTail) / 2) >= smallest + reminder);
         const skipped: SkippedEvent[] = [];
-        const hook = compactor({ maxTokens, keepTail, summaryRole, flushToMemory, summarize: () => "s", onError: "skip", onSkipped: (event) => skipped.push(event) });
+        const hook = compactor({ maxTokens, keepTail, summary: { role: summaryRole, flushToMemory }, summarize: () => "s", onError: "skip", events: { onSkipped: (event) => skipped.push(event) } });
         const result = await hook({ messages });
         if (total <= maxTokens) {
           expect(result).toBeNull();
@@ -96,7 +96,7 @@ describe.each(dialects)("fit in %s", (dialect) => {
         const messageCount = Math.floor(messages.length * heldShare);
         const usage = { inputTokens: Math.round(estimateTokens(messages.slice(0, messageCount)) * ratio), messageCount };
         const done: CompactedEvent[] = [];
-        const hook = compactor({ maxTokens, summaryRole, summarize: () => "s", onError: "skip", onCompacted: (event) => done.push(event) });
+        const hook = compactor({ maxTokens, summary: { role: summaryRole }, summarize: () => "s", onError: "skip", events: { onCompacted: (event) => done.push(event) } });
         const result = await hook({ messages, usage });
         if (result === null) return;
         const output = result.messages as Message[];
@@ -140,7 +140,7 @@ describe.each(dialectFixtures.filter((fixture) => fixture.name !== "langchain"))
 
   it("cuts an oversized result in the middle, in the dialect's own shape, ids kept", async () => {
     const messages = [fixture.user, ...bigRound];
-    const result = await compactor({ maxTokens: 2000, summarize: () => "s", summaryRole: "user" })({ messages: [fixture.user, ...fixture.toolRound, ...messages] });
+    const result = await compactor({ maxTokens: 2000, summarize: () => "s", summary: { role: "user" } })({ messages: [fixture.user, ...fixture.toolRound, ...messages] });
     const output = result!.messages as Message[];
     expect(estimateTokens(output)).toBeLessThanOrEqual(2000);
     expect(findToolPairProblems(output)).toEqual([]);
@@ -175,7 +175,7 @@ describe("the ladder", () => {
       { role: "tool", tool_call_id: "b", content: big(2) },
     ];
     const messages = [system, { role: "user", content: "earlier" }, { role: "assistant", content: "done" }, request, ...parallel];
-    const result = await compactor({ maxTokens: 4000, keepTail: 3900, maxSummaryTokens: 50, summarize: () => "s" })({ messages });
+    const result = await compactor({ maxTokens: 4000, keepTail: 3900, summary: { maxTokens: 50 }, summarize: () => "s" })({ messages });
     const results = (result!.messages as Message[]).filter((m) => m["role"] === "tool").map((m) => m["content"] as string);
     expect(results.at(-1)).toBe(big(2));
     expect(results[0]).toMatch(/characters cut to fit/);
@@ -184,12 +184,12 @@ describe("the ladder", () => {
   it("reports what cannot fit, and why", async () => {
     const onSkipped = vi.fn();
     const onCompacted = vi.fn();
-    const options = { summarize: () => "s", onSkipped, onCompacted };
+    const options = { summarize: () => "s", events: { onSkipped, onCompacted } };
     await compactor({ maxTokens: 5, ...options })({ messages: [system, request] });
     expect(onSkipped).toHaveBeenLastCalledWith(expect.objectContaining({ overBudget: true, overBudgetCause: "system-prompt" }));
     await compactor({ maxTokens: 40, ...options })({ messages: [system, { role: "user", content: big(0) }] });
     expect(onSkipped).toHaveBeenLastCalledWith(expect.objectContaining({ overBudget: true, overBudgetCause: "latest-user-message" }));
-    await compactor({ maxTokens: 100, ...options, maxSummaryTokens: 60 })({ messages: [system, ...round("a", "ok"), { role: "user", content: big(0) }] });
+    await compactor({ maxTokens: 100, ...options, summary: { maxTokens: 60 } })({ messages: [system, ...round("a", "ok"), { role: "user", content: big(0) }] });
     expect(onCompacted).toHaveBeenLastCalledWith(expect.objectContaining({ overBudget: true, overBudgetCause: "latest-user-message" }));
   });
 
@@ -209,7 +209,7 @@ describe("the ladder", () => {
     const perMessage = (list: readonly unknown[]) => list.length;
     const onSkipped = vi.fn();
     const noGain = vi.fn(() => "s");
-    await expect(compactor({ maxTokens: 2, keepTail: 0, countTokens: perMessage, summarize: noGain, onSkipped })({ messages: [system, { role: "user", content: "u1" }, request] })).resolves.toBeNull();
+    await expect(compactor({ maxTokens: 2, keepTail: 0, countTokens: perMessage, summarize: noGain, events: { onSkipped } })({ messages: [system, { role: "user", content: "u1" }, request] })).resolves.toBeNull();
     expect(noGain).not.toHaveBeenCalled();
     expect(onSkipped).toHaveBeenCalledWith(expect.objectContaining({ reason: "nothing-to-summarize", overBudget: true }));
   });
@@ -219,16 +219,16 @@ describe("the ladder", () => {
     // Text of exactly `tokens` tokens as the estimate counts text in a message: its JSON string's bytes / 4.
     const exactly = (tokens: number) => "w".repeat(tokens * 4 - 2);
     const summarize = vi.fn((_older: object[], context: SummaryContext) => exactly(context.maxSummaryTokens));
-    const result = await compactor({ maxTokens: 600, keepTail: 200, summaryRole, summarize })({ messages });
+    const result = await compactor({ maxTokens: 600, keepTail: 200, summary: { role: summaryRole }, summarize })({ messages });
     expect(result).not.toBeNull();
     expect(Math.ceil(utf8Bytes(JSON.stringify(exactly(summarize.mock.calls[0]![1].maxSummaryTokens))) / 4)).toBe(summarize.mock.calls[0]![1].maxSummaryTokens);
-    const tooLong = compactor({ maxTokens: 600, keepTail: 200, summaryRole, summarize: (_older, context) => exactly(context.maxSummaryTokens + 2) });
+    const tooLong = compactor({ maxTokens: 600, keepTail: 200, summary: { role: summaryRole }, summarize: (_older, context) => exactly(context.maxSummaryTokens + 2) });
     await expect(tooLong({ messages })).rejects.toMatchObject({ code: "INVALID_SUMMARY" });
   });
 
   it("with splitInsideTurn and truncateToolResults off, the summary is still checked and room is still kept for it", async () => {
     const messages = [system, request, ...round("a", big(1)), ...round("b", big(2))];
-    const rungsOff = { maxTokens: 3000, splitInsideTurn: false, truncateToolResults: false } as const;
+    const rungsOff = { maxTokens: 3000, ladder: { splitInsideTurn: false, truncateToolResults: false } } as const;
     await expect(compactor({ ...rungsOff, summarize: () => "z".repeat(20_000) })({ messages })).rejects.toMatchObject({ code: "INVALID_SUMMARY" });
     const result = await compactor({ ...rungsOff, summarize: (_older, context) => "z".repeat(context.maxSummaryTokens * 4 - 2) })({ messages });
     // The request is kept beside a summary as long as its limit allows, and the two fit.

@@ -59,7 +59,7 @@ describe.each(dialects)("maskToolResults in %s", (dialect: DialectName) => {
     const summarize = vi.fn(() => "s");
     const onCompacted = vi.fn();
     const maxTokens = estimateTokens(messages) - 1000;
-    const hook = compactor({ maxTokens, summarize, summaryRole, maskToolResults: true, onCompacted });
+    const hook = compactor({ maxTokens, summarize, summary: { role: summaryRole }, ladder: { maskToolResults: true }, events: { onCompacted } });
     const result = await hook({ messages });
     expect(summarize).not.toHaveBeenCalled();
     expect(result!.messages).toHaveLength(messages.length);
@@ -67,7 +67,7 @@ describe.each(dialects)("maskToolResults in %s", (dialect: DialectName) => {
     expect(toolResultPayloads(result!.messages)[0]!.payload).toBe(MASKED_TOOL_RESULT);
     expect(onCompacted).toHaveBeenCalledWith(expect.objectContaining({ strategy: "mask", summarized: 0, kept: messages.length, overBudget: false }));
     expect(onCompacted.mock.calls[0]![0].tokensAfter).toBe(estimateTokens(result!.messages));
-    const plan = planCompaction(messages, { maxTokens, maskToolResults: true });
+    const plan = planCompaction(messages, { maxTokens, ladder: { maskToolResults: true } });
     expect(plan.action).toBe("mask");
     expect(Object.keys(plan)).toEqual(["action", "reason", "tokensBefore", "head", "older", "tail"]);
   });
@@ -77,7 +77,7 @@ describe.each(dialects)("maskToolResults in %s", (dialect: DialectName) => {
     // tail is the second turn, masked but for its newest result, beside a summary of at most 40.
     const twoTurns = deepFreeze(render({ ...shape, steps: [...shape.steps.slice(0, 4), { kind: "assistant", text: "ok" }, { kind: "user", text: "more" }, ...shape.steps.slice(4, 7), { kind: "assistant", text: "done" }] }, dialect));
     const summarize = vi.fn((_older: object[]) => "s");
-    const options = { maxTokens: 800, keepTail: 760, maxSummaryTokens: 40, summaryRole, maskToolResults: { keepRecent: 1, placeholder: "[gone]" }, splitInsideTurn: false, truncateToolResults: false } as const;
+    const options = { maxTokens: 800, keepTail: 760, summary: { maxTokens: 40, role: summaryRole }, ladder: { maskToolResults: { keepRecent: 1, placeholder: "[gone]" }, splitInsideTurn: false, truncateToolResults: false } } as const;
     const result = await compactor({ ...options, summarize })({ messages: twoTurns });
     expect(summarize).toHaveBeenCalledTimes(1);
     const older = summarize.mock.calls[0]![0];
@@ -91,7 +91,7 @@ describe.each(dialects)("maskToolResults in %s", (dialect: DialectName) => {
   it("a forced compaction summarizes even when masking alone would do", async () => {
     const summarize = vi.fn(() => "s");
     const { compact } = await import("../src/index.js");
-    const result = await compact(messages, { maxTokens: estimateTokens(messages) + 1, summarize, summaryRole, maskToolResults: true, force: true });
+    const result = await compact(messages, { maxTokens: estimateTokens(messages) + 1, summarize, summary: { role: summaryRole }, ladder: { maskToolResults: true }, force: true });
     expect(summarize).toHaveBeenCalledTimes(1);
     expect(result!.messages.filter(isSummaryMessage)).toHaveLength(1);
   });
@@ -99,7 +99,7 @@ describe.each(dialects)("maskToolResults in %s", (dialect: DialectName) => {
   it("a pass that cannot mask anything new goes on to summarize", async () => {
     const summarize = vi.fn(() => "s");
     const alreadyMasked = maskToolResults(messages, { keepRecent: 0 }).messages;
-    const hook = compactor({ maxTokens: estimateTokens(alreadyMasked) - 1, summarize, summaryRole, maskToolResults: { keepRecent: 0 } });
+    const hook = compactor({ maxTokens: estimateTokens(alreadyMasked) - 1, summarize, summary: { role: summaryRole }, ladder: { maskToolResults: { keepRecent: 0 } } });
     await hook({ messages: alreadyMasked });
     expect(summarize).toHaveBeenCalledTimes(1);
   });
@@ -128,7 +128,7 @@ describe("masking properties, every dialect", () => {
       fc.asyncProperty(fc.constantFrom(...dialects), shapeArbitrary({ minTurns: 1 }), fc.double({ min: 0.05, max: 1.1, noNaN: true }), async (dialect, s, share) => {
         const messages = deepFreeze(render(s, dialect));
         const maxTokens = Math.max(1, Math.floor(estimateTokens(messages) * share));
-        const result = await compactor({ maxTokens, summarize: () => "s", summaryRole: summaryRoleFor(dialect), maskToolResults: true, onError: "skip" })({ messages });
+        const result = await compactor({ maxTokens, summarize: () => "s", summary: { role: summaryRoleFor(dialect) }, ladder: { maskToolResults: true }, onError: "skip" })({ messages });
         if (result === null) return;
         expect(findToolPairProblems(result.messages)).toEqual([]);
         if ((messages[0] as { role?: string } | undefined)?.role === "system" && s.summary === undefined) expect(result.messages[0]).toBe(messages[0]);
@@ -143,10 +143,9 @@ describe("masking frees enough at once to be worth the cache it costs", () => {
     const events: { strategy: string; freed: number }[] = [];
     const hook = compactor({
       maxTokens: 2_000,
-      maskToolResults: { keepRecent: 2 },
+      ladder: { maskToolResults: { keepRecent: 2, ...(minFreedTokens === undefined ? {} : { minFreedTokens }) } },
       summarize: () => "the earlier lookups",
-      ...(minFreedTokens === undefined ? {} : { minFreedTokens }),
-      onCompacted: (event) => events.push({ strategy: event.strategy, freed: event.tokensBefore - event.tokensAfter }),
+      events: { onCompacted: (event) => events.push({ strategy: event.strategy, freed: event.tokensBefore - event.tokensAfter }) },
     });
     let messages: object[] = [{ role: "system", content: "sys" }, { role: "user", content: "look everything up" }];
     // One more tool round per turn: the conversation keeps hovering just over the budget.

@@ -1,6 +1,6 @@
 // Options are validated once, synchronously; bad events name the bad index.
 import { describe, expect, it } from "vitest";
-import { compactor, planCompaction } from "../src/index.js";
+import { compact, compactor, planCompaction, statefulCompactor } from "../src/index.js";
 
 const summarize = () => "s";
 
@@ -16,12 +16,29 @@ describe("compactor options", () => {
     [{ maxTokens: 10, summarize, keepTail: -1 }, RangeError, "Expected `keepTail` to be an integer from 0 and up, got `-1` (number)"],
     [{ maxTokens: 10, summarize, keepTail: 10 }, RangeError, "Expected `keepTail` to be less than `maxTokens` (10), got `10` (number)"],
     [{ maxTokens: 10, summarize, countTokens: 5 }, TypeError, "Expected `countTokens` to be a function, got `5` (number)"],
-    [{ maxTokens: 10, summarize, flushToMemory: "yes" }, TypeError, "Expected `flushToMemory` to be a boolean, got `yes` (string)"],
-    [{ maxTokens: 10, summarize, summaryRole: "assistant" }, RangeError, 'Expected `summaryRole` to be `"auto"`, `"system"` or `"user"`, got `assistant` (string)'],
-    [{ maxTokens: 10, summarize, timeoutMs: 0 }, RangeError, "Expected `timeoutMs` to be a positive number of milliseconds up to 2147483647, got `0` (number)"],
+    [{ maxTokens: 10, summarize, summary: { flushToMemory: "yes" } }, TypeError, "Expected `summary.flushToMemory` to be a boolean, got `yes` (string)"],
+    [{ maxTokens: 10, summarize, summary: { role: "assistant" } }, RangeError, 'Expected `summary.role` to be `"auto"`, `"system"` or `"user"`, got `assistant` (string)'],
+    [{ maxTokens: 10, summarize, summary: { timeoutMs: 0 } }, RangeError, "Expected `summary.timeoutMs` to be a positive number of milliseconds up to 2147483647, got `0` (number)"],
+    [{ maxTokens: 10, summarize, summary: { maxTokens: 0 } }, RangeError, "Expected `summary.maxTokens` to be a positive integer, got `0` (number)"],
     [{ maxTokens: 10, summarize, onError: "ignore" }, RangeError, 'Expected `onError` to be `"throw"`, `"skip"` or `"fallback"`, got `ignore` (string)'],
-    [{ maxTokens: 10, summarize, onCompacted: true }, TypeError, "Expected `onCompacted` to be a function, got `true` (boolean)"],
-    [{ maxTokens: 10, summarize, maskToolResults: { keepRecent: -2 } }, RangeError, "Expected `maskToolResults.keepRecent` to be an integer from 0 and up, got `-2` (number)"],
+    [{ maxTokens: 10, summarize, events: { onCompacted: true } }, TypeError, "Expected `events.onCompacted` to be a function, got `true` (boolean)"],
+    [{ maxTokens: 10, summarize, events: { warnOverBudget: 1 } }, TypeError, "Expected `events.warnOverBudget` to be a boolean, got `1` (number)"],
+    [{ maxTokens: 10, summarize, ladder: { maskToolResults: { keepRecent: -2 } } }, RangeError, "Expected `ladder.maskToolResults.keepRecent` to be an integer from 0 and up, got `-2` (number)"],
+    [{ maxTokens: 10, summarize, ladder: { maskToolResults: { minFreedTokens: 1.5 } } }, RangeError, "Expected `ladder.maskToolResults.minFreedTokens` to be an integer from 0 and up, got `1.5` (number)"],
+    [{ maxTokens: 10, summarize, ladder: { maskToolResults: "on" } }, TypeError, "Expected `ladder.maskToolResults` to be a boolean or an object, got `on` (string)"],
+    [{ maxTokens: 10, summarize, ladder: { splitInsideTurn: "no" } }, TypeError, "Expected `ladder.splitInsideTurn` to be a boolean, got `no` (string)"],
+    [{ maxTokens: 10, summarize, ladder: { isBoundary: true } }, TypeError, "Expected `ladder.isBoundary` to be a function, got `true` (boolean)"],
+    [{ maxTokens: 10, summarize, summary: "short" }, TypeError, "Expected `summary` to be an object, got `short` (string)"],
+    [{ maxTokens: 10, summarize, ladder: [] }, TypeError, "Expected `ladder` to be an object, got `[]` (array)"],
+    [{ maxTokens: 10, summarize, events: null }, TypeError, "Expected `events` to be an object, got `null` (null)"],
+    [{ maxTokens: 10, summarize, summary: { max_tokens: 5 } }, TypeError, "Unknown option `summary.max_tokens`. Did you mean `summary.maxTokens`?"],
+    [{ maxTokens: 10, summarize, ladder: { truncateToolResult: false } }, TypeError, "Unknown option `ladder.truncateToolResult`. Did you mean `ladder.truncateToolResults`?"],
+    [{ maxTokens: 10, summarize, ladder: { maskToolResults: { keep_recent: 1 } } }, TypeError, "Unknown option `ladder.maskToolResults.keep_recent`. Did you mean `ladder.maskToolResults.keepRecent`?"],
+    [{ maxTokens: 10, summarize, events: { onCompacte: () => {} } }, TypeError, "Unknown option `events.onCompacte`. Did you mean `events.onCompacted`?"],
+    [{ maxTokens: 10, summarize, ladder: { minFreedTokens: 5 } }, TypeError, "Unknown option `ladder.minFreedTokens`: it moved to `ladder.maskToolResults.minFreedTokens`."],
+    [{ maxTokens: 10, summarize, summary: { maxSummaryTokens: 5 } }, TypeError, "Unknown option `summary.maxSummaryTokens`: it moved to `summary.maxTokens`."],
+    [{ maxTokens: 10, summarize, summary: { summaryRole: "user" } }, TypeError, "Unknown option `summary.summaryRole`: it moved to `summary.role`."],
+    [{ maxTokens: 10, summarize, ladder: { onCompacted: () => {} } }, TypeError, "Unknown option `ladder.onCompacted`: it moved to `events.onCompacted`."],
     [{ max_tokens: 10, summarize }, TypeError, "Unknown option `max_tokens`. Did you mean `maxTokens`?"],
     [{ maxTokens: 10, summarize, keep_tail: 3 }, TypeError, "Unknown option `keep_tail`. Did you mean `keepTail`?"],
     [{ maxTokens: 10, summarize, summarise: summarize }, TypeError, "Unknown option `summarise`. Did you mean `summarize`?"],
@@ -39,18 +56,70 @@ describe("compactor options", () => {
         summarize,
         keepTail: 0,
         countTokens: (m) => m.length,
-        flushToMemory: true,
-        summaryRole: "user",
-        isBoundary: () => true,
-        timeoutMs: 1000,
+        reserveTokens: 10,
+        format: "openai-chat",
         onError: "skip",
-        maskToolResults: { keepRecent: 0, placeholder: "gone" },
-        splitInsideTurn: true,
-        onCompacting: () => {},
-        onCompacted: () => {},
-        onSkipped: () => {},
+        signingKey: "key",
+        summary: { maxTokens: 20, role: "user", flushToMemory: true, timeoutMs: 1000 },
+        ladder: {
+          maskToolResults: { keepRecent: 0, placeholder: "gone", minFreedTokens: 5 },
+          splitInsideTurn: true,
+          truncateToolResults: false,
+          isBoundary: () => true,
+        },
+        events: { onCompacting: () => {}, onCompacted: () => {}, onSkipped: () => {}, warnOverBudget: false },
       }),
     ).not.toThrow();
+  });
+
+  // Each option that moved into a group, given where it used to be, says where it is now.
+  it.each([
+    ["maxSummaryTokens", 100, "summary.maxTokens"],
+    ["summaryRole", "user", "summary.role"],
+    ["flushToMemory", true, "summary.flushToMemory"],
+    ["timeoutMs", 1000, "summary.timeoutMs"],
+    ["maskToolResults", true, "ladder.maskToolResults"],
+    ["minFreedTokens", 10, "ladder.maskToolResults.minFreedTokens"],
+    ["splitInsideTurn", false, "ladder.splitInsideTurn"],
+    ["truncateToolResults", false, "ladder.truncateToolResults"],
+    ["isBoundary", () => true, "ladder.isBoundary"],
+    ["onCompacting", () => {}, "events.onCompacting"],
+    ["onCompacted", () => {}, "events.onCompacted"],
+    ["onSkipped", () => {}, "events.onSkipped"],
+    ["warnOverBudget", false, "events.warnOverBudget"],
+  ])("`%s` at the top level says it moved to `%s`", (key, value, path) => {
+    const options = { maxTokens: 1000, summarize, [key]: value };
+    const message = `Unknown option \`${key}\`: it moved to \`${path}\`.`;
+    for (const build of [() => compactor(options as never), () => planCompaction([], options as never), () => statefulCompactor(options as never)]) {
+      expect(build).toThrow(TypeError);
+      expect(build).toThrow(message);
+    }
+  });
+
+  it("the summary limit, the masking threshold and the events take effect from their groups", async () => {
+    const tool = (id: string) => [
+      { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "read", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: id, content: "x ".repeat(400) },
+    ];
+    const messages = [{ role: "user", content: "go" }, ...tool("a"), ...tool("b"), ...tool("c"), { role: "user", content: "next" }];
+    const limits: number[] = [];
+    const strategies: string[] = [];
+    const options = {
+      maxTokens: 700,
+      summarize: (_older: object[], context: { maxSummaryTokens: number }) => {
+        limits.push(context.maxSummaryTokens);
+        return "s";
+      },
+      summary: { maxTokens: 40 },
+      events: { onCompacted: (event: { strategy: string }) => strategies.push(event.strategy) },
+    };
+    // Masking frees enough, unless the threshold asks for more than it can free.
+    expect(planCompaction(messages, { ...options, ladder: { maskToolResults: { keepRecent: 1 } } }).action).toBe("mask");
+    expect(planCompaction(messages, { ...options, ladder: { maskToolResults: { keepRecent: 1, minFreedTokens: 699 } } }).action).toBe("summarize");
+    await compact(messages, options);
+    expect(limits).toHaveLength(1);
+    expect(limits[0]).toBeLessThanOrEqual(40);
+    expect(strategies).toEqual(["summarize"]);
   });
 
   it("planCompaction needs no summarize", () => {

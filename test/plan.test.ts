@@ -64,7 +64,7 @@ describe("a refused summary", () => {
   it("gives the chat kept as it is and the output cut, when that fits, not INVALID_SUMMARY", async () => {
     const tooLong = vi.fn((_older: object[], context: SummaryContext) => "word ".repeat(context.maxSummaryTokens * 2));
     const onCompacted = vi.fn();
-    const output = await compact(longer, { maxTokens, summarize: tooLong, onCompacted });
+    const output = await compact(longer, { maxTokens, summarize: tooLong, events: { onCompacted } });
     expect(tooLong).toHaveBeenCalledTimes(1);
     expect(output!.messages.slice(0, longer.length - 1)).toEqual(longer.slice(0, -1));
     expect(estimateTokens(output!.messages)).toBeLessThanOrEqual(maxTokens);

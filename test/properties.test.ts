@@ -60,7 +60,7 @@ describe.each(dialects)("%s", (dialect) => {
             maxTokens,
             keepTail: Math.floor(maxTokens * tailShare),
             format: dialect,
-            flushToMemory,
+            summary: { flushToMemory },
             summarize: (older) => `${older.length} messages`,
             // A window of a few tokens leaves no room for any summary: that is an INVALID_SUMMARY, not an output.
             onError: "skip",

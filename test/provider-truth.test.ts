@@ -30,13 +30,13 @@ describe("the summary's role follows the format", () => {
   it.each(dialects)("%s: a system message only where the format's messages hold one after the first", async (dialect) => {
     const messages = render(shape, dialect);
     for (const summaryRole of [undefined, "auto", "system"] as const) {
-      const output = (await compact(messages, { maxTokens: 400, summarize, format: dialect, ...(summaryRole ? { summaryRole } : {}) }))!.messages as Message[];
+      const output = (await compact(messages, { maxTokens: 400, summarize, format: dialect, ...(summaryRole ? { summary: { role: summaryRole } } : {}) }))!.messages as Message[];
       const summary = output.find((message) => JSON.stringify(message).includes(SUMMARY_PREFIX.trim())) as Message;
       const role = rawRole(summary);
       if (summaryRoleFor(dialect) === "system") expect(["system", "SystemMessage"]).toContain(role);
       else expect(["user", "human", "HumanMessage"]).toContain(role);
     }
-    const asUser = (await compact(messages, { maxTokens: 400, summarize, format: dialect, summaryRole: "user" }))!.messages as Message[];
+    const asUser = (await compact(messages, { maxTokens: 400, summarize, format: dialect, summary: { role: "user" } }))!.messages as Message[];
     expect(asUser.some((message) => ["system", "SystemMessage"].includes(String(rawRole(message))) && JSON.stringify(message).includes("the summary"))).toBe(false);
   });
 });

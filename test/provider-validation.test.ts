@@ -18,7 +18,7 @@ const fixtures = loadFixtures();
 const shares = [0.4, 0.25, 0.1];
 const ladders: { name: string; options: Partial<CompactorOptions> }[] = [
   { name: "defaults", options: {} },
-  { name: "masking first", options: { maskToolResults: true } },
+  { name: "masking first", options: { ladder: { maskToolResults: true } } },
   { name: "model-free fallback", options: { onError: "fallback", summarize: () => Promise.reject(new Error("model down")) } },
 ];
 

@@ -13,7 +13,7 @@ const codeOf = (error: unknown) => (isCompactionError(error) ? error.code : Stri
 describe("replacement messages", () => {
   it("go in exactly as given, with no prefix, seal, reminder or reply", async () => {
     const item = { type: "compaction", id: "cmp_1", encrypted_content: "opaque" };
-    const hook = compactor({ maxTokens: 800, keepTail: 200, flushToMemory: true, summarize: () => ({ messages: [item] }) });
+    const hook = compactor({ maxTokens: 800, keepTail: 200, summary: { flushToMemory: true }, summarize: () => ({ messages: [item] }) });
     const messages = transcript(8);
     const result = await hook({ messages });
     expect(result!.messages[0]).toBe(messages[0]);

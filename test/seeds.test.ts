@@ -4,7 +4,7 @@ import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, compactor } from "../src/inde
 
 const countMessages = (messages: readonly unknown[]) => messages.length;
 // The reference pages know neither the in-turn split nor truncation: both rungs are off here.
-const turnBoundaries = { splitInsideTurn: false, truncateToolResults: false } as const;
+const turnBoundaries = { ladder: { splitInsideTurn: false, truncateToolResults: false } } as const;
 
 describe("Elixir reference page", () => {
   it("1. under budget is a no-op", async () => {
@@ -50,7 +50,7 @@ describe("Elixir reference page", () => {
       maxTokens: 3,
       keepTail: 1,
       countTokens: countMessages,
-      flushToMemory: true,
+      summary: { flushToMemory: true },
       summarize: (older) => `${older.length} turn(s), summarized`,
     });
     const messages = [
@@ -119,7 +119,7 @@ describe("Python reference page", () => {
       maxTokens: 15,
       keepTail: 8,
       summarize: async () => "prior turns summarized",
-      flushToMemory: true,
+      summary: { flushToMemory: true },
     });
     const messages = [
       { role: "system", content: "You are terse." },

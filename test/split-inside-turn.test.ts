@@ -27,7 +27,7 @@ describe.each(dialects)("splitInsideTurn in %s", (dialect: DialectName) => {
   it("keeps the request verbatim, summarizes the earlier groups and keeps the newest that fit", async () => {
     const summarize = vi.fn((_older: object[]) => "s");
     const keepTail = 1500;
-    const result = await compactor({ maxTokens: 3000, keepTail, summarize, summaryRole, splitInsideTurn: true })({ messages });
+    const result = await compactor({ maxTokens: 3000, keepTail, summarize, summary: { role: summaryRole }, ladder: { splitInsideTurn: true } })({ messages });
     const output = result!.messages;
     const summaryAt = output.findIndex(isSummaryMessage);
     const tail = keptAfterSummary(output);
@@ -41,20 +41,20 @@ describe.each(dialects)("splitInsideTurn in %s", (dialect: DialectName) => {
   });
 
   it("with truncateToolResults off too, no user turn after the head fits, and the request is kept alone", async () => {
-    const result = await compactor({ maxTokens: 3000, keepTail: 1500, summarize: () => "s", summaryRole, splitInsideTurn: false, truncateToolResults: false })({ messages });
+    const result = await compactor({ maxTokens: 3000, keepTail: 1500, summarize: () => "s", summary: { role: summaryRole }, ladder: { splitInsideTurn: false, truncateToolResults: false } })({ messages });
     expect(keptAfterSummary(result!.messages)).toEqual([request]);
   });
 
   it("is on by default, and even without it the request is never summarized away", async () => {
-    const byDefault = await compactor({ maxTokens: 3000, keepTail: 1500, summarize: () => "s", summaryRole })({ messages });
+    const byDefault = await compactor({ maxTokens: 3000, keepTail: 1500, summarize: () => "s", summary: { role: summaryRole } })({ messages });
     expect(byDefault!.messages.length).toBeGreaterThan(3);
     expect(byDefault!.messages).toContain(request);
-    const withoutSplit = await compactor({ maxTokens: 3000, keepTail: 1500, summarize: () => "s", summaryRole, splitInsideTurn: false })({ messages });
+    const withoutSplit = await compactor({ maxTokens: 3000, keepTail: 1500, summarize: () => "s", summary: { role: summaryRole }, ladder: { splitInsideTurn: false } })({ messages });
     expect(keptAfterSummary(withoutSplit!.messages)).toEqual([request]);
   });
 
   it("keeps the last complete group when none fits", async () => {
-    const result = await compactor({ maxTokens: 3000, keepTail: 10, summarize: () => "s", summaryRole, splitInsideTurn: true })({ messages });
+    const result = await compactor({ maxTokens: 3000, keepTail: 10, summarize: () => "s", summary: { role: summaryRole }, ladder: { splitInsideTurn: true } })({ messages });
     const output = result!.messages;
     const tail = keptAfterSummary(output);
     expect(tail[0]).toBe(request);
@@ -87,7 +87,7 @@ describe("splitInsideTurn properties", () => {
           const messages = deepFreeze(render(shape, dialect));
           const maxTokens = Math.max(1, Math.floor(estimateTokens(messages) * share));
           const summarize = vi.fn((_older: object[]) => "s");
-          const result = await compactor({ maxTokens, keepTail: Math.floor(maxTokens * tailShare), summarize, summaryRole: summaryRoleFor(dialect), splitInsideTurn: true, onError: "skip" })({ messages });
+          const result = await compactor({ maxTokens, keepTail: Math.floor(maxTokens * tailShare), summarize, summary: { role: summaryRoleFor(dialect) }, ladder: { splitInsideTurn: true }, onError: "skip" })({ messages });
           if (result === null) return;
           const output = result.messages;
           expect(findToolPairProblems(output)).toEqual([]);

@@ -100,9 +100,9 @@ describe("rolling summaries", () => {
       maxTokens: 2,
       keepTail: 1,
       countTokens: perMessage,
-      flushToMemory: true,
+      summary: { flushToMemory: true },
       summarize: () => String(++calls),
-      onSkipped: (event) => skipped.push(event.reason),
+      events: { onSkipped: (event) => skipped.push(event.reason) },
     });
     const messages = [sys, { role: "system", content: `${SUMMARY_PREFIX}old` }, u(1)];
     expect(await hook({ messages })).toBeNull();

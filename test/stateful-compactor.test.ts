@@ -313,7 +313,7 @@ describe("one summary per crossing across instances", () => {
       release: (key, token) => shared.release!(key, token),
     };
     const summarize = vi.fn(() => "s");
-    const output = await statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c", timeoutMs: 150 })(history);
+    const output = await statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c", summary: { timeoutMs: 150 } })(history);
     expect(output).not.toBeNull();
     expect(summarize).toHaveBeenCalledTimes(1);
     // Refused while the crashed holder's 150 ms ran, taken once they were over.

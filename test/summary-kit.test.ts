@@ -141,10 +141,10 @@ describe("summarizeWith over the real openai SDK", () => {
   it("an empty completion is an INVALID_SUMMARY: the transcript is untouched, or, when cutting its tool payloads alone fits, cut and the refusal said", async () => {
     const summarize = summarizeWith(() => "   ");
     const messages = render(shape, "openai-chat");
-    const error = await compactor({ maxTokens: 100, keepTail: 10, summarize, truncateToolResults: false })({ messages }).catch((e: unknown) => e);
+    const error = await compactor({ maxTokens: 100, keepTail: 10, summarize, ladder: { truncateToolResults: false } })({ messages }).catch((e: unknown) => e);
     expect(isCompactionError(error) && error.code).toBe("INVALID_SUMMARY");
     const compacted = vi.fn();
-    const cut = await compactor({ maxTokens: 200, keepTail: 10, summarize, onCompacted: compacted })({ messages });
+    const cut = await compactor({ maxTokens: 200, keepTail: 10, summarize, events: { onCompacted: compacted } })({ messages });
     expect(cut).not.toBeNull();
     expect(compacted.mock.calls[0]![0]).toMatchObject({ strategy: "truncate", error: expect.objectContaining({ code: "INVALID_SUMMARY" }) });
   });
@@ -152,7 +152,7 @@ describe("summarizeWith over the real openai SDK", () => {
   it("the signal aborts when the compaction times out", async () => {
     const seen = vi.fn();
     const summarize = summarizeWith((_, { signal }) => new Promise<string>((_resolve, reject) => signal.addEventListener("abort", () => { seen(); reject(signal.reason); })));
-    const error = await compactor({ maxTokens: 200, keepTail: 10, summarize, timeoutMs: 20 })({ messages: render(shape, "openai-chat") }).catch((e: unknown) => e);
+    const error = await compactor({ maxTokens: 200, keepTail: 10, summarize, summary: { timeoutMs: 20 } })({ messages: render(shape, "openai-chat") }).catch((e: unknown) => e);
     expect(isCompactionError(error) && error.code).toBe("TIMEOUT");
     expect(seen).toHaveBeenCalled();
   });

@@ -17,7 +17,7 @@ describe("one reading of the transcript per plan", () => {
           return isUserBoundary(message);
         };
         const maxTokens = Math.max(1, Math.floor(estimateTokens(messages) * fraction));
-        planCompaction(messages, { maxTokens, isBoundary, maskToolResults: true });
+        planCompaction(messages, { maxTokens, ladder: { isBoundary, maskToolResults: true } });
         // The same object may stand at two indices (a transcript may repeat one), so count by index.
         const times = [...asked.values()];
         const repeats = messages.length - new Set(messages).size;
@@ -32,7 +32,7 @@ describe("one reading of the transcript per plan", () => {
       fc.property(anyTranscriptArbitrary(), fc.double({ min: 0.1, max: 0.9, noNaN: true }), ({ messages }, fraction) => {
         const maxTokens = Math.max(1, Math.floor(estimateTokens(messages) * fraction));
         const byDefault = planCompaction(messages, { maxTokens });
-        const passedIn = planCompaction(messages, { maxTokens, isBoundary: isUserBoundary });
+        const passedIn = planCompaction(messages, { maxTokens, ladder: { isBoundary: isUserBoundary } });
         expect(passedIn.action).toBe(byDefault.action);
         expect(passedIn.older).toEqual(byDefault.older);
         expect(passedIn.tail).toEqual(byDefault.tail);

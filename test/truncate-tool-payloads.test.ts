@@ -36,7 +36,7 @@ describe("a turn of parallel tool calls", () => {
     const results = ids.map((id, index) => ({ role: "tool", tool_call_id: id, content: index === 0 ? log : "ok" }));
     const messages = [system, ...chat, request, calls, ...results];
     // Room for every call and short result, and for the log cut to a part of itself.
-    const output = await compact(messages, { maxTokens: count * 40, maxSummaryTokens: 1_000, summarize: () => "s" }).catch((error: unknown) => error as Error);
+    const output = await compact(messages, { maxTokens: count * 40, summary: { maxTokens: 1_000 }, summarize: () => "s" }).catch((error: unknown) => error as Error);
     if (output instanceof Error) {
       expect(isCompactionError(output), String(output)).toBe(true);
       return;

@@ -7,6 +7,8 @@ import {
   splitAtUserBoundary,
   type BeforeLlmHook,
   type CompactionPlan,
+  type CompactorEvents,
+  type CompactorOptions,
   type OverBudgetCause,
   type SummaryContext,
 } from "../src/index.js";
@@ -34,7 +36,7 @@ describe("types", () => {
         expectTypeOf(context.signal).toEqualTypeOf<AbortSignal>();
         return "s";
       },
-      isBoundary: (message) => message.role === "user",
+      ladder: { isBoundary: (message) => message.role === "user" },
       countTokens: (list) => list.length,
     });
   });
@@ -48,8 +50,13 @@ describe("types", () => {
   it("options are checked", () => {
     // @ts-expect-error maxTokens is required
     compactor({ summarize: () => "s" });
-    // @ts-expect-error summaryRole is system or user
-    compactor({ maxTokens: 10, summarize: () => "s", summaryRole: "assistant" });
+    // @ts-expect-error summary.role is auto, system or user
+    compactor({ maxTokens: 10, summarize: () => "s", summary: { role: "assistant" } });
+    // @ts-expect-error a grouped option is not taken at the top level
+    compactor({ maxTokens: 10, summarize: () => "s", maskToolResults: true });
+    // @ts-expect-error minFreedTokens belongs inside ladder.maskToolResults
+    compactor({ maxTokens: 10, summarize: () => "s", ladder: { minFreedTokens: 5 } });
+    expectTypeOf<CompactorOptions<ChatMessage>["events"]>().toEqualTypeOf<CompactorEvents | undefined>();
   });
 
   it("compact, planCompaction, splitAtUserBoundary and chainHooks keep the type", async () => {

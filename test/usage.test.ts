@@ -122,7 +122,7 @@ describe("summarizeWith bounds the summarizer's input", () => {
       return `summary ${prompts.length}`;
     }, { maxInputTokens: 50_000 });
     let summarized = 0;
-    const result = await compactor({ maxTokens: 10_000, summarize, maxSummaryTokens: 100, onCompacting: (event) => (summarized = event.older) })({ messages: [system, ...older, { role: "user", content: "now" }] });
+    const result = await compactor({ maxTokens: 10_000, summarize, summary: { maxTokens: 100 }, events: { onCompacting: (event) => (summarized = event.older) } })({ messages: [system, ...older, { role: "user", content: "now" }] });
     expect(prompts.length).toBeGreaterThan(10);
     for (const prompt of prompts) expect(count(prompt)).toBeLessThanOrEqual(50_000);
     prompts.slice(1).forEach((prompt, i) => expect(prompt.user).toContain(`<previous-summary>\nsummary ${i + 1}\n</previous-summary>`));

@@ -14,7 +14,7 @@ const beforeLlm = compactor<ChatCompletionMessageParam>({
     const response = await client.chat.completions.create({ model, messages, tools, tool_choice: "none" }, { signal });
     return response.choices[0]?.message.content ?? "";
   }),
-  timeoutMs: 60_000,
+  summary: { timeoutMs: 60_000 },
 });
 
 export async function send(messages: ChatCompletionMessageParam[]): Promise<ChatCompletionMessageParam[]> {

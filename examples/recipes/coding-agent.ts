@@ -3,15 +3,17 @@ import { compactor, planCompaction, renderTranscript } from "context-compactor";
 // A coding agent: one request, then hundreds of tool calls with large outputs.
 export const beforeLlm = compactor({
   maxTokens: 150_000,
-  // First, model-free: clear the content of all but the 5 newest tool results.
-  maskToolResults: { keepRecent: 5 },
-  // If that is not enough, keep the request and the newest whole tool groups, summarize the rest.
-  splitInsideTurn: true,
+  ladder: {
+    // First, model-free: clear the content of all but the 5 newest tool results.
+    maskToolResults: { keepRecent: 5 },
+    // If that is not enough, keep the request and the newest whole tool groups, summarize the rest.
+    splitInsideTurn: true,
+  },
   summarize: async (older) => callYourModel(`Summarize this work so far:\n\n${renderTranscript(older)}`),
-  onCompacted: ({ strategy, tokensBefore, tokensAfter }) => console.log(`${strategy}: ${tokensBefore} → ${tokensAfter} tokens`),
+  events: { onCompacted: ({ strategy, tokensBefore, tokensAfter }) => console.log(`${strategy}: ${tokensBefore} → ${tokensAfter} tokens`) },
 });
 
 // What would happen right now, without calling any model:
-export const preview = (messages: object[]) => planCompaction(messages, { maxTokens: 150_000, maskToolResults: true, splitInsideTurn: true });
+export const preview = (messages: object[]) => planCompaction(messages, { maxTokens: 150_000, ladder: { maskToolResults: true, splitInsideTurn: true } });
 
 declare function callYourModel(prompt: string): Promise<string>;

@@ -13,7 +13,7 @@ const beforeLlm = compactor<ChatCompletionMessageParam>({
     );
     return response.choices[0]?.message.content ?? "";
   }),
-  timeoutMs: 60_000,
+  summary: { timeoutMs: 60_000 },
 });
 
 let messages: ChatCompletionMessageParam[] = [{ role: "system", content: "You are a helpful support agent." }];

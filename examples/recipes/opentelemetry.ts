@@ -21,7 +21,7 @@ export function supportAgent(client: OpenAI, chatId: string, maxTokens = 100_000
       recordSummaryUsage({ inputTokens: response.usage?.prompt_tokens, outputTokens: response.usage?.completion_tokens });
       return response.choices[0]?.message.content ?? "";
     }),
-    ...otelEvents(tracer, { attributes: { "gen_ai.conversation.id": chatId } }),
+    events: otelEvents(tracer, { attributes: { "gen_ai.conversation.id": chatId } }),
   });
 
   let messages: ChatCompletionMessageParam[] = [{ role: "system", content: "You are a helpful support agent." }];

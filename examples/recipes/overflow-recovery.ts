@@ -14,7 +14,7 @@ export async function createWithRecovery(client: OpenAI, model: string, messages
   } catch (error) {
     if (!isContextOverflowError(error)) throw error;
     const maxTokens = Math.floor(Math.min(options.maxTokens, estimateTokens(messages)) * 0.6);
-    const compacted = await compact(messages, { ...options, maxTokens, keepTail: Math.floor(maxTokens / 2), maxSummaryTokens: Math.floor(maxTokens / 4), force: true });
+    const compacted = await compact(messages, { ...options, maxTokens, keepTail: Math.floor(maxTokens / 2), summary: { ...options.summary, maxTokens: Math.floor(maxTokens / 4) }, force: true });
     const retried = compacted?.messages ?? messages;
     return { messages: retried, response: await client.chat.completions.create({ model, messages: retried }) };
   }

@@ -14,7 +14,7 @@ const beforeLlm = compactor<ChatCompletionMessageParam>({
     return response.choices[0]?.message.content ?? "";
   }),
   // Says when it happens: "compacted 41 messages: 101,882 → 48,310 tokens".
-  onCompacted: ({ summarized, tokensBefore, tokensAfter }) => console.log(`compacted ${summarized} messages: ${tokensBefore} → ${tokensAfter} tokens`),
+  events: { onCompacted: ({ summarized, tokensBefore, tokensAfter }) => console.log(`compacted ${summarized} messages: ${tokensBefore} → ${tokensAfter} tokens`) },
 });
 
 let messages: ChatCompletionMessageParam[] = [{ role: "system", content: "You are a helpful support agent." }];

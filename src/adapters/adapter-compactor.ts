@@ -1,6 +1,7 @@
 import type { AnyMessage } from "../ground/types.js";
 import { statefulCompactor, type StatefulCompactor, type StatefulCompactorOptions } from "../state/stateful-compactor.js";
 import { expectedMessage } from "../ground/describe-value.js";
+import { withDefaults } from "../ground/option-defaults.js";
 
 /** The options of an adapter: those of `statefulCompactor`, with an id that may be read from the adapter's own arguments. */
 export type AdapterOptions<M extends AnyMessage, Args> = Omit<StatefulCompactorOptions<M>, "conversationId"> & {
@@ -26,7 +27,7 @@ export function adapterCompactor<M extends AnyMessage, Args>(
   if (conversationId !== undefined && typeof conversationId !== "string" && typeof conversationId !== "function") {
     throw new TypeError(expectedMessage("conversationId", "a string or a function", conversationId));
   }
-  const compact = statefulCompactor<M>({ ...defaults, ...rest, ...(typeof conversationId === "string" ? { conversationId } : {}) });
+  const compact = statefulCompactor<M>({ ...withDefaults(defaults, rest), ...(typeof conversationId === "string" ? { conversationId } : {}) });
   const idOf = (args: Args): { conversationId?: string } => {
     if (typeof conversationId !== "function") return {};
     const id = conversationId(args);

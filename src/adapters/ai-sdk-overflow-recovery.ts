@@ -2,6 +2,7 @@ import type { AnyMessage } from "../ground/types.js";
 import { isContextOverflowError } from "../recovery/is-context-overflow-error.js";
 import { checkedRecovery, compactForRetry, type OverflowRecoveryOptions } from "../recovery/compact-for-retry.js";
 import { asPromptMessage } from "./provider-prompt.js";
+import { withDefaults } from "../ground/option-defaults.js";
 
 /** The part of a provider call's parameters this middleware reads: the provider-level prompt. */
 interface CallParams {
@@ -35,7 +36,7 @@ export interface OverflowRecoveryMiddleware {
 export function overflowRecovery<M extends AnyMessage = AnyMessage>(options: OverflowRecoveryOptions<M>): OverflowRecoveryMiddleware {
   const { share, rest } = checkedRecovery(options);
   const retried = async (params: CallParams): Promise<CallParams> => {
-    const prompt = await compactForRetry(params.prompt as M[], share, { summaryRole: "user", ...rest }, params.abortSignal ? { signal: params.abortSignal } : {});
+    const prompt = await compactForRetry(params.prompt as M[], share, withDefaults({ summary: { role: "user" } }, rest), params.abortSignal ? { signal: params.abortSignal } : {});
     return { ...params, prompt: prompt.map(asPromptMessage) };
   };
   return {

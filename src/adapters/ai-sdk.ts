@@ -41,7 +41,7 @@ export type PrepareStepCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
 
 /**
  * Makes a Vercel AI SDK `prepareStep` that compacts the step's messages, for `generateText`,
- * `streamText` and agents. `summaryRole` defaults to `"user"`: the system prompt travels as
+ * `streamText` and agents. `summary.role` defaults to `"user"`: the system prompt travels as
  * `system`/`instructions`, and AI SDK 7 refuses system messages inside `messages` unless
  * `allowSystemInMessages` is set.
  *
@@ -67,7 +67,7 @@ export type PrepareStepCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
 export function toPrepareStep<M extends AnyMessage = AnyMessage>(
   options: PrepareStepCompactionOptions<M>,
 ): CompactingPrepareStep & Recalling {
-  const { compact, idOf } = adapterCompactor<M, PrepareStepOptions<M>>(options, { summaryRole: "user" });
+  const { compact, idOf } = adapterCompactor<M, PrepareStepOptions<M>>(options, { summary: { role: "user" } });
   const prepareStep = (async (args: PrepareStepOptions<M>) => {
     const usage = usageOfLastStep(args);
     const compacted = await compact(args.messages, { ...idOf(args), ...(usage ? { usage } : {}) });

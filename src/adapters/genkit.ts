@@ -20,7 +20,7 @@ export type ModelMiddlewareOptions<M extends AnyMessage = AnyMessage> = AdapterO
  * (`statefulCompactor`): the summary is made when the budget is crossed and reused after it, and
  * a fresh middleware per request with a shared `store` and `conversationId` continues from the
  * last compaction. The response, and so `response.messages`, is the model's own: Genkit's history
- * is never rewritten. `summaryRole` defaults to `"user"`: a second system message is refused by
+ * is never rewritten. `summary.role` defaults to `"user"`: a second system message is refused by
  * some of Genkit's model plugins.
  *
  * @param options - `statefulCompactor` options (`store`, `conversationId` as a string or a function of the request)
@@ -33,7 +33,7 @@ export type ModelMiddlewareOptions<M extends AnyMessage = AnyMessage> = AdapterO
  * ```
  */
 export function toModelMiddleware<M extends AnyMessage = AnyMessage>(options: ModelMiddlewareOptions<M>): CompactingModelMiddleware {
-  const { compact, idOf } = adapterCompactor<M, GenkitModelRequest<M>>(options, { summaryRole: "user" });
+  const { compact, idOf } = adapterCompactor<M, GenkitModelRequest<M>>(options, { summary: { role: "user" } });
   return (async (request: GenkitModelRequest<M>, next: (request?: GenkitModelRequest<M>) => Promise<unknown>) => {
     const compacted = await compact(request.messages, idOf(request));
     return next(compacted === null ? request : { ...request, messages: compacted });

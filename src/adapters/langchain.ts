@@ -2,6 +2,7 @@ import { HumanMessage, RemoveMessage, SystemMessage, type BaseMessage } from "@l
 import { createMiddleware } from "langchain";
 import { compactor } from "../hook/compactor.js";
 import type { CompactorOptions } from "../ground/types.js";
+import { withDefaults } from "../ground/option-defaults.js";
 
 /**
  * LangGraph's marker for "remove every message" (`REMOVE_ALL_MESSAGES` of `@langchain/langgraph`,
@@ -9,7 +10,7 @@ import type { CompactorOptions } from "../ground/types.js";
  */
 const REMOVE_ALL_MESSAGES = "__remove_all__";
 
-/** Options of `compactionMiddleware`: those of `compactor`; `summaryRole` defaults to `"user"`. */
+/** Options of `compactionMiddleware`: those of `compactor`; `summary.role` defaults to `"user"`. */
 export type CompactionMiddlewareOptions = CompactorOptions<BaseMessage>;
 
 // The messages the hook made (the summary, the flush reminder) are plain `{ type, content }`
@@ -30,7 +31,7 @@ function asLangChainMessage(message: BaseMessage, input: ReadonlySet<BaseMessage
  * (`RemoveMessage` with LangGraph's `REMOVE_ALL_MESSAGES`, then the compacted ones), so the
  * compaction is written into the agent's state and kept by its checkpointer; `summarize` runs
  * again only when the budget is crossed again. The summary is a `HumanMessage` (or a
- * `SystemMessage` with `summaryRole: "system"`) with an id. A failed `summarize` leaves the
+ * `SystemMessage` with `summary: { role: "system" }`) with an id. A failed `summarize` leaves the
  * state's messages exactly as they were, and no tool message is ever separated from its call.
  *
  * @param options - the options of `compactor` (`maxTokens` and `summarize` required)
@@ -43,7 +44,7 @@ function asLangChainMessage(message: BaseMessage, input: ReadonlySet<BaseMessage
  * ```
  */
 export function compactionMiddleware(options: CompactionMiddlewareOptions) {
-  const hook = compactor<BaseMessage>({ summaryRole: "user", ...options });
+  const hook = compactor<BaseMessage>(withDefaults({ summary: { role: "user" } }, options));
   return createMiddleware({
     name: "ContextCompactorMiddleware",
     beforeModel: async (state: { messages: BaseMessage[] }) => {

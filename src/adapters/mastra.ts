@@ -1,5 +1,6 @@
 import type { AnyMessage } from "../ground/types.js";
 import { expectedMessage } from "../ground/describe-value.js";
+import { withDefaults } from "../ground/option-defaults.js";
 import { checkedRecovery, compactForRetry } from "../recovery/compact-for-retry.js";
 import { isContextOverflowError } from "../recovery/is-context-overflow-error.js";
 import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
@@ -71,7 +72,7 @@ function threadIdOf(context: RequestContextLike | undefined): string | undefined
  * store (`statefulCompactor`) under the thread's id (from Mastra's memory, or the request
  * context's `mastra__threadId`), so the summary is made once per crossing of the budget and reused
  * on every later step and turn, and a fresh agent per request over a shared `store` continues
- * from it. `summaryRole` is `"user"`: the summary is a user message of one text part.
+ * from it. `summary.role` is `"user"`: the summary is a user message of one text part.
  *
  * Given in `errorProcessors` as well, it recovers from the provider's context-overflow rejection:
  * `processAPIError` asks Mastra to retry once, and that retry is compacted forced to `retryShare`
@@ -94,10 +95,11 @@ export function compactionProcessor<M extends AnyMessage = AnyMessage>(options: 
   const { conversationId } = compactorOptions;
   const { compact, idOf } = adapterCompactor<M, LLMRequestArgs>(
     { ...compactorOptions, conversationId: conversationId ?? ((args: LLMRequestArgs) => threadIdOf(args.requestContext)) },
-    { summaryRole: "user" },
+    { summary: { role: "user" } },
   );
   // The retry compacts with the same options, less the store's and the budget's.
-  const { store: _store, conversationId: _id, onStoreError: _onStoreError, storeTimeoutMs: _timeout, maxBranches: _branches, maxTokens: _max, keepTail: _tail, maxSummaryTokens: _summary, ...retryOptions } = compactorOptions;
+  const { store: _store, conversationId: _id, onStoreError: _onStoreError, storeTimeoutMs: _timeout, maxBranches: _branches, maxTokens: _max, keepTail: _tail, summary: { maxTokens: _summary, ...summary } = {}, ...rest } = compactorOptions;
+  const retryOptions = { ...rest, summary };
   const { share } = checkedRecovery({ ...retryOptions, ...(retryShare === undefined ? {} : { retryShare }) });
   return {
     id: "context-compactor",
@@ -108,7 +110,7 @@ export function compactionProcessor<M extends AnyMessage = AnyMessage>(options: 
       let prompt: M[] | null;
       if (args.state[RETRY_AFTER_OVERFLOW] === true) {
         delete args.state[RETRY_AFTER_OVERFLOW];
-        prompt = await compactForRetry(messages, share, { summaryRole: "user", ...retryOptions }, signal);
+        prompt = await compactForRetry(messages, share, withDefaults({ summary: { role: "user" } }, retryOptions), signal);
       } else prompt = await compact(messages, { ...idOf(args), ...signal });
       return prompt === null ? undefined : { prompt: prompt.map(asPromptMessage) as unknown as P };
     },

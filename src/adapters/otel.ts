@@ -52,7 +52,7 @@ export interface OtelEventsOptions {
   onSkipped?: (event: SkippedEvent) => void;
 }
 
-/** The callbacks `otelEvents` returns, to spread into the options of any entry point. */
+/** The callbacks `otelEvents` returns, to give as the `events` of any entry point. */
 export interface OtelEvents {
   onCompacting: (event: CompactingEvent) => void;
   onCompacted: (event: CompactedEvent) => void;
@@ -127,7 +127,7 @@ function checkCallback(options: OtelEventsOptions, name: keyof OtelEvents): void
  * import { compactor } from "context-compactor";
  * import { otelEvents } from "context-compactor/otel";
  *
- * const hook = compactor({ maxTokens: 100_000, summarize, ...otelEvents(trace.getTracer("my-agent")) });
+ * const hook = compactor({ maxTokens: 100_000, summarize, events: otelEvents(trace.getTracer("my-agent")) });
  * ```
  */
 export function otelEvents(tracer: Tracer, options: OtelEventsOptions = {}): OtelEvents {

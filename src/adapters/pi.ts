@@ -32,7 +32,7 @@ export type TransformContextOptions<M extends AnyMessage = AnyMessage> = Adapter
  * ```
  */
 export function toTransformContext<M extends AnyMessage = AnyMessage>(options: TransformContextOptions<M>): CompactingTransformContext<M> {
-  const { compact, idOf } = adapterCompactor<M, { messages: readonly M[] }>(options, { summaryRole: "user", onError: "fallback" });
+  const { compact, idOf } = adapterCompactor<M, { messages: readonly M[] }>(options, { summary: { role: "user" }, onError: "fallback" });
   return async (messages, signal) => {
     const usage = piReportedUsage(messages);
     const compacted = await compact(messages, { ...idOf({ messages }), ...(signal ? { signal } : {}), ...(usage ? { usage } : {}) });

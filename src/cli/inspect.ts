@@ -46,8 +46,8 @@ export function planOptionsOf(options: InspectOptions): PlanOptions<object> | un
   if (options.maxTokens === undefined) return undefined;
   const plan: PlanOptions<object> = { maxTokens: options.maxTokens };
   if (options.keepTail !== undefined) plan.keepTail = options.keepTail;
-  if (options.maskToolResults) plan.maskToolResults = true;
-  if (options.splitInsideTurn) plan.splitInsideTurn = true;
+  if (options.maskToolResults) plan.ladder = { ...plan.ladder, maskToolResults: true };
+  if (options.splitInsideTurn) plan.ladder = { ...plan.ladder, splitInsideTurn: true };
   if (options.format !== undefined) plan.format = options.format;
   return plan;
 }

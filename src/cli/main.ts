@@ -22,8 +22,8 @@ The file holds a JSON array of messages, an object with a "messages" array, or J
 Options:
   --max-tokens N   the budget, a positive integer (without it: counts and tool pairs only)
   --keep-tail M    tokens of recent tail to keep (default: half of --max-tokens)
-  --mask           plan with old tool results masked first (the maskToolResults option)
-  --split-inside-turn   plan with in-turn splits on (the splitInsideTurn option)
+  --mask           plan with old tool results masked first (the ladder.maskToolResults option)
+  --split-inside-turn   plan with in-turn splits on (the ladder.splitInsideTurn option)
   --format F       the message format, when plain text messages would not tell it: one of
                    ${DIALECT_NAMES.join(", ")}
   --max-bytes B    refuse a transcript larger than B bytes (default: 268435456, 256 MB)

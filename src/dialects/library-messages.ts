@@ -5,7 +5,7 @@ import { leadingText, roleOf } from "./messages.js";
 import { transcriptDialect } from "./registry.js";
 
 /**
- * The role a summary gets in a format: the configured `summaryRole`, except in formats without
+ * The role a summary gets in a format: the configured `summary.role`, except in formats without
  * system messages (Gemini, Bedrock), where it is always `"user"`. A summary of any role but
  * `"system"` is sealed (see `summary-seal.ts`).
  */
@@ -34,7 +34,7 @@ export interface Provenance {
  * reminder counts only right after such a summary. Anything else that starts with the summary
  * prefix is an ordinary message: a boundary when it is a user's, never rolled forward as a summary.
  *
- * @param summaryRole - the configured `summaryRole`; undefined accepts any role and needs no seal
+ * @param summaryRole - the configured `summary.role`; undefined accepts any role and needs no seal
  *   (for callers that only need to know where a summary may stand)
  */
 export function libraryMessagesOf(messages: readonly object[], head: number, summaryRole?: "system" | "user", provenance: Provenance = {}): Set<object> {

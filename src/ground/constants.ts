@@ -5,7 +5,7 @@
 export const SUMMARY_PREFIX = "[Summary of earlier conversation]\n";
 
 /**
- * Content of the reminder added after the summary when `flushToMemory` is on.
+ * Content of the reminder added after the summary when `summary.flushToMemory` is on.
  */
 export const FLUSH_TO_MEMORY_REMINDER =
   "Before continuing: the earlier transcript was replaced by the summary above; if anything in it or in the messages since is worth keeping, save it with the memory tool now.";
@@ -18,7 +18,7 @@ export const FLUSH_TO_MEMORY_REMINDER =
 export const SUMMARY_REPLY = "Understood. I will continue from this summary.";
 
 /**
- * Default text that replaces an old tool result when `maskToolResults` is on.
+ * Default text that replaces an old tool result when `ladder.maskToolResults` is on.
  */
 export const MASKED_TOOL_RESULT = "[Old tool result cleared to save context]";
 

@@ -13,6 +13,7 @@ import type {
 } from "./types.js";
 import { describeValue, expectedMessage } from "./describe-value.js";
 import { rejectUnknownKeys } from "./unknown-keys.js";
+import { isPlainObject } from "./plain-object.js";
 
 /** Options after validation, with every default filled in. */
 export interface Settings<M extends AnyMessage = AnyMessage> {
@@ -71,56 +72,76 @@ const compactorKeys = [
   "summarize",
   "keepTail",
   "countTokens",
-  "flushToMemory",
-  "summaryRole",
-  "format",
   "reserveTokens",
-  "isBoundary",
-  "timeoutMs",
+  "format",
   "onError",
-  "maskToolResults",
-  "minFreedTokens",
-  "splitInsideTurn",
-  "truncateToolResults",
-  "maxSummaryTokens",
-  "onCompacting",
-  "onCompacted",
-  "onSkipped",
-  "warnOverBudget",
   "signingKey",
+  "summary",
+  "ladder",
+  "events",
 ] as const;
+const summaryKeys = ["maxTokens", "role", "flushToMemory", "timeoutMs"] as const;
+const ladderKeys = ["maskToolResults", "splitInsideTurn", "truncateToolResults", "isBoundary"] as const;
+const eventKeys = ["onCompacting", "onCompacted", "onSkipped", "warnOverBudget"] as const;
+const maskKeys = ["keepRecent", "placeholder", "minFreedTokens"] as const;
 const callKeys = ["force", "instructions", "signal", "usage"] as const;
 /** The keys `statefulCompactor` and the adapters take besides those of `compactor` (validated there). */
 const statefulKeys = ["store", "conversationId", "onStoreError", "storeTimeoutMs", "maxBranches", "archive", "archiveMaxBytes"] as const;
+/** Options that were once given at the top level, and where each is given now. */
+const movedKeys: Readonly<Record<string, string>> = {
+  maxSummaryTokens: "summary.maxTokens",
+  summaryRole: "summary.role",
+  flushToMemory: "summary.flushToMemory",
+  timeoutMs: "summary.timeoutMs",
+  maskToolResults: "ladder.maskToolResults",
+  minFreedTokens: "ladder.maskToolResults.minFreedTokens",
+  splitInsideTurn: "ladder.splitInsideTurn",
+  truncateToolResults: "ladder.truncateToolResults",
+  isBoundary: "ladder.isBoundary",
+  onCompacting: "events.onCompacting",
+  onCompacted: "events.onCompacted",
+  onSkipped: "events.onSkipped",
+  warnOverBudget: "events.warnOverBudget",
+};
 
-function rejectCallKeys(object: object, known: readonly string[]): void {
+function rejectMisplacedKeys(object: object, known: readonly string[], prefix: string): void {
   for (const key of Object.keys(object)) {
-    if (!known.includes(key) && (callKeys as readonly string[]).includes(key)) {
+    if (known.includes(key)) continue;
+    if (prefix === "" && (callKeys as readonly string[]).includes(key)) {
       throw new TypeError(`Unknown option \`${key}\`: it belongs to a single call, \`compact(messages, { ${key} })\`, not to \`compactor()\`.`);
     }
+    // An old name is told where it went wherever it is given: at the top level or inside a group.
+    const moved = Object.hasOwn(movedKeys, key) ? movedKeys[key] : undefined;
+    if (moved !== undefined) throw new TypeError(`Unknown option \`${prefix}${key}\`: it moved to \`${moved}\`.`);
   }
 }
 
-function optionalFunction<T>(options: Record<string, unknown>, name: string): T | undefined {
-  const value = options[name];
+/** A group of options: undefined reads as `{}`; anything but a plain object is a `TypeError` naming it. */
+function group(value: unknown, name: string, known: readonly string[]): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (!isPlainObject(value)) throw new TypeError(expectedMessage(name, "an object", value));
+  rejectMisplacedKeys(value, known, `${name}.`);
+  rejectUnknownKeys(value, known, `${name}.`);
+  return value;
+}
+
+function optionalFunction<T>(value: unknown, name: string): T | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "function") throw new TypeError(expectedMessage(name, "a function", value));
   return value as T;
 }
 
-function optionalBoolean(options: Record<string, unknown>, name: string, fallback = false): boolean {
-  const value = options[name];
+function optionalBoolean(value: unknown, name: string, fallback = false): boolean {
   if (value === undefined) return fallback;
   if (typeof value !== "boolean") throw new TypeError(expectedMessage(name, "a boolean", value));
   return value;
 }
 
-function oneOf<T extends string>(options: Record<string, unknown>, name: string, allowed: readonly T[]): T {
-  return optionalOneOf(options, name, allowed) ?? (allowed[0] as T);
+function oneOf<T extends string>(value: unknown, name: string, allowed: readonly T[]): T {
+  return optionalOneOf(value, name, allowed) ?? (allowed[0] as T);
 }
 
-function optionalOneOf<T extends string>(options: Record<string, unknown>, name: string, allowed: readonly T[]): T | undefined {
-  const value = options[name];
+function optionalOneOf<T extends string>(value: unknown, name: string, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
   const quoted = allowed.map((entry) => `\`"${entry}"\``);
   const what = quoted.length > 1 ? `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}` : (quoted[0] ?? "");
@@ -135,37 +156,51 @@ function integer(value: unknown, name: string, what: string, minimum: number): n
   return value;
 }
 
-function resolveMask(value: unknown): Settings["mask"] {
-  if (value === undefined || value === false) return undefined;
-  if (value === true) return { keepRecent: 3, placeholder: MASKED_TOOL_RESULT };
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new TypeError(expectedMessage("maskToolResults", "a boolean or an object", value));
+/** An optional integer from 0 that must stay below `maxTokens` (`keepTail`, `reserveTokens`). */
+function belowBudget(value: unknown, name: string, maxTokens: number): number | undefined {
+  if (value === undefined) return undefined;
+  const tokens = integer(value, name, "an integer from 0 and up", 0);
+  if (tokens >= maxTokens) {
+    throw new RangeError(`Expected \`${name}\` to be less than \`maxTokens\` (${maxTokens}), got ${describeValue(tokens)} (number)`);
   }
-  rejectUnknownKeys(value, ["keepRecent", "placeholder"], "maskToolResults.");
-  const { keepRecent = 3, placeholder = MASKED_TOOL_RESULT } = value as Record<string, unknown>;
-  integer(keepRecent, "maskToolResults.keepRecent", "an integer from 0 and up", 0);
+  return tokens;
+}
+
+function resolveMask(value: unknown, maxTokens: number): Pick<Settings, "mask" | "minFreedTokens"> {
+  const name = "ladder.maskToolResults";
+  const minFreedTokens = Math.floor(maxTokens / 4);
+  if (value === undefined || value === false) return { mask: undefined, minFreedTokens };
+  if (value === true) return { mask: { keepRecent: 3, placeholder: MASKED_TOOL_RESULT }, minFreedTokens };
+  if (!isPlainObject(value)) throw new TypeError(expectedMessage(name, "a boolean or an object", value));
+  const { keepRecent = 3, placeholder = MASKED_TOOL_RESULT, minFreedTokens: minFreed } = group(value, name, maskKeys);
+  integer(keepRecent, `${name}.keepRecent`, "an integer from 0 and up", 0);
   if (typeof placeholder !== "string") {
-    throw new TypeError(expectedMessage("maskToolResults.placeholder", "a non-empty string", placeholder));
+    throw new TypeError(expectedMessage(`${name}.placeholder`, "a non-empty string", placeholder));
   }
   if (placeholder.trim() === "") {
-    throw new RangeError(expectedMessage("maskToolResults.placeholder", "a non-empty string", placeholder));
+    throw new RangeError(expectedMessage(`${name}.placeholder`, "a non-empty string", placeholder));
   }
-  return { keepRecent: keepRecent as number, placeholder };
+  return {
+    mask: { keepRecent: keepRecent as number, placeholder },
+    minFreedTokens: minFreed === undefined ? minFreedTokens : integer(minFreed, `${name}.minFreedTokens`, "an integer from 0 and up", 0),
+  };
 }
 
 /**
  * Validates options once and fills in the defaults. Wrong types throw `TypeError`, values out of
- * range `RangeError`, each naming the option with the expected and the actual value.
+ * range `RangeError`, each naming the option by its full path (`summary.maxTokens`) with the
+ * expected and the actual value.
  */
 export function resolveOptions<M extends AnyMessage>(options: unknown, kind: OptionsKind): Settings<M> {
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw new TypeError(expectedMessage("options", "an object", options));
-  }
+  if (!isPlainObject(options)) throw new TypeError(expectedMessage("options", "an object", options));
   const known: readonly string[] =
     kind === "compactor" ? compactorKeys : kind === "stateful" ? [...compactorKeys, ...statefulKeys] : [...compactorKeys, ...callKeys];
-  rejectCallKeys(options, known);
+  rejectMisplacedKeys(options, known, "");
   rejectUnknownKeys(options, known, "");
-  const raw = options as Record<string, unknown>;
+  const raw = options;
+  const summary = group(raw["summary"], "summary", summaryKeys);
+  const ladder = group(raw["ladder"], "ladder", ladderKeys);
+  const events = group(raw["events"], "events", eventKeys);
 
   const maxTokens = integer(raw["maxTokens"], "maxTokens", "a positive integer", 1);
 
@@ -174,32 +209,15 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     if (typeof summarize !== "function") throw new TypeError(expectedMessage("summarize", "a function", summarize));
   }
 
-  let keepTail = Math.floor(maxTokens / 2);
-  if (raw["keepTail"] !== undefined) {
-    keepTail = integer(raw["keepTail"], "keepTail", "an integer from 0 and up", 0);
-    if (keepTail >= maxTokens) {
-      throw new RangeError(
-        `Expected \`keepTail\` to be less than \`maxTokens\` (${maxTokens}), got ${describeValue(keepTail)} (number)`,
-      );
-    }
-  }
+  const keepTail = belowBudget(raw["keepTail"], "keepTail", maxTokens) ?? Math.floor(maxTokens / 2);
+  const reserveTokens = belowBudget(raw["reserveTokens"], "reserveTokens", maxTokens) ?? 0;
 
-  const timeoutMs = optionalMilliseconds(raw["timeoutMs"], "timeoutMs");
-
-  let reserveTokens = 0;
-  if (raw["reserveTokens"] !== undefined) {
-    reserveTokens = integer(raw["reserveTokens"], "reserveTokens", "an integer from 0 and up", 0);
-    if (reserveTokens >= maxTokens) {
-      throw new RangeError(`Expected \`reserveTokens\` to be less than \`maxTokens\` (${maxTokens}), got ${describeValue(reserveTokens)} (number)`);
-    }
-  }
-
-  const explicitSummaryLimit = raw["maxSummaryTokens"] !== undefined;
+  const explicitSummaryLimit = summary["maxTokens"] !== undefined;
   const maxSummaryTokens = explicitSummaryLimit
-    ? integer(raw["maxSummaryTokens"], "maxSummaryTokens", "a positive integer", 1)
+    ? integer(summary["maxTokens"], "summary.maxTokens", "a positive integer", 1)
     : Math.max(1, Math.floor((maxTokens - keepTail) / 2));
-  const splitInsideTurn = optionalBoolean(raw, "splitInsideTurn", true);
-  const truncateToolResults = optionalBoolean(raw, "truncateToolResults", true);
+  const splitInsideTurn = optionalBoolean(ladder["splitInsideTurn"], "ladder.splitInsideTurn", true);
+  const truncateToolResults = optionalBoolean(ladder["truncateToolResults"], "ladder.truncateToolResults", true);
 
   const instructions = raw["instructions"];
   if (instructions !== undefined && typeof instructions !== "string") {
@@ -217,24 +235,23 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     maxTokens,
     keepTail,
     summarize: summarize as Summarize<M> | undefined,
-    countTokens: optionalFunction<CountTokens<M>>(raw, "countTokens"),
-    flushToMemory: optionalBoolean(raw, "flushToMemory"),
-    summaryRole: oneOf(raw, "summaryRole", ["auto", "system", "user"] as const) === "user" ? "user" : "system",
-    format: optionalOneOf(raw, "format", DIALECT_NAMES),
+    countTokens: optionalFunction<CountTokens<M>>(raw["countTokens"], "countTokens"),
+    flushToMemory: optionalBoolean(summary["flushToMemory"], "summary.flushToMemory"),
+    summaryRole: oneOf(summary["role"], "summary.role", ["auto", "system", "user"] as const) === "user" ? "user" : "system",
+    format: optionalOneOf(raw["format"], "format", DIALECT_NAMES),
     reserveTokens,
-    isBoundary: optionalFunction<(message: M) => boolean>(raw, "isBoundary"),
-    timeoutMs,
-    onError: oneOf(raw, "onError", ["throw", "skip", "fallback"] as const),
-    mask: resolveMask(raw["maskToolResults"]),
-    minFreedTokens: raw["minFreedTokens"] === undefined ? Math.floor(maxTokens / 4) : integer(raw["minFreedTokens"], "minFreedTokens", "an integer from 0 and up", 0),
+    isBoundary: optionalFunction<(message: M) => boolean>(ladder["isBoundary"], "ladder.isBoundary"),
+    timeoutMs: optionalMilliseconds(summary["timeoutMs"], "summary.timeoutMs"),
+    onError: oneOf(raw["onError"], "onError", ["throw", "skip", "fallback"] as const),
+    ...resolveMask(ladder["maskToolResults"], maxTokens),
     splitInsideTurn,
     truncateToolResults,
     maxSummaryTokens,
-    onCompacting: optionalFunction(raw, "onCompacting"),
-    onCompacted: optionalFunction(raw, "onCompacted"),
-    onSkipped: optionalFunction(raw, "onSkipped"),
-    warnOverBudget: optionalBoolean(raw, "warnOverBudget", true),
-    force: optionalBoolean(raw, "force"),
+    onCompacting: optionalFunction<(event: CompactingEvent) => void>(events["onCompacting"], "events.onCompacting"),
+    onCompacted: optionalFunction<(event: CompactedEvent) => void>(events["onCompacted"], "events.onCompacted"),
+    onSkipped: optionalFunction<(event: SkippedEvent) => void>(events["onSkipped"], "events.onSkipped"),
+    warnOverBudget: optionalBoolean(events["warnOverBudget"], "events.warnOverBudget", true),
+    force: optionalBoolean(raw["force"], "force"),
     instructions: instructions as string | undefined,
     signal: optionalAbortSignal(raw["signal"], "signal"),
     sealKey: signingKey === undefined ? randomKey() : typeof signingKey === "string" ? new TextEncoder().encode(signingKey) : (signingKey as Uint8Array).slice(),

@@ -27,7 +27,7 @@ export type SummaryRole = "auto" | "system" | "user";
 
 /** What `summarize` receives besides the messages. */
 export interface SummaryContext {
-  /** Aborts when the compaction times out (`timeoutMs`) or the caller's signal aborts. */
+  /** Aborts when the compaction times out (`summary.timeoutMs`) or the caller's signal aborts. */
   signal: AbortSignal;
   /** Extra instructions from a forced compaction (`compact(messages, { force: true, instructions })`). */
   instructions: string | undefined;
@@ -40,7 +40,7 @@ export interface SummaryContext {
   /** The tail budget, `keepTail`. */
   keepTail: number;
   /**
-   * The longest summary text that fits, in tokens: `maxSummaryTokens` less what the prefix and the
+   * The longest summary text that fits, in tokens: `summary.maxTokens` less what the prefix and the
    * message around the text take, or less when the kept messages leave less room. A longer summary is an
    * `INVALID_SUMMARY` and the transcript stays as it was.
    */
@@ -186,7 +186,7 @@ export interface SkippedEvent {
   overBudgetCause?: OverBudgetCause;
 }
 
-/** Options of the model-free masking stage. */
+/** Options of the model-free masking stage (`ladder.maskToolResults`). */
 export interface MaskToolResultsOptions {
   /**
    * Newest tool results left verbatim.
@@ -198,6 +198,83 @@ export interface MaskToolResultsOptions {
    * @default MASKED_TOOL_RESULT
    */
   placeholder?: string;
+  /**
+   * The least that masking alone must free to be used; when it frees less, the hook summarizes
+   * instead. Each masking changes the start of the request, which costs the provider's prompt
+   * cache, so it should free enough at once not to be needed again next turn.
+   * @default Math.floor(maxTokens / 4)
+   */
+  minFreedTokens?: number;
+}
+
+/** The summary message and the call that makes it (`summary` of `compactor`). */
+export interface SummaryOptions {
+  /**
+   * Longest summary, in tokens: passed to `summarize` as `context.maxSummaryTokens`, reserved
+   * when the tail is chosen, and enforced (a longer summary, or one not smaller than what it
+   * replaces, is `INVALID_SUMMARY`).
+   * @default Math.floor((maxTokens - keepTail) / 2)
+   */
+  maxTokens?: number;
+  /**
+   * Role of the summary and reminder messages (see `SummaryRole`). `"user"` is the safer choice
+   * when tool output is untrusted.
+   * @default "auto"
+   */
+  role?: SummaryRole;
+  /**
+   * Add `FLUSH_TO_MEMORY_REMINDER` right after the summary.
+   * @default false
+   */
+  flushToMemory?: boolean;
+  /**
+   * Abort `summarize` after this many milliseconds (`CompactionError` with code `TIMEOUT`).
+   * @default no timeout
+   */
+  timeoutMs?: number;
+}
+
+/** The rungs of the fit ladder (`ladder` of `compactor`), in the order they are tried (see docs/fit-ladder.md). */
+export interface LadderOptions<M extends AnyMessage = AnyMessage> {
+  /**
+   * Before summarizing, replace old tool results with a placeholder; skip `summarize` when that suffices.
+   * @default false
+   */
+  maskToolResults?: boolean | MaskToolResultsOptions;
+  /**
+   * When no user-turn tail fits `keepTail`, keep the last user message plus the newest complete tool groups that fit.
+   * `false` turns off this rung only: the latest user message is still kept (alone), and the summary is still checked.
+   * @default true
+   */
+  splitInsideTurn?: boolean;
+  /**
+   * When the kept messages still do not fit, cut oversized tool results and call arguments in
+   * the middle, with a marker saying how much was cut, just enough to fit.
+   * @default true
+   */
+  truncateToolResults?: boolean;
+  /**
+   * What may start a kept tail.
+   * @default a `role: "user"` message that carries no tool result and was not made by this library
+   */
+  isBoundary?: (message: M) => boolean;
+}
+
+/** What the hook tells as it works (`events` of `compactor`). */
+export interface CompactorEvents {
+  /** Called right before `summarize`. */
+  onCompacting?: (event: CompactingEvent) => void;
+  /** Called after a successful compaction. */
+  onCompacted?: (event: CompactedEvent) => void;
+  /** Called when the transcript is over budget but is left as it was. */
+  onSkipped?: (event: SkippedEvent) => void;
+  /**
+   * Say the first request of the process that is still over budget after compaction (or left as
+   * it was because nothing could bring it within) through `console.warn`, once. The result carries
+   * `overBudget` and `overBudgetCause` either way.
+   * @default true
+   */
+  warnOverBudget?: boolean;
 }
 
 /** Options of `compactor`. */
@@ -223,24 +300,6 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
    */
   countTokens?: CountTokens<M>;
   /**
-   * Add `FLUSH_TO_MEMORY_REMINDER` right after the summary.
-   * @default false
-   */
-  flushToMemory?: boolean;
-  /**
-   * Role of the summary and reminder messages (see `SummaryRole`). `"user"` is the safer choice
-   * when tool output is untrusted.
-   * @default "auto"
-   */
-  summaryRole?: SummaryRole;
-  /**
-   * The message format of the transcript, when it must not be guessed: a plain-text Anthropic
-   * transcript (string contents only) reads as OpenAI chat, whose summary may be a system message.
-   * With it, a message that does not read as that format is a `TypeError` naming its index.
-   * @default detected from the messages (see `detectDialect`)
-   */
-  format?: DialectName;
-  /**
    * Tokens sent beside the messages that the count cannot see: a system prompt passed apart
    * (Anthropic's and the AI SDK's `system`, pi's `systemPrompt`, Genkit's `system`) and the tool
    * definitions. Subtracted from `maxTokens` while no `usage` covers the request; once the
@@ -249,66 +308,19 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
    */
   reserveTokens?: number;
   /**
-   * What may start a kept tail.
-   * @default a `role: "user"` message that carries no tool result and was not made by this library
+   * The message format of the transcript, when it must not be guessed: a plain-text Anthropic
+   * transcript (string contents only) reads as OpenAI chat, whose summary may be a system message.
+   * With it, a message that does not read as that format is a `TypeError` naming its index.
+   * @default detected from the messages (see `detectDialect`)
    */
-  isBoundary?: (message: M) => boolean;
+  format?: DialectName;
   /**
-   * Abort `summarize` after this many milliseconds (`CompactionError` with code `TIMEOUT`).
-   * @default no timeout
-   */
-  timeoutMs?: number;
-  /**
-   * On a failed compaction: reject with `CompactionError`; resolve `null` and call `onSkipped`; or
-   * (`"fallback"`) compact with a model-free `extractiveSummary` instead and say so in `onCompacted`
+   * On a failed compaction: reject with `CompactionError`; resolve `null` and call `events.onSkipped`; or
+   * (`"fallback"`) compact with a model-free `extractiveSummary` instead and say so in `events.onCompacted`
    * (never for `ABORTED`: an abort means stop).
    * @default "throw"
    */
   onError?: "throw" | "skip" | "fallback";
-  /**
-   * Before summarizing, replace old tool results with a placeholder; skip `summarize` when that suffices.
-   * @default false
-   */
-  maskToolResults?: boolean | MaskToolResultsOptions;
-  /**
-   * With `maskToolResults`, the least that masking alone must free to be used; when it frees less,
-   * the hook summarizes instead. Each masking changes the start of the request, which costs the
-   * provider's prompt cache, so it should free enough at once not to be needed again next turn.
-   * @default Math.floor(maxTokens / 4)
-   */
-  minFreedTokens?: number;
-  /**
-   * When no user-turn tail fits `keepTail`, keep the last user message plus the newest complete tool groups that fit.
-   * `false` turns off this rung only: the latest user message is still kept (alone), and the summary is still checked.
-   * @default true
-   */
-  splitInsideTurn?: boolean;
-  /**
-   * When the kept messages still do not fit, cut oversized tool results and call arguments in
-   * the middle, with a marker saying how much was cut, just enough to fit.
-   * @default true
-   */
-  truncateToolResults?: boolean;
-  /**
-   * Longest summary, in tokens: passed to `summarize` as `context.maxSummaryTokens`, reserved
-   * when the tail is chosen, and enforced (a longer summary, or one not smaller than what it
-   * replaces, is `INVALID_SUMMARY`).
-   * @default Math.floor((maxTokens - keepTail) / 2)
-   */
-  maxSummaryTokens?: number;
-  /** Called right before `summarize`. */
-  onCompacting?: (event: CompactingEvent) => void;
-  /** Called after a successful compaction. */
-  onCompacted?: (event: CompactedEvent) => void;
-  /** Called when the transcript is over budget but is left as it was. */
-  onSkipped?: (event: SkippedEvent) => void;
-  /**
-   * Say the first request of the process that is still over budget after compaction (or left as
-   * it was because nothing could bring it within) through `console.warn`, once. The result carries
-   * `overBudget` and `overBudgetCause` either way.
-   * @default true
-   */
-  warnOverBudget?: boolean;
   /**
    * A secret that marks this library's summaries. A user-role summary carries a seal (a short
    * HMAC of its text) that the hook checks before it treats a message as an earlier summary, so a
@@ -319,6 +331,21 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
    * @default a random key per hook
    */
   signingKey?: string | Uint8Array;
+  /**
+   * The summary message and its call: its size limit, role, reminder and timeout (see `SummaryOptions`).
+   * @default {}
+   */
+  summary?: SummaryOptions;
+  /**
+   * The fit ladder's rungs: masking, the in-turn split, truncation, and what may start a kept tail (see `LadderOptions`).
+   * @default {}
+   */
+  ladder?: LadderOptions<M>;
+  /**
+   * Callbacks on each compaction, and the over-budget warning (see `CompactorEvents`).
+   * @default {}
+   */
+  events?: CompactorEvents;
 }
 
 /** Options of a one-off `compact` call. */

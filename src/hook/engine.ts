@@ -48,7 +48,7 @@ function finishWithoutSummary<M extends AnyMessage>(plan: EnginePlan<M>, setting
   return { messages, strategy, added: [], tailStart: plan.tailStart, pinned: plan.pinned, ...(overBudget ? { overBudget: true, ...said } : {}) };
 }
 
-/** Over budget after all: its cause, warned of once per process (`warnOverBudget`); nothing when within. */
+/** Over budget after all: its cause, warned of once per process (`events.warnOverBudget`); nothing when within. */
 function saidOverBudget<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, tokens: number): { overBudgetCause?: OverBudgetCause } {
   if (tokens <= settings.maxTokens) return {};
   const cause = overBudgetCause(plan, settings);

@@ -24,7 +24,7 @@ export interface InsideTurnSearch<M extends AnyMessage> {
 }
 
 /**
- * For `splitInsideTurn`: when no user-turn tail fits, keep the last user message plus the newest
+ * For `ladder.splitInsideTurn`: when no user-turn tail fits, keep the last user message plus the newest
  * complete tool groups that fit `keepTail` (or the last complete group when none fits). A group
  * opens at a message its dialect says may open one (an assistant turn, a call item), after which
  * no result answers an earlier call; no group starts right after an item bound to the next one.

@@ -13,7 +13,7 @@ const NO = 2;
  * stages ask of a message (may a tail start here, is a cut before it safe, does it open a tool
  * group) is read once, when first asked, and kept in typed arrays by index: the tail search, the
  * in-turn split and the ladder's last resort ask about the same recent messages, and a caller's
- * `isBoundary` is called at most once per message per plan.
+ * `ladder.isBoundary` is called at most once per message per plan.
  */
 export class TranscriptView<M extends AnyMessage> {
   private readonly dialects: Dialect[];

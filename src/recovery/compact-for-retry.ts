@@ -1,10 +1,12 @@
-import type { AnyMessage, CompactOptions, CompactorOptions } from "../ground/types.js";
+import type { AnyMessage, CompactOptions, CompactorOptions, SummaryOptions } from "../ground/types.js";
 import { compact } from "../hook/compact.js";
 import { estimateTokens } from "../counting/estimate-tokens.js";
 import { expectedMessage } from "../ground/describe-value.js";
 
 /** Options of an overflow recovery: the compaction's, with the budget of the retry given as a share. */
-export type OverflowRecoveryOptions<M extends AnyMessage = AnyMessage> = Omit<CompactorOptions<M>, "maxTokens" | "keepTail" | "maxSummaryTokens"> & {
+export type OverflowRecoveryOptions<M extends AnyMessage = AnyMessage> = Omit<CompactorOptions<M>, "maxTokens" | "keepTail" | "summary"> & {
+  /** The summary's options, but its size: the retry's budget sets it. */
+  summary?: Omit<SummaryOptions, "maxTokens">;
   /**
    * The retry's budget as a share of the rejected request's estimate: the provider said it did not
    * fit, so the retry aims well under it.

@@ -26,7 +26,7 @@ function textOf(message: unknown): string | undefined {
  * The summary messages to apply from stored state whose digest matched the input, rebuilt from
  * their text: whatever else a stored message holds (another role, tool calls, extra fields) is
  * never sent. Throws `InvalidStateError` for state this library would not have written: a summary
- * that is not text with the prefix, one over `maxSummaryTokens`, a second message other than the
+ * that is not text with the prefix, one over `summary.maxTokens`, a second message other than the
  * flush reminder, or `pinned` indices that are not strictly increasing inside the covered part,
  * or that name a message with a tool call or a tool result (a duplicate or an orphan once sent).
  */
@@ -45,9 +45,9 @@ export function checkedSummary<M extends AnyMessage>(state: ConversationState, m
     throw new InvalidStateError("Expected the stored state to hold a summary and at most the flush reminder after it");
   }
   // Checked by its length first, so a stored megabyte is refused without being counted.
-  if (text.length > settings.maxSummaryTokens * 16 + 1024) throw new InvalidStateError(`Expected the stored summary within \`maxSummaryTokens\` (${settings.maxSummaryTokens}), got ${text.length} characters`);
+  if (text.length > settings.maxSummaryTokens * 16 + 1024) throw new InvalidStateError(`Expected the stored summary within \`summary.maxTokens\` (${settings.maxSummaryTokens}), got ${text.length} characters`);
   const role = summaryRoleIn(dialect, settings.summaryRole);
-  if (roleOf(summary as object) !== role) throw new InvalidStateError(`Expected the stored summary to have the role ${String(role)} (\`summaryRole\`)`);
+  if (roleOf(summary as object) !== role) throw new InvalidStateError(`Expected the stored summary to have the role ${String(role)} (\`summary.role\`)`);
   const rebuilt = [dialect.textMessage(settings.summaryRole, text) as M];
   if (reminder !== undefined) rebuilt.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER) as M);
   if (replied) {
@@ -58,7 +58,7 @@ export function checkedSummary<M extends AnyMessage>(state: ConversationState, m
   }
   const tokens = new TranscriptTokens(rebuilt.slice(0, 1), settings.countTokens).total;
   if (tokens > settings.maxSummaryTokens) {
-    throw new InvalidStateError(`Expected the stored summary within \`maxSummaryTokens\` (${settings.maxSummaryTokens}), got ${Math.ceil(tokens)} tokens`);
+    throw new InvalidStateError(`Expected the stored summary within \`summary.maxTokens\` (${settings.maxSummaryTokens}), got ${Math.ceil(tokens)} tokens`);
   }
   return rebuilt;
 }
@@ -87,7 +87,7 @@ function storedReplacement<M extends AnyMessage>(state: ConversationState, messa
     }
     // Checked by its length first, so a stored megabyte is refused without being counted.
     if (JSON.stringify(state.summary).length > settings.maxSummaryTokens * 16 + 1024) {
-      throw new InvalidStateError(`Expected the stored replacement within \`maxSummaryTokens\` (${settings.maxSummaryTokens})`);
+      throw new InvalidStateError(`Expected the stored replacement within \`summary.maxTokens\` (${settings.maxSummaryTokens})`);
     }
     checkPinned(state, messages, head);
     return state.summary as M[];

@@ -146,7 +146,7 @@ function checkedStore(value: unknown): CompactionStore {
   return store as CompactionStore;
 }
 
-/** How long a lease holds, and so how long another instance waits, without `timeoutMs`. */
+/** How long a lease holds, and so how long another instance waits, without `summary.timeoutMs`. */
 const DEFAULT_LEASE_MS = 30_000;
 /** How often a waiting instance looks for the lease holder's state. */
 const LEASE_POLL_MS = 100;
@@ -396,7 +396,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
 
   /**
    * Before summarizing, a lease on the conversation in the store, when the store offers leases:
-   * another instance that is summarizing the same crossing is waited for (up to `timeoutMs`, or
+   * another instance that is summarizing the same crossing is waited for (up to `summary.timeoutMs`, or
    * 30 s), and its state used when it arrives and applies: `"leased"` when this call holds the
    * lease, `"wait"` when another does, `"free"` when the store has no leases or could not say.
    */

@@ -59,7 +59,7 @@ describe("Anthropic SDK loop with format: anthropic", () => {
         const messages = render({ ...shape, summary: undefined }, "anthropic");
         expect(anthropicProblems(messages)).toEqual([]);
         const maxTokens = Math.max(1, Math.floor(estimateTokens(messages) * share));
-        const result = await compactor({ maxTokens, format: "anthropic", flushToMemory, summarize: () => "s", onError: "skip" })({ messages });
+        const result = await compactor({ maxTokens, format: "anthropic", summary: { flushToMemory }, summarize: () => "s", onError: "skip" })({ messages });
         if (result) expect(anthropicProblems(result.messages as never)).toEqual([]);
       }),
       { numRuns: 200 },

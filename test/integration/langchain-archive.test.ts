@@ -22,7 +22,7 @@ function history(tag: string): BaseMessage[] {
 describe("recall_context with createAgent", () => {
   it("the model calls recall_context, and its next request holds the archived fact of its own thread only", async () => {
     const store = memoryStore();
-    const compact = statefulCompactor<BaseMessage>({ maxTokens: 1500, summarize: () => "Orders were checked.", store, archive: true, summaryRole: "user" });
+    const compact = statefulCompactor<BaseMessage>({ maxTokens: 1500, summarize: () => "Orders were checked.", store, archive: true, summary: { role: "user" } });
     await compact(history("BOB"), { conversationId: "bob" });
     const model = fakeModel();
     model.respond(new AIMessage({ content: "", tool_calls: [{ id: "r1", name: "recall_context", args: { query: "TRK1", conversationId: "bob" }, type: "tool_call" }] }));

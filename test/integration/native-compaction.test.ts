@@ -236,11 +236,11 @@ describe("falling back when the provider's compaction fails", () => {
       expect((error as Error).message).toMatch(reason);
 
       const events: CompactedEvent[] = [];
-      const fallen = await compactor({ maxTokens: 1200, keepTail: 300, format, summarize: native, onError: "fallback", onCompacted: (event) => events.push(event) })({ messages });
+      const fallen = await compactor({ maxTokens: 1200, keepTail: 300, format, summarize: native, onError: "fallback", events: { onCompacted: (event) => events.push(event) } })({ messages });
       expect(events.map((event) => event.strategy)).toEqual(["fallback"]);
       expect(JSON.stringify(fallen!.messages)).toContain(SUMMARY_PREFIX.trim());
 
-      const chained = await compactor({ maxTokens: 1200, keepTail: 300, format, summarize: firstOf(native, () => "Own model's summary."), onCompacted: (event) => events.push(event) })({ messages });
+      const chained = await compactor({ maxTokens: 1200, keepTail: 300, format, summarize: firstOf(native, () => "Own model's summary."), events: { onCompacted: (event) => events.push(event) } })({ messages });
       expect(events.at(-1)!.strategy).toBe("summarize");
       expect(JSON.stringify(chained!.messages)).toContain("Own model's summary.");
     });

@@ -54,7 +54,7 @@ const toolSession = [
   ]),
   { role: "assistant", content: "done" },
 ];
-const maskBudget = { maxTokens: estimateTokens(toolSession) - 1500, maskToolResults: { keepRecent: 2 } };
+const maskBudget = { maxTokens: estimateTokens(toolSession) - 1500, ladder: { maskToolResults: { keepRecent: 2 } } };
 
 /** Runs `work` inside an active span, as a framework's instrumentation would, and ends it. */
 async function inSpan<T>(name: string, attributes: Record<string, string>, work: () => Promise<T>): Promise<T> {
@@ -86,7 +86,7 @@ describe("otelEvents", () => {
         usageRecorded.push(recordSummaryUsage({ inputTokens: 120, outputTokens: 30 }));
         return "s";
       },
-      ...otelEvents(tracer),
+      events: otelEvents(tracer),
     });
     const result = await inAgentSpan(() => hook({ messages }));
     expect(result).not.toBeNull();
@@ -118,7 +118,7 @@ describe("otelEvents", () => {
         recordSummaryUsage({ inputTokens: 50, outputTokens: 5 });
         return "s";
       },
-      ...otelEvents(tracer),
+      events: otelEvents(tracer),
     });
     await inAgentSpan(() => hook({ messages }));
     expect(only("compaction").attributes).toMatchObject({ "gen_ai.usage.input_tokens": 150, "gen_ai.usage.output_tokens": 15 });
@@ -126,7 +126,7 @@ describe("otelEvents", () => {
 
   it("a call within budget makes no span and marks nothing", async () => {
     const summarize = vi.fn(() => "s");
-    const hook = compactor({ maxTokens: 100, countTokens: perMessage, summarize, ...otelEvents(tracer) });
+    const hook = compactor({ maxTokens: 100, countTokens: perMessage, summarize, events: otelEvents(tracer) });
     expect(await inAgentSpan(() => hook({ messages }))).toBeNull();
     expect(named("compaction")).toEqual([]);
     expect(only("invoke_agent researcher").attributes).not.toHaveProperty("gen_ai.conversation.compacted");
@@ -134,7 +134,7 @@ describe("otelEvents", () => {
   });
 
   it("only a GenAI span is marked compacted: an HTTP span stays as it was", async () => {
-    const hook = compactor({ ...overBudget, summarize: () => "s", ...otelEvents(tracer) });
+    const hook = compactor({ ...overBudget, summarize: () => "s", events: otelEvents(tracer) });
     await inSpan("POST /chat", { "http.request.method": "POST" }, () => hook({ messages }));
     const parent = only("POST /chat");
     expect(parentOf(only("compaction"))).toBe(parent.spanContext().spanId);
@@ -153,7 +153,7 @@ describe("otelEvents", () => {
       slow = false;
       return estimateTokens(list);
     };
-    const hook = compactor({ ...maskBudget, countTokens, summarize, ...otelEvents(tracer, { onCompacted }) });
+    const hook = compactor({ ...maskBudget, countTokens, summarize, events: otelEvents(tracer, { onCompacted }) });
     await inAgentSpan(() => hook({ messages: transcript }));
     expect(summarize).not.toHaveBeenCalled();
     const span = only("compaction");
@@ -176,7 +176,7 @@ describe("otelEvents", () => {
       summarize: () => {
         throw new Error("model unavailable");
       },
-      ...otelEvents(tracer),
+      events: otelEvents(tracer),
     });
     expect(await inAgentSpan(() => hook({ messages }))).toBeNull();
     const span = only("compaction");
@@ -188,7 +188,7 @@ describe("otelEvents", () => {
   });
 
   it("a skip without summarize (nothing to summarize) is a span with its reason and status unset", async () => {
-    const hook = compactor({ maxTokens: 1, countTokens: perMessage, summarize: () => "s", ...otelEvents(tracer) });
+    const hook = compactor({ maxTokens: 1, countTokens: perMessage, summarize: () => "s", events: otelEvents(tracer) });
     await inAgentSpan(() => hook({ messages: [{ role: "system", content: "S" }, { role: "user", content: "u1" }] }));
     const span = only("compaction");
     expect(span.attributes).toMatchObject({ "context_compactor.skip_reason": "nothing-to-summarize", "context_compactor.over_budget": true, "context_compactor.over_budget_cause": expect.any(String) });
@@ -204,7 +204,7 @@ describe("otelEvents", () => {
       summarize: () => {
         throw new Error("model unavailable");
       },
-      ...otelEvents(tracer),
+      events: otelEvents(tracer),
     });
     expect(await inAgentSpan(() => hook({ messages: transcript }))).not.toBeNull();
     const span = only("compaction");
@@ -218,20 +218,20 @@ describe("otelEvents", () => {
     const hook = compactor({
       ...overBudget,
       summarize: () => "s",
-      ...otelEvents(tracer, {
+      events: otelEvents(tracer, {
         onCompacting: (event) => seen.push(`compacting ${event.older} ${named("compaction").length}`),
         onCompacted: (event) => seen.push(`compacted ${event.strategy} ${named("compaction").length}`),
       }),
     });
     await inAgentSpan(() => hook({ messages }));
-    const skipping = compactor({ maxTokens: 1, countTokens: perMessage, summarize: () => "s", ...otelEvents(tracer, { onSkipped: (event) => seen.push(`skipped ${event.reason}`) }) });
+    const skipping = compactor({ maxTokens: 1, countTokens: perMessage, summarize: () => "s", events: otelEvents(tracer, { onSkipped: (event) => seen.push(`skipped ${event.reason}`) }) });
     await skipping({ messages: messages.slice(0, 2) });
     // The span is finished (exported) before the caller's onCompacted runs.
     expect(seen).toEqual(["compacting 2 0", "compacted summarize 1", "skipped nothing-to-summarize"]);
   });
 
   it("names the span and sets the caller's attributes on it", async () => {
-    const hook = compactor({ ...overBudget, summarize: () => "s", ...otelEvents(tracer, { spanName: "compact history", attributes: { "gen_ai.conversation.id": "chat-42" } }) });
+    const hook = compactor({ ...overBudget, summarize: () => "s", events: otelEvents(tracer, { spanName: "compact history", attributes: { "gen_ai.conversation.id": "chat-42" } }) });
     await inAgentSpan(() => hook({ messages }));
     expect(only("compact history").attributes["gen_ai.conversation.id"]).toBe("chat-42");
   });
@@ -241,7 +241,7 @@ describe("otelEvents", () => {
     const hook = compactor({
       ...overBudget,
       summarize: (older) => new Promise<string>((resolve) => releases.push(() => resolve(`${older.length}`))),
-      ...otelEvents(tracer),
+      events: otelEvents(tracer),
     });
     const runs = Promise.all(["a", "b"].map((id) => inSpan(`chat ${id}`, { "gen_ai.operation.name": "chat" }, () => hook({ messages: [...messages, { role: "user", content: id }] }))));
     await vi.waitFor(() => expect(releases).toHaveLength(2));
@@ -263,7 +263,7 @@ describe("otelEvents", () => {
         if (fail) throw new Error("model unavailable");
         return "s";
       },
-      ...otelEvents(tracer),
+      events: otelEvents(tracer),
     });
     await inAgentSpan(async () => {
       await expect(hook({ messages })).rejects.toThrow(/model unavailable/);
@@ -280,9 +280,9 @@ describe("otelEvents", () => {
   it("a skip or a mask (no onCompacting) never ends the span a thrown compaction left", async () => {
     // One otelEvents for every hook: the skip and the mask make their own spans, not the failed compaction's.
     const shared = otelEvents(tracer);
-    const failing = compactor({ ...overBudget, summarize: () => Promise.reject(new Error("down")), ...shared });
-    const skipping = compactor({ maxTokens: 1, countTokens: perMessage, summarize: () => "s", ...shared });
-    const masking = compactor({ ...maskBudget, summarize: () => "s", ...shared });
+    const failing = compactor({ ...overBudget, summarize: () => Promise.reject(new Error("down")), events: shared });
+    const skipping = compactor({ maxTokens: 1, countTokens: perMessage, summarize: () => "s", events: shared });
+    const masking = compactor({ ...maskBudget, summarize: () => "s", events: shared });
     await inAgentSpan(async () => {
       await expect(failing({ messages })).rejects.toThrow(/down/);
       await skipping({ messages: messages.slice(0, 2) });
@@ -294,8 +294,8 @@ describe("otelEvents", () => {
     expect(spans.map((span) => span.spanContext().spanId)).toEqual(startedCompactions.slice(1));
   });
 
-  it("spreads into statefulCompactor's options, whose keys are checked", async () => {
-    const hook = statefulCompactor({ ...overBudget, summarize: () => "s", conversationId: "c1", ...otelEvents(tracer) });
+  it("goes into statefulCompactor's events, whose keys are checked", async () => {
+    const hook = statefulCompactor({ ...overBudget, summarize: () => "s", conversationId: "c1", events: otelEvents(tracer) });
     await inAgentSpan(() => hook(messages));
     const span = only("compaction");
     expect(span.attributes["context_compactor.strategy"]).toBe("summarize");

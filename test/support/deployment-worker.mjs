@@ -36,7 +36,7 @@ async function answer(id, conversationId, messages) {
     store,
     storeTimeoutMs,
     // A lease outlives the slowest summary: a holder killed mid-summarize frees it after this.
-    timeoutMs: 2_000,
+    summary: { timeoutMs: 2_000 },
     onStoreError: () => {},
     summarize: async (older, context) => {
       const characters = JSON.stringify(older).length;
