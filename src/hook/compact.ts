@@ -22,6 +22,6 @@ export async function compact<M extends AnyMessage>(
 ): Promise<CompactionResult<M> | null> {
   const settings = resolveOptions<M>(options, "compact");
   const usage = Array.isArray(messages) ? checkedUsage(options.usage, messages.length) : undefined;
-  const outcome = await runCompaction(messages, settings, settings.signal, usage);
+  const outcome = await runCompaction(messages, settings, { ...(settings.signal === undefined ? {} : { signal: settings.signal }), ...(usage === undefined ? {} : { usage }) });
   return outcome === null ? null : resultOf(outcome);
 }

@@ -44,7 +44,7 @@ export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorO
   return async <T extends M>(event: BeforeLlmEvent<T>) => {
     const signal = eventSignal(event);
     const usage = Array.isArray(event.messages) ? checkedUsage(event.usage, event.messages.length, "event.usage") : undefined;
-    const outcome = await runCompaction<T>(event.messages, settings as never, signal, usage);
+    const outcome = await runCompaction<T>(event.messages, settings as never, { ...(signal === undefined ? {} : { signal }), ...(usage === undefined ? {} : { usage }) });
     return outcome === null ? null : resultOf(outcome);
   };
 }

@@ -120,21 +120,30 @@ function summaryMaker<M extends AnyMessage>(dialect: Dialect, settings: Settings
   return { make: (text) => dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (key === undefined ? text + suffix : sealed(text + suffix, role, key))) };
 }
 
+/** What one call of the engine brings besides the transcript and the settings. */
+export interface EngineCall<M extends AnyMessage> {
+  /** Aborts the summary in progress. */
+  signal?: AbortSignal;
+  /** The provider's reported usage of the last request, in terms of `messages`. */
+  usage?: ReportedUsage;
+  /**
+   * Where the transcript remembers its compaction. Left out (the plain hook): in the transcript
+   * itself, as a sealed summary. Given (`statefulCompactor`): in a store, and these are the
+   * summary messages it handed back, which are its own and need no seal.
+   */
+  stored?: ReadonlySet<object>;
+  /** The plan, when the caller had to look at it first (a lease is taken only to summarize). */
+  planned?: EnginePlan<M>;
+}
+
 /**
  * The hook's work: plan, summarize, assemble. The input is never changed; on any failure it
  * rejects (or, with `onError: "skip"`, resolves null) before anything is assembled.
  */
-export async function runCompaction<M extends AnyMessage>(
-  messages: readonly M[],
-  settings: Settings<M>,
-  signal: AbortSignal | undefined,
-  usage?: ReportedUsage,
-  stored?: ReadonlySet<object>,
-  planned?: EnginePlan<M>,
-): Promise<CompactionOutcome<M> | null> {
+export async function runCompaction<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, call: EngineCall<M> = {}): Promise<CompactionOutcome<M> | null> {
+  const { signal, usage, stored, planned } = call;
   const startedAt = now();
   settings = withReserve(settings, usage);
-  // A caller that had to look at the plan first (a lease is taken only to summarize) hands it over.
   const plan = planned ?? planWithSettings(messages, settings, usage, stored);
   const { tokensBefore } = plan;
   if (plan.action === "none") return null;
