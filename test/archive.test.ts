@@ -92,10 +92,10 @@ describe("archive", () => {
     const summarize = (_older: readonly object[], context: SummaryContext) => (limits.push(context.maxSummaryTokens), "Orders shipped.");
     const withArchive = await statefulCompactor<Chat>({ ...options, summarize, conversationId: "chat-3" })(conversation(6));
     const without = await statefulCompactor<Chat>({ ...options, summarize, archive: false, conversationId: "chat-3" })(conversation(6));
-    const summary = withArchive?.[1]?.content as string;
+    const summary = withArchive?.messages[1]?.content as string;
     expect(summary.startsWith(`${SUMMARY_PREFIX}Orders shipped.\n\n(Messages 1-`)).toBe(true);
     expect(summary).toMatch(/are archived verbatim: call recall_context with an identifier, a phrase or the range "1-\d+" to read them\.\)$/);
-    expect(without?.[1]?.content).toBe(`${SUMMARY_PREFIX}Orders shipped.`);
+    expect(without?.messages[1]?.content).toBe(`${SUMMARY_PREFIX}Orders shipped.`);
     // The line's tokens come out of the room the summarizer is given.
     expect(limits[0]).toBeLessThan(limits[1] as number);
     expect((limits[1] as number) - (limits[0] as number)).toBeGreaterThan(20);
@@ -241,7 +241,7 @@ describe("archive, beyond summaries", () => {
     const { store, calls } = countedStore();
     const sent = await statefulCompactor<Chat>({ ...options, store })(conversation(6));
     expect(calls.filter((call) => call.includes(":archive"))).toEqual([]);
-    expect(sent?.[1]?.content).toBe(`${SUMMARY_PREFIX}The user asked about orders; each has shipped.`);
+    expect(sent?.messages[1]?.content).toBe(`${SUMMARY_PREFIX}The user asked about orders; each has shipped.`);
   });
 });
 

@@ -150,7 +150,7 @@ describe("stored state is checked before use (case 4)", () => {
     const compact = statefulCompactor({ maxTokens: 10_000, store, summarize, onStoreError: (error) => errors.push(error), ...options });
     store.set(await automaticKey(history), value);
     const output = await compact(history);
-    return { output: output as Message[] | null, errors, summarize };
+    return { output: (output?.messages ?? null) as Message[] | null, errors, summarize };
   }
 
   it("valid state applies", async () => {

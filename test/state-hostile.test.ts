@@ -97,7 +97,7 @@ describe("no conversation id reaches another conversation's keys", () => {
     // Taken at the first try: the compaction waits on nobody.
     expect(await granted).toBe(true);
     const output = await pending;
-    expect((output as { content: string }[])[1]!.content).toBe(`${SUMMARY_PREFIX}s`);
+    expect((output?.messages as { content: string }[])[1]!.content).toBe(`${SUMMARY_PREFIX}s`);
     expect(values.size).toBe(2);
   });
 
@@ -181,7 +181,7 @@ describe("state the store expired or deleted is not used by the process that wro
     return { store, status };
   }
 
-  const summaryOf = (output: unknown) => (output as { content: string }[])[1]!.content;
+  const summaryOf = (output: { messages: readonly object[] } | null) => (output?.messages as { content: string }[])[1]!.content;
 
   it.each([
     ["expired, while the store answers", "expired", false],
@@ -386,7 +386,7 @@ describe("strangers whose conversations open alike do not share a key", () => {
     expect(summarize).toHaveBeenCalledTimes(1);
     const output = await compact([...started.map((message) => ({ ...message })), { role: "assistant", content: "Ask." }, { role: "user", content: "Fine." }]);
     expect(summarize).toHaveBeenCalledTimes(1);
-    expect((output as { content: string }[])[1]!.content).toBe(`${SUMMARY_PREFIX}s`);
+    expect((output?.messages as { content: string }[])[1]!.content).toBe(`${SUMMARY_PREFIX}s`);
   });
 
   it("one stranger's compaction does not wait on another's summary", { timeout: 10_000 }, async () => {

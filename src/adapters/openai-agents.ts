@@ -50,7 +50,7 @@ export function toCallModelInputFilter<M extends AnyMessage = AnyMessage>(
     compactInput = (args) => compact(args.modelData.input);
   } else {
     const { compact, idOf } = adapterCompactor<M, CallModelInputFilterArgs<M>>(optionsOrHook, {});
-    compactInput = (args) => compact(args.modelData.input, idOf(args));
+    compactInput = async (args) => (await compact(args.modelData.input, idOf(args)))?.messages ?? null;
     recall = compact.recall;
   }
   const filter = async (args: CallModelInputFilterArgs<M>) => {

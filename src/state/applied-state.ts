@@ -24,6 +24,12 @@ export interface ApplyContext<M extends AnyMessage> {
   invalid: (error: unknown) => void;
 }
 
+/** Where the message at `index` of an applied state's `base` sits in the input (-1: a stored summary message). */
+export const inputIndexOf =
+  ({ origin }: Pick<AppliedState<AnyMessage>, "origin">) =>
+  (index: number): number =>
+    origin === undefined ? index : (origin[index] as number);
+
 function range(from: number, to: number): number[] {
   const indices: number[] = [];
   for (let index = from; index < to; index++) indices.push(index);

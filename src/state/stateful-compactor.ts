@@ -1,6 +1,7 @@
 import { resultOf } from "../hook/compactor.js";
 import { runCompaction, type CompactionOutcome } from "../hook/engine.js";
 import { optionalAbortSignal } from "../ground/abort-signal.js";
+import { definedFields } from "../ground/defined-fields.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import type { Settings } from "../ground/options.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
@@ -9,7 +10,7 @@ import { planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
 import { assertTranscript } from "../validation/validate-messages.js";
 import { checkedUsage } from "../validation/usage.js";
-import { bestBranch, type AppliedState, type ApplyContext } from "./applied-state.js";
+import { bestBranch, inputIndexOf, type AppliedState, type ApplyContext } from "./applied-state.js";
 import { archiveLine } from "./archive-line.js";
 import { archiveStore } from "./archive-store.js";
 import { branchStorage } from "./branch-storage.js";
@@ -35,7 +36,7 @@ export type { RecallOptions, StatefulCallOptions, StatefulCompactorOptions, Stor
 export type StatefulCompactor<M extends AnyMessage = AnyMessage> = (<T extends M>(
   messages: readonly T[],
   call?: StatefulCallOptions,
-) => Promise<T[] | null>) & {
+) => Promise<CompactionResult<T> | null>) & {
   /**
    * With `archive: true`: the archived messages of one conversation that hold `query` (an
    * identifier or a phrase) or sit in the range it names (`"12-40"`), newest first, rendered as
@@ -58,13 +59,6 @@ interface Call<T extends AnyMessage> {
   /** What the caller reported itself. */
   reported: ReportedUsage | undefined;
 }
-
-const engineCall = <T extends AnyMessage>(signal: AbortSignal | undefined, usage: ReportedUsage | undefined, stored?: ReadonlySet<object>, planned?: EnginePlan<T>) => ({
-  ...(signal === undefined ? {} : { signal }),
-  ...(usage === undefined ? {} : { usage }),
-  ...(stored === undefined ? {} : { stored }),
-  ...(planned === undefined ? {} : { planned }),
-});
 
 /**
  * Builds a compactor whose compaction survives requests, processes and restarts. Frameworks and
@@ -136,7 +130,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   /** A call whose input holds a value the digest cannot read: reported, and compacted as `compactor` does, no state read or kept. */
   async function withoutState<T extends M>(error: UnreadableValueError, { messages, key, signal, usage }: Call<T>): Promise<CompactionResult<T> | null> {
     report(error, { operation: "get", key });
-    const outcome = await runCompaction<T>(messages, settings, engineCall(signal, usage));
+    const outcome = await runCompaction<T>(messages, settings, definedFields({ signal, usage }));
     return outcome === null ? null : resultOf(outcome);
   }
 
@@ -168,10 +162,10 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   async function compactApplied<T extends M>(call: Call<T>, applied: AppliedState<T>, planned: EnginePlan<T> | undefined): Promise<CompactionResult<T> | null> {
     const { messages, key, signal, usage, reported } = call;
     const { state, base, origin, stored } = applied;
-    const inputIndex = (index: number) => (origin === undefined ? index : (origin[index] as number));
+    const inputIndex = inputIndexOf(applied);
     // A conversation without an id has no archive: a recall names its conversation by id.
     const archived = archive !== undefined && !key.startsWith(`${KEY_PREFIX}auto:`);
-    const outcome = await runCompaction<T>(base, archived ? withArchiveLine(settings, call, applied) : settings, engineCall(signal, usageOfBase(usage, state, origin), stored, planned));
+    const outcome = await runCompaction<T>(base, archived ? withArchiveLine(settings, call, applied) : settings, definedFields({ signal, usage: usageOfBase(usage, state, origin), stored, planned }));
     if (outcome === null) {
       // Sent with the state as it is: what the provider reported for it is kept with the state.
       if (reported !== undefined && state !== undefined) {
@@ -197,9 +191,10 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   }
 
   /** Stores what a summary made: the summary, and which leading input messages it covers. */
-  async function writeOutcome<T extends M>({ messages, key, signal }: Call<T>, { state, base, origin }: AppliedState<T>, outcome: CompactionOutcome<T>): Promise<void> {
+  async function writeOutcome<T extends M>({ messages, key, signal }: Call<T>, applied: AppliedState<T>, outcome: CompactionOutcome<T>): Promise<void> {
     if (outcome.strategy !== "summarize" && outcome.strategy !== "fallback") return;
-    const inputIndex = (index: number) => (origin === undefined ? index : (origin[index] as number));
+    const { state, base } = applied;
+    const inputIndex = inputIndexOf(applied);
     const covered = outcome.tailStart >= base.length ? messages.length : inputIndex(outcome.tailStart);
     const pinned = outcome.pinned.map(inputIndex);
     if (covered <= 0 || !pinned.every((index) => index >= 0)) return;
@@ -242,16 +237,15 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     });
   }
 
-  const compactMessages = async <T extends M>(messages: readonly T[], call?: StatefulCallOptions): Promise<T[] | null> => (await compact(messages, call))?.messages ?? null;
-  return Object.assign(compactMessages, { recall });
+  return Object.assign(compact, { recall });
 }
 
 /**
  * With an archive, the summary ends with the line that says what is archived: every position from
  * the system prompt's end to the kept suffix's start.
  */
-function withArchiveLine<T extends AnyMessage>(settings: Settings<T>, { messages }: Call<T>, { base, origin }: AppliedState<T>): Settings<T> {
+function withArchiveLine<T extends AnyMessage>(settings: Settings<T>, { messages }: Call<T>, applied: AppliedState<T>): Settings<T> {
   const head = headLength(messages);
-  const inputIndex = (index: number) => (origin === undefined ? index : (origin[index] as number));
-  return { ...settings, summarySuffix: (tailStart: number) => archiveLine(head, (tailStart >= base.length ? messages.length : inputIndex(tailStart)) - 1) };
+  const inputIndex = inputIndexOf(applied);
+  return { ...settings, summarySuffix: (tailStart: number) => archiveLine(head, (tailStart >= applied.base.length ? messages.length : inputIndex(tailStart)) - 1) };
 }
