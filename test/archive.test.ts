@@ -212,8 +212,8 @@ describe("archive, appended again", () => {
     const store = memoryStore();
     await statefulCompactor<Chat>({ ...options, store, conversationId: "again" })(conversation(6));
     // The state is lost (expired, deleted), the archive stays: the next compaction removes the same messages again.
-    await store.delete?.("context-compactor:again");
-    const compact = statefulCompactor<Chat>({ ...options, store, conversationId: "again" });
+    const lost: CompactionStore = { get: (key) => (key === "context-compactor:again" ? null : store.get(key)), set: (key, value) => store.set(key, value) };
+    const compact = statefulCompactor<Chat>({ ...options, store: lost, conversationId: "again" });
     await compact(conversation(6));
     expect((await compact.recall("TRKA20002")).match(/\[message \d+\]/g)).toHaveLength(1);
   });

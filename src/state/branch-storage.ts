@@ -4,6 +4,7 @@ import { InvalidStateError } from "./check-state.js";
 import type { CompactionStore } from "./compaction-store.js";
 import { parseStates, serializeStates, type ConversationState } from "./conversation-state.js";
 import { digestMessages } from "./digest.js";
+import type { RecentEntries } from "./recent-entries.js";
 import { signState, verifiedState } from "./state-signature.js";
 import type { ReportStoreError } from "./stateful-options.js";
 
@@ -14,7 +15,7 @@ const CAS_ATTEMPTS = 3;
 export interface BranchStorageOptions {
   store: CompactionStore;
   /** This process's own writes, which stand in while the store does not answer. */
-  ownWrites: CompactionStore | undefined;
+  ownWrites: RecentEntries | undefined;
   /** With a `signingKey`: what is written is signed, and only what verifies is read. */
   stateKey: Promise<CryptoKey> | undefined;
   storeTimeoutMs: number;
@@ -66,7 +67,7 @@ export function branchStorage(options: BranchStorageOptions): BranchStorage {
       seen.text = typeof text === "string" ? text : null;
       // The store answered, and it is the truth: nothing there means expired or deleted, and this
       // instance's own copy goes too.
-      if (text === null || text === undefined) ownWrites?.delete?.(key);
+      if (text === null || text === undefined) ownWrites?.delete(key);
     } catch (error) {
       // An abort means stop; any other failure means "no state" from the store.
       if (isCompactionError(error) && error.code === "ABORTED") throw error;

@@ -5,6 +5,7 @@ import type { AnyMessage, CompactorOptions, ReportedUsage } from "../ground/type
 import type { CompactionStore } from "./compaction-store.js";
 import { memoryStore } from "./memory-store.js";
 import { ownWritesOf } from "./own-writes.js";
+import type { RecentEntries } from "./recent-entries.js";
 import { importSigningKey } from "./state-signature.js";
 
 /** What failed when a store call threw or rejected. */
@@ -100,7 +101,7 @@ export interface StatefulSettings<M extends AnyMessage> {
   settings: Settings<M>;
   store: CompactionStore;
   /** This process's own writes to a shared store; none in front of the default store, which is one already. */
-  ownWrites: CompactionStore | undefined;
+  ownWrites: RecentEntries | undefined;
   defaultId: string | undefined;
   report: ReportStoreError;
   storeTimeoutMs: number;

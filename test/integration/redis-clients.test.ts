@@ -75,8 +75,6 @@ describe.skipIf(!available)("redisStore", () => {
     const ttl = await nodeRedis.ttl(`${name}:context-compactor:c1`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(60);
-    await store.delete!("context-compactor:c1");
-    expect(await nodeRedis.exists(`${name}:context-compactor:c1`)).toBe(0);
   });
 
   it.each(["node-redis", "ioredis", "@upstash/redis"])("%s: four instances at one crossing make one summarize call (SET NX PX lease, compare-and-delete release)", async (name) => {
