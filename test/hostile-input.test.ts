@@ -277,7 +277,7 @@ describe("overflow recovery builds prompts its SDK accepts for every summaryRole
     await middleware.wrapGenerate({
       doGenerate: () => Promise.reject(overflow),
       params: { prompt },
-      model: { doGenerate: (params: never) => Promise.resolve(void retried.push(params)) },
+      model: { doGenerate: (params: { prompt: Message[] }) => Promise.resolve(void retried.push(params)) },
     });
     expect(retried).toHaveLength(1);
     for (const message of retried[0]!.prompt) {
