@@ -15,7 +15,7 @@ import { archiveLine } from "./archive-line.js";
 import { archiveStore } from "./archive-store.js";
 import { branchStorage } from "./branch-storage.js";
 import { rangeOf } from "./conversation-archive.js";
-import { conversationLeases } from "./conversation-lease.js";
+import { conversationLeases } from "./conversation-leases.js";
 import { conversationQueue } from "./conversation-queue.js";
 import { STATE_VERSION, type ConversationState } from "./conversation-state.js";
 import { UnreadableValueError, digestMessages } from "./digest.js";
