@@ -135,11 +135,11 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   }
 
   /** Read state → plan → lease (only to summarize) → engine → write state → archive. */
-  async function compactStored<T extends M>(call: Call<T>): Promise<CompactionResult<T> | null> {
-    const { messages, key, signal } = call;
+  async function compactStored<T extends M>(input: Call<T>): Promise<CompactionResult<T> | null> {
+    const { messages, key, signal } = input;
     const apply: ApplyContext<T> = { settings, invalid: (error) => report(error, { operation: "get", key }) };
     let applied = await bestBranch(messages, await branches.read(key, signal), apply);
-    call.usage ??= await usageFromState(messages, applied.state);
+    const call = { ...input, usage: input.usage ?? (await usageFromState(messages, applied.state)) };
     // One summary per crossing across instances: only the holder of the lease summarizes; the
     // others wait for its state, then go on from it (and summarize alone if it never comes).
     let planned = typeof store.acquire === "function" ? planWithSettings(applied.base, settings, usageOfBase(call.usage, applied.state, applied.origin), applied.stored) : undefined;
