@@ -155,7 +155,7 @@ async function recallReplay({ messages }, share, totals) {
     const history = messages.slice(0, position);
     const result = await compact(history);
     if (result === null) continue;
-    const request = Array.isArray(result) ? result : result.messages;
+    const request = result.messages;
     if (billedList(request) > window) continue;
     const kept = new Set(request);
     const needed = new Set();

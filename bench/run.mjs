@@ -195,10 +195,10 @@ const isUser = (m) => m.role === "user";
     },
     { samples: 31 },
   );
-  if (last === null || last.length >= transcript.length) throw new Error("the stateful call did not continue from its state");
+  if (last === null || last.messages.length >= transcript.length) throw new Error("the stateful call did not continue from its state");
   const suite = `4b. stateful call under budget, ${transcript.length} messages, ${estimateTokens(transcript)} tokens`;
   row(suite, "estimateTokens(messages)", stats.estimate);
-  row(suite, "statefulCompactor call (state read, digest checked)", stats.stateful, stats.estimate, `continues with ${last.length} messages`);
+  row(suite, "statefulCompactor call (state read, digest checked)", stats.stateful, stats.estimate, `continues with ${last.messages.length} messages`);
   results.suites.statefulCall = { messages: transcript.length, tokens: estimateTokens(transcript), sent: last.length, estimateTokens: stats.estimate, stateful: stats.stateful, ratio: stats.stateful.median / stats.estimate.median };
 }
 
@@ -222,7 +222,7 @@ const isUser = (m) => m.role === "user";
     estimates.push(performance.now() - started);
     copy = JSON.parse(json);
     started = performance.now();
-    sent = (await stateful(copy, { conversationId: "fresh" }))?.length ?? copy.length;
+    sent = (await stateful(copy, { conversationId: "fresh" }))?.messages.length ?? copy.length;
     calls.push(performance.now() - started);
   }
   const stats = (times) => {

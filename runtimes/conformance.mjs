@@ -182,7 +182,7 @@ export async function conformance(lib) {
     const second = await stateful([...history.map((m) => ({ ...m })), { role: "user", content: "next" }], { conversationId: "c" });
     assert(first !== null && second !== null, "no compaction");
     assert(calls === 1, `summarize ran ${calls} times`);
-    assert(second[1].content === `${PREFIX}s1`, "the stored summary was not continued");
+    assert(second.messages[1].content === `${PREFIX}s1`, "the stored summary was not continued");
     return "continued without a second summarize";
   });
 

@@ -112,10 +112,10 @@ describe("archive", () => {
     const summarize = (_older: readonly object[], context: SummaryContext) => (limits.push(context.maxSummaryTokens), "Orders shipped.");
     const withArchive = await statefulCompactor<Chat>({ ...options, summarize, conversationId: "chat-3" })(conversation(6));
     const without = await statefulCompactor<Chat>({ ...options, summarize, archive: false, conversationId: "chat-3" })(conversation(6));
-    const summary = withArchive?.[1]?.content as string;
+    const summary = withArchive?.messages[1]?.content as string;
     expect(summary.startsWith(`${SUMMARY_PREFIX}Orders shipped.\n\n(Messages 1-`)).toBe(true);
     expect(summary).toMatch(/are archived verbatim: call recall_context with an identifier, a phrase or the range "1-\d+" to read them\.\)$/);
-    expect(without?.[1]?.content).toBe(`${SUMMARY_PREFIX}Orders shipped.`);
+    expect(without?.messages[1]?.content).toBe(`${SUMMARY_PREFIX}Orders shipped.`);
     // The line's tokens come out of the room the summarizer is given.
     expect(limits[0]).toBeLessThan(limits[1] as number);
     expect((limits[1] as number) - (limits[0] as number)).toBeGreaterThan(20);
@@ -239,8 +239,8 @@ describe("archive, appended again", () => {
     const store = memoryStore();
     await statefulCompactor<Chat>({ ...options, store, conversationId: "again" })(conversation(6));
     // The state is lost (expired, deleted), the archive stays: the next compaction removes the same messages again.
-    await store.delete?.("context-compactor:again");
-    const compact = statefulCompactor<Chat>({ ...options, store, conversationId: "again" });
+    const lost: CompactionStore = { get: (key) => (key === "context-compactor:again" ? null : store.get(key)), set: (key, value) => store.set(key, value) };
+    const compact = statefulCompactor<Chat>({ ...options, store: lost, conversationId: "again" });
     await compact(conversation(6));
     expect((await compact.recall("TRKA20002")).match(/\[message \d+\]/g)).toHaveLength(1);
   });
@@ -268,7 +268,7 @@ describe("archive, beyond summaries", () => {
     const { store, calls } = countedStore();
     const sent = await statefulCompactor<Chat>({ ...options, store })(conversation(6));
     expect(calls.filter((call) => call.includes(":archive"))).toEqual([]);
-    expect(sent?.[1]?.content).toBe(`${SUMMARY_PREFIX}The user asked about orders; each has shipped.`);
+    expect(sent?.messages[1]?.content).toBe(`${SUMMARY_PREFIX}The user asked about orders; each has shipped.`);
   });
 });
 

@@ -149,7 +149,7 @@ describe("stored state is checked before use (case 4)", () => {
     const compact = statefulCompactor({ maxTokens: 10_000, store, summarize, onStoreError: (error) => errors.push(error), ...options });
     store.set(await automaticKey(history), value);
     const output = await compact(history);
-    return { output: output as Message[] | null, errors, summarize };
+    return { output: (output?.messages ?? null) as Message[] | null, errors, summarize };
   }
 
   it("valid state applies", async () => {
@@ -276,7 +276,7 @@ describe("overflow recovery builds prompts its SDK accepts for every summaryRole
     await middleware.wrapGenerate({
       doGenerate: () => Promise.reject(overflow),
       params: { prompt },
-      model: { doGenerate: (params: never) => Promise.resolve(void retried.push(params)) },
+      model: { doGenerate: (params: { prompt: Message[] }) => Promise.resolve(void retried.push(params)) },
     });
     expect(retried).toHaveLength(1);
     for (const message of retried[0]!.prompt) {

@@ -61,7 +61,7 @@ describe("usage-anchored counting", () => {
   it("statefulCompactor maps usage onto its stored state", async () => {
     const summarize = vi.fn((older: object[]) => `${older.length} earlier messages`);
     const stateful = statefulCompactor<Message>({ maxTokens: Math.floor(estimate * 0.8), summarize, conversationId: "c" });
-    const first = await stateful(messages);
+    const first = (await stateful(messages))?.messages;
     expect(summarize).toHaveBeenCalledTimes(1);
     // The next request: what was sent last time plus two messages; the provider counted the sent part.
     const next = [...messages, { role: "user", content: "more" }, { role: "assistant", content: "ok" }];

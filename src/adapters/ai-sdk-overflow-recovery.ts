@@ -10,11 +10,15 @@ interface CallParams {
   abortSignal?: AbortSignal;
 }
 
-/** A language-model middleware (`LanguageModelV3Middleware`) for `wrapLanguageModel`. */
+/**
+ * A language-model middleware (`LanguageModelV3Middleware`) for `wrapLanguageModel`. The call's
+ * parameters (`P`, the SDK's `LanguageModelV3CallOptions`) go back to the model as they came, with
+ * the prompt compacted.
+ */
 export interface OverflowRecoveryMiddleware {
   readonly specificationVersion: "v3";
-  wrapGenerate: <R>(options: { doGenerate: () => PromiseLike<R>; params: CallParams; model: { doGenerate: (params: never) => PromiseLike<R> } }) => Promise<R>;
-  wrapStream: <R>(options: { doStream: () => PromiseLike<R>; params: CallParams; model: { doStream: (params: never) => PromiseLike<R> } }) => Promise<R>;
+  wrapGenerate: <R, P extends CallParams>(options: { doGenerate: () => PromiseLike<R>; params: P; model: { doGenerate: (params: P) => PromiseLike<R> } }) => Promise<R>;
+  wrapStream: <R, P extends CallParams>(options: { doStream: () => PromiseLike<R>; params: P; model: { doStream: (params: P) => PromiseLike<R> } }) => Promise<R>;
 }
 
 /**
@@ -35,7 +39,7 @@ export interface OverflowRecoveryMiddleware {
  */
 export function overflowRecovery<M extends AnyMessage = AnyMessage>(options: OverflowRecoveryOptions<M>): OverflowRecoveryMiddleware {
   const { share, rest } = checkedRecovery(options);
-  const retried = async (params: CallParams): Promise<CallParams> => {
+  const retried = async <P extends CallParams>(params: P): Promise<P> => {
     const prompt = await compactForRetry(params.prompt as M[], share, withDefaults({ summary: { role: "user" } }, rest), params.abortSignal ? { signal: params.abortSignal } : {});
     return { ...params, prompt: prompt.map(asPromptMessage) };
   };
@@ -46,7 +50,7 @@ export function overflowRecovery<M extends AnyMessage = AnyMessage>(options: Ove
         return await doGenerate();
       } catch (error) {
         if (!isContextOverflowError(error)) throw error;
-        return model.doGenerate((await retried(params)) as never);
+        return model.doGenerate(await retried(params));
       }
     },
     async wrapStream({ doStream, params, model }) {
@@ -54,7 +58,7 @@ export function overflowRecovery<M extends AnyMessage = AnyMessage>(options: Ove
         return await doStream();
       } catch (error) {
         if (!isContextOverflowError(error)) throw error;
-        return model.doStream((await retried(params)) as never);
+        return model.doStream(await retried(params));
       }
     },
   };

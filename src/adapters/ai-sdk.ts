@@ -71,7 +71,7 @@ export function toPrepareStep<M extends AnyMessage = AnyMessage>(
   const prepareStep = (async (args: PrepareStepOptions<M>) => {
     const usage = usageOfLastStep(args);
     const compacted = await compact(args.messages, { ...idOf(args), ...(usage ? { usage } : {}) });
-    return compacted === null ? {} : { messages: compacted };
+    return compacted === null ? {} : { messages: compacted.messages };
   }) as CompactingPrepareStep;
   return Object.assign(prepareStep, { recall: compact.recall });
 }

@@ -22,15 +22,20 @@ export interface AnthropicCompactionClient {
   };
 }
 
-/** The body of the compaction request; `never[]` lists so that the SDK's method, which takes its own block types, fits. */
+/**
+ * The body of the compaction request, as wide as the SDK's `MessageCreateParamsNonStreaming`
+ * declares it (`system?: string | Array<BetaTextBlockParam>`, `tools?: Array<BetaToolUnion>`,
+ * `compaction?: BetaCompactionConfig | null`, `betas?: Array<AnthropicBeta>`), so that the SDK's
+ * method, which takes its own block types, fits. This adapter always sends `compaction` and `betas`.
+ */
 export interface AnthropicCompactionRequest {
   model: string;
   max_tokens: number;
-  system?: string;
-  tools?: never[];
-  messages: never[];
-  compaction: { type: "summarize"; instructions?: string };
-  betas: never[];
+  system?: string | readonly object[];
+  tools?: readonly object[];
+  messages: readonly object[];
+  compaction?: { type: "summarize"; instructions?: string | null } | null;
+  betas?: readonly string[];
 }
 
 /** Options of `anthropicCompaction`. */
@@ -104,10 +109,10 @@ export function anthropicCompaction<M extends AnyMessage = AnyMessage>(client: A
       model,
       max_tokens: maxTokens,
       ...(system.length === 0 ? {} : { system: system.join("\n\n") }),
-      ...(tools === undefined ? {} : { tools: tools.slice() as never[] }),
-      messages: messages as never[],
+      ...(tools === undefined ? {} : { tools: tools.slice() }),
+      messages,
       compaction: wanted === "" ? { type: "summarize" } : { type: "summarize", instructions: wanted },
-      betas: betas.slice() as never[],
+      betas: betas.slice(),
     };
     const response = await client.beta.messages.create(body, { signal: context.signal });
     const content = Array.isArray(response?.content) ? (response.content as object[]) : [];

@@ -36,6 +36,6 @@ export function toModelMiddleware<M extends AnyMessage = AnyMessage>(options: Mo
   const { compact, idOf } = adapterCompactor<M, GenkitModelRequest<M>>(options, { summary: { role: "user" } });
   return (async (request: GenkitModelRequest<M>, next: (request?: GenkitModelRequest<M>) => Promise<unknown>) => {
     const compacted = await compact(request.messages, idOf(request));
-    return next(compacted === null ? request : { ...request, messages: compacted });
+    return next(compacted === null ? request : { ...request, messages: compacted.messages });
   }) as CompactingModelMiddleware;
 }

@@ -111,7 +111,7 @@ export function compactionProcessor<M extends AnyMessage = AnyMessage>(options: 
       if (args.state[RETRY_AFTER_OVERFLOW] === true) {
         delete args.state[RETRY_AFTER_OVERFLOW];
         prompt = await compactForRetry(messages, share, withDefaults({ summary: { role: "user" } }, retryOptions), signal);
-      } else prompt = await compact(messages, { ...idOf(args), ...signal });
+      } else prompt = (await compact(messages, { ...idOf(args), ...signal }))?.messages ?? null;
       return prompt === null ? undefined : { prompt: prompt.map(asPromptMessage) as unknown as P };
     },
     async processAPIError({ error, state, retryCount }) {

@@ -44,7 +44,7 @@ export function toCallModelInputFilter<M extends AnyMessage = AnyMessage>(
   const { compact, idOf } = adapterCompactor<M, CallModelInputFilterArgs<M>>(options, {});
   const filter = async (args: CallModelInputFilterArgs<M>) => {
     const compacted = await compact(args.modelData.input, idOf(args));
-    return compacted === null ? args.modelData : { ...args.modelData, input: compacted };
+    return compacted === null ? args.modelData : { ...args.modelData, input: compacted.messages };
   };
   return Object.assign(filter, { preserveInputIdentity: true, recall: compact.recall }) as unknown as CompactingInputFilter & Recalling;
 }

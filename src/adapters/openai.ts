@@ -9,8 +9,10 @@ import { rejectUnknownKeys } from "../ground/unknown-keys.js";
  */
 export interface ResponsesCompactClient {
   responses: {
-    // `input: never[]` so that the SDK's method, which takes its own item types, fits.
-    compact(body: { model: string; input: never[]; instructions?: string }, options?: { signal?: AbortSignal }): PromiseLike<{ output?: readonly object[] | null }>;
+    // The SDK's body, as wide as the SDK declares it (`model: … | null`, `input?: string |
+    // Array<ResponseInputItem> | null`, `instructions?: string | null` in ResponseCompactParams), so
+    // that its method, which takes its own item types, fits.
+    compact(body: { model: string | null; input?: string | readonly object[] | null; instructions?: string | null }, options?: { signal?: AbortSignal }): PromiseLike<{ output?: readonly object[] | null }>;
   };
 }
 
@@ -59,7 +61,7 @@ export function openaiCompaction<M extends AnyMessage = AnyMessage>(client: Resp
   const summarize = async (older: M[], context: SummaryContext) => {
     const head = (context.head ?? []) as object[];
     const wanted = [instructions, context.instructions].filter((text): text is string => typeof text === "string" && text.trim() !== "").join("\n\n");
-    const body = { model, input: head.concat(older as object[]) as never[], ...(wanted === "" ? {} : { instructions: wanted }) };
+    const body = { model, input: head.concat(older as object[]), ...(wanted === "" ? {} : { instructions: wanted }) };
     const response = await client.responses.compact(body, { signal: context.signal });
     const output = Array.isArray(response?.output) ? (response.output as object[]) : [];
     // "The compacted list of output items. This is a list of all user messages, followed by a single

@@ -36,6 +36,6 @@ export function toTransformContext<M extends AnyMessage = AnyMessage>(options: T
   return async (messages, signal) => {
     const usage = piReportedUsage(messages);
     const compacted = await compact(messages, { ...idOf({ messages }), ...(signal ? { signal } : {}), ...(usage ? { usage } : {}) });
-    return compacted ?? messages;
+    return compacted?.messages ?? messages;
   };
 }

@@ -1,7 +1,6 @@
 import type { CompactionStore } from "../state/compaction-store.js";
 import { optionalMilliseconds } from "../ground/deadline.js";
 import { boundedStoreCall } from "../state/bounded-store-call.js";
-import { forgetOwnWrite } from "../state/own-writes.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 
@@ -28,7 +27,6 @@ export interface RedisStoreOptions {
 type Commands = {
   get(key: string): Promise<unknown>;
   set(key: string, value: string, ttl: number | undefined): Promise<unknown>;
-  del(key: string): Promise<unknown>;
   /** `SET key token NX PX ttlMs`: "OK" when taken. */
   lease(key: string, token: string, ttlMs: number): Promise<unknown>;
   /** Runs the compare-and-delete script on one key. */
@@ -67,7 +65,6 @@ function commandsOf(client: Loose): Commands {
     return {
       get: (key) => send(["GET", key]),
       set: (key, value, ttl) => send(ttl === undefined ? ["SET", key, value] : ["SET", key, value, "EX", String(ttl)]),
-      del: (key) => send(["DEL", key]),
       lease: (key, token, ttlMs) => send(["SET", key, token, "NX", "PX", String(ttlMs)]),
       release: (key, token) => send(["EVAL", RELEASE_SCRIPT, "1", key, token]),
       setIf: (key, value, expected, ttl) => send(["EVAL", SET_IF_SCRIPT, "1", key, ...setIfArgs(value, expected, ttl)]),
@@ -78,7 +75,6 @@ function commandsOf(client: Loose): Commands {
     return {
       get: (key) => call.call(client, "GET", key),
       set: (key, value, ttl) => (ttl === undefined ? call.call(client, "SET", key, value) : call.call(client, "SET", key, value, "EX", ttl)),
-      del: (key) => call.call(client, "DEL", key),
       lease: (key, token, ttlMs) => call.call(client, "SET", key, token, "NX", "PX", ttlMs),
       release: (key, token) => call.call(client, "EVAL", RELEASE_SCRIPT, 1, key, token),
       setIf: (key, value, expected, ttl) => call.call(client, "EVAL", SET_IF_SCRIPT, 1, key, ...setIfArgs(value, expected, ttl)),
@@ -86,6 +82,7 @@ function commandsOf(client: Loose): Commands {
   }
   const get = fn(client, "get");
   const set = fn(client, "set");
+  // `del` is not called: it tells a Redis client from any other object with `get` and `set` (a `Map`).
   const del = fn(client, "del");
   if (typeof get !== "function" || typeof set !== "function" || typeof del !== "function") {
     throw new TypeError(expectedMessage("client", "a node-redis, ioredis or Upstash Redis client", client));
@@ -93,7 +90,6 @@ function commandsOf(client: Loose): Commands {
   return {
     get: (key) => get.call(client, key),
     set: (key, value, ttl) => (ttl === undefined ? set.call(client, key, value) : set.call(client, key, value, { ex: ttl })),
-    del: (key) => del.call(client, key),
     lease: (key, token, ttlMs) => set.call(client, key, token, { nx: true, px: ttlMs }),
     release: (key, token) => {
       const evaluate = fn(client, "eval");
@@ -110,7 +106,7 @@ function commandsOf(client: Loose): Commands {
  * A `CompactionStore` on Redis (or Valkey) through the client you already run: node-redis
  * (`createClient`), ioredis, or Upstash's REST client. No dependency: the client is passed in and
  * read by its shape. Values are the small JSON state of each conversation; `ttlSeconds` expires
- * them, `delete` removes state that no longer applies, and every command fails after `timeoutMs`
+ * them, and every command fails after `timeoutMs`
  * rather than wait on a connection that does not answer.
  *
  * @param client - a connected (or lazily connecting) client
@@ -149,11 +145,6 @@ export function redisStore(client: object, options: RedisStoreOptions = {}): Com
     },
     async set(key, value) {
       await bounded("set", () => commands.set(prefix + key, value, ttlSeconds));
-    },
-    async delete(key) {
-      // Forgotten here first: even if the server does not answer, this process stops using its copy.
-      forgetOwnWrite(store, key);
-      await bounded("delete", () => commands.del(prefix + key));
     },
     async acquire(key, token, ttlMs) {
       return (await bounded("acquire", () => commands.lease(prefix + key, token, Math.max(1, Math.ceil(ttlMs))))) === "OK";

@@ -1,5 +1,6 @@
 import { resultOf } from "./compactor.js";
 import { runCompaction } from "./engine.js";
+import { definedFields } from "../ground/defined-fields.js";
 import { resolveOptions } from "../ground/options.js";
 import { checkedUsage } from "../validation/usage.js";
 import type { AnyMessage, CompactOptions, CompactionResult } from "../ground/types.js";
@@ -22,6 +23,6 @@ export async function compact<M extends AnyMessage>(
 ): Promise<CompactionResult<M> | null> {
   const settings = resolveOptions<M>(options, "compact");
   const usage = Array.isArray(messages) ? checkedUsage(options.usage, messages.length) : undefined;
-  const outcome = await runCompaction(messages, settings, { ...(settings.signal ? { signal: settings.signal } : {}), ...(usage ? { usage } : {}) });
+  const outcome = await runCompaction(messages, settings, definedFields({ signal: settings.signal, usage }));
   return outcome === null ? null : resultOf(outcome);
 }

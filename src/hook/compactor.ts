@@ -1,6 +1,7 @@
 import { optionalAbortSignal } from "../ground/abort-signal.js";
 import { describeValue } from "../ground/describe-value.js";
 import { runCompaction } from "./engine.js";
+import { definedFields } from "../ground/defined-fields.js";
 import { resolveOptions } from "../ground/options.js";
 import { checkedUsage } from "../validation/usage.js";
 import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactionResult, CompactorOptions } from "../ground/types.js";
@@ -44,7 +45,7 @@ export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorO
   return async <T extends M>(event: BeforeLlmEvent<T>) => {
     const signal = eventSignal(event);
     const usage = Array.isArray(event.messages) ? checkedUsage(event.usage, event.messages.length, "event.usage") : undefined;
-    const outcome = await runCompaction<M>(event.messages, settings, { ...(signal ? { signal } : {}), ...(usage ? { usage } : {}) });
+    const outcome = await runCompaction<M>(event.messages, settings, definedFields({ signal, usage }));
     // The summary is written in the transcript's own format, so every message is of the caller's type.
     return outcome === null ? null : (resultOf(outcome) as CompactionResult<T>);
   };

@@ -120,13 +120,17 @@ function summaryMaker<M extends AnyMessage>(dialect: Dialect, settings: Settings
   return { make: (text) => dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (key === undefined ? text + suffix : sealed(text + suffix, role, key))) };
 }
 
-/** What one engine call brings besides the messages and settings. */
+/** What one call of the engine brings besides the transcript and the settings. */
 export interface EngineCall<M extends AnyMessage> {
-  /** The caller's signal: an abort stops `summarize`. */
+  /** Aborts the summary in progress. */
   signal?: AbortSignal;
-  /** What the provider reported for the previous request (see `usage`). */
+  /** The provider's reported usage of the last request, in terms of `messages`. */
   usage?: ReportedUsage;
-  /** The messages a store vouches for as this library's own (no seal needed). */
+  /**
+   * Where the transcript remembers its compaction. Left out (the plain hook): in the transcript
+   * itself, as a sealed summary. Given (`statefulCompactor`): in a store, and these are the
+   * summary messages it handed back, which are its own and need no seal.
+   */
   stored?: ReadonlySet<object>;
   /** The plan, when the caller had to look at it first (a lease is taken only to summarize). */
   planned?: EnginePlan<M>;

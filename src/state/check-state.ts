@@ -1,5 +1,6 @@
 import { carriesToolCall, carriesToolResult, leadingText, roleOf } from "../dialects/messages.js";
 import { summaryRoleIn } from "../dialects/library-messages.js";
+import type { MessageRecord } from "../dialects/dialect.js";
 import { formatDialect } from "../dialects/transcript-format.js";
 import { providerCompactionOf } from "../dialects/provider-compaction.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
@@ -52,8 +53,8 @@ export function checkedSummary<M extends AnyMessage>(state: ConversationState, m
   if (reminder !== undefined) rebuilt.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER) as M);
   if (replied) {
     // The reminder rode in the summary as its last block.
-    const withReminder = dialect.withText !== undefined && dialect.describe(summary as never).parts.some((part) => part.kind === "text" && part.text.endsWith(FLUSH_TO_MEMORY_REMINDER));
-    if (withReminder) rebuilt[0] = dialect.withText!(rebuilt[0] as never, FLUSH_TO_MEMORY_REMINDER) as M;
+    const withReminder = dialect.withText !== undefined && dialect.describe(summary as MessageRecord).parts.some((part) => part.kind === "text" && part.text.endsWith(FLUSH_TO_MEMORY_REMINDER));
+    if (withReminder) rebuilt[0] = dialect.withText!(rebuilt[0] as MessageRecord, FLUSH_TO_MEMORY_REMINDER) as M;
     rebuilt.push(dialect.replyToSummary!() as M);
   }
   const tokens = new TranscriptTokens(rebuilt.slice(0, 1), settings.countTokens).total;

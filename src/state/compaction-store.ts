@@ -13,8 +13,6 @@ export interface CompactionStore {
   get(key: string): string | null | undefined | PromiseLike<string | null | undefined>;
   /** Stores `value` under `key`, replacing what was there. */
   set(key: string, value: string): unknown;
-  /** Removes the value under `key` (optional; used to drop state that no longer applies). */
-  delete?(key: string): unknown;
   /**
    * Takes a lease: stores `token` under `key` only when nothing is there, for `ttlMs` (Redis: `SET
    * key token NX PX ttlMs`). Resolves true when taken. Optional: with it, instances that need the

@@ -1,6 +1,7 @@
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import type { CompactionStore } from "./compaction-store.js";
+import { recentEntries } from "./recent-entries.js";
 
 /** Options of `memoryStore`. */
 export interface MemoryStoreOptions {
@@ -39,30 +40,15 @@ export function memoryStore(options: MemoryStoreOptions = {}): CompactionStore &
   const what = "a positive integer";
   if (typeof maxEntries !== "number") throw new TypeError(expectedMessage("maxEntries", what, maxEntries));
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(expectedMessage("maxEntries", what, maxEntries));
-  // A Map iterates in insertion order, so re-inserting on use keeps the least recently used first.
-  const entries = new Map<string, { value: string; until: number }>();
+  const entries = recentEntries(maxEntries, ttlMs);
   const leases = new Map<string, { token: string; until: number }>();
   const store = {
-    get(key: string): string | undefined {
-      const entry = entries.get(key);
-      if (entry === undefined) return undefined;
-      entries.delete(key);
-      if (entry.until <= Date.now()) return undefined;
-      entries.set(key, entry);
-      return entry.value;
-    },
-    set(key: string, value: string): void {
-      entries.delete(key);
-      entries.set(key, { value, until: ttlMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + ttlMs });
-      if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
-    },
+    get: (key: string): string | undefined => entries.get(key),
+    set: (key: string, value: string): void => entries.set(key, value),
     setIf(key: string, value: string, expected: string | null): boolean {
-      if ((store.get(key) ?? null) !== expected) return false;
-      store.set(key, value);
+      if ((entries.get(key) ?? null) !== expected) return false;
+      entries.set(key, value);
       return true;
-    },
-    delete(key: string): void {
-      entries.delete(key);
     },
     acquire(key: string, token: string, leaseMs: number): boolean {
       const held = leases.get(key);

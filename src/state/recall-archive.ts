@@ -39,7 +39,7 @@ interface Candidate {
  * the library's. Nothing is cut here: a recall shows an excerpt around the match instead.
  */
 function renderedTexts(entries: readonly ArchivedMessage[]): Map<ArchivedMessage, string> {
-  const rendered = renderEach(entries.map((entry) => entry.message as never), { maxResultChars: Number.MAX_SAFE_INTEGER }, false);
+  const rendered = renderEach(entries.map((entry) => entry.message), { maxResultChars: Number.MAX_SAFE_INTEGER }, false);
   return new Map(entries.map((entry, at) => [entry, redactSecrets(rendered[at] ?? "").replace(spaces, " ").trim()]));
 }
 

@@ -32,7 +32,7 @@ describe("recall_context with createAgent", () => {
     model.respond(new AIMessage("It was ALICETRK199."));
     const archiving = createMiddleware({
       name: "ArchivingCompaction",
-      wrapModelCall: async (request, handler) => handler({ ...request, messages: (await compact(request.messages, { conversationId: "alice" })) ?? request.messages }),
+      wrapModelCall: async (request, handler) => handler({ ...request, messages: (await compact(request.messages, { conversationId: "alice" }))?.messages ?? request.messages }),
     });
     const agent = createAgent({ model, tools: [recallTool(compact, { conversationId: (config) => config.configurable?.["thread_id"] as string | undefined })], middleware: [archiving] });
     const result = await agent.invoke({ messages: history("ALICE") }, { configurable: { thread_id: "alice" } });

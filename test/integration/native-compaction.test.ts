@@ -256,12 +256,12 @@ describe("statefulCompactor with a provider's compaction", () => {
     const options = { store, conversationId: "chat", maxTokens: 1200, keepTail: 300, onStoreError: (error: unknown) => errors.push(error) };
     const compact = statefulCompactor({ ...options, summarize: firstOf(openaiCompaction(client, { model: "gpt-5.2" }), () => "Own summary.") });
     const history = responsesTranscript(10);
-    const first = await compact(history);
+    const first = (await compact(history))?.messages;
     expect(first).toContainEqual(compactionItem);
     expect(http.requests).toHaveLength(1);
     // The next request: the whole history again, one turn longer.
     history.push({ role: "user", content: "One more question?" });
-    const second = await compact(history);
+    const second = (await compact(history))?.messages;
     expect(http.requests).toHaveLength(1);
     expect(second).toContainEqual(compactionItem);
     expect(providerViolations("openai-responses", { messages: second! })).toEqual([]);
@@ -269,7 +269,7 @@ describe("statefulCompactor with a provider's compaction", () => {
 
     // Another model cannot read the item, and OpenAI's has no readable text: the state is not used, and it compacts anew.
     const switched = statefulCompactor({ ...options, summarize: openaiCompaction(client, { model: "gpt-5.4" }) });
-    const third = await switched(history);
+    const third = (await switched(history))?.messages;
     expect(http.requests).toHaveLength(2);
     expect(http.requests[1]!.body["model"]).toBe("gpt-5.4");
     expect(third).toContainEqual(compactionItem);
@@ -284,13 +284,13 @@ describe("statefulCompactor with a provider's compaction", () => {
     const history = responsesTranscript(10);
     await compact(history);
     history.push(...responsesTranscript(8).slice(1));
-    const second = await compact(history);
+    const second = (await compact(history))?.messages;
     expect(compactCalls).toBe(2);
     expect(second).toContainEqual(compactionItem);
     expect(JSON.stringify(second)).toContain("Own summary after: nothing readable.");
     // The next request, under budget: the stored state still holds the item, then the own summary.
     history.push({ role: "user", content: "And now?" });
-    const third = await compact(history);
+    const third = (await compact(history))?.messages;
     expect(compactCalls).toBe(2);
     expect(third).toContainEqual(compactionItem);
     expect(JSON.stringify(third)).toContain("Own summary after: nothing readable.");
@@ -304,11 +304,11 @@ describe("statefulCompactor with a provider's compaction", () => {
     const options = { store, conversationId: "chat", maxTokens: 1200, keepTail: 300, format: "anthropic" as const };
     const history = [system, ...anthropicTranscript(10)];
     const first = await statefulCompactor({ ...options, summarize: anthropicCompaction(client, { model: "claude-opus-4-7" }) })(history);
-    expect(first![1]).toEqual({ role: "assistant", content: [compactionBlock] });
+    expect(first!.messages[1]).toEqual({ role: "assistant", content: [compactionBlock] });
     history.push({ role: "user", content: "One more question?" });
     const same = await statefulCompactor({ ...options, summarize: anthropicCompaction(client, { model: "claude-opus-4-7" }) })(history);
-    expect(same![1]).toEqual({ role: "assistant", content: [compactionBlock] });
-    const other = await statefulCompactor({ ...options, summarize: () => "Own summary." })(history);
+    expect(same!.messages[1]).toEqual({ role: "assistant", content: [compactionBlock] });
+    const other = (await statefulCompactor({ ...options, summarize: () => "Own summary." })(history))?.messages;
     expect(http.requests).toHaveLength(1);
     expect(JSON.stringify(other)).not.toContain('"compaction"');
     expect(JSON.stringify(other)).toContain(compactionBlock.content);

@@ -50,7 +50,7 @@ async function answer(id, conversationId, messages) {
   const started = performance.now();
   try {
     const output = await compact(messages, { conversationId });
-    process.send({ type: "answer", id, output: output ?? messages, ms: performance.now() - started, storeMs: waited.getStore().storeMs });
+    process.send({ type: "answer", id, output: output?.messages ?? messages, ms: performance.now() - started, storeMs: waited.getStore().storeMs });
   } catch (error) {
     process.send({ type: "answer", id, error: String(error?.message ?? error), ms: performance.now() - started, storeMs: waited.getStore().storeMs });
   }

@@ -21,6 +21,6 @@ const compact = statefulCompactor({
     process.exitCode = 1;
   },
 });
-const output = await compact(messages, { conversationId });
+const output = (await compact(messages, { conversationId }))?.messages ?? null;
 await client.close();
 console.log(JSON.stringify({ summarizeCalls, output }));

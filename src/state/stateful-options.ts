@@ -1,0 +1,188 @@
+import { optionalMilliseconds } from "../ground/deadline.js";
+import { expectedMessage } from "../ground/describe-value.js";
+import { resolveOptions, type Settings } from "../ground/options.js";
+import type { AnyMessage, CompactorOptions, ReportedUsage } from "../ground/types.js";
+import type { CompactionStore } from "./compaction-store.js";
+import { memoryStore } from "./memory-store.js";
+import { ownWritesOf } from "./own-writes.js";
+import type { RecentEntries } from "./recent-entries.js";
+import { importSigningKey } from "./state-signature.js";
+
+/** What failed when a store call threw or rejected. */
+export interface StoreErrorContext {
+  operation: "get" | "set";
+  /** The store key of the conversation. */
+  key: string;
+}
+
+/** Options of `statefulCompactor`: those of `compactor`, plus where and under which id the state lives. */
+export interface StatefulCompactorOptions<M extends AnyMessage = AnyMessage> extends CompactorOptions<M> {
+  /**
+   * Where each conversation's compaction is kept. Share one store between requests, processes or
+   * machines (Redis, KV) and each continues from the others' compaction.
+   * @default memoryStore() (one per statefulCompactor)
+   */
+  store?: CompactionStore;
+  /**
+   * The conversation's id, when one instance serves one conversation (a call's own `conversationId` wins).
+   * @default derived from the system prompt and the opening (at least the three messages after it)
+   */
+  conversationId?: string;
+  /**
+   * Branches of one conversation kept under its key (an edited message, a regenerated reply, two
+   * conversations that open alike under the automatic key): each is digest-checked, the one that
+   * covers the longest prefix of the input is used, and the least recently written is dropped.
+   * @default 4
+   */
+  maxBranches?: number;
+  /**
+   * The longest a store call may take. A `get` that does not answer in time is reported to
+   * `onStoreError` and the call goes on without state; a `set` that does not answer is reported and
+   * the result returned anyway. A hung or offline store never holds a request longer than this.
+   * @default 1000
+   */
+  storeTimeoutMs?: number;
+  /**
+   * Called when the store's `get` or `set` throws or rejects, or holds unreadable state. The call
+   * goes on as if there were no state (`get`) or returns its result anyway (`set`). Also called
+   * with an `UnreadableValueError` when the input holds a value the digest cannot read (a `Blob`,
+   * a `Map`, a `Set`, a class instance with no enumerable data): that call is compacted without
+   * state, and nothing is stored for it.
+   * @default ignore and continue
+   */
+  onStoreError?: (error: unknown, context: StoreErrorContext) => void;
+  /**
+   * For a conversation with an id, keeps every message a compaction takes out of the request (those
+   * a summary replaces, masked or cut ones), verbatim (the caller's own objects as JSON), in the
+   * store under the conversation (`<key>:archive`), with the same store, expiry, `signingKey` and
+   * `storeTimeoutMs` as the state: `compact.recall` and the `recall_context` tools read it back,
+   * and the summary message ends with one line saying which messages are archived and how to
+   * recall them. Costs one more `get` and `set` per compaction, and the archive's bytes.
+   * @default false
+   */
+  archive?: boolean;
+  /**
+   * The most an archive may hold per conversation, in bytes of its stored value: past it, the
+   * oldest messages are dropped first, and an `ArchiveTrimmedError` is reported to `onStoreError`.
+   * @default 8388608 (8 MB)
+   */
+  archiveMaxBytes?: number;
+}
+
+/** Options of `compact.recall`. */
+export interface RecallOptions {
+  /** The conversation whose archive is read; the compactor's own `conversationId` when left out. */
+  conversationId?: string;
+  /**
+   * The most the answer may take, in estimated tokens (UTF-8 bytes / 4).
+   * @default 2000
+   */
+  maxTokens?: number;
+  /** Aborts the read (`CompactionError` with code `ABORTED`). */
+  signal?: AbortSignal;
+}
+
+/** Options of one call of a stateful compactor. */
+export interface StatefulCallOptions {
+  /** The conversation's id; overrides the instance's `conversationId`. */
+  conversationId?: string;
+  /** Aborts a compaction in progress (`CompactionError` with code `ABORTED`). */
+  signal?: AbortSignal;
+  /** The provider's reported usage for the last request; `messageCount` counts these (uncompacted) messages. */
+  usage?: ReportedUsage;
+}
+
+/** Reports a failed store call, or unreadable state, to `onStoreError`; never throws what it reports. */
+export type ReportStoreError = (error: unknown, context: StoreErrorContext) => void;
+
+/** The options of `statefulCompactor`, validated once. */
+export interface StatefulSettings<M extends AnyMessage> {
+  /** The options `compactor` also takes. */
+  settings: Settings<M>;
+  store: CompactionStore;
+  /** This process's own writes to a shared store; none in front of the default store, which is one already. */
+  ownWrites: RecentEntries | undefined;
+  defaultId: string | undefined;
+  report: ReportStoreError;
+  storeTimeoutMs: number;
+  /** How long a lease holds: it outlives the slowest summary this compactor allows, so a crashed holder frees it in time. */
+  leaseMs: number;
+  maxBranches: number;
+  archive: boolean;
+  archiveMaxBytes: number;
+  /** With a `signingKey`: state is signed when written and read only when its signature verifies. */
+  stateKey: Promise<CryptoKey> | undefined;
+}
+
+/** How long a lease holds, and so how long another instance waits, without `timeoutMs`. */
+const DEFAULT_LEASE_MS = 30_000;
+/** Store calls never take longer than this unless `storeTimeoutMs` says otherwise. */
+const DEFAULT_STORE_TIMEOUT_MS = 1000;
+/** What an archive holds per conversation unless `archiveMaxBytes` says otherwise: 8 MB. */
+const DEFAULT_ARCHIVE_MAX_BYTES = 8 * 1024 * 1024;
+
+function checkedStore(value: unknown): CompactionStore {
+  if (value === undefined) return memoryStore();
+  const store = value as Partial<CompactionStore> | null;
+  if (typeof store !== "object" || store === null || typeof store.get !== "function" || typeof store.set !== "function") {
+    throw new TypeError(expectedMessage("store", "an object with `get` and `set` methods", value));
+  }
+  const { ttlMs } = store;
+  if (ttlMs !== undefined) {
+    const what = "a positive number of milliseconds";
+    if (typeof ttlMs !== "number") throw new TypeError(expectedMessage("store.ttlMs", what, ttlMs));
+    if (!(ttlMs > 0)) throw new RangeError(expectedMessage("store.ttlMs", what, ttlMs));
+  }
+  return store as CompactionStore;
+}
+
+/** A positive integer option, or its default when left out. */
+export function checkedPositiveInteger(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number") throw new TypeError(expectedMessage(name, "a positive integer", value));
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(expectedMessage(name, "a positive integer", value));
+  return value;
+}
+
+/** A conversation id option: a non-empty string, or undefined when left out. */
+export function checkedId(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") throw new TypeError(expectedMessage(name, "a non-empty string", value));
+  if (value === "") throw new RangeError(expectedMessage(name, "a non-empty string", value));
+  return value;
+}
+
+/** Validates the options of `statefulCompactor` once, with a `TypeError` or `RangeError` naming the option. */
+export function resolveStatefulOptions<M extends AnyMessage>(options: StatefulCompactorOptions<M>): StatefulSettings<M> {
+  const settings = resolveOptions<M>(options, "stateful");
+  const { store: rawStore, conversationId, onStoreError, storeTimeoutMs, maxBranches, archive, archiveMaxBytes, signingKey } = options;
+  const store = checkedStore(rawStore);
+  // In front of a shared store, a bounded cache of this process's own writes, shared by every
+  // compactor over the same store object: a route that makes a compactor per request still
+  // continues from its own compactions while the store is down.
+  const ownWrites = rawStore === undefined ? undefined : ownWritesOf(store);
+  const defaultId = checkedId(conversationId, "conversationId");
+  if (onStoreError !== undefined && typeof onStoreError !== "function") {
+    throw new TypeError(expectedMessage("onStoreError", "a function", onStoreError));
+  }
+  const timeout = optionalMilliseconds(storeTimeoutMs, "storeTimeoutMs") ?? DEFAULT_STORE_TIMEOUT_MS;
+  const branches = checkedPositiveInteger(maxBranches, "maxBranches", 4);
+  if (archive !== undefined && typeof archive !== "boolean") throw new TypeError(expectedMessage("archive", "a boolean", archive));
+  const archiveBytes = checkedPositiveInteger(archiveMaxBytes, "archiveMaxBytes", DEFAULT_ARCHIVE_MAX_BYTES);
+  const stateKey = signingKey === undefined ? undefined : importSigningKey(signingKey);
+  // Awaited by every read and write; this only keeps a failed import from being unhandled meanwhile.
+  stateKey?.catch(() => {});
+  return {
+    settings,
+    store,
+    ownWrites,
+    defaultId,
+    report: (error, context) => onStoreError?.(error, context),
+    storeTimeoutMs: timeout,
+    leaseMs: settings.timeoutMs ?? DEFAULT_LEASE_MS,
+    maxBranches: branches,
+    archive: archive === true,
+    archiveMaxBytes: archiveBytes,
+    stateKey,
+  };
+}

@@ -1,0 +1,41 @@
+import type { ReportedUsage } from "../ground/types.js";
+import type { ConversationState } from "./conversation-state.js";
+import { digestMessages } from "./digest.js";
+
+// A call that reports no usage (the first model call of a request) is counted from the usage the
+// state kept of the last request sent with it; what the provider reports is in terms of the
+// caller's own messages, and the engine counts the input with the state applied.
+
+/** The usage a state kept, when the input still holds the messages it was reported for. */
+export async function usageFromState(messages: readonly object[], state: ConversationState | undefined): Promise<ReportedUsage | undefined> {
+  const kept = state?.usage;
+  if (state === undefined || kept === undefined || kept.messageCount > messages.length) return undefined;
+  const digest = await digestMessages(messages.slice(state.covered, kept.messageCount));
+  return digest === kept.digest ? { inputTokens: kept.inputTokens, messageCount: kept.messageCount } : undefined;
+}
+
+/**
+ * The state with a reported usage kept beside it, when it is new and the request it describes was
+ * sent with this state; undefined when there is nothing to write.
+ */
+export async function stateWithUsage(messages: readonly object[], state: ConversationState, reported: ReportedUsage): Promise<ConversationState | undefined> {
+  if (reported.messageCount < state.covered || reported.messageCount > messages.length) return undefined;
+  if (state.usage?.messageCount === reported.messageCount && state.usage.inputTokens === reported.inputTokens) return undefined;
+  const digest = await digestMessages(messages.slice(state.covered, reported.messageCount));
+  return { ...state, usage: { inputTokens: reported.inputTokens, messageCount: reported.messageCount, digest } };
+}
+
+/**
+ * The reported usage in terms of what the engine counts. The last request was sent with the state
+ * now applied (a compaction stores its state as it returns the request), so it held the summary
+ * and the input messages below `messageCount`. Usage from before the state, or beside state that
+ * no longer applies, describes another request and is left out.
+ */
+export function usageOfBase(usage: ReportedUsage | undefined, state: ConversationState | undefined, origin: number[] | undefined): ReportedUsage | undefined {
+  if (usage === undefined) return undefined;
+  if (origin === undefined) return state === undefined ? usage : undefined;
+  if (state === undefined || usage.messageCount < state.covered) return undefined;
+  let held = 0;
+  for (const index of origin) if (index < usage.messageCount) held++;
+  return { inputTokens: usage.inputTokens, messageCount: held };
+}
