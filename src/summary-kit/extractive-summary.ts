@@ -19,7 +19,10 @@ export interface ExtractiveSummaryOptions {
    * calibrated by the provider's `usage` is seldom whole.
    */
   maxTokens: number;
-  /** The earlier summary, carried forward first. */
+  /**
+   * The earlier summary, carried forward first.
+   * @default none
+   */
   previousSummary?: string | undefined;
 }
 
