@@ -355,11 +355,17 @@ export interface CompactOptions<M extends AnyMessage = AnyMessage> extends Compa
    * @default false
    */
   force?: boolean;
-  /** Passed to `summarize` as `context.instructions` (a user's `/compact focus on …`). */
+  /**
+   * Passed to `summarize` as `context.instructions` (a user's `/compact focus on …`).
+   * @default none
+   */
   instructions?: string;
   /** Aborts the compaction (`CompactionError` with code `ABORTED`). */
   signal?: AbortSignal;
-  /** The provider's reported usage for the last request, to count by (see `ReportedUsage`). */
+  /**
+   * The provider's reported usage for the last request, to count by (see `ReportedUsage`).
+   * @default none: the count is the counter's alone
+   */
   usage?: ReportedUsage;
 }
 

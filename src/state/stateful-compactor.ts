@@ -42,7 +42,10 @@ export type StatefulCompactor<M extends AnyMessage = AnyMessage> = (<T extends M
    * With `archive: true`: the archived messages of one conversation that hold `query` (an
    * identifier or a phrase) or sit in the range it names (`"12-40"`), newest first, rendered as
    * `renderTranscript` renders them inside a `<transcript>` fence, secrets redacted, at most
-   * `maxTokens` (default 2,000). Reads only that conversation's archive.
+   * `maxTokens` (default 2,000). A message where the query stands as a whole word comes first, then
+   * one where it is a whole part of a longer identifier, then one holding it inside a longer word;
+   * a query over 1,000 characters is answered with a sentence that says so. Reads only that
+   * conversation's archive.
    */
   recall(query: string, options?: RecallOptions): Promise<string>;
 };

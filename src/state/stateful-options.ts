@@ -71,7 +71,10 @@ export interface StatefulCompactorOptions<M extends AnyMessage = AnyMessage> ext
 
 /** Options of `compact.recall`. */
 export interface RecallOptions {
-  /** The conversation whose archive is read; the compactor's own `conversationId` when left out. */
+  /**
+   * The conversation whose archive is read.
+   * @default the compactor's own `conversationId`
+   */
   conversationId?: string;
   /**
    * The most the answer may take, in estimated tokens (UTF-8 bytes / 4).
@@ -84,11 +87,17 @@ export interface RecallOptions {
 
 /** Options of one call of a stateful compactor. */
 export interface StatefulCallOptions {
-  /** The conversation's id; overrides the instance's `conversationId`. */
+  /**
+   * The conversation's id; overrides the instance's `conversationId`.
+   * @default the instance's `conversationId`, or the automatic key
+   */
   conversationId?: string;
   /** Aborts a compaction in progress (`CompactionError` with code `ABORTED`). */
   signal?: AbortSignal;
-  /** The provider's reported usage for the last request; `messageCount` counts these (uncompacted) messages. */
+  /**
+   * The provider's reported usage for the last request; `messageCount` counts these (uncompacted) messages.
+   * @default the usage kept with the conversation's state, while the input still holds what it was reported for
+   */
   usage?: ReportedUsage;
 }
 
