@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error: a plain script of the docs, without types
 import { interfacesOf, withOptionsTables } from "../docs/options-tables.mjs";
 
 const page = readFileSync(new URL("../docs/api.md", import.meta.url), "utf8");

@@ -1,6 +1,7 @@
 import type { AnyMessage, Summarize, SummaryContext } from "../ground/types.js";
 import { describeValue } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
+import { integer } from "../ground/checks.js";
 
 /**
  * The beta that enables the on-demand `compaction` request parameter: the SDK's own runner
@@ -95,7 +96,7 @@ export function anthropicCompaction<M extends AnyMessage = AnyMessage>(client: A
   rejectUnknownKeys(options, ["model", "maxTokens", "instructions", "betas", "tools"], "");
   const { model, maxTokens = 8192, instructions, betas = [ANTHROPIC_COMPACTION_BETA], tools } = options;
   if (typeof model !== "string" || model === "") throw new TypeError(`Expected \`model\` to be a model name, got ${describeValue(model)}`);
-  if (!Number.isInteger(maxTokens) || maxTokens < 1) throw new RangeError(`Expected \`maxTokens\` to be an integer from 1 and up, got ${describeValue(maxTokens)}`);
+  integer(maxTokens, "maxTokens", 1);
   if (instructions !== undefined && typeof instructions !== "string") throw new TypeError(`Expected \`instructions\` to be a string, got ${describeValue(instructions)}`);
   if (!Array.isArray(betas) || !betas.every((beta) => typeof beta === "string")) throw new TypeError(`Expected \`betas\` to be a list of strings, got ${describeValue(betas)}`);
   if (tools !== undefined && !Array.isArray(tools)) throw new TypeError(`Expected \`tools\` to be a list of tool definitions, got ${describeValue(tools)}`);

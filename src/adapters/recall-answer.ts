@@ -1,8 +1,8 @@
 // What the `recall_context` tools of every framework share: their options, and the answer to one call.
 
 import { expectedMessage } from "../ground/describe-value.js";
-import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import type { StatefulCompactor } from "../state/stateful-compactor.js";
+import { optionalInteger, optionsObject } from "../ground/checks.js";
 
 /** What a recall tool reads from: a `statefulCompactor` with `archive: true`, or an adapter made with one. */
 export type Recalling = Pick<StatefulCompactor, "recall">;
@@ -27,16 +27,12 @@ export function recallAnswerer<Args>(compact: unknown, options: unknown): (input
   if (typeof (compact as Partial<Recalling> | null)?.recall !== "function") {
     throw new TypeError(expectedMessage("compact", "a statefulCompactor with `archive: true`, or an adapter made with one", compact));
   }
-  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
-  rejectUnknownKeys(options, ["conversationId", "maxTokens"], "");
-  const { conversationId, maxTokens } = options as RecallToolOptions<Args>;
+  optionsObject(options, "options", ["conversationId", "maxTokens"]);
+  const { conversationId } = options as RecallToolOptions<Args>;
   if (conversationId !== undefined && typeof conversationId !== "function" && (typeof conversationId !== "string" || conversationId === "")) {
     throw new TypeError(expectedMessage("conversationId", "a non-empty string or a function", conversationId));
   }
-  if (maxTokens !== undefined) {
-    if (typeof maxTokens !== "number") throw new TypeError(expectedMessage("maxTokens", "a positive integer", maxTokens));
-    if (!Number.isInteger(maxTokens) || maxTokens < 1) throw new RangeError(expectedMessage("maxTokens", "a positive integer", maxTokens));
-  }
+  const maxTokens = optionalInteger((options as RecallToolOptions<Args>).maxTokens, "maxTokens", 1, undefined);
   const source = compact as Recalling;
   return async (input, args, signal) => {
     const query = (input as { query?: unknown } | null)?.query;

@@ -2,7 +2,7 @@ import type { CompactionStore } from "../state/compaction-store.js";
 import { optionalMilliseconds } from "../ground/deadline.js";
 import { boundedStoreCall } from "../state/bounded-store-call.js";
 import { expectedMessage } from "../ground/describe-value.js";
-import { rejectUnknownKeys } from "../ground/unknown-keys.js";
+import { optionalInteger, optionsObject } from "../ground/checks.js";
 
 /** Options of `redisStore`. */
 export interface RedisStoreOptions {
@@ -124,14 +124,10 @@ function commandsOf(client: Loose): Commands {
  */
 export function redisStore(client: object, options: RedisStoreOptions = {}): CompactionStore {
   if (typeof client !== "object" || client === null) throw new TypeError(expectedMessage("client", "a node-redis, ioredis or Upstash Redis client", client));
-  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
-  rejectUnknownKeys(options, ["prefix", "ttlSeconds", "timeoutMs"], "");
+  optionsObject(options, "options", ["prefix", "ttlSeconds", "timeoutMs"]);
   const { prefix = "", ttlSeconds } = options;
   if (typeof prefix !== "string") throw new TypeError(expectedMessage("prefix", "a string", prefix));
-  if (ttlSeconds !== undefined) {
-    if (typeof ttlSeconds !== "number") throw new TypeError(expectedMessage("ttlSeconds", "a positive integer", ttlSeconds));
-    if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1) throw new RangeError(expectedMessage("ttlSeconds", "a positive integer", ttlSeconds));
-  }
+  optionalInteger(ttlSeconds, "ttlSeconds", 1, undefined);
   const timeoutMs = optionalMilliseconds(options.timeoutMs, "timeoutMs") ?? 1000;
   const commands = commandsOf(client as Loose);
   const bounded = <T>(operation: string, call: () => Promise<T>) => boundedStoreCall(call, operation, timeoutMs, undefined);

@@ -13,6 +13,7 @@ import type {
 } from "./types.js";
 import { describeValue, expectedMessage } from "./describe-value.js";
 import { rejectUnknownKeys } from "./unknown-keys.js";
+import { integer, oneOf, optionalBoolean, optionalFunction, optionalInteger, optionalOneOf } from "./checks.js";
 import { isPlainObject } from "./plain-object.js";
 
 /** Options after validation, with every default filled in. */
@@ -125,41 +126,10 @@ function group(value: unknown, name: string, known: readonly string[]): Record<s
   return value;
 }
 
-function optionalFunction<T>(value: unknown, name: string): T | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "function") throw new TypeError(expectedMessage(name, "a function", value));
-  return value as T;
-}
-
-function optionalBoolean(value: unknown, name: string, fallback = false): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== "boolean") throw new TypeError(expectedMessage(name, "a boolean", value));
-  return value;
-}
-
-function oneOf<T extends string>(value: unknown, name: string, allowed: readonly T[]): T {
-  return optionalOneOf(value, name, allowed) ?? (allowed[0] as T);
-}
-
-function optionalOneOf<T extends string>(value: unknown, name: string, allowed: readonly T[]): T | undefined {
-  if (value === undefined) return undefined;
-  const quoted = allowed.map((entry) => `\`"${entry}"\``);
-  const what = quoted.length > 1 ? `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}` : (quoted[0] ?? "");
-  if (typeof value !== "string") throw new TypeError(expectedMessage(name, what, value));
-  if (!allowed.includes(value as T)) throw new RangeError(expectedMessage(name, what, value));
-  return value as T;
-}
-
-function integer(value: unknown, name: string, what: string, minimum: number): number {
-  if (typeof value !== "number") throw new TypeError(expectedMessage(name, what, value));
-  if (!Number.isInteger(value) || value < minimum) throw new RangeError(expectedMessage(name, what, value));
-  return value;
-}
-
 /** An optional integer from 0 that must stay below `maxTokens` (`keepTail`, `reserveTokens`). */
 function belowBudget(value: unknown, name: string, maxTokens: number): number | undefined {
   if (value === undefined) return undefined;
-  const tokens = integer(value, name, "an integer from 0 and up", 0);
+  const tokens = integer(value, name, 0);
   if (tokens >= maxTokens) {
     throw new RangeError(`Expected \`${name}\` to be less than \`maxTokens\` (${maxTokens}), got ${describeValue(tokens)} (number)`);
   }
@@ -173,7 +143,7 @@ function resolveMask(value: unknown, maxTokens: number): Pick<Settings, "mask" |
   if (value === true) return { mask: { keepRecent: 3, placeholder: MASKED_TOOL_RESULT }, minFreedTokens };
   if (!isPlainObject(value)) throw new TypeError(expectedMessage(name, "a boolean or an object", value));
   const { keepRecent = 3, placeholder = MASKED_TOOL_RESULT, minFreedTokens: minFreed } = group(value, name, maskKeys);
-  integer(keepRecent, `${name}.keepRecent`, "an integer from 0 and up", 0);
+  integer(keepRecent, `${name}.keepRecent`, 0);
   if (typeof placeholder !== "string") {
     throw new TypeError(expectedMessage(`${name}.placeholder`, "a non-empty string", placeholder));
   }
@@ -182,7 +152,7 @@ function resolveMask(value: unknown, maxTokens: number): Pick<Settings, "mask" |
   }
   return {
     mask: { keepRecent: keepRecent as number, placeholder },
-    minFreedTokens: minFreed === undefined ? minFreedTokens : integer(minFreed, `${name}.minFreedTokens`, "an integer from 0 and up", 0),
+    minFreedTokens: optionalInteger(minFreed, `${name}.minFreedTokens`, 0, minFreedTokens),
   };
 }
 
@@ -202,7 +172,7 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
   const ladder = group(raw["ladder"], "ladder", ladderKeys);
   const events = group(raw["events"], "events", eventKeys);
 
-  const maxTokens = integer(raw["maxTokens"], "maxTokens", "a positive integer", 1);
+  const maxTokens = integer(raw["maxTokens"], "maxTokens", 1);
 
   const summarize = raw["summarize"];
   if (kind !== "plan" || summarize !== undefined) {
@@ -214,7 +184,7 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
 
   const explicitSummaryLimit = summary["maxTokens"] !== undefined;
   const maxSummaryTokens = explicitSummaryLimit
-    ? integer(summary["maxTokens"], "summary.maxTokens", "a positive integer", 1)
+    ? integer(summary["maxTokens"], "summary.maxTokens", 1)
     : Math.max(1, Math.floor((maxTokens - keepTail) / 2));
   const splitInsideTurn = optionalBoolean(ladder["splitInsideTurn"], "ladder.splitInsideTurn", true);
   const truncateToolResults = optionalBoolean(ladder["truncateToolResults"], "ladder.truncateToolResults", true);

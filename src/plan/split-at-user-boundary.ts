@@ -1,11 +1,11 @@
 import { libraryMessagesOf } from "../dialects/library-messages.js";
 import { isSystemPrompt, isUserBoundary } from "../dialects/messages.js";
 import { lastProviderCompaction } from "../dialects/provider-compaction.js";
-import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { smallestFittingFromEnd } from "./search-from-end.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
 import type { AnyMessage, CountTokens } from "../ground/types.js";
+import { integer, optionalFunction, optionsObject } from "../ground/checks.js";
 
 /** A transcript cut in three: the kept system prompt, the part to summarize, the kept recent tail. */
 export interface Split<M extends AnyMessage = AnyMessage> {
@@ -115,16 +115,10 @@ export function splitAtUserBoundary<M extends AnyMessage>(
   options: SplitOptions<M>,
 ): Split<M> {
   if (!Array.isArray(messages)) throw new TypeError(expectedMessage("messages", "an array", messages));
-  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
-  rejectUnknownKeys(options, ["keepTail", "countTokens", "isBoundary"], "");
-  const { keepTail, countTokens, isBoundary = isUserBoundary } = options;
-  const tailRule = "an integer from 0 and up";
-  if (typeof keepTail !== "number") throw new TypeError(expectedMessage("keepTail", tailRule, keepTail));
-  if (!Number.isInteger(keepTail) || keepTail < 0) throw new RangeError(expectedMessage("keepTail", tailRule, keepTail));
-  if (countTokens !== undefined && typeof countTokens !== "function") {
-    throw new TypeError(expectedMessage("countTokens", "a function", countTokens));
-  }
-  if (typeof isBoundary !== "function") throw new TypeError(expectedMessage("isBoundary", "a function", isBoundary));
+  optionsObject(options, "options", ["keepTail", "countTokens", "isBoundary"]);
+  const keepTail = integer(options.keepTail, "keepTail", 0);
+  const countTokens = optionalFunction<CountTokens<M>>(options.countTokens, "countTokens");
+  const isBoundary = optionalFunction<(message: M) => boolean>(options.isBoundary, "isBoundary") ?? isUserBoundary;
   const head = headLength(messages);
   // The library's own summary and reminder, where the hook puts them, never start a tail.
   const made = libraryMessagesOf(messages, head);

@@ -1,7 +1,6 @@
-import { expectedMessage } from "../ground/describe-value.js";
-import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import type { CompactionStore } from "./compaction-store.js";
 import { recentEntries } from "./recent-entries.js";
+import { optionalInteger, optionalPositiveMs, optionsObject } from "../ground/checks.js";
 
 /** Options of `memoryStore`. */
 export interface MemoryStoreOptions {
@@ -30,16 +29,9 @@ export interface MemoryStoreOptions {
  * ```
  */
 export function memoryStore(options: MemoryStoreOptions = {}): CompactionStore & { readonly size: number; setIf(key: string, value: string, expected: string | null): boolean } {
-  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
-  rejectUnknownKeys(options, ["maxEntries", "ttlMs"], "");
-  const { maxEntries = 1000, ttlMs } = options;
-  if (ttlMs !== undefined) {
-    if (typeof ttlMs !== "number") throw new TypeError(expectedMessage("ttlMs", "a positive number of milliseconds", ttlMs));
-    if (!(ttlMs > 0)) throw new RangeError(expectedMessage("ttlMs", "a positive number of milliseconds", ttlMs));
-  }
-  const what = "a positive integer";
-  if (typeof maxEntries !== "number") throw new TypeError(expectedMessage("maxEntries", what, maxEntries));
-  if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(expectedMessage("maxEntries", what, maxEntries));
+  optionsObject(options, "options", ["maxEntries", "ttlMs"]);
+  const ttlMs = optionalPositiveMs(options.ttlMs, "ttlMs");
+  const maxEntries = optionalInteger(options.maxEntries, "maxEntries", 1, 1000);
   const entries = recentEntries(maxEntries, ttlMs);
   const leases = new Map<string, { token: string; until: number }>();
   const store = {

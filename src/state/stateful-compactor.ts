@@ -21,11 +21,12 @@ import { STATE_VERSION, type ConversationState } from "./conversation-state.js";
 import { UnreadableValueError, digestMessages } from "./digest.js";
 import { droppedMessages } from "./dropped-messages.js";
 import { recallFromArchive } from "./recall-archive.js";
-import { checkedId, checkedPositiveInteger, resolveStatefulOptions, type RecallOptions, type StatefulCallOptions, type StatefulCompactorOptions } from "./stateful-options.js";
+import { resolveStatefulOptions, type RecallOptions, type StatefulCallOptions, type StatefulCompactorOptions } from "./stateful-options.js";
 import { KEY_PREFIX, archiveKeyOf, automaticKey, keyOfId } from "./store-keys.js";
 import { storedSummaryOf } from "./stored-compaction.js";
 import { coveredTailOf } from "./slid-window.js";
 import { stateWithUsage, usageFromState, usageOfBase } from "./stored-usage.js";
+import { optionalInteger, optionalNonEmptyString } from "../ground/checks.js";
 
 export type { RecallOptions, StatefulCallOptions, StatefulCompactorOptions, StoreErrorContext } from "./stateful-options.js";
 
@@ -106,7 +107,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     if (typeof call !== "object" || call === null) throw new TypeError(expectedMessage("call options", "an object", call));
     rejectUnknownKeys(call, ["conversationId", "signal", "usage"], "");
     const signal = optionalAbortSignal(call.signal, "signal");
-    const id = checkedId(call.conversationId, "conversationId") ?? defaultId;
+    const id = optionalNonEmptyString(call.conversationId, "conversationId") ?? defaultId;
     assertTranscript(messages);
     const usage = checkedUsage(call.usage, messages.length);
     let key: string;
@@ -230,9 +231,9 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     if (typeof recallOptions !== "object" || recallOptions === null) throw new TypeError(expectedMessage("recall options", "an object", recallOptions));
     rejectUnknownKeys(recallOptions, ["conversationId", "maxTokens", "signal"], "");
     if (archive === undefined) throw new TypeError("Expected `archive: true` on the compactor: `recall` reads the archive, and this compactor keeps none");
-    const id = checkedId(recallOptions.conversationId, "conversationId") ?? defaultId;
+    const id = optionalNonEmptyString(recallOptions.conversationId, "conversationId") ?? defaultId;
     if (id === undefined) throw new TypeError("Expected a `conversationId` (of the call or the compactor): an archive is read by its conversation's id");
-    const maxTokens = checkedPositiveInteger(recallOptions.maxTokens, "maxTokens", DEFAULT_RECALL_TOKENS);
+    const maxTokens = optionalInteger(recallOptions.maxTokens, "maxTokens", 1, DEFAULT_RECALL_TOKENS);
     const signal = optionalAbortSignal(recallOptions.signal, "signal");
     const key = keyOfId(id);
     // After the conversation's compactions in progress, so a recall sees what they archive.

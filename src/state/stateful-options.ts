@@ -7,6 +7,7 @@ import { memoryStore } from "./memory-store.js";
 import { ownWritesOf } from "./own-writes.js";
 import type { RecentEntries } from "./recent-entries.js";
 import { importSigningKey } from "./state-signature.js";
+import { optionalInteger, optionalNonEmptyString, optionalPositiveMs } from "../ground/checks.js";
 
 /** What failed when a store call threw or rejected. */
 export interface StoreErrorContext {
@@ -136,29 +137,8 @@ function checkedStore(value: unknown): CompactionStore {
   if (typeof store !== "object" || store === null || typeof store.get !== "function" || typeof store.set !== "function") {
     throw new TypeError(expectedMessage("store", "an object with `get` and `set` methods", value));
   }
-  const { ttlMs } = store;
-  if (ttlMs !== undefined) {
-    const what = "a positive number of milliseconds";
-    if (typeof ttlMs !== "number") throw new TypeError(expectedMessage("store.ttlMs", what, ttlMs));
-    if (!(ttlMs > 0)) throw new RangeError(expectedMessage("store.ttlMs", what, ttlMs));
-  }
+  optionalPositiveMs(store.ttlMs, "store.ttlMs");
   return store as CompactionStore;
-}
-
-/** A positive integer option, or its default when left out. */
-export function checkedPositiveInteger(value: unknown, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number") throw new TypeError(expectedMessage(name, "a positive integer", value));
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(expectedMessage(name, "a positive integer", value));
-  return value;
-}
-
-/** A conversation id option: a non-empty string, or undefined when left out. */
-export function checkedId(value: unknown, name: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "string") throw new TypeError(expectedMessage(name, "a non-empty string", value));
-  if (value === "") throw new RangeError(expectedMessage(name, "a non-empty string", value));
-  return value;
 }
 
 /** Validates the options of `statefulCompactor` once, with a `TypeError` or `RangeError` naming the option. */
@@ -170,14 +150,14 @@ export function resolveStatefulOptions<M extends AnyMessage>(options: StatefulCo
   // compactor over the same store object: a route that makes a compactor per request still
   // continues from its own compactions while the store is down.
   const ownWrites = rawStore === undefined ? undefined : ownWritesOf(store);
-  const defaultId = checkedId(conversationId, "conversationId");
+  const defaultId = optionalNonEmptyString(conversationId, "conversationId");
   if (onStoreError !== undefined && typeof onStoreError !== "function") {
     throw new TypeError(expectedMessage("onStoreError", "a function", onStoreError));
   }
   const timeout = optionalMilliseconds(storeTimeoutMs, "storeTimeoutMs") ?? DEFAULT_STORE_TIMEOUT_MS;
-  const branches = checkedPositiveInteger(maxBranches, "maxBranches", 4);
+  const branches = optionalInteger(maxBranches, "maxBranches", 1, 4);
   if (archive !== undefined && typeof archive !== "boolean") throw new TypeError(expectedMessage("archive", "a boolean", archive));
-  const archiveBytes = checkedPositiveInteger(archiveMaxBytes, "archiveMaxBytes", DEFAULT_ARCHIVE_MAX_BYTES);
+  const archiveBytes = optionalInteger(archiveMaxBytes, "archiveMaxBytes", 1, DEFAULT_ARCHIVE_MAX_BYTES);
   const stateKey = signingKey === undefined ? undefined : importSigningKey(signingKey);
   // Awaited by every read and write; this only keeps a failed import from being unhandled meanwhile.
   stateKey?.catch(() => {});

@@ -4,13 +4,13 @@ import { libraryMessagesOf } from "../dialects/library-messages.js";
 import { isSummaryMessage, roleOf } from "../dialects/messages.js";
 import { dialectOf } from "../dialects/registry.js";
 import { expectedMessage } from "../ground/describe-value.js";
-import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
 import type { AnyMessage } from "../ground/types.js";
 import { namedIn } from "../text/cut-middle.js";
 import { cutPayload } from "../text/cut-payload.js";
 import { withoutSecretIdentifiers } from "../text/redact-secrets.js";
 import { withoutSeal } from "../text/summary-seal.js";
+import { optionalInteger, optionsObject } from "../ground/checks.js";
 
 /** Options of `renderTranscript`. */
 export interface RenderTranscriptOptions {
@@ -69,12 +69,8 @@ export function renderBlocks(messages: readonly AnyMessage[], options: RenderTra
 /** The rendered text of every message, in order, `""` for one that shows nothing (tool names carry across messages). */
 export function renderEach(messages: readonly AnyMessage[], options: RenderTranscriptOptions, findSummary: boolean): string[] {
   if (!Array.isArray(messages)) throw new TypeError(expectedMessage("messages", "an array of messages", messages));
-  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
-  rejectUnknownKeys(options, ["maxResultChars"], "");
-  const max = options.maxResultChars ?? 2000;
-  if (!Number.isInteger(max) || max < 0) {
-    throw new RangeError(`Expected \`maxResultChars\` to be an integer from 0 and up, got \`${String(max)}\` (${typeof max})`);
-  }
+  optionsObject(options, "options", ["maxResultChars"]);
+  const max = optionalInteger(options.maxResultChars, "maxResultChars", 0, 2000);
   const toolNames = new Map<string, string>();
   const blocks: string[] = [];
   // An earlier summary is only ever first (after a system prompt, if any), and only with the system

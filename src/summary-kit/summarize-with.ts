@@ -2,10 +2,10 @@ import { utf8ByteLength } from "../counting/utf8-length.js";
 import { cutMiddle } from "../text/cut-middle.js";
 import type { AnyMessage, Summarize, SummaryContext } from "../ground/types.js";
 import { expectedMessage } from "../ground/describe-value.js";
-import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import { messagesToSummarize, summaryPromptFor, type SummaryPrompt, type SummaryPromptOptions } from "./build-summary-prompt.js";
 import { escapeFences } from "./escape-fences.js";
 import { renderBlocks } from "./render-transcript.js";
+import { optionalFunction, optionalInteger, optionsObject } from "../ground/checks.js";
 
 /** The caller's model call: the prompt in, the summary text out. Pass `context.signal` on to the model. */
 export type CompleteSummary = (prompt: SummaryPrompt, context: SummaryContext) => string | PromiseLike<string>;
@@ -59,14 +59,10 @@ function cutToBytes(text: string, bytes: number): string {
  */
 export function summarizeWith<M extends AnyMessage = AnyMessage>(complete: CompleteSummary, options: SummarizeWithOptions = {}): Summarize<M> {
   if (typeof complete !== "function") throw new TypeError(expectedMessage("complete", "a function", complete));
-  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
-  rejectUnknownKeys(options, ["sections", "maxResultChars", "maxInputTokens", "countPromptTokens"], "");
-  const { maxInputTokens, countPromptTokens = estimateText, sections, maxResultChars } = options;
-  if (maxInputTokens !== undefined && (typeof maxInputTokens !== "number" || !Number.isInteger(maxInputTokens) || maxInputTokens < 1)) {
-    const error = typeof maxInputTokens === "number" ? RangeError : TypeError;
-    throw new error(expectedMessage("maxInputTokens", "a positive integer", maxInputTokens));
-  }
-  if (typeof countPromptTokens !== "function") throw new TypeError(expectedMessage("countPromptTokens", "a function", countPromptTokens));
+  optionsObject(options, "options", ["sections", "maxResultChars", "maxInputTokens", "countPromptTokens"]);
+  const { sections, maxResultChars } = options;
+  const maxInputTokens = optionalInteger(options.maxInputTokens, "maxInputTokens", 1, undefined);
+  const countPromptTokens = optionalFunction<(text: string) => number>(options.countPromptTokens, "countPromptTokens") ?? estimateText;
   const renderOptions = maxResultChars === undefined ? {} : { maxResultChars };
 
   const ask = async (prompt: SummaryPrompt, context: SummaryContext): Promise<string> => {
