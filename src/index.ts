@@ -1,7 +1,7 @@
 export { compactor } from "./hook/compactor.js";
 export { compact } from "./hook/compact.js";
 export { planCompaction } from "./plan/plan.js";
-export type { CompactionPlan, PlanAction, PlanReason } from "./plan/plan.js";
+export type { CompactionPlan } from "./plan/plan.js";
 export { estimateTokens } from "./counting/estimate-tokens.js";
 export { createCachedCounter } from "./counting/cached-counter.js";
 export { splitAtUserBoundary } from "./plan/split-at-user-boundary.js";
@@ -33,7 +33,6 @@ export type {
   CompactedEvent,
   CompactingEvent,
   CompactionResult,
-  CompactionStrategy,
   OverBudgetCause,
   CompactOptions,
   CompactorEvents,
@@ -44,7 +43,6 @@ export type {
   PlanOptions,
   ReportedUsage,
   SkippedEvent,
-  SkipReason,
   Summarize,
   SummaryContext,
   SummaryOptions,
