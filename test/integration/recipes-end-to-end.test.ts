@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/index.js";
 import { crossingsOf } from "../../runtimes/crossings.mjs";
-import { startStubModel } from "../../examples/stub-model.mjs";
+import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
 
 /**
  * What registering the model's plugin gives the Genkit recipe (its comment asks for googleAI()):
@@ -73,6 +73,28 @@ const shownInDocs = (file: string) => docs.includes(readFileSync(join(root, "exa
 const question = (turn: number) => `Question ${turn}: ${"context ".repeat(5_000)}`;
 const answer = (n: number) => `Answer ${n}: ${"finding ".repeat(7_500)}`;
 const turns = 40;
+
+/** A Responses API response (`POST /v1/responses`) carrying `output`. */
+function response(model: string, n: number, output: unknown[]) {
+  return { id: `resp_${n}`, object: "response", created_at: 1, status: "completed", model, output, usage: { input_tokens: 1, input_tokens_details: { cached_tokens: 0 }, output_tokens: 1, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 2 } };
+}
+
+/** A Responses API output message holding `text`. */
+function outputText(n: number, text: string) {
+  return { type: "message", id: `msg_${n}`, role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] };
+}
+
+/**
+ * The agent's model on the Responses API: it keeps each request's input in `requests`, calls
+ * `lookup` for a question and answers at length once the tool's output is in.
+ */
+function agentResponse(body: { model: string; input: unknown }, requests: unknown[][]) {
+  const input = body.input as { type?: string }[];
+  requests.push(input);
+  const n = requests.length;
+  if (input.at(-1)?.type === "function_call_output") return response(body.model, n, [outputText(n, answer(n))]);
+  return response(body.model, n, [{ type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: "lookup", arguments: JSON.stringify({ q: `question ${n}` }), status: "completed" }]);
+}
 
 afterAll(() => {
   const rows = Object.entries(figures).map(([name, f]) => `| ${name} | ${f.crossings} | ${f.summarizeCalls} | ${f.largestSummarizerInput} |`);
@@ -175,17 +197,11 @@ describe("the recipes as the docs print them, over several crossings", () => {
     const summarizerInputs: number[] = [];
     const requests: unknown[][] = [];
     const stub = await startStubModel(({ body }) => {
-      const respond = (output: unknown[]) => ({ id: `resp_${requests.length}`, object: "response", created_at: 1, status: "completed", model: body.model, output, usage: { input_tokens: 1, input_tokens_details: { cached_tokens: 0 }, output_tokens: 1, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 2 } });
-      const text = (value: string) => ({ type: "message", id: `msg_${requests.length}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: value, annotations: [] }] });
       if (body.model === "gpt-4.1-mini") {
         summarizerInputs.push(JSON.stringify(body.input).length);
-        return respond([text(`Summary ${summarizerInputs.length}: the traveller asked questions.`)]);
+        return response(body.model, requests.length, [outputText(requests.length, `Summary ${summarizerInputs.length}: the traveller asked questions.`)]);
       }
-      const input = body.input as { type?: string }[];
-      requests.push(input);
-      const n = requests.length;
-      if (input.at(-1)?.type === "function_call_output") return respond([text(answer(n))]);
-      return respond([{ type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: "lookup", arguments: JSON.stringify({ q: `question ${n}` }), status: "completed" }]);
+      return agentResponse(body, requests);
     });
     process.env.OPENAI_API_KEY = "offline";
     process.env.OPENAI_BASE_URL = stub.baseURL;
@@ -235,16 +251,32 @@ describe("the recipes as the docs print them, over several crossings", () => {
     expectRecipe("pi", { requests, summarizerInputs, budget: 100_000, latest: `Summary ${summarizerInputs.length}:` });
   });
 
-  it("LangChain (docs/recipes/langchain.md), its `openai:` models answered offline", async () => {
+  it("LangChain (docs/recipes/langchain.md), its `openai:` models served by @langchain/openai from 127.0.0.1", async () => {
     expect(shownInDocs("langchain.ts")).toBe(true);
-    // initChatModel imports @langchain/openai itself, by Node's own import: a resolution hook
-    // gives it an offline ChatOpenAI (test/support/langchain-openai-offline.mjs).
-    const { register } = await import("node:module");
-    register(new URL("../support/langchain-openai-hook.mjs", import.meta.url));
-    const { reply } = await import("../../examples/recipes/langchain.js");
-    for (let turn = 0; turn < turns; turn++) await reply("thread-1", question(turn));
-    const seen = (globalThis as { langchainOffline?: { requests: unknown[][]; summarizerInputs: number[] } }).langchainOffline!;
-    expectRecipe("LangChain", { requests: seen.requests, summarizerInputs: seen.summarizerInputs, budget: 100_000, latest: `Summary ${seen.summarizerInputs.length}:` });
+    const summarizerInputs: number[] = [];
+    const requests: unknown[][] = [];
+    // The summarizer (`initChatModel`) speaks Chat Completions; the agent's model, created by
+    // `createAgent` from an `openai:` id, speaks the Responses API (langchain 1.5.14,
+    // dist/agents/nodes/AgentNode.js:117 passes `useResponsesApi: true`).
+    const stub = await startStubModel(({ path, body }) => {
+      if (path.endsWith("/responses")) return agentResponse(body, requests);
+      summarizerInputs.push(JSON.stringify(body.messages).length);
+      return chatCompletion({ content: `Summary ${summarizerInputs.length}: the researcher looked facts up.` }, body.model);
+    });
+    // ChatOpenAI takes its key from OPENAI_API_KEY (@langchain/openai 1.2.9,
+    // dist/chat_models/base.js:196) and hands its `openai` client no baseURL of its own
+    // (base.js:281), so the client reads OPENAI_BASE_URL (openai 6.49.0, client.js:140).
+    process.env.OPENAI_API_KEY = "offline";
+    process.env.OPENAI_BASE_URL = stub.baseURL;
+    try {
+      const { reply } = await import("../../examples/recipes/langchain.js");
+      for (let turn = 0; turn < turns; turn++) await reply("thread-1", question(turn));
+    } finally {
+      await stub.close();
+    }
+    expect(stub.requests.filter((request) => request.path.endsWith("/chat/completions")).every((request) => request.body.model === "gpt-4.1-mini")).toBe(true);
+    expect(stub.requests.filter((request) => request.path.endsWith("/responses")).every((request) => request.body.model === "gpt-4.1")).toBe(true);
+    expectRecipe("LangChain", { requests, summarizerInputs, budget: 100_000, latest: `Summary ${summarizerInputs.length}:` });
   });
 
   const node22Runs = [
