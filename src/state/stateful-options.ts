@@ -55,7 +55,10 @@ export interface StatefulCompactorOptions<M extends AnyMessage = AnyMessage> ext
    * @default false
    */
   archive?: boolean | ArchiveOptions;
-  /** Callbacks on each compaction, the over-budget warning, and store failures (see `StatefulEvents`). */
+  /**
+   * Callbacks on each compaction, the over-budget warning, and store failures (see `StatefulEvents`).
+   * @default {}
+   */
   events?: StatefulEvents;
 }
 
