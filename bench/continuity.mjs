@@ -145,8 +145,10 @@ async function recallReplay({ messages }, share, totals) {
     onError: "skip",
     archive: true,
     conversationId,
-    onStoreError: (error) => {
-      if (error?.name === "ArchiveTrimmedError") totals.archiveTrimmed++;
+    events: {
+      onStoreError: (error) => {
+        if (error?.name === "ArchiveTrimmedError") totals.archiveTrimmed++;
+      },
     },
     summarize: (older, context) => extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary }),
   });

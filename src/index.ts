@@ -15,7 +15,7 @@ export { maskToolResults } from "./plan/mask-tool-output.js";
 export type { MaskedTranscript } from "./plan/mask-tool-output.js";
 export { chainHooks } from "./hook/chain-hooks.js";
 export { statefulCompactor } from "./state/stateful-compactor.js";
-export type { RecallOptions, StatefulCallOptions, StatefulCompactor, StatefulCompactorOptions, StoreErrorContext } from "./state/stateful-compactor.js";
+export type { ArchiveOptions, RecallOptions, StatefulCallOptions, StatefulCompactor, StatefulCompactorOptions, StatefulEvents, StoreErrorContext } from "./state/stateful-compactor.js";
 export { recallToolDefinition } from "./state/recall-tool-definition.js";
 export type { RecallToolInputSchema } from "./state/recall-tool-definition.js";
 export { ArchiveTrimmedError } from "./state/archive-trimmed-error.js";

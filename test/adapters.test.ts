@@ -17,6 +17,15 @@ describe("adapters", () => {
     expect(await toPrepareStep({ maxTokens: 100, summarize: () => "s" })({ messages: [u(1)] })).toEqual({});
   });
 
+  it("the adapters take events.onStoreError and report a failing store to it", async () => {
+    const down = () => ({ get: () => Promise.reject(new Error("down")), set: () => {} });
+    const errors: unknown[] = [];
+    const events = { onStoreError: (error: unknown) => errors.push(error) };
+    await toPrepareStep({ maxTokens: 2, keepTail: 1, countTokens: perMessage, summarize: () => "s", store: down(), conversationId: "c", events })({ messages: [u(1), a(1), u(2)] });
+    await toCallModelInputFilter({ maxTokens: 2, keepTail: 1, countTokens: perMessage, summarize: () => "s", store: down(), conversationId: "c", events })({ modelData: { input: [u(1), a(1), u(2)] } } as never);
+    expect(errors.map(String)).toEqual(["Error: down", "Error: down"]);
+  });
+
   it("toPrepareStep keeps its default role beside the caller's other summary options, and yields to the caller's role", async () => {
     const roleWith = async (summary: object) => {
       const prepareStep = toPrepareStep({ maxTokens: 2, keepTail: 1, countTokens: perMessage, summarize: () => "s", summary });

@@ -144,10 +144,10 @@ describe("archive", () => {
     expect(calls.filter((call) => call.includes(":archive"))).toEqual([]);
   });
 
-  it("drops the oldest messages past archiveMaxBytes, and reports what it dropped", async () => {
+  it("drops the oldest messages past archive.maxBytes, and reports what it dropped", async () => {
     const errors: unknown[] = [];
     const contexts: unknown[] = [];
-    const compact = statefulCompactor<Chat>({ ...options, archiveMaxBytes: 4000, conversationId: "chat-6", onStoreError: (error, context) => (errors.push(error), contexts.push(context)) });
+    const compact = statefulCompactor<Chat>({ ...options, archive: { maxBytes: 4000 }, conversationId: "chat-6", events: { onStoreError: (error, context) => (errors.push(error), contexts.push(context)) } });
     await compact(conversation(6));
     const trimmed = errors.find((error) => error instanceof ArchiveTrimmedError);
     expect(trimmed).toBeInstanceOf(ArchiveTrimmedError);
@@ -159,7 +159,7 @@ describe("archive", () => {
     expect(await compact.recall("TRKA10001")).toBe('No archived message holds "TRKA10001".');
   });
 
-  it("bounds the stored value to archiveMaxBytes, dropping whole ranges and then the oldest messages", () => {
+  it("bounds the stored value to the archive's maxBytes, dropping whole ranges and then the oldest messages", () => {
     const message = (index: number) => ({ index, message: { role: "user", content: `message ${index} ${"x".repeat(200)}` } });
     const ranges: ArchivedRange[] = [];
     let all: number[] = [];
@@ -180,7 +180,7 @@ describe("archive", () => {
     const store = memoryStore();
     await statefulCompactor<Chat>({ ...options, store, signingKey: "key-one", conversationId: "chat-7" })(conversation(6));
     const errors: unknown[] = [];
-    const other = statefulCompactor<Chat>({ ...options, store, signingKey: "key-two", conversationId: "chat-7", onStoreError: (error) => errors.push(error) });
+    const other = statefulCompactor<Chat>({ ...options, store, signingKey: "key-two", conversationId: "chat-7", events: { onStoreError: (error) => errors.push(error) } });
     expect(await other.recall("TRKA20002")).toBe("Nothing of this conversation is archived.");
     expect(String(errors[0])).toContain("signed with this `signingKey`");
     // The archive of the right key is read.
@@ -200,16 +200,19 @@ describe("archive", () => {
     let sets = 0;
     const failing: CompactionStore = { get: (key) => (key.endsWith(":archive") ? Promise.reject(new Error("down")) : inner.get(key)), set: (key, value) => (sets++, inner.set(key, value)) };
     const errors: unknown[] = [];
-    await statefulCompactor<Chat>({ ...options, store: failing, conversationId: "chat-9", onStoreError: (error) => errors.push(error) })(conversation(12));
+    await statefulCompactor<Chat>({ ...options, store: failing, conversationId: "chat-9", events: { onStoreError: (error) => errors.push(error) } })(conversation(12));
     expect(await inner.get("context-compactor:chat-9:archive")).toBe(before);
     expect(sets).toBeGreaterThan(0);
     expect(String(errors[0])).toContain("down");
   });
 
   it.each([
-    [{ archive: "yes" }, TypeError, "Expected `archive` to be a boolean"],
-    [{ archiveMaxBytes: 0 }, RangeError, "Expected `archiveMaxBytes` to be a positive integer"],
-    [{ archiveMaxBytes: "8mb" }, TypeError, "Expected `archiveMaxBytes` to be a positive integer"],
+    [{ archive: "yes" }, TypeError, "Expected `archive` to be a boolean or an object"],
+    [{ archive: null }, TypeError, "Expected `archive` to be a boolean or an object"],
+    [{ archive: { maxBytes: 0 } }, RangeError, "Expected `archive.maxBytes` to be a positive integer"],
+    [{ archive: { maxBytes: "8mb" } }, TypeError, "Expected `archive.maxBytes` to be a positive integer"],
+    [{ archive: { maxbytes: 1000 } }, TypeError, "Unknown option `archive.maxbytes`. Did you mean `archive.maxBytes`?"],
+    [{ archiveMaxBytes: 1000 }, TypeError, "Unknown option `archiveMaxBytes`: it moved to `archive.maxBytes`."],
   ])("validates %o", (extra, type, message) => {
     expect(() => statefulCompactor({ ...options, ...extra } as never)).toThrow(type);
     expect(() => statefulCompactor({ ...options, ...extra } as never)).toThrow(message);
@@ -273,7 +276,7 @@ describe("archive, beyond summaries", () => {
 });
 
 describe("archive bound, for any appends", () => {
-  it("never stores more than archiveMaxBytes, and drops only messages older than every kept one", () => {
+  it("never stores more than the archive's maxBytes, and drops only messages older than every kept one", () => {
     const text = fc.string({ unit: fc.constantFrom("a", "é", "日", "😀", "\n", '"'), maxLength: 300 });
     fc.assert(
       fc.property(fc.array(fc.array(text, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 12 }), fc.integer({ min: 200, max: 6000 }), (appends, maxBytes) => {

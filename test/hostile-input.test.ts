@@ -146,7 +146,7 @@ describe("stored state is checked before use (case 4)", () => {
     const store = memoryStore();
     const errors: unknown[] = [];
     const summarize = vi.fn((_older: object[], _context: SummaryContext) => "s");
-    const compact = statefulCompactor({ maxTokens: 10_000, store, summarize, onStoreError: (error) => errors.push(error), ...options });
+    const compact = statefulCompactor({ maxTokens: 10_000, store, summarize, events: { onStoreError: (error) => errors.push(error) }, ...options });
     store.set(await automaticKey(history), value);
     const output = await compact(history);
     return { output: (output?.messages ?? null) as Message[] | null, errors, summarize };
@@ -193,7 +193,7 @@ describe("stored state is checked before use (case 4)", () => {
     await statefulCompactor({ maxTokens: 300, store, summarize, signingKey: "k1" })(long);
     expect(summarize).toHaveBeenCalledTimes(1);
     const errors: unknown[] = [];
-    await statefulCompactor({ maxTokens: 300, store, summarize, signingKey: "k2", onStoreError: (error) => errors.push(error) })(long);
+    await statefulCompactor({ maxTokens: 300, store, summarize, signingKey: "k2", events: { onStoreError: (error) => errors.push(error) } })(long);
     expect(errors).toHaveLength(1);
     expect(summarize).toHaveBeenCalledTimes(2);
   });

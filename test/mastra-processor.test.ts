@@ -100,4 +100,13 @@ describe("compactionProcessor", () => {
     // Only the retry: the next call is compacted by the budget again.
     expect(await processor.processLLMRequest({ prompt: prompt(8), state })).toBeUndefined();
   });
+
+  it("compacts the retry with the store's options left out: events.onStoreError and archive", async () => {
+    const processor = compactionProcessor({ maxTokens: 1_000_000, summarize: () => "s", archive: { maxBytes: 10_000 }, events: { onStoreError: () => {}, warnOverBudget: false } });
+    const state: Record<string, unknown> = {};
+    const overflow = Object.assign(new Error("This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens."), { statusCode: 400 });
+    expect(await processor.processAPIError({ error: overflow, state, retryCount: 0 })).toEqual({ retry: true });
+    const retried = await processor.processLLMRequest({ prompt: prompt(8), state });
+    expect(JSON.stringify(retried!.prompt)).toContain("[Summary of earlier conversation]");
+  });
 });

@@ -87,6 +87,8 @@ describe("compactor options", () => {
     ["onCompacted", () => {}, "events.onCompacted"],
     ["onSkipped", () => {}, "events.onSkipped"],
     ["warnOverBudget", false, "events.warnOverBudget"],
+    ["onStoreError", () => {}, "events.onStoreError"],
+    ["archiveMaxBytes", 1000, "archive.maxBytes"],
   ])("`%s` at the top level says it moved to `%s`", (key, value, path) => {
     const options = { maxTokens: 1000, summarize, [key]: value };
     const message = `Unknown option \`${key}\`: it moved to \`${path}\`.`;
@@ -94,6 +96,18 @@ describe("compactor options", () => {
       expect(build).toThrow(TypeError);
       expect(build).toThrow(message);
     }
+  });
+
+  it("`events.onStoreError` is taken by statefulCompactor alone; the others say where it belongs", async () => {
+    const options = { maxTokens: 1000, summarize, events: { onStoreError: () => {} } };
+    const message = "Unknown option `events.onStoreError`: it belongs to `statefulCompactor()` and the adapters built on it, which keep state in a store.";
+    for (const build of [() => compactor(options as never), () => planCompaction([], options as never)]) {
+      expect(build).toThrow(TypeError);
+      expect(build).toThrow(message);
+    }
+    await expect(compact([], options as never)).rejects.toThrow(message);
+    expect(() => statefulCompactor(options)).not.toThrow();
+    expect(() => statefulCompactor({ ...options, events: { onStoreError: 1 as never } })).toThrow("Expected `events.onStoreError` to be a function");
   });
 
   it("the summary limit, the masking threshold and the events take effect from their groups", async () => {

@@ -141,7 +141,7 @@ describe("a lease granted after its caller gave up is given back", () => {
     try {
       const { inner, store, acquireAsked, grant } = lateLeases();
       const summarize = vi.fn(() => "s");
-      const compact = statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c", storeTimeoutMs: 50, onStoreError: () => {} });
+      const compact = statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c", storeTimeoutMs: 50, events: { onStoreError: () => {} } });
       const controller = new AbortController();
       const first = compact(history("c"), { signal: controller.signal });
       const settled = first.then(
@@ -194,7 +194,7 @@ describe("state the store expired or deleted is not used by the process that wro
       const { store, status, removed } = expiringStore(60_000);
       let made = 0;
       const summarize = vi.fn(() => `summary ${++made}`);
-      const compact = statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c", onStoreError: () => {} });
+      const compact = statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c", events: { onStoreError: () => {} } });
       expect(summaryOf(await compact(history("c")))).toBe(`${SUMMARY_PREFIX}summary 1`);
       if (what === "expired") vi.advanceTimersByTime(60_001);
       else removed.add("context-compactor:c");
@@ -212,7 +212,7 @@ describe("state the store expired or deleted is not used by the process that wro
     try {
       const { store, status } = expiringStore(60_000);
       const summarize = vi.fn(() => "s");
-      const compact = statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c", onStoreError: () => {} });
+      const compact = statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c", events: { onStoreError: () => {} } });
       await compact(history("c"));
       vi.advanceTimersByTime(59_000);
       status.down = true;
@@ -281,7 +281,7 @@ describe("the digest reads binary data from any realm, and refuses what it canno
     const errors: unknown[] = [];
     let made = 0;
     const summarize = vi.fn(() => `summary ${++made}`);
-    const compact = statefulCompactor({ maxTokens: 300, store, summarize, onStoreError: (error) => errors.push(error) });
+    const compact = statefulCompactor({ maxTokens: 300, store, summarize, events: { onStoreError: (error) => errors.push(error) } });
     const first = await compact(conversation(value("alice"), "same"));
     const second = await compact(conversation(value("bob"), "same"));
     // Each compacts on its own, and nothing is stored for either.
@@ -300,7 +300,7 @@ describe("the digest reads binary data from any realm, and refuses what it canno
   it("an empty object of any realm, and the values JSON writes as they are, are read", async () => {
     const errors: unknown[] = [];
     const store = memoryStore();
-    const compact = statefulCompactor({ maxTokens: 300, store, summarize: () => "s", onStoreError: (error) => errors.push(error) });
+    const compact = statefulCompactor({ maxTokens: 300, store, summarize: () => "s", events: { onStoreError: (error) => errors.push(error) } });
     const values = [{}, Object.create(null), foreign("({})"), new Date(0), new Number(1), new String("s"), new URL("https://example.com/a.png")];
     await compact(conversation(values, "dave"));
     expect(errors).toEqual([]);

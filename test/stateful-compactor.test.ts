@@ -124,7 +124,7 @@ describe("statefulCompactor", () => {
     for (const result of results) expect(result!.messages[1]).toEqual({ role: "system", content: `${SUMMARY_PREFIX}6` });
   });
 
-  it("a failing store never loses a request, and says so through onStoreError", async () => {
+  it("a failing store never loses a request, and says so through events.onStoreError", async () => {
     const onStoreError = vi.fn();
     const broken: CompactionStore = {
       get: () => Promise.reject(new Error("down")),
@@ -132,7 +132,7 @@ describe("statefulCompactor", () => {
         throw new Error("read-only");
       },
     };
-    const compact = statefulCompactor<Message>({ ...options, store: broken, onStoreError, conversationId: "c" });
+    const compact = statefulCompactor<Message>({ ...options, store: broken, events: { onStoreError }, conversationId: "c" });
     const output = await compact(conversation(4));
     expect(output?.messages).toHaveLength(4);
     expect(onStoreError.mock.calls.map(([error, context]) => [(error as Error).message, context])).toEqual([
@@ -151,14 +151,15 @@ describe("statefulCompactor", () => {
     const store = memoryStore();
     store.set("context-compactor:c", stored);
     const input = conversation(2);
-    expect(await statefulCompactor<Message>({ ...options, store, onStoreError, conversationId: "c" })(input)).toBeNull();
+    expect(await statefulCompactor<Message>({ ...options, store, events: { onStoreError }, conversationId: "c" })(input)).toBeNull();
   });
 
   it("validates its options once, and each call's", async () => {
     expect(() => statefulCompactor({ ...options, store: {} as never })).toThrow("Expected `store` to be an object with `get` and `set` methods, got `{}` (object)");
     expect(() => statefulCompactor({ ...options, conversationId: "" })).toThrow(RangeError);
     expect(() => statefulCompactor({ ...options, stroe: memoryStore() } as never)).toThrow("Did you mean `store`?");
-    expect(() => statefulCompactor({ ...options, onStoreError: 1 as never })).toThrow(TypeError);
+    expect(() => statefulCompactor({ ...options, events: { onStoreError: 1 as never } })).toThrow("Expected `events.onStoreError` to be a function");
+    expect(() => statefulCompactor({ ...options, onStoreError: () => {} } as never)).toThrow("Unknown option `onStoreError`: it moved to `events.onStoreError`.");
     const compact = statefulCompactor(options);
     await expect(compact(conversation(1), { conversationID: "x" } as never)).rejects.toThrow("Did you mean `conversationId`?");
     await expect(compact("x" as never)).rejects.toThrow(TypeError);
@@ -193,7 +194,7 @@ describe("store calls are bounded", () => {
 
   it("a get that never answers is reported after storeTimeoutMs, and the call goes on without state", async () => {
     const errors: unknown[] = [];
-    const compact = statefulCompactor({ maxTokens: 200, summarize: () => "s", store: { get: never, set: () => {} }, storeTimeoutMs: 50, onStoreError: (error) => errors.push(error) });
+    const compact = statefulCompactor({ maxTokens: 200, summarize: () => "s", store: { get: never, set: () => {} }, storeTimeoutMs: 50, events: { onStoreError: (error) => errors.push(error) } });
     const output = await compact(history);
     expect(output).not.toBeNull();
     expect(errors).toHaveLength(1);
@@ -206,7 +207,7 @@ describe("store calls are bounded", () => {
 
   it("a set that never answers still returns the result", async () => {
     const errors: unknown[] = [];
-    const compact = statefulCompactor({ maxTokens: 200, summarize: () => "s", store: { get: () => undefined, set: never }, storeTimeoutMs: 50, onStoreError: (error) => errors.push(error) });
+    const compact = statefulCompactor({ maxTokens: 200, summarize: () => "s", store: { get: () => undefined, set: never }, storeTimeoutMs: 50, events: { onStoreError: (error) => errors.push(error) } });
     await expect(compact(history)).resolves.not.toBeNull();
     expect(errors.map((error) => (error as Error).name)).toEqual(["StoreTimeoutError"]);
   });
@@ -240,7 +241,7 @@ describe("an instance that loses its store keeps its own conversations' state", 
       },
     };
     const summarize = vi.fn(() => "s");
-    const compact = statefulCompactor({ maxTokens: 200, summarize, store, onStoreError: () => {} });
+    const compact = statefulCompactor({ maxTokens: 200, summarize, store, events: { onStoreError: () => {} } });
     await compact(history);
     expect(summarize).toHaveBeenCalledTimes(1);
     down = true;

@@ -30,7 +30,7 @@ export async function POST(request: Request): Promise<Response> {
     messages: await convertToModelMessages(messages),
     stopWhen: stepCountIs(20),
     // A fresh adapter per request is fine: the compaction lives in the store, under the chat's id.
-    prepareStep: toPrepareStep({ maxTokens: 100_000, summarize, store, conversationId: id, onStoreError }),
+    prepareStep: toPrepareStep({ maxTokens: 100_000, summarize, store, conversationId: id, events: { onStoreError } }),
   });
   return result.toUIMessageStreamResponse();
 }

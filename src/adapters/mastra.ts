@@ -97,9 +97,9 @@ export function compactionProcessor<M extends AnyMessage = AnyMessage>(options: 
     { ...compactorOptions, conversationId: conversationId ?? ((args: LLMRequestArgs) => threadIdOf(args.requestContext)) },
     { summary: { role: "user" } },
   );
-  // The retry compacts with the same options, less the store's and the budget's.
-  const { store: _store, conversationId: _id, onStoreError: _onStoreError, storeTimeoutMs: _timeout, maxBranches: _branches, maxTokens: _max, keepTail: _tail, summary: { maxTokens: _summary, ...summary } = {}, ...rest } = compactorOptions;
-  const retryOptions = { ...rest, summary };
+  // The retry compacts with the same options, less the store's, the archive's and the budget's.
+  const { store: _store, conversationId: _id, storeTimeoutMs: _timeout, maxBranches: _branches, archive: _archive, maxTokens: _max, keepTail: _tail, summary: { maxTokens: _summary, ...summary } = {}, events: { onStoreError: _onStoreError, ...events } = {}, ...rest } = compactorOptions;
+  const retryOptions = { ...rest, summary, events };
   const { share } = checkedRecovery({ ...retryOptions, ...(retryShare === undefined ? {} : { retryShare }) });
   return {
     id: "context-compactor",

@@ -69,9 +69,12 @@ export function optionalPositiveMs(value: unknown, name: string): number | undef
   return value;
 }
 
-/** An object of options (not null, not an array) holding only `known` keys; an unknown key names the closest known one. */
-export function optionsObject(value: unknown, name: string, known: readonly string[]): Record<string, unknown> {
+/**
+ * An object of options (not null, not an array) holding only `known` keys; an unknown key names the
+ * closest known one, under `prefix` when the object is itself an option (`"archive."`).
+ */
+export function optionsObject(value: unknown, name: string, known: readonly string[], prefix = ""): Record<string, unknown> {
   if (!isPlainObject(value)) throw new TypeError(expectedMessage(name, "an object", value));
-  rejectUnknownKeys(value, known, "");
+  rejectUnknownKeys(value, known, prefix);
   return value;
 }

@@ -84,10 +84,12 @@ const compactorKeys = [
 const summaryKeys = ["maxTokens", "role", "flushToMemory", "timeoutMs"] as const;
 const ladderKeys = ["maskToolResults", "splitInsideTurn", "truncateToolResults", "isBoundary"] as const;
 const eventKeys = ["onCompacting", "onCompacted", "onSkipped", "warnOverBudget"] as const;
+/** The events only `statefulCompactor` and the adapters tell (validated there). */
+const statefulEventKeys = ["onStoreError"] as const;
 const maskKeys = ["keepRecent", "placeholder", "minFreedTokens"] as const;
 const callKeys = ["force", "instructions", "signal", "usage"] as const;
 /** The keys `statefulCompactor` and the adapters take besides those of `compactor` (validated there). */
-const statefulKeys = ["store", "conversationId", "onStoreError", "storeTimeoutMs", "maxBranches", "archive", "archiveMaxBytes"] as const;
+const statefulKeys = ["store", "conversationId", "storeTimeoutMs", "maxBranches", "archive"] as const;
 /** Options that were once given at the top level, and where each is given now. */
 const movedKeys: Readonly<Record<string, string>> = {
   maxSummaryTokens: "summary.maxTokens",
@@ -103,11 +105,16 @@ const movedKeys: Readonly<Record<string, string>> = {
   onCompacted: "events.onCompacted",
   onSkipped: "events.onSkipped",
   warnOverBudget: "events.warnOverBudget",
+  onStoreError: "events.onStoreError",
+  archiveMaxBytes: "archive.maxBytes",
 };
 
 function rejectMisplacedKeys(object: object, known: readonly string[], prefix: string): void {
   for (const key of Object.keys(object)) {
     if (known.includes(key)) continue;
+    if (prefix === "events." && (statefulEventKeys as readonly string[]).includes(key)) {
+      throw new TypeError(`Unknown option \`events.${key}\`: it belongs to \`statefulCompactor()\` and the adapters built on it, which keep state in a store.`);
+    }
     if (prefix === "" && (callKeys as readonly string[]).includes(key)) {
       throw new TypeError(`Unknown option \`${key}\`: it belongs to a single call, \`compact(messages, { ${key} })\`, not to \`compactor()\`.`);
     }
@@ -170,7 +177,7 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
   const raw = options;
   const summary = group(raw["summary"], "summary", summaryKeys);
   const ladder = group(raw["ladder"], "ladder", ladderKeys);
-  const events = group(raw["events"], "events", eventKeys);
+  const events = group(raw["events"], "events", kind === "stateful" ? [...eventKeys, ...statefulEventKeys] : eventKeys);
 
   const maxTokens = integer(raw["maxTokens"], "maxTokens", 1);
 

@@ -17,7 +17,7 @@ export interface ArchiveStoreOptions {
   stateKey: Promise<CryptoKey> | undefined;
   storeTimeoutMs: number;
   maxBytes: number;
-  /** `onStoreError`, with the archive's own key. */
+  /** `events.onStoreError`, with the archive's own key. */
   report: (error: unknown, operation: "get" | "set", key: string) => void;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Reported to `onStoreError` when an archive reached `archiveMaxBytes` and its oldest messages
+ * Reported to `events.onStoreError` when an archive reached `archive.maxBytes` and its oldest messages
  * were dropped to make room for newer ones: `dropped` lists their positions in the conversation,
  * oldest first. Nothing failed: the newer messages were archived, and recall finds them.
  *
@@ -20,7 +20,7 @@ export class ArchiveTrimmedError extends Error {
    * @param maxBytes - the bound that was reached
    */
   constructor(dropped: readonly number[], maxBytes: number) {
-    super(`The archive reached \`archiveMaxBytes\` (${maxBytes} bytes): ${dropped.length} of its oldest messages were dropped (positions ${dropped[0]}–${dropped[dropped.length - 1]})`);
+    super(`The archive reached \`archive.maxBytes\` (${maxBytes} bytes): ${dropped.length} of its oldest messages were dropped (positions ${dropped[0]}–${dropped[dropped.length - 1]})`);
     this.dropped = dropped;
   }
 }

@@ -1,6 +1,6 @@
 import { abortedError, raceDeadline } from "../ground/deadline.js";
 
-/** A store call that did not answer within `storeTimeoutMs`: reported to `onStoreError`, never awaited further. */
+/** A store call that did not answer within `storeTimeoutMs`: reported to `events.onStoreError`, never awaited further. */
 export class StoreTimeoutError extends Error {
   override name = "StoreTimeoutError";
 }

@@ -35,7 +35,7 @@ export interface BranchWrite {
 
 /** The branches of each conversation's key in the store. */
 export interface BranchStorage {
-  /** The branches stored under `key`; problems are reported to `onStoreError`, and read as no state. */
+  /** The branches stored under `key`; problems are reported to `events.onStoreError`, and read as no state. */
   read(key: string, signal: AbortSignal | undefined): Promise<ConversationState[]>;
   /** Writes a new state as the conversation's most recent branch (see `branchStorage`). */
   write(key: string, write: BranchWrite): Promise<void>;

@@ -9,7 +9,7 @@ import type { Settings } from "../ground/options.js";
 import type { AnyMessage } from "../ground/types.js";
 import type { ConversationState } from "./conversation-state.js";
 
-/** Stored state that does not hold what this library stores: ignored, and reported to `onStoreError`. */
+/** Stored state that does not hold what this library stores: ignored, and reported to `events.onStoreError`. */
 export class InvalidStateError extends TypeError {
   override name = "InvalidStateError";
 }

@@ -1,5 +1,5 @@
 // What `archive: true` keeps of one conversation: every range a compaction removed, verbatim, and
-// how it is bounded to `archiveMaxBytes`.
+// how it is bounded to `archive.maxBytes`.
 
 import { utf8ByteLength } from "../counting/utf8-length.js";
 

@@ -28,7 +28,7 @@ import { coveredTailOf } from "./slid-window.js";
 import { stateWithUsage, usageFromState, usageOfBase } from "./stored-usage.js";
 import { optionalInteger, optionalNonEmptyString } from "../ground/checks.js";
 
-export type { RecallOptions, StatefulCallOptions, StatefulCompactorOptions, StoreErrorContext } from "./stateful-options.js";
+export type { ArchiveOptions, RecallOptions, StatefulCallOptions, StatefulCompactorOptions, StatefulEvents, StoreErrorContext } from "./stateful-options.js";
 
 /**
  * A compactor that remembers each conversation's compaction in a store: resolves `{ messages }`
@@ -83,9 +83,9 @@ interface Call<T extends AnyMessage> {
  * - over budget it compacts as `compactor` does, with the stored summary as `previousSummary`.
  *
  * Calls for one conversation on one instance run one after another, so concurrent requests of a
- * conversation summarize once. A failed store call never loses a request (`onStoreError`).
+ * conversation summarize once. A failed store call never loses a request (`events.onStoreError`).
  *
- * @param options - the options of `compactor`, plus `store`, `conversationId` and `onStoreError`
+ * @param options - the options of `compactor`, plus `store`, `conversationId`, `archive` and `events.onStoreError`
  * @returns `(messages, { conversationId?, signal?, usage? }?) => Promise<{ messages, overBudget?, overBudgetCause? } | null>`
  * @example
  * ```ts

@@ -1,13 +1,14 @@
 import { optionalMilliseconds } from "../ground/deadline.js";
 import { expectedMessage } from "../ground/describe-value.js";
+import { isPlainObject } from "../ground/plain-object.js";
 import { resolveOptions, type Settings } from "../ground/options.js";
-import type { AnyMessage, CompactorOptions, ReportedUsage } from "../ground/types.js";
+import type { AnyMessage, CompactorEvents, CompactorOptions, ReportedUsage } from "../ground/types.js";
 import type { CompactionStore } from "./compaction-store.js";
 import { memoryStore } from "./memory-store.js";
 import { ownWritesOf } from "./own-writes.js";
 import type { RecentEntries } from "./recent-entries.js";
 import { importSigningKey } from "./state-signature.js";
-import { optionalInteger, optionalNonEmptyString, optionalPositiveMs } from "../ground/checks.js";
+import { optionalFunction, optionalInteger, optionalNonEmptyString, optionalPositiveMs, optionsObject } from "../ground/checks.js";
 
 /** What failed when a store call threw or rejected. */
 export interface StoreErrorContext {
@@ -38,36 +39,51 @@ export interface StatefulCompactorOptions<M extends AnyMessage = AnyMessage> ext
   maxBranches?: number;
   /**
    * The longest a store call may take. A `get` that does not answer in time is reported to
-   * `onStoreError` and the call goes on without state; a `set` that does not answer is reported and
+   * `events.onStoreError` and the call goes on without state; a `set` that does not answer is reported and
    * the result returned anyway. A hung or offline store never holds a request longer than this.
    * @default 1000
    */
   storeTimeoutMs?: number;
-  /**
-   * Called when the store's `get` or `set` throws or rejects, or holds unreadable state. The call
-   * goes on as if there were no state (`get`) or returns its result anyway (`set`). Also called
-   * with an `UnreadableValueError` when the input holds a value the digest cannot read (a `Blob`,
-   * a `Map`, a `Set`, a class instance with no enumerable data): that call is compacted without
-   * state, and nothing is stored for it.
-   * @default ignore and continue
-   */
-  onStoreError?: (error: unknown, context: StoreErrorContext) => void;
   /**
    * For a conversation with an id, keeps every message a compaction takes out of the request (those
    * a summary replaces, masked or cut ones), verbatim (the caller's own objects as JSON), in the
    * store under the conversation (`<key>:archive`), with the same store, expiry, `signingKey` and
    * `storeTimeoutMs` as the state: `compact.recall` and the `recall_context` tools read it back,
    * and the summary message ends with one line saying which messages are archived and how to
-   * recall them. Costs one more `get` and `set` per compaction, and the archive's bytes.
+   * recall them. Costs one more `get` and `set` per compaction, and the archive's bytes. `true`
+   * is `{}`; an object sets how much it holds (see `ArchiveOptions`).
    * @default false
    */
-  archive?: boolean;
+  archive?: boolean | ArchiveOptions;
+  /**
+   * Callbacks on each compaction, the over-budget warning, and store failures (see `StatefulEvents`).
+   * @default {}
+   */
+  events?: StatefulEvents;
+}
+
+/** What `statefulCompactor` tells as it works (`events`): those of `compactor`, plus store failures. */
+export interface StatefulEvents extends CompactorEvents {
+  /**
+   * Called when the store's `get` or `set` throws or rejects, does not answer within
+   * `storeTimeoutMs`, or holds unreadable state. The call goes on as if there were no state
+   * (`get`) or returns its result anyway (`set`). Also called with an `UnreadableValueError` when
+   * the input holds a value the digest cannot read (a `Blob`, a `Map`, a `Set`, a class instance
+   * with no enumerable data): that call is compacted without state, and nothing is stored for it.
+   * @default ignore and continue
+   */
+  onStoreError?: (error: unknown, context: StoreErrorContext) => void;
+}
+
+/** How the archive is bounded (`archive` of `statefulCompactor`, given as an object). */
+export interface ArchiveOptions {
   /**
    * The most an archive may hold per conversation, in bytes of its stored value: past it, the
-   * oldest messages are dropped first, and an `ArchiveTrimmedError` is reported to `onStoreError`.
+   * oldest messages are dropped first, and an `ArchiveTrimmedError` is reported to
+   * `events.onStoreError`. A positive integer.
    * @default 8388608 (8 MB)
    */
-  archiveMaxBytes?: number;
+  maxBytes?: number;
 }
 
 /** Options of `compact.recall`. */
@@ -102,7 +118,7 @@ export interface StatefulCallOptions {
   usage?: ReportedUsage;
 }
 
-/** Reports a failed store call, or unreadable state, to `onStoreError`; never throws what it reports. */
+/** Reports a failed store call, or unreadable state, to `events.onStoreError`; never throws what it reports. */
 export type ReportStoreError = (error: unknown, context: StoreErrorContext) => void;
 
 /** The options of `statefulCompactor`, validated once. */
@@ -128,7 +144,7 @@ export interface StatefulSettings<M extends AnyMessage> {
 const DEFAULT_LEASE_MS = 30_000;
 /** Store calls never take longer than this unless `storeTimeoutMs` says otherwise. */
 const DEFAULT_STORE_TIMEOUT_MS = 1000;
-/** What an archive holds per conversation unless `archiveMaxBytes` says otherwise: 8 MB. */
+/** What an archive holds per conversation unless `archive.maxBytes` says otherwise: 8 MB. */
 const DEFAULT_ARCHIVE_MAX_BYTES = 8 * 1024 * 1024;
 
 function checkedStore(value: unknown): CompactionStore {
@@ -141,23 +157,30 @@ function checkedStore(value: unknown): CompactionStore {
   return store as CompactionStore;
 }
 
+/** The most the archive holds, in bytes, or undefined when there is no archive. */
+function checkedArchive(value: unknown): number | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return DEFAULT_ARCHIVE_MAX_BYTES;
+  if (!isPlainObject(value)) throw new TypeError(expectedMessage("archive", "a boolean or an object", value));
+  const { maxBytes } = optionsObject(value, "archive", ["maxBytes"], "archive.");
+  return optionalInteger(maxBytes, "archive.maxBytes", 1, DEFAULT_ARCHIVE_MAX_BYTES);
+}
+
 /** Validates the options of `statefulCompactor` once, with a `TypeError` or `RangeError` naming the option. */
 export function resolveStatefulOptions<M extends AnyMessage>(options: StatefulCompactorOptions<M>): StatefulSettings<M> {
   const settings = resolveOptions<M>(options, "stateful");
-  const { store: rawStore, conversationId, onStoreError, storeTimeoutMs, maxBranches, archive, archiveMaxBytes, signingKey } = options;
+  const { store: rawStore, conversationId, storeTimeoutMs, maxBranches, archive, signingKey } = options;
   const store = checkedStore(rawStore);
   // In front of a shared store, a bounded cache of this process's own writes, shared by every
   // compactor over the same store object: a route that makes a compactor per request still
   // continues from its own compactions while the store is down.
   const ownWrites = rawStore === undefined ? undefined : ownWritesOf(store);
   const defaultId = optionalNonEmptyString(conversationId, "conversationId");
-  if (onStoreError !== undefined && typeof onStoreError !== "function") {
-    throw new TypeError(expectedMessage("onStoreError", "a function", onStoreError));
-  }
+  // `resolveOptions` has checked that `events` is an object holding only known keys.
+  const onStoreError = optionalFunction<ReportStoreError>(options.events?.onStoreError, "events.onStoreError");
   const timeout = optionalMilliseconds(storeTimeoutMs, "storeTimeoutMs") ?? DEFAULT_STORE_TIMEOUT_MS;
   const branches = optionalInteger(maxBranches, "maxBranches", 1, 4);
-  if (archive !== undefined && typeof archive !== "boolean") throw new TypeError(expectedMessage("archive", "a boolean", archive));
-  const archiveBytes = optionalInteger(archiveMaxBytes, "archiveMaxBytes", 1, DEFAULT_ARCHIVE_MAX_BYTES);
+  const archiveBytes = checkedArchive(archive);
   const stateKey = signingKey === undefined ? undefined : importSigningKey(signingKey);
   // Awaited by every read and write; this only keeps a failed import from being unhandled meanwhile.
   stateKey?.catch(() => {});
@@ -170,8 +193,8 @@ export function resolveStatefulOptions<M extends AnyMessage>(options: StatefulCo
     storeTimeoutMs: timeout,
     leaseMs: settings.timeoutMs ?? DEFAULT_LEASE_MS,
     maxBranches: branches,
-    archive: archive === true,
-    archiveMaxBytes: archiveBytes,
+    archive: archiveBytes !== undefined,
+    archiveMaxBytes: archiveBytes ?? DEFAULT_ARCHIVE_MAX_BYTES,
     stateKey,
   };
 }

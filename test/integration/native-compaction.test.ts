@@ -253,7 +253,7 @@ describe("statefulCompactor with a provider's compaction", () => {
     const client = openaiClient(http.fetch);
     const store = memoryStore();
     const errors: unknown[] = [];
-    const options = { store, conversationId: "chat", maxTokens: 1200, keepTail: 300, onStoreError: (error: unknown) => errors.push(error) };
+    const options = { store, conversationId: "chat", maxTokens: 1200, keepTail: 300, events: { onStoreError: (error: unknown) => errors.push(error) } };
     const compact = statefulCompactor({ ...options, summarize: firstOf(openaiCompaction(client, { model: "gpt-5.2" }), () => "Own summary.") });
     const history = responsesTranscript(10);
     const first = (await compact(history))?.messages;

@@ -140,7 +140,7 @@ describe.skipIf(!available)("redisStore", () => {
     const errors: unknown[] = [];
     const store: CompactionStore = redisStore(offline, { timeoutMs: 200 });
     const started = performance.now();
-    const output = await statefulCompactor({ maxTokens: 200, summarize: () => "s", store, onStoreError: (error) => errors.push(error) })(history);
+    const output = await statefulCompactor({ maxTokens: 200, summarize: () => "s", store, events: { onStoreError: (error) => errors.push(error) } })(history);
     expect(output).not.toBeNull();
     expect(performance.now() - started).toBeLessThan(1_500);
     expect(errors.length).toBeGreaterThan(0);

@@ -37,7 +37,7 @@ async function answer(id, conversationId, messages) {
     storeTimeoutMs,
     // A lease outlives the slowest summary: a holder killed mid-summarize frees it after this.
     summary: { timeoutMs: 2_000 },
-    onStoreError: () => {},
+    events: { onStoreError: () => {} },
     summarize: async (older, context) => {
       const characters = JSON.stringify(older).length;
       process.send({ type: "summarize", id, conversationId, characters, full: context.previousSummary === undefined });

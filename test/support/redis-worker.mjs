@@ -16,9 +16,11 @@ const compact = statefulCompactor({
   summarize: (older, context) =>
     `summary ${++summarizeCalls} by process ${process.pid} of ${older.length} messages; before it: ${context.previousSummary ?? "nothing"}`,
   store: { get: (key) => client.get(key), set: (key, value) => client.set(key, value) },
-  onStoreError: (error) => {
-    console.error(error);
-    process.exitCode = 1;
+  events: {
+    onStoreError: (error) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
   },
 });
 const output = (await compact(messages, { conversationId }))?.messages ?? null;
