@@ -4,7 +4,6 @@ import { optionalAbortSignal } from "../ground/abort-signal.js";
 import { definedFields } from "../ground/defined-fields.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import type { Settings } from "../ground/options.js";
-import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import type { AnyMessage, CompactionResult, ReportedUsage } from "../ground/types.js";
 import { planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
@@ -26,7 +25,7 @@ import { KEY_PREFIX, archiveKeyOf, automaticKey, keyOfId } from "./store-keys.js
 import { storedSummaryOf } from "./stored-compaction.js";
 import { coveredTailOf } from "./slid-window.js";
 import { stateWithUsage, usageFromState, usageOfBase } from "./stored-usage.js";
-import { optionalInteger, optionalNonEmptyString } from "../ground/checks.js";
+import { optionalInteger, optionalNonEmptyString, optionsObject } from "../ground/checks.js";
 
 export type { ArchiveOptions, RecallOptions, StatefulCallOptions, StatefulCompactorOptions, StatefulEvents, StoreErrorContext } from "./stateful-options.js";
 
@@ -104,8 +103,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     : undefined;
 
   const compact = async <T extends M>(messages: readonly T[], call: StatefulCallOptions = {}): Promise<CompactionResult<T> | null> => {
-    if (typeof call !== "object" || call === null) throw new TypeError(expectedMessage("call options", "an object", call));
-    rejectUnknownKeys(call, ["conversationId", "signal", "usage"], "");
+    optionsObject(call, "call options", ["conversationId", "signal", "usage"]);
     const signal = optionalAbortSignal(call.signal, "signal");
     const id = optionalNonEmptyString(call.conversationId, "conversationId") ?? defaultId;
     assertTranscript(messages);
@@ -228,8 +226,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
 
   async function recall(query: string, recallOptions: RecallOptions = {}): Promise<string> {
     if (typeof query !== "string") throw new TypeError(expectedMessage("query", "a string", query));
-    if (typeof recallOptions !== "object" || recallOptions === null) throw new TypeError(expectedMessage("recall options", "an object", recallOptions));
-    rejectUnknownKeys(recallOptions, ["conversationId", "maxTokens", "signal"], "");
+    optionsObject(recallOptions, "recall options", ["conversationId", "maxTokens", "signal"]);
     if (archive === undefined) throw new TypeError("Expected `archive: true` on the compactor: `recall` reads the archive, and this compactor keeps none");
     const id = optionalNonEmptyString(recallOptions.conversationId, "conversationId") ?? defaultId;
     if (id === undefined) throw new TypeError("Expected a `conversationId` (of the call or the compactor): an archive is read by its conversation's id");
