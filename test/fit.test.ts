@@ -181,6 +181,28 @@ describe("the ladder", () => {
     expect(results[0]).toMatch(/characters cut to fit/);
   });
 
+  it("leaves the older part room for what replaces it, even when summary.maxTokens leaves less", async () => {
+    // A Gemini turn after an unsealed summary-like user message: 77 tokens, keepTail 55 of 62,
+    // so the default summary room is 3 tokens while even an empty summary message takes more.
+    const earlier = { role: "user", parts: [{ text: `${SUMMARY_PREFIX}` }] };
+    const ask = { role: "user", parts: [{ text: "" }] };
+    const call = { role: "model", parts: [{ functionCall: { id: "call_0", name: "lookup", args: { q: "" } } }] };
+    const answer = { role: "user", parts: [{ functionResponse: { id: "call_0", name: "lookup", response: { output: "" } } }] };
+    const messages = deepFreeze([earlier, ask, call, answer]);
+    expect(estimateTokens(messages)).toBe(77);
+    const summarize = vi.fn((_older: object[]) => "s");
+    const onCompacted = vi.fn((_event: CompactedEvent) => {});
+    const result = await compactor({ maxTokens: 62, keepTail: 55, summary: { role: "user" }, summarize, events: { onCompacted } })({ messages });
+    // The latest request alone, everything else summarized, fits; the transcript as it was does not.
+    expect(summarize).toHaveBeenCalledOnce();
+    expect(summarize.mock.calls[0]![0]).toEqual([earlier, call, answer]);
+    expect(result!.messages.at(-1)).toBe(ask);
+    expect(result!.overBudget).toBeUndefined();
+    expect(estimateTokens(result!.messages)).toBeLessThanOrEqual(62);
+    expect(findToolPairProblems(result!.messages)).toEqual([]);
+    expect(onCompacted).toHaveBeenCalledWith(expect.objectContaining({ strategy: "summarize", overBudget: false }));
+  });
+
   it("reports what cannot fit, and why", async () => {
     const onSkipped = vi.fn();
     const onCompacted = vi.fn();

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { SUMMARY_REPLY, compactor, estimateTokens, findToolPairProblems, isSummaryMessage } from "../src/index.js";
+import { SUMMARY_REPLY, compactor, estimateTokens, findToolPairProblems, isSummaryMessage, type CompactedEvent } from "../src/index.js";
 import { deepFreeze, jsonDialects as dialects, hasSystemMessages, render, shapeArbitrary, summaryRoleFor, type DialectName, type Shape } from "./support/transcripts.js";
 
 // A coding agent: one request, then many rounds of (parallel) tool calls, no later user turn.
@@ -87,11 +87,22 @@ describe("splitInsideTurn properties", () => {
           const messages = deepFreeze(render(shape, dialect));
           const maxTokens = Math.max(1, Math.floor(estimateTokens(messages) * share));
           const summarize = vi.fn((_older: object[]) => "s");
-          const result = await compactor({ maxTokens, keepTail: Math.floor(maxTokens * tailShare), summarize, summary: { role: summaryRoleFor(dialect) }, ladder: { splitInsideTurn: true }, onError: "skip" })({ messages });
+          const onCompacted = vi.fn((_event: CompactedEvent) => {});
+          const result = await compactor({ maxTokens, keepTail: Math.floor(maxTokens * tailShare), summarize, summary: { role: summaryRoleFor(dialect) }, ladder: { splitInsideTurn: true }, onError: "skip", events: { onCompacted } })({ messages });
           if (result === null) return;
           const output = result.messages;
           expect(findToolPairProblems(output)).toEqual([]);
           if (shape.system !== undefined && hasSystemMessages(dialect) && shape.summary === undefined) expect(output[0]).toBe(messages[0]);
+          const [event] = onCompacted.mock.calls[0]!;
+          if (summarize.mock.calls.length === 0) {
+            // No summary asked for: only tool payloads were cut, and every message is still there.
+            expect(event).toMatchObject({ strategy: "truncate", summarized: 0, kept: messages.length });
+            expect(output).toHaveLength(messages.length);
+            expect(output.filter(isSummaryMessage)).toHaveLength(messages.filter(isSummaryMessage).length);
+            return;
+          }
+          expect(event).toMatchObject({ strategy: "summarize", summarized: summarize.mock.calls[0]![0].length });
+          expect(output.some(isSummaryMessage)).toBe(true);
           const tail = keptAfterSummary(output);
           if (tail.length > 0) expect(roleOf(tail[0]!)).toBe("user");
           // Nothing kept is also summarized.

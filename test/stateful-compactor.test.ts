@@ -154,6 +154,21 @@ describe("statefulCompactor", () => {
     expect(await statefulCompactor<Message>({ ...options, store, events: { onStoreError }, conversationId: "c" })(input)).toBeNull();
   });
 
+  it("reads back its own summary when summary.maxTokens is below a summary of a few words", async () => {
+    // The plan gives a summary at least the room of a few words, whatever summary.maxTokens says.
+    const onStoreError = vi.fn();
+    const summarize = vi.fn(() => "s");
+    const long = (n: number) => user(`question ${n} ${"x".repeat(200)}`);
+    const history = [system, ...Array.from({ length: 6 }, (_, n) => [long(n), a(n)]).flat()];
+    const compact = statefulCompactor<Message>({ maxTokens: 300, keepTail: 150, summary: { maxTokens: 5 }, summarize, store: memoryStore(), events: { onStoreError }, conversationId: "c" });
+    const first = (await compact(history))?.messages;
+    expect(first?.[1]).toEqual({ role: "system", content: `${SUMMARY_PREFIX}s` });
+    const second = (await compact([...history, u("next")]))?.messages;
+    expect(second?.[1]).toEqual(first?.[1]);
+    expect(onStoreError).not.toHaveBeenCalled();
+    expect(summarize).toHaveBeenCalledTimes(1);
+  });
+
   it("validates its options once, and each call's", async () => {
     expect(() => statefulCompactor({ ...options, store: {} as never })).toThrow("Expected `store` to be an object with `get` and `set` methods, got `{}` (object)");
     expect(() => statefulCompactor({ ...options, conversationId: "" })).toThrow(RangeError);

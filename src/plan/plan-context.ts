@@ -72,8 +72,9 @@ export interface PlanContext<M extends AnyMessage> extends MeasuredTranscript<M>
   /** Tokens of the kept tail. */
   tailTokens(kept: KeptTail<M>): number;
   /**
-   * What the kept tail may take: the tail room; with nothing but an earlier summary to replace,
-   * that summary stays, and the room is what it leaves beside the head.
+   * What the kept tail may take: the tail room, and never so much that a summary of a few words
+   * (or the older part, when smaller) no longer fits beside it; with nothing but an earlier summary
+   * to replace, that summary stays, and the room is what it leaves beside the head.
    */
   roomFor(kept: KeptTail<M>): number;
 }
@@ -143,7 +144,12 @@ export function planContext<M extends AnyMessage>(measured: MeasuredTranscript<M
       const known = rooms.get(kept.older);
       if (known !== undefined) return known;
       const keepsSummary = kept.older.length > 0 && kept.older.every((message) => made.has(message));
-      const room = Math.max(0, keepsSummary ? settings.maxTokens - context.budget.headTokens - tokens.countList(kept.older) : context.budget.tailRoom);
+      const { headTokens, reminderTokens, tailRoom } = context.budget;
+      // What replaces the older part takes a summary of a few words, or no more than the older part
+      // itself when that is smaller (kept as it is, or summarized into less): a `maxSummaryTokens`
+      // below that must not hand the tail room that the result cannot give it.
+      const olderAtLeast = kept.older.length === 0 ? 0 : Math.min(context.olderTokens(kept), context.smallestSummary());
+      const room = Math.max(0, keepsSummary ? settings.maxTokens - headTokens - tokens.countList(kept.older) : Math.min(tailRoom, settings.maxTokens - headTokens - reminderTokens - olderAtLeast));
       rooms.set(kept.older, room);
       return room;
     },

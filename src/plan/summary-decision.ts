@@ -45,10 +45,10 @@ export function decideOnSummary<M extends AnyMessage>(context: PlanContext<M>, k
   const { older, tail, tailStart, pinned } = kept;
   const tailTokens = context.tailTokens(kept);
   // What the kept messages leave for the summary, when they take more than their share; never
-  // less than a summary of a few words, so that the best result is still a summary (over budget).
-  let summaryLimit = settings.maxSummaryTokens;
+  // less than a summary of a few words (a smaller limit holds no summary at all), so that the best
+  // result is still a summary (over budget when the kept messages leave less).
   const left = settings.maxTokens - budget.headTokens - budget.reminderTokens - tailTokens;
-  if (left < summaryLimit) summaryLimit = Math.max(left, context.smallestSummary());
+  const summaryLimit = Math.max(Math.min(settings.maxSummaryTokens, left), context.smallestSummary());
   const keptTokens = tokens.isPerMessage ? budget.headTokens + tailTokens : undefined;
   // What the summary replaces, counted once here from the transcript's own counts (a summary must be smaller).
   const countedOlder = original.isPerMessage && older.length > 0 ? context.olderTokens(kept) : undefined;

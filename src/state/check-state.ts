@@ -7,6 +7,7 @@ import { TranscriptTokens } from "../counting/token-counter.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, SUMMARY_REPLY } from "../ground/constants.js";
 import type { Settings } from "../ground/options.js";
 import type { AnyMessage } from "../ground/types.js";
+import { SMALLEST_SUMMARY, summaryTokens } from "../plan/summary-tokens.js";
 import type { ConversationState } from "./conversation-state.js";
 
 /** Stored state that does not hold what this library stores: ignored, and reported to `events.onStoreError`. */
@@ -45,8 +46,12 @@ export function checkedSummary<M extends AnyMessage>(state: ConversationState, m
   if (rest.length > 0 || (reminder !== undefined && textOf(reminder) !== FLUSH_TO_MEMORY_REMINDER)) {
     throw new InvalidStateError("Expected the stored state to hold a summary and at most the flush reminder after it");
   }
+  // The plan never gives a summary less room than a summary of a few words, whatever
+  // `summary.maxTokens` says (see `decideOnSummary`): one it wrote within that room is its own.
+  const counted = new TranscriptTokens<M>([], settings.countTokens);
+  const limit = Math.max(settings.maxSummaryTokens, Math.ceil(summaryTokens({ dialect, settings, tokens: counted, sealed: false }, SMALLEST_SUMMARY)));
   // Checked by its length first, so a stored megabyte is refused without being counted.
-  if (text.length > settings.maxSummaryTokens * 16 + 1024) throw new InvalidStateError(`Expected the stored summary within \`summary.maxTokens\` (${settings.maxSummaryTokens}), got ${text.length} characters`);
+  if (text.length > limit * 16 + 1024) throw new InvalidStateError(`Expected the stored summary within \`summary.maxTokens\` (${limit}), got ${text.length} characters`);
   const role = summaryRoleIn(dialect, settings.summaryRole);
   if (roleOf(summary as object) !== role) throw new InvalidStateError(`Expected the stored summary to have the role ${String(role)} (\`summary.role\`)`);
   const rebuilt = [dialect.textMessage(settings.summaryRole, text) as M];
@@ -58,8 +63,8 @@ export function checkedSummary<M extends AnyMessage>(state: ConversationState, m
     rebuilt.push(dialect.replyToSummary!() as M);
   }
   const tokens = new TranscriptTokens(rebuilt.slice(0, 1), settings.countTokens).total;
-  if (tokens > settings.maxSummaryTokens) {
-    throw new InvalidStateError(`Expected the stored summary within \`summary.maxTokens\` (${settings.maxSummaryTokens}), got ${Math.ceil(tokens)} tokens`);
+  if (tokens > limit) {
+    throw new InvalidStateError(`Expected the stored summary within \`summary.maxTokens\` (${limit}), got ${Math.ceil(tokens)} tokens`);
   }
   return rebuilt;
 }
