@@ -1,4 +1,4 @@
-import { recallToolDefinition } from "../state/recall-tool-definition.js";
+import { recallToolDefinition } from "../dialects/recall-tool-definition.js";
 import { recallAnswerer, type Recalling, type RecallToolOptions } from "./recall-answer.js";
 
 /** The input of `recall_context`. */

@@ -1,5 +1,5 @@
 import { tool } from "@langchain/core/tools";
-import { recallToolDefinition } from "../state/recall-tool-definition.js";
+import { recallToolDefinition } from "../dialects/recall-tool-definition.js";
 import { recallAnswerer, type Recalling, type RecallToolOptions } from "./recall-answer.js";
 
 /** What LangChain hands a tool on each call: its `RunnableConfig` (the part this tool reads). */

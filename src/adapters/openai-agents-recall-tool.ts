@@ -1,4 +1,4 @@
-import { recallToolDefinition, type RecallToolInputSchema } from "../state/recall-tool-definition.js";
+import { recallToolDefinition, type RecallToolInputSchema } from "../dialects/recall-tool-definition.js";
 import { recallAnswerer, type Recalling, type RecallToolOptions } from "./recall-answer.js";
 
 /** What `@openai/agents` hands a function tool's `invoke` as its run context (the part this tool reads). */

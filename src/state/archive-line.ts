@@ -1,4 +1,4 @@
-import { recallToolDefinition } from "./recall-tool-definition.js";
+import { recallToolDefinition } from "../dialects/recall-tool-definition.js";
 
 /**
  * The line that ends a summary when the messages it replaces are archived: which positions are

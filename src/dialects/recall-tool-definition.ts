@@ -1,4 +1,5 @@
-// The agent's tool over the archive, as every framework's `recallTool` declares it.
+// The agent's tool over the archive, as every framework's `recallTool` declares it: the one tool shape the
+// library writes, kept with the other shapes providers read.
 
 /** The JSON schema of the tool's input: one `query`, and nothing that could name a conversation. */
 export interface RecallToolInputSchema {
