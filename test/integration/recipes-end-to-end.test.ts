@@ -101,6 +101,16 @@ afterAll(() => {
   console.log(["| recipe | crossings | summarize calls | largest summarizer input (characters) |", "| --- | --- | --- | --- |", ...rows].join("\n"));
 });
 
+/** Points the recipe's SDK at the stub through its environment, runs the recipe's turns, and stops the stub. */
+async function againstStub(stub: { close(): Promise<void> }, environment: Record<string, string>, run: () => Promise<void>): Promise<void> {
+  Object.assign(process.env, environment);
+  try {
+    await run();
+  } finally {
+    await stub.close();
+  }
+}
+
 describe("the recipes as the docs print them, over several crossings", () => {
   it("the OpenAI SDK chat loop (docs/recipes/openai.md)", async () => {
     expect(shownInDocs("openai-chat-loop.ts")).toBe(true);
@@ -115,14 +125,10 @@ describe("the recipes as the docs print them, over several crossings", () => {
       requests.push(body.messages);
       return message(answer(requests.length));
     });
-    process.env.OPENAI_API_KEY = "offline";
-    process.env.OPENAI_BASE_URL = stub.baseURL;
-    try {
+    await againstStub(stub, { OPENAI_API_KEY: "offline", OPENAI_BASE_URL: stub.baseURL }, async () => {
       const { reply } = await import("../../examples/recipes/openai-chat-loop.js");
       for (let turn = 0; turn < turns; turn++) await reply(question(turn));
-    } finally {
-      await stub.close();
-    }
+    });
     expectRecipe("OpenAI SDK chat loop", { requests, summarizerInputs, budget: 100_000, latest: `Summary ${summarizerInputs.length}:` });
   });
 
@@ -139,15 +145,11 @@ describe("the recipes as the docs print them, over several crossings", () => {
       requests.push(body.messages);
       return message(answer(requests.length));
     });
-    process.env.ANTHROPIC_API_KEY = "offline";
-    process.env.ANTHROPIC_BASE_URL = stub.baseURL.replace(/\/v1$/, "");
-    try {
+    await againstStub(stub, { ANTHROPIC_API_KEY: "offline", ANTHROPIC_BASE_URL: stub.baseURL.replace(/\/v1$/, "") }, async () => {
       const { reply } = await import("../../examples/recipes/anthropic-loop.js");
       // Its budget is 150,000: more turns for as many crossings.
       for (let turn = 0; turn < 60; turn++) await reply(question(turn));
-    } finally {
-      await stub.close();
-    }
+    });
     expectRecipe("Anthropic SDK loop", { requests, summarizerInputs, budget: 150_000, latest: `Summary ${summarizerInputs.length}:` });
   });
 
@@ -203,16 +205,11 @@ describe("the recipes as the docs print them, over several crossings", () => {
       }
       return agentResponse(body, requests);
     });
-    process.env.OPENAI_API_KEY = "offline";
-    process.env.OPENAI_BASE_URL = stub.baseURL;
     // Traces would go to api.openai.com.
-    process.env.OPENAI_AGENTS_DISABLE_TRACING = "1";
-    try {
+    await againstStub(stub, { OPENAI_API_KEY: "offline", OPENAI_BASE_URL: stub.baseURL, OPENAI_AGENTS_DISABLE_TRACING: "1" }, async () => {
       const { reply } = await import("../../examples/recipes/openai-agents.js");
       for (let turn = 0; turn < turns; turn++) await reply(question(turn));
-    } finally {
-      await stub.close();
-    }
+    });
     expectRecipe("OpenAI Agents SDK", { requests, summarizerInputs, budget: 100_000, latest: `Summary ${summarizerInputs.length}:` });
   });
 
@@ -266,14 +263,10 @@ describe("the recipes as the docs print them, over several crossings", () => {
     // ChatOpenAI takes its key from OPENAI_API_KEY (@langchain/openai 1.2.9,
     // dist/chat_models/base.js:196) and hands its `openai` client no baseURL of its own
     // (base.js:281), so the client reads OPENAI_BASE_URL (openai 6.49.0, client.js:140).
-    process.env.OPENAI_API_KEY = "offline";
-    process.env.OPENAI_BASE_URL = stub.baseURL;
-    try {
+    await againstStub(stub, { OPENAI_API_KEY: "offline", OPENAI_BASE_URL: stub.baseURL }, async () => {
       const { reply } = await import("../../examples/recipes/langchain.js");
       for (let turn = 0; turn < turns; turn++) await reply("thread-1", question(turn));
-    } finally {
-      await stub.close();
-    }
+    });
     expect(stub.requests.filter((request) => request.path.endsWith("/chat/completions")).every((request) => request.body.model === "gpt-4.1-mini")).toBe(true);
     expect(stub.requests.filter((request) => request.path.endsWith("/responses")).every((request) => request.body.model === "gpt-4.1")).toBe(true);
     expectRecipe("LangChain", { requests, summarizerInputs, budget: 100_000, latest: `Summary ${summarizerInputs.length}:` });
