@@ -4,7 +4,10 @@ import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base";
 import { dialectFixtures } from "./support/dialect-fixtures.js";
+import { builders } from "./support/builders.js";
+import { csvSamples } from "../bench/content-samples.mjs";
 
 const cli = new URL("../dist/cli.js", import.meta.url).pathname;
 const transcript = new URL("./fixtures/transcripts/tau2/gpt41_airline_task18_trial0.json", import.meta.url).pathname;
@@ -184,5 +187,37 @@ describe("context-compactor inspect: room, plan options and --html", () => {
     const unwritable = run(["inspect", transcript, "--html", join(dir, "missing", "report.html")]);
     expect(unwritable.code).toBe(1);
     expect(unwritable.stderr).toContain("cannot write");
+  });
+});
+
+describe("context-compactor inspect names the content that makes the estimate low", () => {
+  // What a chat API bills, with o200k standing in for the provider's tokenizer: each message's text
+  // plus 4 tokens (OpenAI's cookbook, "How to count tokens with tiktoken": `tokens_per_message = 3`,
+  // and the role's value is encoded too, one token).
+  const billed = (messages: { content?: unknown }[]) => messages.reduce((sum, m) => sum + 4 + (typeof m.content === "string" ? o200k(m.content) : 0), 0);
+  const { system, user, assistant, toolCall, toolResult } = builders["openai-chat"];
+
+  it("says which class, how much of the transcript it is, and what to do, when o200k counts a tenth more", () => {
+    const messages: { role: string; content?: unknown }[] = [system("You are a data analyst.")];
+    csvSamples(6).forEach((csv, i) => messages.push(user(`Show the metrics of host ${i}.`), toolCall(`c${i}`, "query", { host: i }), toolResult(`c${i}`, csv), assistant("Latency peaks at noon; errors stay low.")));
+    const file = join(mkdtempSync(join(tmpdir(), "inspect-dense-")), "metrics.json");
+    writeFileSync(file, JSON.stringify(messages));
+    const report = JSON.parse(run(["inspect", file, "--json"]).stdout);
+    // The outside count first: the estimate is indeed low here.
+    expect(billed(messages)).toBeGreaterThan(report.tokens * 1.5);
+    expect(report.estimate.unsafe).toMatchObject({ contentClass: "digits" });
+    expect(report.estimate.likelyTokens / billed(messages)).toBeGreaterThan(0.85);
+    expect(report.estimate.likelyTokens / billed(messages)).toBeLessThan(1.15);
+    const { stdout } = run(["inspect", file]);
+    expect(stdout).toMatch(/estimate may be low: \d+% of tokens are digit-dense text \(CSV, timestamps, numbers\) in tool output, which o200k counts at about 2\.5× the estimate \(likely [\d,]+ tokens, not [\d,]+\); pass usage or an exact counter/);
+  });
+
+  it("says nothing where o200k counts about what the estimate says", () => {
+    const messages = JSON.parse(readFileSync(transcript, "utf8"));
+    const report = JSON.parse(run(["inspect", transcript, "--json"]).stdout);
+    expect(billed(messages)).toBeLessThan(report.tokens * 1.1);
+    expect(report.estimate.unsafe).toBeUndefined();
+    expect(report.estimate.content.map((share: { contentClass: string }) => share.contentClass)).toContain("json");
+    expect(run(["inspect", transcript]).stdout).not.toContain("estimate may be low");
   });
 });

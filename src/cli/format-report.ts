@@ -60,6 +60,7 @@ export function formatReport(report: InspectReport): string {
   const lines = [
     `${printable(report.file)}: ${report.dialect}, ${plural(report.messages, "message")}, ${report.tokens} tokens (estimateTokens)`,
   ];
+  if (report.estimate.unsafe !== undefined) lines.push(report.estimate.unsafe.message);
   if (report.toolPairProblems.length === 0) lines.push("tool pairs: ok");
   else {
     lines.push(`tool pairs: ${plural(report.toolPairProblems.length, "problem")}`);

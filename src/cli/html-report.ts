@@ -21,7 +21,7 @@ export function htmlReport(report: InspectReport, entries: readonly MessageEntry
 <style>${style}</style>
 </head>
 <body>
-<header><h1>context-compactor inspect</h1><p id="summary"></p></header>
+<header><h1>context-compactor inspect</h1><p id="summary"></p><p id="estimate" class="note"></p></header>
 <section aria-labelledby="timeline-title">
 <h2 id="timeline-title">Token timeline</h2>
 <p class="note">One block per message, as wide as its tokens, in order; click one to see it.</p>
@@ -79,6 +79,7 @@ const number = (n) => n.toLocaleString("en-US");
 const total = entries.reduce((sum, entry) => sum + entry.tokens, 0);
 
 document.getElementById("summary").textContent = report.file + ": " + report.dialect + ", " + number(report.messages) + " messages, " + number(report.tokens) + " tokens" + (report.budget ? ", budget " + number(report.budget.maxTokens) + " tokens" : "");
+if (report.estimate && report.estimate.unsafe) document.getElementById("estimate").textContent = report.estimate.unsafe.message;
 
 const timeline = document.getElementById("timeline");
 const blocks = entries.map((entry) => {

@@ -7,6 +7,7 @@ import { printable } from "./format-report.js";
 import { assertTranscript } from "../validation/validate-messages.js";
 import { resolveOptions } from "../ground/options.js";
 import type { PlanOptions } from "../ground/types.js";
+import { estimateRiskOf, type EstimateRisk } from "./estimate-risk.js";
 
 /** Messages and tokens of one part of a plan. */
 export interface PartSize {
@@ -21,6 +22,8 @@ export interface InspectReport {
   messages: number;
   tokens: number;
   toolPairProblems: ToolPairProblem[];
+  /** What the texts are, what o200k would likely count, and the class that makes the estimate low, if one does. */
+  estimate: EstimateRisk;
   /** Absent without `--max-tokens`. */
   budget?: { maxTokens: number; keepTail: number; maxSummaryTokens: number };
   /** Absent without `--max-tokens`. */
@@ -72,7 +75,9 @@ export function inspectTranscript(file: string, messages: object[], inspectOptio
     tokens: estimateTokens(messages),
     // Ids come from the file: shortened here too, so that `--json` prints no crafted megabyte either.
     toolPairProblems: findToolPairProblems(messages).map((problem) => ({ ...problem, id: printable(problem.id) })),
+    estimate: { likelyTokens: 0, content: [] },
   };
+  report.estimate = estimateRiskOf(messages, report.tokens);
   const options = planOptionsOf(inspectOptions);
   if (options === undefined) return report;
   const { maxTokens, keepTail, maxSummaryTokens } = resolveOptions<object>(options, "plan");
