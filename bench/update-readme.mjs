@@ -1,12 +1,12 @@
 // Rewrites the figures of the docs from the benchmarks' JSON (bench/results.json, fit.json,
-// continuity.json, cost.json and runtimes/results.json), so the docs quote exactly what the last
-// runs printed. Each table sits between `<!-- name:start -->` and `<!-- name:end -->` in one page
-// of docs/. Run: npm run bench:readme
+// continuity.json, cost.json, estimate-error.json and runtimes/results.json), so the docs quote
+// exactly what the last runs printed. Each table sits between `<!-- name:start -->` and
+// `<!-- name:end -->` in one page of docs/. Run: npm run bench:readme
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
 const results = JSON.parse(readFileSync(new URL("./results.json", import.meta.url), "utf8"));
 // The pages that hold tables, read once and written back at the end.
-const pageNames = ["benchmarks.md", "fit-ladder.md", "continuity.md", "cost-and-caching.md", "runtimes.md"];
+const pageNames = ["benchmarks.md", "fit-ladder.md", "continuity.md", "cost-and-caching.md", "runtimes.md", "counting.md"];
 const pages = new Map(pageNames.map((name) => [name, readFileSync(new URL(`../docs/${name}`, import.meta.url), "utf8")]));
 const { suites: s, accuracy, machine, data } = results;
 const ms = (value) => `${value >= 100 ? value.toFixed(0) : value.toFixed(2)} ms`;
@@ -175,6 +175,22 @@ ${frontierTable}
 ![Input cost against recall per dataset and window](cost-frontier.svg)
 <!-- cost:end -->`);
 }
+// The estimate's error per content class, from bench/estimate-error.json (written by `npm run bench:estimate`).
+const estimateErrorUrl = new URL("./estimate-error.json", import.meta.url);
+if (existsSync(estimateErrorUrl)) {
+  const { date, node, tokenizers, framing, transcripts, sessions, rows } = JSON.parse(readFileSync(estimateErrorUrl, "utf8"));
+  const ratio = (value) => `${value.toFixed(2)}×`;
+  // Past a fifth over, a budget counted by the estimate lets requests go over the window.
+  const verdict = (r) => (r.o200kRatio > 1.2 || r.llama3Ratio > 1.2 ? "**unsafe**" : r.o200kRatio > 1.05 ? "a little low" : "safe");
+  const table = rows.map((r) => `| ${r.name} | ${r.what} | ${n(r.texts)} | ${n(r.bytes)} | ${n(r.estimate)} | ${n(r.o200k)} | ${n(r.llama3)} | ${ratio(r.o200kRatio)} | ${ratio(r.llama3Ratio)} | ${ratio(r.worstO200kRatio)} | ${verdict(r)} |`).join("\n");
+  setSection("estimate-error", `<!-- estimate-error:start -->
+Measured by \`npm run bench:estimate\` on ${date.slice(0, 10)}, Node ${node}, with ${tokenizers.o200k} and ${tokenizers.llama3} (both ship their vocabularies; nothing is downloaded), over ${transcripts}${sessions ? ` and ${sessions}` : ""}; \`bench/estimate-error.json\` holds every figure. Each text is the content of one tool message: the estimate is \`estimateTokens\` of that message, a tokenizer's count is its count of the text plus ${framing} tokens of framing. A ratio above 1 is a tokenizer counting more than the estimate.
+
+| class | what | texts | bytes | estimate | o200k | Llama 3 | o200k ÷ estimate | Llama 3 ÷ estimate | worst text, o200k | the estimate |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${table}
+<!-- estimate-error:end -->`);
+}
 // The tested-runtimes table, from runtimes/results.json (written by `npm run test:runtimes`).
 const runtimesUrl = new URL("../runtimes/results.json", import.meta.url);
 if (existsSync(runtimesUrl)) {
@@ -195,4 +211,4 @@ ${table}
 <!-- runtimes:end -->`);
 }
 for (const [name, text] of pages) writeFileSync(new URL(`../docs/${name}`, import.meta.url), text);
-console.log(`docs/ tables updated (${pageNames.join(", ")}) from bench/results.json, bench/fit.json, bench/continuity.json, bench/cost.json and runtimes/results.json`);
+console.log(`docs/ tables updated (${pageNames.join(", ")}) from bench/results.json, bench/fit.json, bench/continuity.json, bench/cost.json, bench/estimate-error.json and runtimes/results.json`);
