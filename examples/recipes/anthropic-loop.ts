@@ -1,5 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { compactor, summarizeWith } from "context-compactor";
+import { compactor, summarizeWith, type ReportedUsage } from "context-compactor";
 
 const client = new Anthropic(); // reads ANTHROPIC_API_KEY
 const system = "You are a helpful support agent.";
@@ -21,12 +21,17 @@ const beforeLlm = compactor<Anthropic.MessageParam>({
 });
 
 let messages: Anthropic.MessageParam[] = [];
+// What the provider counted of the last request: with prompt caching, `input_tokens` is only the
+// uncached part, and the total is the sum of the three fields.
+let usage: ReportedUsage | undefined;
 
 export async function reply(userText: string): Promise<string> {
   messages.push({ role: "user", content: userText });
-  const compacted = await beforeLlm({ messages });
+  const compacted = await beforeLlm(usage ? { messages, usage } : { messages });
   if (compacted) messages = compacted.messages;
   const response = await client.messages.create({ model: "claude-sonnet-4-5", max_tokens: 4_000, system, messages });
+  const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens } = response.usage;
+  usage = { inputTokens: input_tokens + (cache_creation_input_tokens ?? 0) + (cache_read_input_tokens ?? 0), messageCount: messages.length };
   messages.push({ role: "assistant", content: response.content });
   return response.content.map((block) => (block.type === "text" ? block.text : "")).join("");
 }

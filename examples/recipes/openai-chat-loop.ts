@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { compactor, summarizeWith } from "context-compactor";
+import { compactor, summarizeWith, type ReportedUsage } from "context-compactor";
 
 const client = new OpenAI(); // reads OPENAI_API_KEY
 
@@ -17,12 +17,15 @@ const beforeLlm = compactor<ChatCompletionMessageParam>({
 });
 
 let messages: ChatCompletionMessageParam[] = [{ role: "system", content: "You are a helpful support agent." }];
+// What the provider counted of the last request: the hook counts from it, not from bytes / 4.
+let usage: ReportedUsage | undefined;
 
 export async function reply(userText: string): Promise<string> {
   messages.push({ role: "user", content: userText });
-  const compacted = await beforeLlm({ messages });
+  const compacted = await beforeLlm(usage ? { messages, usage } : { messages });
   if (compacted) messages = compacted.messages;
   const response = await client.chat.completions.create({ model: "gpt-4.1", messages });
+  if (response.usage) usage = { inputTokens: response.usage.prompt_tokens, messageCount: messages.length };
   const message = response.choices[0]!.message;
   messages.push(message);
   return message.content ?? "";

@@ -1,7 +1,7 @@
 import { trace } from "@opentelemetry/api";
 import type OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { compactor, summarizeWith } from "context-compactor";
+import { compactor, summarizeWith, type ReportedUsage } from "context-compactor";
 import { otelEvents, recordSummaryUsage } from "context-compactor/otel";
 
 // Your tracing set-up (NodeSDK, @opentelemetry/sdk-trace-node or a vendor's distribution)
@@ -25,6 +25,8 @@ export function supportAgent(client: OpenAI, chatId: string, maxTokens = 100_000
   });
 
   let messages: ChatCompletionMessageParam[] = [{ role: "system", content: "You are a helpful support agent." }];
+  // What the provider counted of the last request: the hook counts from it, not from bytes / 4.
+  let usage: ReportedUsage | undefined;
 
   return async function reply(userText: string): Promise<string> {
     const attributes = { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "support", "gen_ai.conversation.id": chatId };
@@ -32,9 +34,10 @@ export function supportAgent(client: OpenAI, chatId: string, maxTokens = 100_000
       try {
         messages.push({ role: "user", content: userText });
         // A compaction here marks this span gen_ai.conversation.compacted: true.
-        const compacted = await beforeLlm({ messages });
+        const compacted = await beforeLlm(usage ? { messages, usage } : { messages });
         if (compacted) messages = compacted.messages;
         const response = await client.chat.completions.create({ model: "gpt-4.1", messages });
+        if (response.usage) usage = { inputTokens: response.usage.prompt_tokens, messageCount: messages.length };
         const message = response.choices[0]!.message;
         messages.push(message);
         return message.content ?? "";
