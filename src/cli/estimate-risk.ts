@@ -40,6 +40,15 @@ const number = (value: number) => Math.round(value).toLocaleString("en-US");
  * What each message says, classed by `classifyText`, weighed by its share of the estimate, and
  * the count o200k would likely give it: `unsafe` names the class that makes the estimate low, so
  * `inspect` can say where to pass usage or an exact counter.
+ *
+ * @param messages - the transcript, in any format
+ * @param estimate - its `estimateTokens`
+ * @returns the classes found, the likely count, and `unsafe` when that is more than a tenth above the estimate
+ * @example
+ * ```ts
+ * estimateRiskOf(messages, estimateTokens(messages)).unsafe?.message;
+ * // "estimate may be low: 90% of tokens are digit-dense text (CSV, timestamps, numbers) in tool output, …"
+ * ```
  */
 export function estimateRiskOf(messages: readonly object[], estimate: number): EstimateRisk {
   const shares = new Map<ContentClass, { tokens: number; inToolOutput: number }>();

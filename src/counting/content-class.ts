@@ -11,6 +11,11 @@ export type ContentClass = "prose" | "code" | "json" | "digits" | "ids" | "base6
  * (bench/estimate-error.json; Llama 3's tokenizer agrees within a few percent except on emoji,
  * where it counts more). Above 1, the estimate is low. `code` is the mean of plain and line-numbered
  * code, `ids` of UUIDs and hex ids.
+ *
+ * @example
+ * ```ts
+ * const likely = estimateTokens([message]) * ESTIMATE_ERROR[classifyText(text)]; // o200k's count, roughly
+ * ```
  */
 export const ESTIMATE_ERROR: Readonly<Record<ContentClass, number>> = {
   prose: 0.82,
@@ -23,7 +28,14 @@ export const ESTIMATE_ERROR: Readonly<Record<ContentClass, number>> = {
   emoji: 1.4,
 };
 
-/** How a report names each class. */
+/**
+ * How a report names each class.
+ *
+ * @example
+ * ```ts
+ * CONTENT_CLASS_LABELS.ids; // "ids (UUIDs, hex)"
+ * ```
+ */
 export const CONTENT_CLASS_LABELS: Readonly<Record<ContentClass, string>> = {
   prose: "prose",
   code: "code",
