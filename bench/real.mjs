@@ -161,7 +161,8 @@ async function replay(session, kind, window, fixed) {
       const shown = visibleFacts(request);
       const summary = new Set(factsOf(summaryText(request)));
       const count = (set) => [...needed].filter((fact) => shows(set, fact)).length;
-      row.points.push({ call: k, preTokens: session.compactions[point].preTokens, needed: needed.size, ownSummary: count(own), request: count(shown), librarySummary: count(summary) });
+      // The library's summary alone, where its request holds one (it may not have compacted by then).
+      row.points.push({ call: k, preTokens: session.compactions[point].preTokens, needed: needed.size, ownSummary: count(own), request: count(shown), librarySummary: summary.size > 0 ? count(summary) : null });
     }
 
     // pi's reply carries the usage of the request just sent (the log's, while that request was the log's own).
@@ -180,10 +181,13 @@ const rows = [];
 const sessionsOut = [];
 for (const session of sessions) {
   const fixed = fixedPart(session);
-  const own = session.compactions.map((c) => c.preTokens).filter((t) => typeof t === "number" && t > 0);
-  const windows = [100_000, 50_000, ...(own.length > 0 ? [Math.min(...own)] : [])];
+  const ownPoints = session.compactions.map((c) => c.preTokens).filter((t) => typeof t === "number" && t > 0);
+  const windows = [100_000, 50_000, ...(ownPoints.length > 0 ? [Math.min(...ownPoints)] : [])];
   const kinds = session.kind === "pi" ? ["hook", "stateful", "adapter"] : ["hook", "stateful"];
-  sessionsOut.push({ name: session.name, kind: session.kind, calls: session.calls.length, fixed, partial: isPartial(session, fixed), ownCompactions: session.compactions.length, reader: session.counts });
+  // How the provider's own count of the session's requests compares with o200k plus the fixed part, on the requests it sent as logged.
+  const own = session.calls.slice(0, session.compactions[0]?.firstCall ?? session.calls.length).filter((c) => c.usage.total > 0 && c.messages);
+  const reportedOverO200k = own.length > 0 ? own.reduce((s, c) => s + c.usage.total, 0) / own.reduce((s, c) => s + fixed + billedList(c.messages), 0) : null;
+  sessionsOut.push({ name: session.name, reportedOverO200k, kind: session.kind, calls: session.calls.length, fixed, partial: isPartial(session, fixed), ownCompactions: session.compactions.length, reader: session.counts });
   const begun = Date.now();
   for (const window of windows) for (const kind of kinds) rows.push(await replay(session, kind, window, fixed));
   process.stderr.write(`${session.name}: ${session.calls.length} calls × ${windows.length * kinds.length} replays, ${((Date.now() - begun) / 1000).toFixed(1)} s\n`);
@@ -197,14 +201,15 @@ const line = (cells) => cells.map((cell, i) => String(cell).padStart(i < 2 ? 0 :
 const total = (list) => {
   const sum = (key) => list.reduce((s, r) => s + r[key], 0);
   const points = list.flatMap((r) => r.points);
-  const p = (key) => points.reduce((s, x) => s + x[key], 0);
-  return { requests: sum("requests"), changed: sum("changed"), violations: sum("violations"), signedBlocks: sum("signedBlocks"), signedChanged: sum("signedChanged"), overWindow: sum("overWindow"), overNotReported: sum("overNotReported"), overNotReportedPartial: list.filter((r) => r.partial).reduce((s, r) => s + r.overNotReported, 0), errors: sum("errors"), points: points.length, needed: p("needed"), ownSummary: p("ownSummary"), request: p("request"), librarySummary: p("librarySummary") };
+  const p = (key) => points.reduce((s, x) => s + (x[key] ?? 0), 0);
+  const summarized = points.filter((x) => x.librarySummary !== null);
+  return { requests: sum("requests"), changed: sum("changed"), violations: sum("violations"), signedBlocks: sum("signedBlocks"), signedChanged: sum("signedChanged"), overWindow: sum("overWindow"), overNotReported: sum("overNotReported"), overNotReportedPartial: list.filter((r) => r.partial).reduce((s, r) => s + r.overNotReported, 0), errors: sum("errors"), points: points.length, needed: p("needed"), ownSummary: p("ownSummary"), request: p("request"), librarySummary: p("librarySummary"), summarizedNeeded: summarized.reduce((s, x) => s + x.needed, 0) };
 };
 console.log(`Real sessions from ${source}: ${sessions.length} sessions, ${rows.reduce((s, r) => s + r.requests, 0)} requests checked in ${seconds.toFixed(0)} s\n`);
 console.log(line(header));
 for (const row of rows) {
   const t = total([row]);
-  console.log(line([`${row.session}${row.partial ? "*" : ""}`.padEnd(20), row.kind.padEnd(8), windowName(row), t.requests, t.changed, t.violations, t.signedBlocks, t.signedChanged, t.overWindow, t.overNotReported, t.needed || "", t.points ? share(t.ownSummary, t.needed) : "", t.points ? share(t.request, t.needed) : "", t.points ? share(t.librarySummary, t.needed) : ""]));
+  console.log(line([`${row.session}${row.partial ? "*" : ""}`.padEnd(20), row.kind.padEnd(8), windowName(row), t.requests, t.changed, t.violations, t.signedBlocks, t.signedChanged, t.overWindow, t.overNotReported, t.needed || "", t.points ? share(t.ownSummary, t.needed) : "", t.points ? share(t.request, t.needed) : "", t.summarizedNeeded ? share(t.librarySummary, t.summarizedNeeded) : ""]));
 }
 const totals = {};
 for (const kind of ["hook", "stateful", "adapter"]) {
@@ -216,7 +221,7 @@ for (const kind of ["hook", "stateful", "adapter"]) {
 totals.all = total(rows);
 console.log("");
 for (const [name, t] of Object.entries(totals)) {
-  console.log(line([`total ${name}`.padEnd(29), "", t.requests, t.changed, t.violations, t.signedBlocks, t.signedChanged, t.overWindow, t.overNotReported, t.needed || "", t.points ? share(t.ownSummary, t.needed) : "", t.points ? share(t.request, t.needed) : "", t.points ? share(t.librarySummary, t.needed) : ""]));
+  console.log(line([`total ${name}`.padEnd(29), "", t.requests, t.changed, t.violations, t.signedBlocks, t.signedChanged, t.overWindow, t.overNotReported, t.needed || "", t.points ? share(t.ownSummary, t.needed) : "", t.points ? share(t.request, t.needed) : "", t.summarizedNeeded ? share(t.librarySummary, t.summarizedNeeded) : ""]));
 }
 console.log(`\n* a partial log (its fixed part, ${PARTIAL_LOG_FIXED.toLocaleString("en-US")}+ tokens, holds history the log lacks): ${totals.all.overNotReportedPartial} of the ${totals.all.overNotReported} unreported requests over the window are theirs.`);
 const failures = rows.filter((r) => r.examples.length > 0).slice(0, 8);

@@ -13,10 +13,16 @@
 // marked `isVisibleInTranscriptOnly` are shown to the user, never sent; `<synthetic>` assistant
 // lines (Claude Code's own notices) are no model call and are not sent either.
 //
-// Two repairs make the history a request the API accepts, as Claude Code makes them before it
-// sends: a tool call left without its result (the session compacted or was interrupted between
-// the call and its result) gets an error result where the next user turn begins, and two replies
-// in a row with nothing between them are joined by a user turn that says so. Both are counted.
+// Claude Code runs a tool call while its reply still streams, so a reply's later blocks may be
+// logged after the results of its first calls: they join the reply's message all the same.
+//
+// Where a log holds what the API refuses, the reader mends it as Claude Code does before it sends,
+// and counts each repair: a tool call left without its result (the session compacted or was
+// interrupted between the call and its result) gets an error result before the next reply; two
+// replies with nothing between them get a user turn that says so; whitespace-only text blocks are
+// left out, and so is a reply's trailing thinking when the reply was cut off after it (the API
+// refuses an assistant message that ends on thinking); a result whose call is in an earlier log
+// (a session resumed from another file) is left out.
 //
 // A pi log (`@mariozechner/pi-coding-agent`) holds `message` entries in pi's own format (user,
 // assistant with `toolCall` and `thinking` parts and its reported `usage`, `toolResult`, and pi's
@@ -41,6 +47,7 @@ const isBlankText = (block) => block.type === "text" && (typeof block.text !== "
 /** An Anthropic request's messages under construction; a message is never mutated once pushed, so a call's snapshot stays as it was. */
 function anthropicHistory(counts) {
   const messages = [];
+  let replyAt = -1; // where the reply being written stands
   const last = () => messages[messages.length - 1];
   /** The calls of the latest assistant message, when the messages after it are at most the user turn being written. */
   const callsOfLatest = () => {
@@ -97,12 +104,23 @@ function anthropicHistory(counts) {
         push("user", [{ type: "text", text: "[the session recorded no user turn between these replies]" }]);
       }
       answerOpenCalls();
+      replyAt = messages.length;
     },
     assistant(content) {
       push("assistant", content.filter((block) => !isBlankText(block) || (counts.blankText++, false)));
     },
+    /** More blocks of the reply being written, after the results of its first calls came in (Claude Code runs a call while the reply streams). */
+    continueReply(content) {
+      const blocks = content.filter((block) => !isBlankText(block) || (counts.blankText++, false));
+      // The reply's message is the one `closeTurn` made room for; it may not exist yet (its first blocks were blank).
+      const reply = messages[replyAt];
+      if (reply === undefined || replyAt === messages.length - 1) return push("assistant", blocks);
+      counts.interleavedReplies++;
+      messages[replyAt] = { role: "assistant", content: [...reply.content, ...blocks] };
+    },
     reset() {
       messages.length = 0;
+      replyAt = -1;
     },
   };
 }
@@ -117,7 +135,7 @@ const totalInput = (usage) => (usage?.input_tokens ?? 0) + (usage?.cache_creatio
  * replaced, `preTokens`, its summary text, and the index of the first call after it.
  */
 export function readClaudeCode(file) {
-  const counts = { sidechainLines: 0, synthetic: 0, transcriptOnly: 0, missingResults: 0, joinedReplies: 0, blankText: 0, orphanResults: 0, trailingThinking: 0 };
+  const counts = { sidechainLines: 0, synthetic: 0, transcriptOnly: 0, interleavedReplies: 0, missingResults: 0, joinedReplies: 0, blankText: 0, orphanResults: 0, trailingThinking: 0 };
   const sent = anthropicHistory({ ...counts });
   const stream = anthropicHistory(counts);
   const calls = [];
@@ -154,7 +172,6 @@ export function readClaudeCode(file) {
       const blocks = blocksOf(message.content);
       sent.user(blocks);
       stream.user(blocks);
-      open = undefined;
       continue;
     }
     if (message.model === "<synthetic>") {
@@ -162,14 +179,18 @@ export function readClaudeCode(file) {
       continue;
     }
     const blocks = blocksOf(message.content);
-    if (message.id !== open) {
-      sent.closeTurn();
-      stream.closeTurn();
-      open = message.id;
-      const usage = message.usage ?? {};
-      calls.push({ messages: sent.messages.slice(), at: stream.messages.length, usage: { input: usage.input_tokens ?? 0, cacheCreation: usage.cache_creation_input_tokens ?? 0, cacheRead: usage.cache_read_input_tokens ?? 0, total: totalInput(usage) } });
-      pending = undefined;
+    if (message.id === open) {
+      // The same reply: its blocks join its message, even when results of its first calls were logged in between.
+      sent.continueReply(blocks);
+      stream.continueReply(blocks);
+      continue;
     }
+    sent.closeTurn();
+    stream.closeTurn();
+    open = message.id;
+    const usage = message.usage ?? {};
+    calls.push({ messages: sent.messages.slice(), at: stream.messages.length, usage: { input: usage.input_tokens ?? 0, cacheCreation: usage.cache_creation_input_tokens ?? 0, cacheRead: usage.cache_read_input_tokens ?? 0, total: totalInput(usage) } });
+    pending = undefined;
     sent.assistant(blocks);
     stream.assistant(blocks);
   }
