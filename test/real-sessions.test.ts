@@ -90,7 +90,8 @@ async function replay(session: Session, entry: Entry, window: number, fixed: num
 function plans(session: Session) {
   const fixed = fixedPart(session);
   const peak = Math.max(...session.calls.map((call: { at: number }) => billedList(session.stream.slice(0, call.at))));
-  const entries: Entry[] = session.kind === "pi" ? ["hook", "stateful", "pi adapter"] : ["hook", "stateful"];
+  // pi's adapter is `statefulCompactor` with pi's usage: it stands for the stateful path there.
+  const entries: Entry[] = session.kind === "pi" ? ["hook", "pi adapter"] : ["hook", "stateful"];
   return entries.flatMap((entry) => [0.5, 0.25].map((share) => ({ entry, share, window: fixed + Math.floor(peak * share), fixed })));
 }
 
