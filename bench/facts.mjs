@@ -75,8 +75,40 @@ export function factsOf(text) {
   return list;
 }
 
-/** The text of a message's content, whatever its parts (OpenAI chat, or the AI SDK's text, tool-call and tool-result parts). */
-const partText = (part) => part?.text ?? (part?.type === "tool-call" ? `${part.toolName ?? ""} ${JSON.stringify(part.input ?? "")}` : part?.type === "tool-result" ? String(part.output?.value ?? "") : "");
+/**
+ * The values of a tool call's arguments object, one a line: a string argument's newlines stay
+ * newlines (its JSON would glue `\n` to the next word) and the schema's key names are left out.
+ */
+function leafText(value) {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return value.map(leafText).join("\n");
+  if (value && typeof value === "object") return Object.values(value).map(leafText).join("\n");
+  return "";
+}
+
+/**
+ * The text of a message's content, whatever its parts: OpenAI chat, the AI SDK's text, tool-call and
+ * tool-result parts, Anthropic's `tool_use` and `tool_result` blocks, pi's `toolCall` parts.
+ * Thinking is not text the agent wrote for anyone, and is left out.
+ */
+const partText = (part) =>
+  part?.text ??
+  (part?.type === "tool-call"
+    ? `${part.toolName ?? ""} ${JSON.stringify(part.input ?? "")}`
+    : part?.type === "tool-result"
+      ? String(part.output?.value ?? "")
+      : part?.type === "tool_use"
+        ? `${part.name ?? ""} ${leafText(part.input)}`
+        : part?.type === "toolCall"
+          ? `${part.name ?? ""} ${leafText(part.arguments)}`
+          : part?.type === "tool_result"
+            ? typeof part.content === "string"
+              ? part.content
+              : Array.isArray(part.content)
+                ? part.content.map((inner) => inner?.text ?? "").join("\n")
+                : ""
+            : "");
 const contentText = (content) => (typeof content === "string" ? content : Array.isArray(content) ? content.map(partText).join("\n") : "");
 
 const messageFactsCache = new WeakMap();

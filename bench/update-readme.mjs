@@ -1,6 +1,6 @@
 // Rewrites the figures of the docs from the benchmarks' JSON (bench/results.json, fit.json,
-// continuity.json, cost.json, estimate-error.json and runtimes/results.json), so the docs quote
-// exactly what the last runs printed. Each table sits between `<!-- name:start -->` and
+// continuity.json, cost.json, estimate-error.json, real.json and runtimes/results.json), so the docs
+// quote exactly what the last runs printed. Each table sits between `<!-- name:start -->` and
 // `<!-- name:end -->` in one page of docs/. Run: npm run bench:readme
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
@@ -191,6 +191,57 @@ Measured by \`npm run bench:estimate\` on ${date.slice(0, 10)}, Node ${node}, wi
 ${table}
 <!-- estimate-error:end -->`);
 }
+// The real-sessions table, from bench/real.json (written by `npm run bench:real`).
+const realUrl = new URL("./real.json", import.meta.url);
+if (existsSync(realUrl)) {
+  const { date, source, seconds, sessions, totals, rows } = JSON.parse(readFileSync(realUrl, "utf8"));
+  const pct = (part, whole) => (whole === 0 ? "–" : `${((100 * part) / whole).toFixed(1)}%`);
+  const windowName = (w) => (w === 100_000 ? "100,000" : w === 50_000 ? "50,000" : "own");
+  const entries = [...new Set(rows.map((r) => r.kind))];
+  const sum = (list, key) => list.reduce((s, r) => s + r[key], 0);
+  const totalRows = entries.flatMap((kind) =>
+    ["100,000", "50,000", "own"].flatMap((name) => {
+      const list = rows.filter((r) => r.kind === kind && windowName(r.window) === name);
+      if (list.length === 0) return [];
+      const partial = list.filter((r) => r.partial);
+      return [`| ${kind === "adapter" ? "pi adapter" : kind} | ${name} | ${list.length} | ${n(sum(list, "requests"))} | ${n(sum(list, "changed"))} | ${n(sum(list, "violations"))} | ${n(sum(list, "signedBlocks"))} | ${n(sum(list, "signedChanged"))} | ${n(sum(list, "overWindow"))} | ${n(sum(list, "overNotReported"))} (${n(sum(partial, "overNotReported"))} in partial logs) |`];
+    }),
+  );
+  // Continuity at the sessions' own compaction points, from the replays at the session's own point.
+  const pointRows = rows
+    .filter((r) => r.kind === "hook" && windowName(r.window) === "own" && r.points.length > 0)
+    .map((r) => {
+      const p = (key) => r.points.reduce((s, x) => s + (x[key] ?? 0), 0);
+      const summarized = r.points.filter((x) => x.librarySummary !== null).reduce((s, x) => s + x.needed, 0);
+      return `| ${r.session}${r.partial ? "*" : ""} | ${r.points.map((x) => n(x.preTokens)).join(", ")} | ${n(p("needed"))} | ${pct(p("ownSummary"), p("needed"))} | ${pct(p("request"), p("needed"))} | ${summarized ? pct(p("librarySummary"), summarized) : "no summary yet"} |`;
+    });
+  const continuity = (key) => {
+    const t = totals[key];
+    return t && t.points > 0 ? `${pct(t.ownSummary, t.needed)} / ${pct(t.request, t.needed)} / ${pct(t.librarySummary, t.summarizedNeeded)}` : "–";
+  };
+  setSection("real", `<!-- real:start -->
+Measured by \`npm run bench:real\` on ${date.slice(0, 10)} over ${sessions.length} sessions from \`${source}\` (${n(sessions.reduce((s, x) => s + x.calls, 0))} model calls, each replayed at every window; ${seconds.toFixed(0)} s); \`bench/real.json\` holds every figure.
+
+| entry | window | replays | requests | changed by the library | provider-rule violations | signed blocks sent | signed blocks changed | over the window | over the window, not reported \`overBudget\` |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${totalRows.join("\n")}
+
+At the sessions' own compaction points (the hook at the session's own window): the needed facts visible in the session's own summary, in the library's request for the call after it, and in the library's summary alone (\`extractiveSummary\`).
+
+| session | own compactions at | needed facts | own summary | library's request | library's summary |
+| --- | --- | --- | --- | --- | --- |
+${pointRows.join("\n")}
+
+In total, own summary / library's request / library's summary: ${continuity("hook own")} at the own window, ${continuity("hook 100k")} at 100,000, ${continuity("hook 50k")} at 50,000.
+
+The library's summary alone is judged where its request holds one. o200k stands in for the provider's tokenizer on the requests the library changed: on the requests the sessions sent as logged, Claude's reported input is ${(() => {
+    const ratios = sessions.map((x) => x.reportedOverO200k).filter((x) => typeof x === "number" && !Number.isNaN(x));
+    return ratios.length === 0 ? "–" : `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×`;
+  })()} the o200k count plus the fixed part, so the over-window figures are a lower bound.
+
+\\* a partial log: its first call reports more than ${n(60_000)} tokens beside its messages, history the log does not hold (${sessions.filter((x) => x.partial).map((x) => x.name).join(", ") || "none"}).
+<!-- real:end -->`);
+}
 // The tested-runtimes table, from runtimes/results.json (written by `npm run test:runtimes`).
 const runtimesUrl = new URL("../runtimes/results.json", import.meta.url);
 if (existsSync(runtimesUrl)) {
@@ -211,4 +262,4 @@ ${table}
 <!-- runtimes:end -->`);
 }
 for (const [name, text] of pages) writeFileSync(new URL(`../docs/${name}`, import.meta.url), text);
-console.log(`docs/ tables updated (${pageNames.join(", ")}) from bench/results.json, bench/fit.json, bench/continuity.json, bench/cost.json, bench/estimate-error.json and runtimes/results.json`);
+console.log(`docs/ tables updated (${pageNames.join(", ")}) from bench/results.json, bench/fit.json, bench/continuity.json, bench/cost.json, bench/estimate-error.json, bench/real.json and runtimes/results.json`);
