@@ -182,6 +182,16 @@ describe("anthropicCompaction", () => {
     expect(providerViolations("anthropic", { messages: next.body["messages"] as object[], system: system.content })).toEqual([]);
   });
 
+  it("`betas` add to the compaction beta: a long-context beta never drops it from the header", async () => {
+    // The SDK sends `betas` as one `anthropic-beta` header (@anthropic-ai/sdk resources/beta/messages: `messagesCreateHeaders`);
+    // without the compaction beta the API would not compact, and every compaction would fall back.
+    const http = recordingFetch(() => ({ body: anthropicCompacted() }));
+    const hook = compactor({ maxTokens: 1200, keepTail: 300, format: "anthropic", summarize: anthropicCompaction(anthropicClient(http.fetch), { model: "claude-opus-4-7", betas: ["context-1m-2025-08-07"] }) });
+    await hook({ messages: [system, ...anthropicTranscript(10)] });
+    const sent = http.requests[0]!.headers.get("anthropic-beta")!.split(",").map((beta) => beta.trim());
+    expect(sent).toEqual([ANTHROPIC_COMPACTION_BETA, "context-1m-2025-08-07"]);
+  });
+
   it("the SDK's placement rule, not the threshold doc's: a block after other messages would be refused", () => {
     // https://platform.claude.com/docs/en/build-with-claude/compaction: "The API automatically drops all message blocks prior to
     // the compaction block". The SDK's CompactionBlockMisplacedErrorDetails: "The `compaction` block is not the first block of the
