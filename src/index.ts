@@ -44,6 +44,8 @@ export type {
   ReportedUsage,
   SkippedEvent,
   Summarize,
+  SummarizerFailure,
+  SummarizerIdentity,
   SummaryContext,
   SummaryOptions,
   SummaryReplacement,

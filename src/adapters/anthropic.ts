@@ -127,6 +127,8 @@ export function anthropicCompaction<M extends AnyMessage = AnyMessage>(client: A
     return { messages: [{ role: "assistant", content }], text: block.content, madeBy };
   };
   // Who this summarizer is: `statefulCompactor` sends a stored block back only to the same provider and model.
+  // Named after its factory, which is how `onCompacted`'s `madeBy` names it.
+  Object.defineProperty(summarize, "name", { value: "anthropicCompaction" });
   return Object.assign(summarize, { madeBy });
 }
 

@@ -138,6 +138,24 @@ export interface CompactingEvent {
   tail: number;
 }
 
+/**
+ * Which summarizer made a summary (`CompactedEvent.madeBy`): with `firstOf`, the one of the chain
+ * that succeeded. `name` is the function's own (`openaiCompaction`, `anthropicCompaction`, your
+ * `mySummarizer`), `index` its place in the chain from 0, `provider` and `model` those of a
+ * native backend. With `strategy: "fallback"` it is the model-free summary, `extractiveSummary`.
+ */
+export interface SummarizerIdentity {
+  name: string;
+  index?: number;
+  provider?: string;
+  model?: string;
+}
+
+/** A summarizer of a `firstOf` chain that failed before another made the summary, and why. */
+export interface SummarizerFailure extends SummarizerIdentity {
+  error: unknown;
+}
+
 /** How a compaction shrank the transcript. */
 export type CompactionStrategy = "summarize" | "mask" | "truncate" | "fallback";
 
@@ -162,6 +180,13 @@ export interface CompactedEvent {
    * kept as it is and the tool payloads cut, which fit.
    */
   error?: unknown;
+  /** Who made the summary, when one was made (`strategy` `"summarize"` or `"fallback"`); see `SummarizerIdentity`. */
+  madeBy?: SummarizerIdentity;
+  /**
+   * The summarizers of a `firstOf` chain that failed before `madeBy` succeeded, in order, each with
+   * its error; with `strategy: "fallback"`, every one of them. Absent when the first one succeeded.
+   */
+  failures?: SummarizerFailure[];
 }
 
 /**

@@ -6,6 +6,7 @@ import { CompactionError, isCompactionError } from "../ground/errors.js";
 import { withReserve, type Settings } from "../ground/options.js";
 import { overBudgetCause, planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { runSummarize } from "./run-summarize.js";
+import type { SummarizerAccount } from "../ground/summarizer-account.js";
 import { warnOverBudgetOnce } from "./over-budget-warning.js";
 import { placeSummary, providerSummaryIn } from "./place-replacement.js";
 import { sealed } from "../text/summary-seal.js";
@@ -162,6 +163,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
   const summaryMessage = summaryMaker(dialect, settings, stored === undefined, settings.summarySuffix?.(plan.tailStart));
   let added: object[];
   let fallbackFrom: unknown;
+  let account: SummarizerAccount = { failures: [] };
   let keptHead = head;
   let replacement: SummaryReplacement | undefined;
   try {
@@ -178,7 +180,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
         requestPrefix: messages.slice(0, plan.tailStart),
         maxSummaryTokens: summaryTextBudget(plan, summaryMessage),
       },
-      { timeoutMs: settings.timeoutMs, signal },
+      { timeoutMs: settings.timeoutMs, signal, account: (told) => (account = told) },
     );
     ({ head: keptHead, added, replacement } = placeSummary(summary, plan, summaryMessage.make));
     if (replacement === undefined) checkSummarySize(added[0] as M, plan);
@@ -192,6 +194,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
     if (fallback !== undefined) {
       added = [fallback];
       fallbackFrom = error;
+      account = { madeBy: { name: "extractiveSummary" }, failures: account.failures };
     } else if (settings.onError === "skip" && isCompactionError(error)) {
       settings.onSkipped?.({ reason: "error", tokensBefore, error });
       return null;
@@ -224,6 +227,8 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
     overBudget,
     ...said,
     ...(fallbackFrom === undefined ? {} : { error: fallbackFrom }),
+    ...(account.madeBy === undefined ? {} : { madeBy: account.madeBy }),
+    ...(account.failures.length === 0 ? {} : { failures: account.failures }),
   });
   return { messages: result, strategy, added, tailStart: plan.tailStart, pinned: plan.pinned, ...(overBudget ? { overBudget: true, ...said } : {}), ...(replacement ? { replacement } : {}) };
 }

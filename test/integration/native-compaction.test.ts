@@ -249,10 +249,19 @@ describe("falling back when the provider's compaction fails", () => {
       const fallen = await compactor({ maxTokens: 1200, keepTail: 300, format, summarize: native, onError: "fallback", events: { onCompacted: (event) => events.push(event) } })({ messages });
       expect(events.map((event) => event.strategy)).toEqual(["fallback"]);
       expect(JSON.stringify(fallen!.messages)).toContain(SUMMARY_PREFIX.trim());
+      const backend = provider === "openai" ? { name: "openaiCompaction", provider, model: "gpt-5.2" } : { name: "anthropicCompaction", provider, model: "claude-opus-4-7" };
+      expect(events[0]!.madeBy).toEqual({ name: "extractiveSummary" });
 
-      const chained = await compactor({ maxTokens: 1200, keepTail: 300, format, summarize: firstOf(native, () => "Own model's summary."), events: { onCompacted: (event) => events.push(event) } })({ messages });
-      expect(events.at(-1)!.strategy).toBe("summarize");
+      // Said, not silent: the chain's fallback is told apart from its first choice, with the reason.
+      const ownModel = () => "Own model's summary.";
+      const chained = await compactor({ maxTokens: 1200, keepTail: 300, format, summarize: firstOf(native, ownModel), events: { onCompacted: (event) => events.push(event) } })({ messages });
+      const said = events.at(-1)!;
+      expect(said.strategy).toBe("summarize");
       expect(JSON.stringify(chained!.messages)).toContain("Own model's summary.");
+      expect(said.madeBy).toEqual({ name: "ownModel", index: 1 });
+      expect(said.failures).toHaveLength(1);
+      expect(said.failures![0]).toMatchObject({ ...backend, index: 0 });
+      expect((said.failures![0]!.error as Error).message).toMatch(reason);
     });
   }
 });
