@@ -110,6 +110,12 @@ export interface BeforeLlmEvent<M extends AnyMessage = AnyMessage> {
   signal?: AbortSignal;
   /** The provider's reported usage for the last request, to count by (see `ReportedUsage`). */
   usage?: ReportedUsage;
+  /**
+   * Which conversation this call is, when one hook serves several: a compaction requested for it
+   * (`hook.requestCompaction(keep, { conversationId })`) is made on its next call, never another's.
+   * The hook keeps nothing else per conversation.
+   */
+  conversationId?: string;
 }
 
 /** A compacted transcript: what to send instead. */
@@ -154,6 +160,14 @@ export interface SummarizerIdentity {
 /** A summarizer of a `firstOf` chain that failed before another made the summary, and why. */
 export interface SummarizerFailure extends SummarizerIdentity {
   error: unknown;
+}
+
+/** What a request for a compaction (`requestCompaction`, the `compact_context` tool) is told. */
+export interface CompactionRequestAnswer {
+  /** True when the conversation's next model call compacts. */
+  scheduled: boolean;
+  /** Said to the model as the tool's result: what happens, or why nothing does. */
+  message: string;
 }
 
 /** How a compaction shrank the transcript. */

@@ -135,6 +135,8 @@ export interface EngineCall<M extends AnyMessage> {
   stored?: ReadonlySet<object>;
   /** The plan, when the caller had to look at it first (a lease is taken only to summarize). */
   planned?: EnginePlan<M>;
+  /** Hears the transcript's count as the plan measured it, under budget too (for `compact_context`'s minimum). */
+  measured?: (tokens: number) => void;
 }
 
 /**
@@ -147,6 +149,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
   settings = withReserve(settings, usage);
   const plan = planned ?? planWithSettings(messages, settings, usage, stored);
   const { tokensBefore } = plan;
+  call.measured?.(tokensBefore);
   if (plan.action === "none") return null;
   if (plan.action === "skip") {
     const reason = plan.reason as "nothing-to-summarize" | "no-progress";
