@@ -135,6 +135,11 @@ export interface EngineCall<M extends AnyMessage> {
   stored?: ReadonlySet<object>;
   /** The plan, when the caller had to look at it first (a lease is taken only to summarize). */
   planned?: EnginePlan<M>;
+  /**
+   * The readable text of the stored replacement in force (a provider's compaction the store keeps),
+   * for `previousSummary` when the replacement itself cannot be read.
+   */
+  storedText?: string;
   /** Hears the transcript's count as the plan measured it, under budget too (for `compact_context`'s minimum). */
   measured?: (tokens: number) => void;
 }
@@ -175,7 +180,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
       older,
       {
         instructions: settings.instructions,
-        previousSummary: plan.previousSummary ?? providerSummaryIn(head),
+        previousSummary: plan.previousSummary ?? providerSummaryIn(head) ?? call.storedText,
         tokensBefore,
         maxTokens: settings.maxTokens,
         keepTail: settings.keepTail,
@@ -187,6 +192,10 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
     );
     ({ head: keptHead, added, replacement } = placeSummary(summary, plan, summaryMessage.make));
     if (replacement === undefined) checkSummarySize(added[0] as M, plan);
+    // An unreadable replacement (OpenAI's encrypted item) gets a readable shadow, the model-free
+    // summary of what it replaced: what a later summarizer rolls forward, and what is sent instead
+    // when the model or provider changes.
+    else if (replacement.text === undefined) replacement = { ...replacement, text: extractiveSummary(older, { maxTokens: summaryTextBudget(plan, summaryMessage), previousSummary: plan.previousSummary }) };
   } catch (error) {
     // An abort means stop: no fallback stands in for it.
     const fallback = settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED" ? modelFreeSummary(plan, settings, summaryMessage) : undefined;

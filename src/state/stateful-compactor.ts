@@ -192,7 +192,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const inputIndex = inputIndexOf(applied);
     // A conversation without an id has no archive: a recall names its conversation by id.
     const archived = archive !== undefined && !key.startsWith(`${KEY_PREFIX}auto:`);
-    const outcome = await runCompaction<T>(base, archived ? withArchiveLine(callSettings, call, applied) : callSettings, definedFields({ signal, usage: usageOfBase(usage, state, origin), stored, planned, measured: (tokens: number) => (seen.tokens = tokens) }));
+    const outcome = await runCompaction<T>(base, archived ? withArchiveLine(callSettings, call, applied) : callSettings, definedFields({ signal, usage: usageOfBase(usage, state, origin), stored, planned, storedText: state?.madeBy === undefined ? undefined : state.text, measured: (tokens: number) => (seen.tokens = tokens) }));
     seen.compacted = outcome !== null;
     if (outcome === null) {
       // Sent with the state as it is: what the provider reported for it is kept with the state.
