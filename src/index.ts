@@ -36,6 +36,7 @@ export type {
   BeforeLlmHook,
   CompactedEvent,
   CompactionRequestAnswer,
+  ProviderVerdict,
   CompactingEvent,
   CompactionResult,
   OverBudgetCause,

@@ -1,3 +1,4 @@
+import { boundedMap } from "../ground/bounded-map.js";
 import { optionalInteger, optionsObject } from "../ground/checks.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import type { Settings } from "../ground/options.js";
@@ -31,13 +32,8 @@ interface Seen {
 
 /** A registry of requests for one compactor. */
 export function compactionRequests(): CompactionRequests {
-  const pending = new Map<string, string>();
-  const seen = new Map<string, Seen>();
-  const remember = <V>(map: Map<string, V>, key: string, value: V) => {
-    map.delete(key);
-    map.set(key, value);
-    if (map.size > MAX_CONVERSATIONS) map.delete(map.keys().next().value as string);
-  };
+  const pending = boundedMap<string>(MAX_CONVERSATIONS);
+  const seen = boundedMap<Seen>(MAX_CONVERSATIONS);
   return {
     ask(key, note, minTokens) {
       if (pending.has(key)) return { scheduled: false, message: "A compaction is already scheduled before your next step. Continue with the task." };
@@ -51,7 +47,7 @@ export function compactionRequests(): CompactionRequests {
           message: `Not compacted: the context holds about ${Math.ceil(last.tokens)} tokens, under the ${minTokens} from which compacting is worth it. Continue with the task.`,
         };
       }
-      remember(pending, key, boundedNote(note));
+      pending.set(key, boundedNote(note));
       return { scheduled: true, message: "Compaction scheduled: before your next step, the earlier part of this conversation is summarized, keeping what you noted. Continue with the task." };
     },
     take(key) {
@@ -60,7 +56,7 @@ export function compactionRequests(): CompactionRequests {
       return note;
     },
     saw(key, tokens, compactedOnRequest) {
-      remember(seen, key, { tokens, compactedOnRequest });
+      seen.set(key, { tokens, compactedOnRequest });
     },
   };
 }

@@ -5,6 +5,8 @@ import { runCompaction } from "./engine.js";
 import { definedFields } from "../ground/defined-fields.js";
 import { resolveOptions } from "../ground/options.js";
 import { checkedUsage } from "../validation/usage.js";
+import { boundedMap } from "../ground/bounded-map.js";
+import { MAX_REMEMBERED_REQUESTS, readVerdict } from "./read-verdict.js";
 import { checkedRequest, compactionRequests, withRequest, type CompactionRequestOptions } from "./compaction-requests.js";
 import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactionRequestAnswer, CompactionResult, CompactorOptions } from "../ground/types.js";
 
@@ -56,14 +58,20 @@ export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorO
   // A request waits for its conversation's next call: the event's `conversationId`, or the one slot
   // of a hook that serves a single conversation.
   const requests = compactionRequests();
+  // What each conversation's last call handed back: the request a provider's response answers.
+  const sent = boundedMap<readonly object[]>(MAX_REMEMBERED_REQUESTS);
   const hook = async <T extends M>(event: BeforeLlmEvent<T>) => {
     const signal = eventSignal(event);
-    const usage = Array.isArray(event.messages) ? checkedUsage(event.usage, event.messages.length, "event.usage") : undefined;
     const conversation = requestSlot(event.conversationId, "event.conversationId");
+    const verdict = readVerdict(event.response, sent.get(conversation), event.messages, settings.onProviderVerdict);
+    const usage = Array.isArray(event.messages) ? checkedUsage(event.usage ?? verdict.usage, event.messages.length, "event.usage") : undefined;
     const note = requests.take(conversation);
+    // A stop at the context window means the estimate let an oversized request through: compact now.
+    const callSettings = verdict.overflowed ? { ...withRequest(settings, note), force: true } : withRequest(settings, note);
     let tokens = 0;
-    const outcome = await runCompaction<M>(event.messages, withRequest(settings, note), definedFields({ signal, usage, measured: (measured: number) => (tokens = measured) }));
+    const outcome = await runCompaction<M>(event.messages, callSettings, definedFields({ signal, usage, measured: (measured: number) => (tokens = measured) }));
     requests.saw(conversation, tokens, note !== undefined && outcome !== null);
+    sent.set(conversation, outcome === null ? event.messages : outcome.messages);
     // The summary is written in the transcript's own format, so every message is of the caller's type.
     return outcome === null ? null : (resultOf(outcome) as CompactionResult<T>);
   };

@@ -6,6 +6,8 @@ import { expectedMessage } from "../ground/describe-value.js";
 import type { Settings } from "../ground/options.js";
 import type { AnyMessage, CompactionRequestAnswer, CompactionResult, ReportedUsage } from "../ground/types.js";
 import { checkedRequest, compactionRequests, withRequest, type CompactionRequestOptions } from "../hook/compaction-requests.js";
+import { MAX_REMEMBERED_REQUESTS, readVerdict } from "../hook/read-verdict.js";
+import { boundedMap } from "../ground/bounded-map.js";
 import { planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
 import { assertTranscript } from "../validation/validate-messages.js";
@@ -73,6 +75,8 @@ interface Call<T extends AnyMessage> {
   reported: ReportedUsage | undefined;
   /** The agent's note, when it asked for this compaction (`requestCompaction`): the call is forced, with it as instructions. */
   note: string | undefined;
+  /** True when the provider stopped the last request at its context window: this call compacts. */
+  forced: boolean;
   /** What the engine measured, and whether it compacted: what a later request is weighed against. */
   seen: { tokens: number; compacted: boolean };
 }
@@ -110,6 +114,10 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   const { settings, store, defaultId, report, storeTimeoutMs, stateKey } = resolved;
   const queue = conversationQueue();
   const requests = compactionRequests();
+  // What each conversation's last call returned: the request a provider's response answers.
+  const sent = boundedMap<readonly object[]>(MAX_REMEMBERED_REQUESTS);
+  /** The settings of one call: forced by the agent's request or by a stop at the context window. */
+  const settingsOf = (call: { note: string | undefined; forced: boolean }) => (call.forced ? { ...withRequest(settings, call.note), force: true } : withRequest(settings, call.note));
   const branches = branchStorage(resolved);
   const leases = conversationLeases(resolved);
   const archive = resolved.archive
@@ -117,25 +125,28 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     : undefined;
 
   const compact = async <T extends M>(messages: readonly T[], call: StatefulCallOptions = {}): Promise<CompactionResult<T> | null> => {
-    optionsObject(call, "call options", ["conversationId", "signal", "usage"]);
+    optionsObject(call, "call options", ["conversationId", "signal", "usage", "response"]);
     const signal = optionalAbortSignal(call.signal, "signal");
     const id = optionalNonEmptyString(call.conversationId, "conversationId") ?? defaultId;
     assertTranscript(messages);
-    const usage = checkedUsage(call.usage, messages.length);
     let key: string;
     try {
       key = await queue.keyInOrder(async () => (id === undefined ? automaticKey(messages) : keyOfId(id)));
     } catch (error) {
       if (!(error instanceof UnreadableValueError)) throw error;
       // Its opening cannot be read, so the conversation has no key: it is compacted without state.
-      return withoutState(error, { messages, key: `${KEY_PREFIX}auto:unreadable`, signal, usage, reported: usage, note: undefined, seen: { tokens: 0, compacted: false } });
+      const usage = checkedUsage(call.usage, messages.length);
+      return withoutState(error, { messages, key: `${KEY_PREFIX}auto:unreadable`, signal, usage, reported: usage, note: undefined, forced: false, seen: { tokens: 0, compacted: false } });
     }
     return queue.inTurn(key, async () => {
+      const verdict = readVerdict(call.response, sent.get(key), messages, settings.onProviderVerdict);
+      const usage = checkedUsage(call.usage ?? verdict.usage, messages.length);
       // A compaction the agent asked for is this call's, in the conversation's turn.
       const note = requests.take(key);
       const seen = { tokens: 0, compacted: false };
-      const result = await compactOnce({ messages, key, signal, usage, reported: usage, note, seen });
+      const result = await compactOnce({ messages, key, signal, usage, reported: usage, note, forced: verdict.overflowed, seen });
       requests.saw(key, seen.tokens, note !== undefined && seen.compacted);
+      sent.set(key, result === null ? messages : result.messages);
       return result;
     });
   };
@@ -155,7 +166,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   async function withoutState<T extends M>(error: UnreadableValueError, call: Call<T>): Promise<CompactionResult<T> | null> {
     const { messages, key, signal, usage, seen } = call;
     report(error, { operation: "get", key });
-    const outcome = await runCompaction<T>(messages, withRequest(settings, call.note), definedFields({ signal, usage, measured: (tokens: number) => (seen.tokens = tokens) }));
+    const outcome = await runCompaction<T>(messages, settingsOf(call), definedFields({ signal, usage, measured: (tokens: number) => (seen.tokens = tokens) }));
     seen.compacted = outcome !== null;
     return outcome === null ? null : resultOf(outcome);
   }
@@ -168,7 +179,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const call = { ...input, usage: input.usage ?? (await usageFromState(messages, applied.state)) };
     // One summary per crossing across instances: only the holder of the lease summarizes; the
     // others wait for its state, then go on from it (and summarize alone if it never comes).
-    let planned = typeof store.acquire === "function" ? planWithSettings(applied.base, withRequest(settings, input.note), usageOfBase(call.usage, applied.state, applied.origin), applied.stored) : undefined;
+    let planned = typeof store.acquire === "function" ? planWithSettings(applied.base, settingsOf(input), usageOfBase(call.usage, applied.state, applied.origin), applied.stored) : undefined;
     if (planned?.action !== "summarize") return compactApplied(call, applied, planned);
     const lease = await leases.acquire(key, signal, async () => {
       const continued = await bestBranch(messages, await branches.read(key, signal), apply);
@@ -187,7 +198,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
 
   async function compactApplied<T extends M>(call: Call<T>, applied: AppliedState<T>, planned: EnginePlan<T> | undefined): Promise<CompactionResult<T> | null> {
     const { messages, key, signal, usage, reported, seen } = call;
-    const callSettings = withRequest(settings, call.note);
+    const callSettings = settingsOf(call);
     const { state, base, origin, stored } = applied;
     const inputIndex = inputIndexOf(applied);
     // A conversation without an id has no archive: a recall names its conversation by id.
