@@ -1,4 +1,6 @@
 export { compactor } from "./hook/compactor.js";
+export type { CompactorHook } from "./hook/compactor.js";
+export type { CompactionRequestOptions } from "./hook/compaction-requests.js";
 export { compact } from "./hook/compact.js";
 export { planCompaction } from "./plan/plan.js";
 export type { CompactionPlan } from "./plan/plan.js";
@@ -17,6 +19,8 @@ export { chainHooks } from "./hook/chain-hooks.js";
 export { statefulCompactor } from "./state/stateful-compactor.js";
 export type { ArchiveOptions, RecallOptions, StatefulCallOptions, StatefulCompactor, StatefulCompactorOptions, StatefulEvents, StoreErrorContext } from "./state/stateful-compactor.js";
 export { recallToolDefinition } from "./dialects/recall-tool-definition.js";
+export { compactToolDefinition } from "./dialects/compact-tool-definition.js";
+export type { CompactToolInputSchema } from "./dialects/compact-tool-definition.js";
 export type { RecallToolInputSchema } from "./dialects/recall-tool-definition.js";
 export { ArchiveTrimmedError } from "./state/archive-trimmed-error.js";
 export { memoryStore } from "./state/memory-store.js";
@@ -31,6 +35,8 @@ export type {
   BeforeLlmEvent,
   BeforeLlmHook,
   CompactedEvent,
+  CompactionRequestAnswer,
+  ProviderVerdict,
   CompactingEvent,
   CompactionResult,
   OverBudgetCause,
@@ -44,6 +50,8 @@ export type {
   ReportedUsage,
   SkippedEvent,
   Summarize,
+  SummarizerFailure,
+  SummarizerIdentity,
   SummaryContext,
   SummaryOptions,
   SummaryReplacement,

@@ -1,6 +1,6 @@
 // Callbacks only over budget, with the documented shapes.
 import { describe, expect, it, vi } from "vitest";
-import { compact, compactor, planCompaction } from "../src/index.js";
+import { compact, compactor, estimateTokens, firstOf, planCompaction } from "../src/index.js";
 import { fiveMessages as messages, perMessage } from "./support/five-messages.js";
 import { resetOverBudgetWarning } from "../src/hook/over-budget-warning.js";
 
@@ -40,7 +40,33 @@ describe("events", () => {
       kept: 3,
       durationMs: expect.any(Number),
       overBudget: false,
+      // A function named `summarize` (the property's name) made it.
+      madeBy: { name: "summarize" },
     });
+  });
+
+  it("madeBy names who made the summary: a chain's winner with the failures before it, or the model-free fallback", async () => {
+    const made: unknown[] = [];
+    const onCompacted = (event: { madeBy?: unknown; failures?: unknown[]; strategy: string }) => made.push({ strategy: event.strategy, madeBy: event.madeBy, failed: event.failures?.map((f) => (f as { name: string }).name) });
+    const providerDown = Object.assign(
+      async function providerCompaction(): Promise<string> {
+        throw new Error("503 from the provider");
+      },
+      { madeBy: { provider: "acme", model: "m1" } },
+    );
+    const ownModel = () => "Own summary.";
+    const emptyOne = () => "  ";
+    await compactor({ maxTokens: 4, keepTail: 2, countTokens: perMessage, summarize: firstOf(providerDown, emptyOne, ownModel), events: { onCompacted } })({ messages });
+    await compactor({ maxTokens: 4, keepTail: 2, countTokens: perMessage, summarize: firstOf(ownModel, providerDown), events: { onCompacted } })({ messages });
+    // The model-free summary needs room in tokens: a transcript of some length, counted by the estimate.
+    const long = (text: string) => `${text}: order W${text.length}0 ships from the depot at /srv/${text}. `.repeat(20);
+    const longer = [messages[0]!, ...messages.slice(1).map((message) => ({ ...message, content: long(message.content) }))];
+    await compactor({ maxTokens: Math.floor(estimateTokens(longer) * 0.7), summarize: firstOf(providerDown, emptyOne), onError: "fallback", events: { onCompacted } })({ messages: longer });
+    expect(made).toEqual([
+      { strategy: "summarize", madeBy: { name: "ownModel", index: 2 }, failed: ["providerCompaction", "emptyOne"] },
+      { strategy: "summarize", madeBy: { name: "ownModel", index: 0 }, failed: undefined },
+      { strategy: "fallback", madeBy: { name: "extractiveSummary" }, failed: ["providerCompaction", "emptyOne"] },
+    ]);
   });
 
   it("overBudget says the result is still too large, and why", async () => {

@@ -1,5 +1,6 @@
 import { recallToolDefinition } from "../dialects/recall-tool-definition.js";
 import { recallAnswerer, type Recalling, type RecallToolOptions } from "./recall-answer.js";
+import { stringFieldSchema, type ToolInputSchema } from "./ai-sdk-tool-schema.js";
 
 /** The input of `recall_context`. */
 export interface RecallInput {
@@ -14,20 +15,8 @@ export interface RecallToolCallOptions {
   experimental_context?: unknown;
 }
 
-/**
- * The tool's input schema as a Standard Schema with its JSON Schema (standardschema.dev, which the
- * AI SDK's `FlexibleSchema` accepts): made here, so this entry imports nothing of `ai` and serves
- * AI SDK 6 and 7 alike.
- */
-export interface RecallInputSchema {
-  readonly "~standard": {
-    readonly version: 1;
-    readonly vendor: string;
-    readonly validate: (value: unknown) => { value: RecallInput; issues?: undefined } | { issues: readonly { message: string }[] };
-    readonly jsonSchema: { readonly input: (options: unknown) => Record<string, unknown>; readonly output: (options: unknown) => Record<string, unknown> };
-    readonly types?: { readonly input: RecallInput; readonly output: RecallInput } | undefined;
-  };
-}
+/** The tool's input schema (see `ToolInputSchema`). */
+export type RecallInputSchema = ToolInputSchema<RecallInput>;
 
 /** An AI SDK tool (what `tool({ description, inputSchema, execute })` of `ai` returns). */
 export interface RecallContextTool {
@@ -36,17 +25,7 @@ export interface RecallContextTool {
   execute: (input: RecallInput, options: RecallToolCallOptions) => Promise<string>;
 }
 
-const inputSchema: RecallInputSchema = {
-  "~standard": {
-    version: 1,
-    vendor: "context-compactor",
-    validate: (value) => {
-      const query = (value as { query?: unknown } | null)?.query;
-      return typeof query === "string" ? { value: { query } } : { issues: [{ message: "Expected `query` to be a string" }] };
-    },
-    jsonSchema: { input: () => ({ ...recallToolDefinition.inputSchema }), output: () => ({ ...recallToolDefinition.inputSchema }) },
-  },
-};
+const inputSchema: RecallInputSchema = stringFieldSchema("query", recallToolDefinition.inputSchema);
 
 /**
  * The `recall_context` tool for the Vercel AI SDK (`generateText`, `streamText`, agents): the

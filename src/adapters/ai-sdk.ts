@@ -1,6 +1,7 @@
 import type { AnyMessage, ReportedUsage } from "../ground/types.js";
 import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
 import type { Recalling } from "./recall-answer.js";
+import type { Requesting } from "./compact-answer.js";
 
 /** What the AI SDK passes to `prepareStep` (the part this adapter reads). */
 export interface PrepareStepOptions<M extends AnyMessage> {
@@ -56,7 +57,7 @@ export type PrepareStepCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
  * (`steps[i].usage.inputTokens`), so tool definitions and the provider's own tokenizer count too.
  *
  * @param options - `statefulCompactor` options (`store`, `conversationId` as a string or a function of `prepareStep`'s arguments)
- * @returns `({ messages }) => Promise<{ messages } | {}>`, with `recall(query, { conversationId })`
+ * @returns `({ messages }) => Promise<{ messages } | {}>`, with `recall(query, { conversationId })` and `requestCompaction(keep, { conversationId })` (what `compactTool` calls)
  * @example
  * ```ts
  * import { generateText } from "ai";
@@ -66,17 +67,21 @@ export type PrepareStepCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
  */
 export function toPrepareStep<M extends AnyMessage = AnyMessage>(
   options: PrepareStepCompactionOptions<M>,
-): CompactingPrepareStep & Recalling {
+): CompactingPrepareStep & Recalling & Requesting {
   const { compact, idOf } = adapterCompactor<M, PrepareStepOptions<M>>(options, { summary: { role: "user" } });
   const prepareStep = (async (args: PrepareStepOptions<M>) => {
     const usage = usageOfLastStep(args);
     const compacted = await compact(args.messages, { ...idOf(args), ...(usage ? { usage } : {}) });
     return compacted === null ? {} : { messages: compacted.messages };
   }) as CompactingPrepareStep;
-  return Object.assign(prepareStep, { recall: compact.recall });
+  return Object.assign(prepareStep, { recall: compact.recall, requestCompaction: compact.requestCompaction });
 }
 
 export { recallTool } from "./ai-sdk-recall-tool.js";
+export { compactTool } from "./ai-sdk-compact-tool.js";
+export type { CompactContextTool, CompactInput } from "./ai-sdk-compact-tool.js";
+export type { ToolInputSchema } from "./ai-sdk-tool-schema.js";
+export type { CompactToolOptions, Requesting } from "./compact-answer.js";
 export type { RecallContextTool, RecallInput, RecallInputSchema, RecallToolCallOptions } from "./ai-sdk-recall-tool.js";
 export type { Recalling, RecallToolOptions } from "./recall-answer.js";
 export { overflowRecovery } from "./ai-sdk-overflow-recovery.js";

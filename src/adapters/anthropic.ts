@@ -54,8 +54,10 @@ export interface AnthropicCompactionOptions {
    */
   instructions?: string;
   /**
-   * The `anthropic-beta` values the request sends.
-   * @default ["compact-2026-09-04"]
+   * More `anthropic-beta` values for the request (a long-context beta, for example). They are added
+   * to the compaction beta, never put in its place: without it the API ignores the `compaction`
+   * parameter and every compaction would fall back.
+   * @default none: the request sends `["compact-2026-09-04"]`
    */
   betas?: readonly string[];
   /**
@@ -94,7 +96,7 @@ export function anthropicCompaction<M extends AnyMessage = AnyMessage>(client: A
   }
   if (typeof options !== "object" || options === null) throw new TypeError(`Expected \`options\` to be an object with \`model\`, got ${describeValue(options)}`);
   rejectUnknownKeys(options, ["model", "maxTokens", "instructions", "betas", "tools"], "");
-  const { model, maxTokens = 8192, instructions, betas = [ANTHROPIC_COMPACTION_BETA], tools } = options;
+  const { model, maxTokens = 8192, instructions, betas = [], tools } = options;
   if (typeof model !== "string" || model === "") throw new TypeError(`Expected \`model\` to be a model name, got ${describeValue(model)}`);
   integer(maxTokens, "maxTokens", 1);
   if (instructions !== undefined && typeof instructions !== "string") throw new TypeError(`Expected \`instructions\` to be a string, got ${describeValue(instructions)}`);
@@ -113,7 +115,7 @@ export function anthropicCompaction<M extends AnyMessage = AnyMessage>(client: A
       ...(tools === undefined ? {} : { tools: tools.slice() }),
       messages,
       compaction: wanted === "" ? { type: "summarize" } : { type: "summarize", instructions: wanted },
-      betas: betas.slice(),
+      betas: withCompactionBeta(betas),
     };
     const response = await client.beta.messages.create(body, { signal: context.signal });
     const content = Array.isArray(response?.content) ? (response.content as object[]) : [];
@@ -125,8 +127,13 @@ export function anthropicCompaction<M extends AnyMessage = AnyMessage>(client: A
     return { messages: [{ role: "assistant", content }], text: block.content, madeBy };
   };
   // Who this summarizer is: `statefulCompactor` sends a stored block back only to the same provider and model.
+  // Named after its factory, which is how `onCompacted`'s `madeBy` names it.
+  Object.defineProperty(summarize, "name", { value: "anthropicCompaction" });
   return Object.assign(summarize, { madeBy });
 }
+
+/** The compaction beta first, then the caller's own, each once. */
+const withCompactionBeta = (betas: readonly string[]): string[] => [...new Set([ANTHROPIC_COMPACTION_BETA, ...betas])];
 
 const roleOf = (message: object): unknown => (message as { role?: unknown }).role;
 

@@ -45,17 +45,22 @@ function asLangChainMessage(message: BaseMessage, input: ReadonlySet<BaseMessage
  */
 export function compactionMiddleware(options: CompactionMiddlewareOptions) {
   const hook = compactor<BaseMessage>(withDefaults({ summary: { role: "user" } }, options));
-  return createMiddleware({
+  const middleware = createMiddleware({
     name: "ContextCompactorMiddleware",
-    beforeModel: async (state: { messages: BaseMessage[] }) => {
-      const result = await hook({ messages: state.messages });
+    beforeModel: async (state: { messages: BaseMessage[] }, runtime: { configurable?: { thread_id?: unknown } }) => {
+      // The thread is the conversation: a compaction its agent asked for (`compactTool`) is made on its next call.
+      const thread = runtime?.configurable?.thread_id;
+      const result = await hook({ messages: state.messages, ...(typeof thread === "string" && thread !== "" ? { conversationId: thread } : {}) });
       if (result === null) return undefined;
       const input = new Set(state.messages);
       return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...result.messages.map((message) => asLangChainMessage(message, input))] };
     },
   });
+  return Object.assign(middleware, { requestCompaction: hook.requestCompaction });
 }
 
 export { recallTool } from "./langchain-recall-tool.js";
+export { compactTool } from "./langchain-compact-tool.js";
+export type { CompactToolOptions, Requesting } from "./compact-answer.js";
 export type { RecallToolConfig } from "./langchain-recall-tool.js";
 export type { Recalling, RecallToolOptions } from "./recall-answer.js";

@@ -1,5 +1,6 @@
 import { recallToolDefinition, type RecallToolInputSchema } from "../dialects/recall-tool-definition.js";
 import { recallAnswerer, type Recalling, type RecallToolOptions } from "./recall-answer.js";
+import { functionTool, type FunctionToolOf } from "./openai-agents-function-tool.js";
 
 /** What `@openai/agents` hands a function tool's `invoke` as its run context (the part this tool reads). */
 export interface RecallRunContext {
@@ -7,20 +8,8 @@ export interface RecallRunContext {
   context?: unknown;
 }
 
-/**
- * A function tool of `@openai/agents` (the shape `tool({ … })` returns, `type: "function"`): made
- * here, so this entry imports nothing of the SDK. Strict: the schema takes exactly one `query`.
- */
-export interface RecallFunctionTool {
-  type: "function";
-  name: typeof recallToolDefinition.name;
-  description: string;
-  parameters: RecallToolInputSchema;
-  strict: true;
-  invoke: (runContext: RecallRunContext, input: string, details?: { signal?: AbortSignal }) => Promise<string>;
-  needsApproval: (runContext: unknown, input: unknown, callId?: string) => Promise<boolean>;
-  isEnabled: (runContext: unknown, agent: unknown) => Promise<boolean>;
-}
+/** The recall tool as a function tool of `@openai/agents` (see `FunctionToolOf`). */
+export type RecallFunctionTool = FunctionToolOf<typeof recallToolDefinition.name, RecallToolInputSchema, RecallRunContext>;
 
 /**
  * The `recall_context` function tool for the OpenAI Agents SDK (`new Agent({ tools: [recallTool(…)] })`):
@@ -40,22 +29,5 @@ export interface RecallFunctionTool {
  */
 export function recallTool(compact: Recalling, options: RecallToolOptions<{ context?: unknown }> = {}): RecallFunctionTool {
   const answer = recallAnswerer<{ context?: unknown }>(compact, options);
-  return {
-    type: "function",
-    name: recallToolDefinition.name,
-    description: recallToolDefinition.description,
-    parameters: recallToolDefinition.inputSchema,
-    strict: true,
-    invoke: async (runContext, input, details) => {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(input);
-      } catch {
-        parsed = undefined;
-      }
-      return answer(parsed, { context: runContext?.context }, details?.signal);
-    },
-    needsApproval: async () => false,
-    isEnabled: async () => true,
-  };
+  return functionTool(recallToolDefinition, (input, runContext: RecallRunContext, signal) => answer(input, { context: runContext?.context }, signal));
 }

@@ -1,6 +1,7 @@
 import type { AnyMessage } from "../ground/types.js";
 import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
 import type { Recalling } from "./recall-answer.js";
+import type { Requesting } from "./compact-answer.js";
 
 /** What `@openai/agents` passes to a `callModelInputFilter` (the part this adapter reads). */
 export interface CallModelInputFilterArgs<M extends AnyMessage> {
@@ -40,16 +41,20 @@ export type InputFilterCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
  */
 export function toCallModelInputFilter<M extends AnyMessage = AnyMessage>(
   options: InputFilterCompactionOptions<M>,
-): CompactingInputFilter & Recalling {
+): CompactingInputFilter & Recalling & Requesting {
   const { compact, idOf } = adapterCompactor<M, CallModelInputFilterArgs<M>>(options, {});
   const filter = async (args: CallModelInputFilterArgs<M>) => {
     const compacted = await compact(args.modelData.input, idOf(args));
     return compacted === null ? args.modelData : { ...args.modelData, input: compacted.messages };
   };
-  return Object.assign(filter, { preserveInputIdentity: true, recall: compact.recall }) as unknown as CompactingInputFilter & Recalling;
+  return Object.assign(filter, { preserveInputIdentity: true, recall: compact.recall, requestCompaction: compact.requestCompaction }) as unknown as CompactingInputFilter & Recalling & Requesting;
 }
 
 export { recallTool } from "./openai-agents-recall-tool.js";
+export { compactTool } from "./openai-agents-compact-tool.js";
+export type { CompactFunctionTool } from "./openai-agents-compact-tool.js";
+export type { FunctionToolOf } from "./openai-agents-function-tool.js";
+export type { CompactToolOptions, Requesting } from "./compact-answer.js";
 export type { RecallFunctionTool, RecallRunContext } from "./openai-agents-recall-tool.js";
 export type { Recalling, RecallToolOptions } from "./recall-answer.js";
 export { withOverflowRecovery } from "./openai-agents-overflow-recovery.js";

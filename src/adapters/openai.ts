@@ -74,6 +74,8 @@ export function openaiCompaction<M extends AnyMessage = AnyMessage>(client: Resp
     return { messages, madeBy };
   };
   // Who this summarizer is: `statefulCompactor` sends a stored item back only to the same provider and model.
+  // Named after its factory, which is how `onCompacted`'s `madeBy` names it.
+  Object.defineProperty(summarize, "name", { value: "openaiCompaction" });
   return Object.assign(summarize, { madeBy });
 }
 

@@ -31,6 +31,21 @@ const DURATION_MS = "context_compactor.duration_ms";
 const OVER_BUDGET = "context_compactor.over_budget";
 const OVER_BUDGET_CAUSE = "context_compactor.over_budget_cause";
 const SKIP_REASON = "context_compactor.skip_reason";
+const MADE_BY = "context_compactor.made_by";
+const MADE_BY_PROVIDER = "context_compactor.made_by.provider";
+const MADE_BY_MODEL = "context_compactor.made_by.model";
+const SUMMARIZERS_FAILED = "context_compactor.summarizers_failed";
+
+/** Who made the summary and which summarizers of a chain failed first, as span attributes. */
+function madeByAttributes(event: CompactedEvent): Attributes {
+  const { madeBy, failures } = event;
+  return {
+    ...(madeBy === undefined ? {} : { [MADE_BY]: madeBy.name }),
+    ...(madeBy?.provider === undefined ? {} : { [MADE_BY_PROVIDER]: madeBy.provider }),
+    ...(madeBy?.model === undefined ? {} : { [MADE_BY_MODEL]: madeBy.model }),
+    ...(failures === undefined ? {} : { [SUMMARIZERS_FAILED]: failures.map((failure) => failure.name) }),
+  };
+}
 
 /** Options of `otelEvents`. */
 export interface OtelEventsOptions {
@@ -175,6 +190,7 @@ export function otelEvents(tracer: Tracer, options: OtelEventsOptions = {}): Ote
         [DURATION_MS]: event.durationMs,
         [OVER_BUDGET]: event.overBudget,
         ...(event.overBudgetCause === undefined ? {} : { [OVER_BUDGET_CAUSE]: event.overBudgetCause }),
+        ...madeByAttributes(event),
       });
       // With `onError: "fallback"` the compaction succeeded with the model-free summary: the
       // summarizer's failure is recorded, and the span's status stays unset.

@@ -7,6 +7,7 @@ import type {
   CompactingEvent,
   CountTokens,
   DialectName,
+  ProviderVerdict,
   ReportedUsage,
   SkippedEvent,
   Summarize,
@@ -47,6 +48,7 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   onCompacted: ((event: CompactedEvent) => void) | undefined;
   onSkipped: ((event: SkippedEvent) => void) | undefined;
   warnOverBudget: boolean;
+  onProviderVerdict: ((verdict: ProviderVerdict) => void) | undefined;
   force: boolean;
   instructions: string | undefined;
   signal: AbortSignal | undefined;
@@ -83,7 +85,7 @@ const compactorKeys = [
 ] as const;
 const summaryKeys = ["maxTokens", "role", "flushToMemory", "timeoutMs"] as const;
 const ladderKeys = ["maskToolResults", "splitInsideTurn", "truncateToolResults", "isBoundary"] as const;
-const eventKeys = ["onCompacting", "onCompacted", "onSkipped", "warnOverBudget"] as const;
+const eventKeys = ["onCompacting", "onCompacted", "onSkipped", "warnOverBudget", "onProviderVerdict"] as const;
 /** The events only `statefulCompactor` and the adapters tell (validated there). */
 const statefulEventKeys = ["onStoreError"] as const;
 const maskKeys = ["keepRecent", "placeholder", "minFreedTokens"] as const;
@@ -105,6 +107,7 @@ const movedKeys: Readonly<Record<string, string>> = {
   onCompacted: "events.onCompacted",
   onSkipped: "events.onSkipped",
   warnOverBudget: "events.warnOverBudget",
+  onProviderVerdict: "events.onProviderVerdict",
   onStoreError: "events.onStoreError",
   archiveMaxBytes: "archive.maxBytes",
 };
@@ -228,6 +231,7 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     onCompacted: optionalFunction<(event: CompactedEvent) => void>(events["onCompacted"], "events.onCompacted"),
     onSkipped: optionalFunction<(event: SkippedEvent) => void>(events["onSkipped"], "events.onSkipped"),
     warnOverBudget: optionalBoolean(events["warnOverBudget"], "events.warnOverBudget", true),
+    onProviderVerdict: optionalFunction<(verdict: ProviderVerdict) => void>(events["onProviderVerdict"], "events.onProviderVerdict"),
     force: optionalBoolean(raw["force"], "force"),
     instructions: instructions as string | undefined,
     signal: optionalAbortSignal(raw["signal"], "signal"),

@@ -110,6 +110,20 @@ export interface BeforeLlmEvent<M extends AnyMessage = AnyMessage> {
   signal?: AbortSignal;
   /** The provider's reported usage for the last request, to count by (see `ReportedUsage`). */
   usage?: ReportedUsage;
+  /**
+   * Which conversation this call is, when one hook serves several: a compaction requested for it
+   * (`hook.requestCompaction(keep, { conversationId })`) is made on its next call, never another's.
+   * The hook keeps nothing else per conversation.
+   */
+  conversationId?: string;
+  /**
+   * The provider's response to the last request, as its SDK returned it (an Anthropic `Message`, an
+   * OpenAI `Response` or `ChatCompletion`). The hook reads what it says: its usage (when `usage` is
+   * not given and the transcript still starts with the request the hook last returned), each input
+   * transformation and cache miss (`events.onProviderVerdict`), and a stop at the context window,
+   * after which this call compacts whatever the estimate says.
+   */
+  response?: unknown;
 }
 
 /** A compacted transcript: what to send instead. */
@@ -138,6 +152,66 @@ export interface CompactingEvent {
   tail: number;
 }
 
+/**
+ * Which summarizer made a summary (`CompactedEvent.madeBy`): with `firstOf`, the one of the chain
+ * that succeeded. `name` is the function's own (`openaiCompaction`, `anthropicCompaction`, your
+ * `mySummarizer`), `index` its place in the chain from 0, `provider` and `model` those of a
+ * native backend. With `strategy: "fallback"` it is the model-free summary, `extractiveSummary`.
+ */
+export interface SummarizerIdentity {
+  name: string;
+  index?: number;
+  provider?: string;
+  model?: string;
+}
+
+/** A summarizer of a `firstOf` chain that failed before another made the summary, and why. */
+export interface SummarizerFailure extends SummarizerIdentity {
+  error: unknown;
+}
+
+/** What a request for a compaction (`requestCompaction`, the `compact_context` tool) is told. */
+export interface CompactionRequestAnswer {
+  /** True when the conversation's next model call compacts. */
+  scheduled: boolean;
+  /** Said to the model as the tool's result: what happens, or why nothing does. */
+  message: string;
+}
+
+/** One thing the provider said it did with the last request (`events.onProviderVerdict`). */
+export type ProviderVerdict =
+  | {
+      /** Anthropic removed a signed thinking block that failed a binding check (`thinking_dropped`), or showed it all the same (`thinking_mismatch_allowed`). */
+      kind: "thinking-dropped" | "thinking-mismatch-allowed";
+      /** The provider's reason, such as `prefix_binding_mismatch`. */
+      reason: string;
+      /** Where the block was, as the provider says it: `messages.{i}.content.{j}`. */
+      path: string;
+      /** The message of the hook's last output that held it, when the path names one. */
+      message?: object;
+    }
+  | {
+      /** OpenAI withheld a reasoning item from the model (`input_transformations` of a `Response`). */
+      kind: "reasoning-removed";
+      reason: string;
+      /** The reasoning item's id. */
+      id: string;
+      /** The item of the hook's last output with that id, when there is one. */
+      message?: object;
+    }
+  | {
+      /** Anthropic's prompt cache could not reuse the prefix of the previous request (`diagnostics.cache_miss_reason`). */
+      kind: "cache-miss";
+      /** The provider's reason: `messages_changed`, `model_changed`, `system_changed`, `tools_changed`, … */
+      reason: string;
+      /** Input tokens that would have been read from the cache, when the provider says. */
+      missedTokens?: number;
+    }
+  | {
+      /** The model stopped because the request filled its context window (`stop_reason: "model_context_window_exceeded"`): the next call compacts. */
+      kind: "context-window-exceeded";
+    };
+
 /** How a compaction shrank the transcript. */
 export type CompactionStrategy = "summarize" | "mask" | "truncate" | "fallback";
 
@@ -162,6 +236,13 @@ export interface CompactedEvent {
    * kept as it is and the tool payloads cut, which fit.
    */
   error?: unknown;
+  /** Who made the summary, when one was made (`strategy` `"summarize"` or `"fallback"`); see `SummarizerIdentity`. */
+  madeBy?: SummarizerIdentity;
+  /**
+   * The summarizers of a `firstOf` chain that failed before `madeBy` succeeded, in order, each with
+   * its error; with `strategy: "fallback"`, every one of them. Absent when the first one succeeded.
+   */
+  failures?: SummarizerFailure[];
 }
 
 /**
@@ -275,6 +356,14 @@ export interface CompactorEvents {
    * @default true
    */
   warnOverBudget?: boolean;
+  /**
+   * Called for each thing the provider said it did with the last request, read from the response
+   * given as `event.response`: a signed thinking block dropped or let through a failed check, a
+   * reasoning item withheld, a prompt-cache miss with its reason, or a stop at the context window
+   * (after which the call compacts). Each names the message of the hook's last output it concerns.
+   * @default none
+   */
+  onProviderVerdict?: (verdict: ProviderVerdict) => void;
 }
 
 /** Options of `compactor`. */

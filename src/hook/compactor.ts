@@ -1,10 +1,23 @@
 import { optionalAbortSignal } from "../ground/abort-signal.js";
+import { optionalNonEmptyString } from "../ground/checks.js";
 import { describeValue } from "../ground/describe-value.js";
 import { runCompaction } from "./engine.js";
 import { definedFields } from "../ground/defined-fields.js";
 import { resolveOptions } from "../ground/options.js";
 import { checkedUsage } from "../validation/usage.js";
-import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactionResult, CompactorOptions } from "../ground/types.js";
+import { boundedMap } from "../ground/bounded-map.js";
+import { MAX_REMEMBERED_REQUESTS, readVerdict } from "./read-verdict.js";
+import { checkedRequest, compactionRequests, withRequest, type CompactionRequestOptions } from "./compaction-requests.js";
+import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactionRequestAnswer, CompactionResult, CompactorOptions } from "../ground/types.js";
+
+/**
+ * The hook `compactor` builds, with the agent's own hand on it: `requestCompaction(keep)` makes the
+ * next call compact, with `keep` (the model's note of what the summary must hold) as the
+ * `instructions` `summarize` receives. What a `compact_context` tool call answers.
+ */
+export type CompactorHook<M extends AnyMessage = AnyMessage> = BeforeLlmHook<M> & {
+  requestCompaction(keep: string, options?: CompactionRequestOptions & { conversationId?: string }): CompactionRequestAnswer;
+};
 
 function eventSignal(event: unknown): AbortSignal | undefined {
   if (Array.isArray(event)) {
@@ -40,13 +53,37 @@ export function resultOf<M extends AnyMessage>(outcome: CompactionResult<M>): Co
  * if (compacted) messages = compacted.messages;
  * ```
  */
-export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorOptions<M>): BeforeLlmHook<M> {
+export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorOptions<M>): CompactorHook<M> {
   const settings = resolveOptions<M>(options, "compactor");
-  return async <T extends M>(event: BeforeLlmEvent<T>) => {
+  // A request waits for its conversation's next call: the event's `conversationId`, or the one slot
+  // of a hook that serves a single conversation.
+  const requests = compactionRequests();
+  // What each conversation's last call handed back: the request a provider's response answers.
+  const sent = boundedMap<readonly object[]>(MAX_REMEMBERED_REQUESTS);
+  const hook = async <T extends M>(event: BeforeLlmEvent<T>) => {
     const signal = eventSignal(event);
-    const usage = Array.isArray(event.messages) ? checkedUsage(event.usage, event.messages.length, "event.usage") : undefined;
-    const outcome = await runCompaction<M>(event.messages, settings, definedFields({ signal, usage }));
+    const conversation = requestSlot(event.conversationId, "event.conversationId");
+    const verdict = readVerdict(event.response, sent.get(conversation), event.messages, settings.onProviderVerdict);
+    const usage = Array.isArray(event.messages) ? checkedUsage(event.usage ?? verdict.usage, event.messages.length, "event.usage") : undefined;
+    const note = requests.take(conversation);
+    // A stop at the context window means the estimate let an oversized request through: compact now.
+    const callSettings = verdict.overflowed ? { ...withRequest(settings, note), force: true } : withRequest(settings, note);
+    let tokens = 0;
+    const outcome = await runCompaction<M>(event.messages, callSettings, definedFields({ signal, usage, measured: (measured: number) => (tokens = measured) }));
+    requests.saw(conversation, tokens, note !== undefined && outcome !== null);
+    sent.set(conversation, outcome === null ? event.messages : outcome.messages);
     // The summary is written in the transcript's own format, so every message is of the caller's type.
     return outcome === null ? null : (resultOf(outcome) as CompactionResult<T>);
   };
+  const requestCompaction = (keep: string, requestOptions: CompactionRequestOptions & { conversationId?: string } = {}) => {
+    const { minTokens } = checkedRequest(keep, requestOptions, ["conversationId", "minTokens"], settings.maxTokens);
+    return requests.ask(requestSlot(requestOptions.conversationId, "conversationId"), keep, minTokens);
+  };
+  return Object.assign(hook, { requestCompaction });
+}
+
+/** The slot of a conversation's requests: its id, or the one slot of a hook without ids. */
+function requestSlot(conversationId: unknown, name: string): string {
+  const id = optionalNonEmptyString(conversationId, name);
+  return id === undefined ? "" : `id:${id}`;
 }

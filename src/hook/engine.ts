@@ -6,6 +6,7 @@ import { CompactionError, isCompactionError } from "../ground/errors.js";
 import { withReserve, type Settings } from "../ground/options.js";
 import { overBudgetCause, planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { runSummarize } from "./run-summarize.js";
+import type { SummarizerAccount } from "../ground/summarizer-account.js";
 import { warnOverBudgetOnce } from "./over-budget-warning.js";
 import { placeSummary, providerSummaryIn } from "./place-replacement.js";
 import { sealed } from "../text/summary-seal.js";
@@ -134,6 +135,13 @@ export interface EngineCall<M extends AnyMessage> {
   stored?: ReadonlySet<object>;
   /** The plan, when the caller had to look at it first (a lease is taken only to summarize). */
   planned?: EnginePlan<M>;
+  /**
+   * The readable text of the stored replacement in force (a provider's compaction the store keeps),
+   * for `previousSummary` when the replacement itself cannot be read.
+   */
+  storedText?: string;
+  /** Hears the transcript's count as the plan measured it, under budget too (for `compact_context`'s minimum). */
+  measured?: (tokens: number) => void;
 }
 
 /**
@@ -146,6 +154,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
   settings = withReserve(settings, usage);
   const plan = planned ?? planWithSettings(messages, settings, usage, stored);
   const { tokensBefore } = plan;
+  call.measured?.(tokensBefore);
   if (plan.action === "none") return null;
   if (plan.action === "skip") {
     const reason = plan.reason as "nothing-to-summarize" | "no-progress";
@@ -162,6 +171,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
   const summaryMessage = summaryMaker(dialect, settings, stored === undefined, settings.summarySuffix?.(plan.tailStart));
   let added: object[];
   let fallbackFrom: unknown;
+  let account: SummarizerAccount = { failures: [] };
   let keptHead = head;
   let replacement: SummaryReplacement | undefined;
   try {
@@ -170,7 +180,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
       older,
       {
         instructions: settings.instructions,
-        previousSummary: plan.previousSummary ?? providerSummaryIn(head),
+        previousSummary: plan.previousSummary ?? providerSummaryIn(head) ?? call.storedText,
         tokensBefore,
         maxTokens: settings.maxTokens,
         keepTail: settings.keepTail,
@@ -178,10 +188,14 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
         requestPrefix: messages.slice(0, plan.tailStart),
         maxSummaryTokens: summaryTextBudget(plan, summaryMessage),
       },
-      { timeoutMs: settings.timeoutMs, signal },
+      { timeoutMs: settings.timeoutMs, signal, account: (told) => (account = told) },
     );
     ({ head: keptHead, added, replacement } = placeSummary(summary, plan, summaryMessage.make));
     if (replacement === undefined) checkSummarySize(added[0] as M, plan);
+    // An unreadable replacement (OpenAI's encrypted item) gets a readable shadow, the model-free
+    // summary of what it replaced: what a later summarizer rolls forward, and what is sent instead
+    // when the model or provider changes.
+    else if (replacement.text === undefined) replacement = { ...replacement, text: extractiveSummary(older, { maxTokens: summaryTextBudget(plan, summaryMessage), previousSummary: plan.previousSummary }) };
   } catch (error) {
     // An abort means stop: no fallback stands in for it.
     const fallback = settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED" ? modelFreeSummary(plan, settings, summaryMessage) : undefined;
@@ -192,6 +206,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
     if (fallback !== undefined) {
       added = [fallback];
       fallbackFrom = error;
+      account = { madeBy: { name: "extractiveSummary" }, failures: account.failures };
     } else if (settings.onError === "skip" && isCompactionError(error)) {
       settings.onSkipped?.({ reason: "error", tokensBefore, error });
       return null;
@@ -224,6 +239,8 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
     overBudget,
     ...said,
     ...(fallbackFrom === undefined ? {} : { error: fallbackFrom }),
+    ...(account.madeBy === undefined ? {} : { madeBy: account.madeBy }),
+    ...(account.failures.length === 0 ? {} : { failures: account.failures }),
   });
   return { messages: result, strategy, added, tailStart: plan.tailStart, pinned: plan.pinned, ...(overBudget ? { overBudget: true, ...said } : {}), ...(replacement ? { replacement } : {}) };
 }

@@ -4,7 +4,10 @@ import { optionalAbortSignal } from "../ground/abort-signal.js";
 import { definedFields } from "../ground/defined-fields.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import type { Settings } from "../ground/options.js";
-import type { AnyMessage, CompactionResult, ReportedUsage } from "../ground/types.js";
+import type { AnyMessage, CompactionRequestAnswer, CompactionResult, ReportedUsage } from "../ground/types.js";
+import { checkedRequest, compactionRequests, withRequest, type CompactionRequestOptions } from "../hook/compaction-requests.js";
+import { MAX_REMEMBERED_REQUESTS, readVerdict } from "../hook/read-verdict.js";
+import { boundedMap } from "../ground/bounded-map.js";
 import { planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
 import { assertTranscript } from "../validation/validate-messages.js";
@@ -48,6 +51,14 @@ export type StatefulCompactor<M extends AnyMessage = AnyMessage> = (<T extends M
    * conversation's archive.
    */
   recall(query: string, options?: RecallOptions): Promise<string>;
+  /**
+   * The agent's own hand (`compact_context`): makes the conversation's next call compact, with
+   * `keep` (the model's note of what the summary must hold) in the `instructions` `summarize`
+   * receives. Not taken, and said why, when the conversation's latest call measured less than
+   * `minTokens` (default a quarter of `maxTokens`), or compacted on request with nothing added
+   * since. The conversation is the call's `conversationId` or the compactor's own.
+   */
+  requestCompaction(keep: string, options?: CompactionRequestOptions & { conversationId?: string }): CompactionRequestAnswer;
 };
 
 /** What a recall answers at most unless its `maxTokens` says otherwise. */
@@ -62,6 +73,12 @@ interface Call<T extends AnyMessage> {
   usage: ReportedUsage | undefined;
   /** What the caller reported itself. */
   reported: ReportedUsage | undefined;
+  /** The agent's note, when it asked for this compaction (`requestCompaction`): the call is forced, with it as instructions. */
+  note: string | undefined;
+  /** True when the provider stopped the last request at its context window: this call compacts. */
+  forced: boolean;
+  /** What the engine measured, and whether it compacted: what a later request is weighed against. */
+  seen: { tokens: number; compacted: boolean };
 }
 
 /**
@@ -96,6 +113,11 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   const resolved = resolveStatefulOptions<M>(options);
   const { settings, store, defaultId, report, storeTimeoutMs, stateKey } = resolved;
   const queue = conversationQueue();
+  const requests = compactionRequests();
+  // What each conversation's last call returned: the request a provider's response answers.
+  const sent = boundedMap<readonly object[]>(MAX_REMEMBERED_REQUESTS);
+  /** The settings of one call: forced by the agent's request or by a stop at the context window. */
+  const settingsOf = (call: { note: string | undefined; forced: boolean }) => (call.forced ? { ...withRequest(settings, call.note), force: true } : withRequest(settings, call.note));
   const branches = branchStorage(resolved);
   const leases = conversationLeases(resolved);
   const archive = resolved.archive
@@ -103,20 +125,30 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     : undefined;
 
   const compact = async <T extends M>(messages: readonly T[], call: StatefulCallOptions = {}): Promise<CompactionResult<T> | null> => {
-    optionsObject(call, "call options", ["conversationId", "signal", "usage"]);
+    optionsObject(call, "call options", ["conversationId", "signal", "usage", "response"]);
     const signal = optionalAbortSignal(call.signal, "signal");
     const id = optionalNonEmptyString(call.conversationId, "conversationId") ?? defaultId;
     assertTranscript(messages);
-    const usage = checkedUsage(call.usage, messages.length);
     let key: string;
     try {
       key = await queue.keyInOrder(async () => (id === undefined ? automaticKey(messages) : keyOfId(id)));
     } catch (error) {
       if (!(error instanceof UnreadableValueError)) throw error;
       // Its opening cannot be read, so the conversation has no key: it is compacted without state.
-      return withoutState(error, { messages, key: `${KEY_PREFIX}auto:unreadable`, signal, usage, reported: usage });
+      const usage = checkedUsage(call.usage, messages.length);
+      return withoutState(error, { messages, key: `${KEY_PREFIX}auto:unreadable`, signal, usage, reported: usage, note: undefined, forced: false, seen: { tokens: 0, compacted: false } });
     }
-    return queue.inTurn(key, () => compactOnce({ messages, key, signal, usage, reported: usage }));
+    return queue.inTurn(key, async () => {
+      const verdict = readVerdict(call.response, sent.get(key), messages, settings.onProviderVerdict);
+      const usage = checkedUsage(call.usage ?? verdict.usage, messages.length);
+      // A compaction the agent asked for is this call's, in the conversation's turn.
+      const note = requests.take(key);
+      const seen = { tokens: 0, compacted: false };
+      const result = await compactOnce({ messages, key, signal, usage, reported: usage, note, forced: verdict.overflowed, seen });
+      requests.saw(key, seen.tokens, note !== undefined && seen.compacted);
+      sent.set(key, result === null ? messages : result.messages);
+      return result;
+    });
   };
 
   async function compactOnce<T extends M>(call: Call<T>): Promise<CompactionResult<T> | null> {
@@ -131,9 +163,11 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   }
 
   /** A call whose input holds a value the digest cannot read: reported, and compacted as `compactor` does, no state read or kept. */
-  async function withoutState<T extends M>(error: UnreadableValueError, { messages, key, signal, usage }: Call<T>): Promise<CompactionResult<T> | null> {
+  async function withoutState<T extends M>(error: UnreadableValueError, call: Call<T>): Promise<CompactionResult<T> | null> {
+    const { messages, key, signal, usage, seen } = call;
     report(error, { operation: "get", key });
-    const outcome = await runCompaction<T>(messages, settings, definedFields({ signal, usage }));
+    const outcome = await runCompaction<T>(messages, settingsOf(call), definedFields({ signal, usage, measured: (tokens: number) => (seen.tokens = tokens) }));
+    seen.compacted = outcome !== null;
     return outcome === null ? null : resultOf(outcome);
   }
 
@@ -145,7 +179,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const call = { ...input, usage: input.usage ?? (await usageFromState(messages, applied.state)) };
     // One summary per crossing across instances: only the holder of the lease summarizes; the
     // others wait for its state, then go on from it (and summarize alone if it never comes).
-    let planned = typeof store.acquire === "function" ? planWithSettings(applied.base, settings, usageOfBase(call.usage, applied.state, applied.origin), applied.stored) : undefined;
+    let planned = typeof store.acquire === "function" ? planWithSettings(applied.base, settingsOf(input), usageOfBase(call.usage, applied.state, applied.origin), applied.stored) : undefined;
     if (planned?.action !== "summarize") return compactApplied(call, applied, planned);
     const lease = await leases.acquire(key, signal, async () => {
       const continued = await bestBranch(messages, await branches.read(key, signal), apply);
@@ -163,12 +197,14 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   }
 
   async function compactApplied<T extends M>(call: Call<T>, applied: AppliedState<T>, planned: EnginePlan<T> | undefined): Promise<CompactionResult<T> | null> {
-    const { messages, key, signal, usage, reported } = call;
+    const { messages, key, signal, usage, reported, seen } = call;
+    const callSettings = settingsOf(call);
     const { state, base, origin, stored } = applied;
     const inputIndex = inputIndexOf(applied);
     // A conversation without an id has no archive: a recall names its conversation by id.
     const archived = archive !== undefined && !key.startsWith(`${KEY_PREFIX}auto:`);
-    const outcome = await runCompaction<T>(base, archived ? withArchiveLine(settings, call, applied) : settings, definedFields({ signal, usage: usageOfBase(usage, state, origin), stored, planned }));
+    const outcome = await runCompaction<T>(base, archived ? withArchiveLine(callSettings, call, applied) : callSettings, definedFields({ signal, usage: usageOfBase(usage, state, origin), stored, planned, storedText: state?.madeBy === undefined ? undefined : state.text, measured: (tokens: number) => (seen.tokens = tokens) }));
+    seen.compacted = outcome !== null;
     if (outcome === null) {
       // Sent with the state as it is: what the provider reported for it is kept with the state.
       if (reported !== undefined && state !== undefined) {
@@ -240,7 +276,15 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     });
   }
 
-  return Object.assign(compact, { recall });
+  function requestCompaction(keep: string, requestOptions: CompactionRequestOptions & { conversationId?: string } = {}): CompactionRequestAnswer {
+    const { minTokens } = checkedRequest(keep, requestOptions, ["conversationId", "minTokens"], settings.maxTokens);
+    const id = optionalNonEmptyString(requestOptions.conversationId, "conversationId") ?? defaultId;
+    // A note of one conversation must never reach another's summary: a request names its conversation.
+    if (id === undefined) throw new TypeError("Expected a `conversationId` (of the request or the compactor): a requested compaction is the next call of that conversation");
+    return requests.ask(keyOfId(id), keep, minTokens);
+  }
+
+  return Object.assign(compact, { recall, requestCompaction });
 }
 
 /**

@@ -116,6 +116,14 @@ export interface StatefulCallOptions {
    * @default the usage kept with the conversation's state, while the input still holds what it was reported for
    */
   usage?: ReportedUsage;
+  /**
+   * The provider's response to the last request, as its SDK returned it: read as the hook's
+   * `event.response` is (verdicts to `events.onProviderVerdict`, a stop at the context window
+   * compacts this call, its usage when `usage` is not given and the input still starts with the
+   * messages this conversation's last call returned).
+   * @default none
+   */
+  response?: unknown;
 }
 
 /** Reports a failed store call, or unreadable state, to `events.onStoreError`; never throws what it reports. */

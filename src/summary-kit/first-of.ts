@@ -1,5 +1,6 @@
 import { describeValue } from "../ground/describe-value.js";
-import type { AnyMessage, Summarize, SummaryReplacement } from "../ground/types.js";
+import { recordSummarizerAccount, summarizerIdentity } from "../ground/summarizer-account.js";
+import type { AnyMessage, Summarize, SummarizerFailure, SummaryReplacement } from "../ground/types.js";
 
 /**
  * A `summarize` that tries summarizers in order and resolves with the first that succeeds: the
@@ -7,7 +8,9 @@ import type { AnyMessage, Summarize, SummaryReplacement } from "../ground/types.
  * returns an empty text hands over to the next; an abort or timeout stops the chain. When every
  * one fails it rejects with an `AggregateError` whose message lists each reason (with a single
  * summarizer, with its own error), and the hook reports `SUMMARIZE_FAILED` (or, with
- * `onError: "fallback"`, uses the model-free summary).
+ * `onError: "fallback"`, uses the model-free summary). The hook's `onCompacted` says which one
+ * made the summary (`madeBy`) and why those before it failed (`failures`), so a chain that runs
+ * on its fallback is never mistaken for one whose first choice works.
  *
  * @param summarizers - one or more `summarize` functions, tried in this order
  * @returns a `summarize` for `compactor`, `statefulCompactor` or any adapter
@@ -32,16 +35,24 @@ export function firstOf<M extends AnyMessage = AnyMessage>(...summarizers: Summa
   const madeBy = chain.map((summarize) => (summarize as { madeBy?: unknown }).madeBy).find((source) => source !== undefined);
   const first: Summarize<M> = async (older, context) => {
     const errors: unknown[] = [];
-    for (const summarize of chain) {
+    const failures: SummarizerFailure[] = [];
+    for (const [index, summarize] of chain.entries()) {
       if (context.signal.aborted) break;
+      let error: unknown;
       try {
         const result: string | SummaryReplacement = await summarize(older, context);
-        if (typeof result === "string" ? result.trim() !== "" : typeof result === "object" && result !== null) return result;
-        errors.push(new Error(`summarizer ${errors.length + 1} returned an empty summary`));
-      } catch (error) {
-        errors.push(error);
+        if (typeof result === "string" ? result.trim() !== "" : typeof result === "object" && result !== null) {
+          recordSummarizerAccount(context, { madeBy: summarizerIdentity(summarize, index), failures });
+          return result;
+        }
+        error = new Error(`summarizer ${index + 1} returned an empty summary`);
+      } catch (thrown) {
+        error = thrown;
       }
+      errors.push(error);
+      failures.push({ ...summarizerIdentity(summarize, index), error });
     }
+    recordSummarizerAccount(context, { failures });
     if (context.signal.aborted) throw context.signal.reason;
     const last = errors.at(-1);
     if (errors.length === 1) throw last;

@@ -182,6 +182,16 @@ describe("anthropicCompaction", () => {
     expect(providerViolations("anthropic", { messages: next.body["messages"] as object[], system: system.content })).toEqual([]);
   });
 
+  it("`betas` add to the compaction beta: a long-context beta never drops it from the header", async () => {
+    // The SDK sends `betas` as one `anthropic-beta` header (@anthropic-ai/sdk resources/beta/messages: `messagesCreateHeaders`);
+    // without the compaction beta the API would not compact, and every compaction would fall back.
+    const http = recordingFetch(() => ({ body: anthropicCompacted() }));
+    const hook = compactor({ maxTokens: 1200, keepTail: 300, format: "anthropic", summarize: anthropicCompaction(anthropicClient(http.fetch), { model: "claude-opus-4-7", betas: ["context-1m-2025-08-07"] }) });
+    await hook({ messages: [system, ...anthropicTranscript(10)] });
+    const sent = http.requests[0]!.headers.get("anthropic-beta")!.split(",").map((beta) => beta.trim());
+    expect(sent).toEqual([ANTHROPIC_COMPACTION_BETA, "context-1m-2025-08-07"]);
+  });
+
   it("the SDK's placement rule, not the threshold doc's: a block after other messages would be refused", () => {
     // https://platform.claude.com/docs/en/build-with-claude/compaction: "The API automatically drops all message blocks prior to
     // the compaction block". The SDK's CompactionBlockMisplacedErrorDetails: "The `compaction` block is not the first block of the
@@ -239,10 +249,19 @@ describe("falling back when the provider's compaction fails", () => {
       const fallen = await compactor({ maxTokens: 1200, keepTail: 300, format, summarize: native, onError: "fallback", events: { onCompacted: (event) => events.push(event) } })({ messages });
       expect(events.map((event) => event.strategy)).toEqual(["fallback"]);
       expect(JSON.stringify(fallen!.messages)).toContain(SUMMARY_PREFIX.trim());
+      const backend = provider === "openai" ? { name: "openaiCompaction", provider, model: "gpt-5.2" } : { name: "anthropicCompaction", provider, model: "claude-opus-4-7" };
+      expect(events[0]!.madeBy).toEqual({ name: "extractiveSummary" });
 
-      const chained = await compactor({ maxTokens: 1200, keepTail: 300, format, summarize: firstOf(native, () => "Own model's summary."), events: { onCompacted: (event) => events.push(event) } })({ messages });
-      expect(events.at(-1)!.strategy).toBe("summarize");
+      // Said, not silent: the chain's fallback is told apart from its first choice, with the reason.
+      const ownModel = () => "Own model's summary.";
+      const chained = await compactor({ maxTokens: 1200, keepTail: 300, format, summarize: firstOf(native, ownModel), events: { onCompacted: (event) => events.push(event) } })({ messages });
+      const said = events.at(-1)!;
+      expect(said.strategy).toBe("summarize");
       expect(JSON.stringify(chained!.messages)).toContain("Own model's summary.");
+      expect(said.madeBy).toEqual({ name: "ownModel", index: 1 });
+      expect(said.failures).toHaveLength(1);
+      expect(said.failures![0]).toMatchObject({ ...backend, index: 0 });
+      expect((said.failures![0]!.error as Error).message).toMatch(reason);
     });
   }
 });
@@ -267,12 +286,13 @@ describe("statefulCompactor with a provider's compaction", () => {
     expect(providerViolations("openai-responses", { messages: second! })).toEqual([]);
     expect(errors).toEqual([]);
 
-    // Another model cannot read the item, and OpenAI's has no readable text: the state is not used, and it compacts anew.
+    // Another model cannot read the item: its readable shadow stands in, with no new compaction and no store error.
     const switched = statefulCompactor({ ...options, summarize: openaiCompaction(client, { model: "gpt-5.4" }) });
     const third = (await switched(history))?.messages;
-    expect(http.requests).toHaveLength(2);
-    expect(http.requests[1]!.body["model"]).toBe("gpt-5.4");
-    expect(third).toContainEqual(compactionItem);
+    expect(http.requests).toHaveLength(1);
+    expect(third).not.toContainEqual(compactionItem);
+    expect(JSON.stringify(third)).toContain(SUMMARY_PREFIX.trim().slice(1, -1));
+    expect(errors).toEqual([]);
   });
 
   it("keeps a stored unreadable item in force when a later crossing is summarized by the caller's own model", async () => {
@@ -280,21 +300,52 @@ describe("statefulCompactor with a provider's compaction", () => {
     const http = recordingFetch(({ body }) => (compactCalls++ === 0 ? { body: compactedOf(body["input"] as Record<string, unknown>[]) } : { status: 500, body: { error: { message: "The server had an error", type: "server_error", param: null, code: null } } }));
     const client = openaiClient(http.fetch);
     const options = { store: memoryStore(), conversationId: "chat", maxTokens: 1200, keepTail: 300 };
-    const compact = statefulCompactor({ ...options, summarize: firstOf(openaiCompaction(client, { model: "gpt-5.2" }), (_older, context) => `Own summary after: ${context.previousSummary ?? "nothing readable"}.`) });
+    const previous: (string | undefined)[] = [];
+    const ownModel = (_older: unknown[], context: SummaryContext) => {
+      previous.push(context.previousSummary);
+      return `Own summary after: ${context.previousSummary === undefined ? "nothing readable" : "the shadow"}.`;
+    };
+    const compact = statefulCompactor({ ...options, summarize: firstOf(openaiCompaction(client, { model: "gpt-5.2" }), ownModel) });
     const history = responsesTranscript(10);
     await compact(history);
     history.push(...responsesTranscript(8).slice(1));
     const second = (await compact(history))?.messages;
     expect(compactCalls).toBe(2);
     expect(second).toContainEqual(compactionItem);
-    expect(JSON.stringify(second)).toContain("Own summary after: nothing readable.");
+    // The encrypted item cannot be read: its readable shadow, the model-free summary of what it replaced, is rolled forward.
+    expect(previous).toHaveLength(1);
+    expect(previous[0]).toMatch(/Question 0/i);
+    expect(JSON.stringify(second)).toContain("Own summary after: the shadow.");
     // The next request, under budget: the stored state still holds the item, then the own summary.
     history.push({ role: "user", content: "And now?" });
     const third = (await compact(history))?.messages;
     expect(compactCalls).toBe(2);
     expect(third).toContainEqual(compactionItem);
-    expect(JSON.stringify(third)).toContain("Own summary after: nothing readable.");
+    expect(JSON.stringify(third)).toContain("Own summary after: the shadow.");
     expect(providerViolations("openai-responses", { messages: third! })).toEqual([]);
+  });
+
+  it("after a switch of model, continues from the OpenAI item's readable shadow: no compaction call, no store error", async () => {
+    const http = recordingFetch(({ body }) => ({ body: compactedOf(body["input"] as Record<string, unknown>[]) }));
+    const client = openaiClient(http.fetch);
+    const storeErrors: unknown[] = [];
+    const options = { store: memoryStore(), conversationId: "chat", maxTokens: 1200, keepTail: 300, events: { onStoreError: (error: unknown) => storeErrors.push(error) } };
+    const history = responsesTranscript(10);
+    const first = (await statefulCompactor({ ...options, summarize: openaiCompaction(client, { model: "gpt-5.2" }) })(history))?.messages;
+    expect(first).toContainEqual(compactionItem);
+    expect(http.requests).toHaveLength(1);
+    history.push({ role: "user", content: "One more question?" });
+    let summarized = 0;
+    const switched = (await statefulCompactor({ ...options, summarize: openaiCompaction(client, { model: "gpt-6" }) })(history))?.messages;
+    const own = (await statefulCompactor({ ...options, summarize: () => `own ${++summarized}` })(history))?.messages;
+    for (const messages of [switched, own]) {
+      expect(messages).not.toContainEqual(compactionItem);
+      expect(JSON.stringify(messages)).toContain(SUMMARY_PREFIX.trim().slice(1, -1));
+      expect(providerViolations("openai-responses", { messages: messages! })).toEqual([]);
+    }
+    expect(http.requests).toHaveLength(1);
+    expect(summarized).toBe(0);
+    expect(storeErrors).toEqual([]);
   });
 
   it("after a switch of model, sends the stored Anthropic block's text as the summary instead of the block", async () => {

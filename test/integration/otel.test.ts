@@ -7,7 +7,7 @@ import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-ho
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { SUMMARY_PREFIX, compactor, estimateTokens, statefulCompactor, type CompactedEvent } from "../../src/index.js";
+import { SUMMARY_PREFIX, compactor, estimateTokens, firstOf, statefulCompactor, type CompactedEvent } from "../../src/index.js";
 import { otelEvents, recordSummaryUsage } from "../../src/adapters/otel.js";
 import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
 import { supportAgent } from "../../examples/recipes/opentelemetry.js";
@@ -103,6 +103,7 @@ describe("otelEvents", () => {
       "context_compactor.messages_kept": 3,
       "context_compactor.duration_ms": expect.any(Number),
       "context_compactor.over_budget": false,
+      "context_compactor.made_by": "summarize",
       "gen_ai.usage.input_tokens": 120,
       "gen_ai.usage.output_tokens": 30,
     });
@@ -209,8 +210,27 @@ describe("otelEvents", () => {
     expect(await inAgentSpan(() => hook({ messages: transcript }))).not.toBeNull();
     const span = only("compaction");
     expect(span.attributes["context_compactor.strategy"]).toBe("fallback");
+    expect(span.attributes["context_compactor.made_by"]).toBe("extractiveSummary");
     expect(span.events.map((event) => event.name)).toEqual(["exception"]);
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
+  });
+
+  it("says which summarizer of a chain made the summary, and which failed before it", async () => {
+    const long = (text: string) => `${text}: the deploy of service ${text} waited on the lock at /var/run/${text}.lock. `.repeat(20);
+    const transcript = [{ role: "system", content: "S" }, ...["u1", "a1", "u2", "a2", "u3", "a3"].map((text, index) => ({ role: index % 2 === 0 ? "user" : "assistant", content: long(text) }))];
+    const native = Object.assign(
+      async function nativeCompaction(): Promise<string> {
+        throw new Error("compaction unavailable");
+      },
+      { madeBy: { provider: "acme", model: "m1" } },
+    );
+    const ownModel = () => "Own model's summary.";
+    const hook = compactor({ maxTokens: Math.floor(estimateTokens(transcript) * 0.7), summarize: firstOf(native, ownModel), events: otelEvents(tracer) });
+    expect(await inAgentSpan(() => hook({ messages: transcript }))).not.toBeNull();
+    const span = only("compaction");
+    expect(span.attributes["context_compactor.made_by"]).toBe("ownModel");
+    expect(span.attributes["context_compactor.made_by.provider"]).toBeUndefined();
+    expect(span.attributes["context_compactor.summarizers_failed"]).toEqual(["nativeCompaction"]);
   });
 
   it("calls the caller's own callbacks too, after the span's work", async () => {

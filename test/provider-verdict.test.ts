@@ -1,0 +1,117 @@
+// The provider's verdict on a request, read from response bodies typed by the SDKs' own response
+// types (`@anthropic-ai/sdk` `Message`/`BetaMessage`, `openai` `Response`), so a shape the SDKs do
+// not declare would not compile.
+import type Anthropic from "@anthropic-ai/sdk";
+import type OpenAI from "openai";
+import { describe, expect, it } from "vitest";
+import { compactor, estimateTokens, type ProviderVerdict } from "../src/index.js";
+import { builders } from "./support/builders.js";
+
+const anthropicUsage = { input_tokens: 12, output_tokens: 40, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: null, server_tool_use: null, service_tier: null, inference_geo: null } as unknown as Anthropic.Usage;
+
+function anthropicReply(extra: Partial<Anthropic.Beta.BetaMessage>): Anthropic.Beta.BetaMessage {
+  return {
+    id: "msg_1",
+    type: "message",
+    role: "assistant",
+    model: "claude-opus-4-7",
+    content: [{ type: "text", text: "Done.", citations: null }],
+    stop_reason: "end_turn",
+    stop_sequence: null,
+    usage: anthropicUsage as unknown as Anthropic.Beta.BetaUsage,
+    container: null,
+    context_management: null,
+    ...extra,
+  } as Anthropic.Beta.BetaMessage;
+}
+
+const { user, assistant, toolCall, toolResult } = builders.anthropic;
+const history = () => [user("Fix the build."), toolCall("t1", "read_file", { path: "src/a.ts" }), toolResult("t1", "export const a = 1;"), assistant("It is fixed."), user("Thanks, now the tests.")];
+
+describe("events.onProviderVerdict", () => {
+  it("Anthropic input_transformations: each thinking block dropped or let through, with the message of the last output it was in", async () => {
+    const verdicts: ProviderVerdict[] = [];
+    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const sent = history();
+    expect(await hook({ messages: sent })).toBeNull();
+    const response = anthropicReply({
+      input_transformations: [
+        { type: "thinking_dropped", path: "messages.1.content.0", reason: "prefix_binding_mismatch" },
+        { type: "thinking_mismatch_allowed", path: "messages.3.content.0", reason: "prefix_binding_mismatch" },
+      ],
+    });
+    await hook({ messages: [...sent, assistant("Running them.")], response });
+    expect(verdicts).toEqual([
+      { kind: "thinking-dropped", reason: "prefix_binding_mismatch", path: "messages.1.content.0", message: sent[1] },
+      { kind: "thinking-mismatch-allowed", reason: "prefix_binding_mismatch", path: "messages.3.content.0", message: sent[3] },
+    ]);
+    expect(verdicts[0]!.kind === "thinking-dropped" && verdicts[0]!.message).toBe(sent[1]);
+  });
+
+  it("Anthropic cache diagnostics: a miss with its reason and the tokens it cost; types it does not know are passed over", async () => {
+    const verdicts: ProviderVerdict[] = [];
+    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const diagnostics: Anthropic.Diagnostics = { cache_miss_reason: { type: "messages_changed", cache_missed_input_tokens: 31_000 } };
+    const unknownEntry = { type: "connector_rewritten", path: "messages.0.content.0" } as unknown as Anthropic.Beta.BetaInputTransformation;
+    await hook({ messages: history(), response: { ...anthropicReply({ input_transformations: [unknownEntry] }), diagnostics } });
+    expect(verdicts).toEqual([{ kind: "cache-miss", reason: "messages_changed", missedTokens: 31_000 }]);
+    // Pending diagnosis (null) says nothing.
+    verdicts.length = 0;
+    await hook({ messages: history(), response: { ...anthropicReply({}), diagnostics: { cache_miss_reason: null } } });
+    expect(verdicts).toEqual([]);
+  });
+
+  it("OpenAI Responses input_transformations: a reasoning item removed, mapped to the item of that id", async () => {
+    const verdicts: ProviderVerdict[] = [];
+    const hook = compactor({ maxTokens: 100_000, format: "openai-responses", summarize: () => "s", events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const reasoning = { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "gAAAA-encrypted" };
+    const sent = [{ role: "user", content: "Plan the refund." }, reasoning, { type: "message", role: "assistant", content: [{ type: "output_text", text: "Planned." }] }, { role: "user", content: "Go on." }];
+    await hook({ messages: sent });
+    const transformation: OpenAI.Responses.Response.InputTransformation = { type: "reasoning", action: "removed", id: "rs_1", reason: "model_mismatch" };
+    await hook({ messages: sent, response: { id: "resp_1", object: "response", input_transformations: [transformation], usage: { input_tokens: 900 } } });
+    expect(verdicts).toEqual([{ kind: "reasoning-removed", reason: "model_mismatch", id: "rs_1", message: reasoning }]);
+  });
+
+  it("a stop at the context window makes this call compact, though the estimate says the transcript fits", async () => {
+    const verdicts: ProviderVerdict[] = [];
+    let summarized = 0;
+    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => `summary ${++summarized}`, events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const sent = [...history(), assistant("Tests run."), user("And the lint?")];
+    expect(await hook({ messages: sent })).toBeNull();
+    expect(estimateTokens(sent)).toBeLessThan(100_000);
+    const result = await hook({ messages: sent, response: anthropicReply({ stop_reason: "model_context_window_exceeded" }) });
+    expect(verdicts).toEqual([{ kind: "context-window-exceeded" }]);
+    expect(summarized).toBe(1);
+    expect(result).not.toBeNull();
+  });
+
+  it("reads Anthropic's usage with its cache fields from the response: what the cache served counts", async () => {
+    let summarized = 0;
+    const hook = compactor({ maxTokens: 20_000, format: "anthropic", summarize: () => `summary ${++summarized}`, events: { warnOverBudget: false } });
+    const sent = [...history(), assistant("Tests run."), user("And the lint?")];
+    expect(await hook({ messages: sent })).toBeNull();
+    // 10 uncached tokens, and 30,000 written to and read from the cache: 30,010 in all, over 20,000.
+    const usage = { ...anthropicUsage, input_tokens: 10, cache_creation_input_tokens: 5_000, cache_read_input_tokens: 25_000 };
+    const result = await hook({ messages: [...sent, assistant("Lint is clean."), user("Ship it.")], response: anthropicReply({ usage: usage as unknown as Anthropic.Beta.BetaUsage }) });
+    expect(summarized).toBe(1);
+    expect(result).not.toBeNull();
+    // A transcript that no longer starts with the request the hook returned is not counted by that response.
+    const fresh = compactor({ maxTokens: 20_000, format: "anthropic", summarize: () => "s" });
+    expect(await fresh({ messages: sent, response: anthropicReply({ usage: usage as unknown as Anthropic.Beta.BetaUsage }) })).toBeNull();
+  });
+});
+
+describe("statefulCompactor's call `response`", () => {
+  it("tells the verdicts mapped onto what the conversation's last call returned, and compacts after a stop at the context window", async () => {
+    const { statefulCompactor, memoryStore } = await import("../src/index.js");
+    const verdicts: ProviderVerdict[] = [];
+    let summarized = 0;
+    const compact = statefulCompactor({ maxTokens: 100_000, format: "anthropic", summarize: () => `summary ${++summarized}`, store: memoryStore(), conversationId: "c1", events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const sent = [...history(), assistant("Tests run."), user("And the lint?")];
+    expect(await compact(sent)).toBeNull();
+    const response = anthropicReply({ stop_reason: "model_context_window_exceeded", input_transformations: [{ type: "thinking_dropped", path: "messages.2.content.0", reason: "model_binding_mismatch" }] });
+    expect(await compact(sent, { response })).not.toBeNull();
+    expect(verdicts).toEqual([{ kind: "context-window-exceeded" }, { kind: "thinking-dropped", reason: "model_binding_mismatch", path: "messages.2.content.0", message: sent[2] }]);
+    expect(summarized).toBe(1);
+  });
+});
