@@ -425,3 +425,36 @@ describe("a signed value holds only under the key and kind it was signed for", (
     expect(await statefulCompactor({ ...options, conversationId: "attacker" }).recall("ATTACKER1009")).toContain("ATTACKER1009");
   });
 });
+
+describe("a window that slid reuses only state that is the conversation's own", () => {
+  // An app that greets at length (so strangers' openings share the automatic key), and a first
+  // user who said "hi" again later, which the app answered with the same greeting.
+  const greeting = `Hello! I am the assistant of Example Travel. ${"I can book flights, change seats and answer questions about your trip. ".repeat(4)}`;
+  const sys = { role: "system", content: "You are the assistant of Example Travel." };
+  const { user: said, assistant: answered } = builders["openai-chat"];
+  const first = [
+    sys, said("hi"), answered(greeting), said("I need to change a booking"), answered("Sure, which one?"),
+    said("PRIVATE: Ann Lee, passport X1234567, booking K9"), answered("Changed."), said("thanks"), answered("Anything else?"),
+    said("hi"), answered(greeting), said("what about my seat?"), answered("Seat 12A."),
+  ];
+  const second = [sys, said("hi"), answered(greeting), said("I need to change a booking"), answered("Sure, which one?"), said("booking Z3, please")];
+  // Budgets in messages, so where the kept tail starts is plain: the first user's summarized part ends with the greeting.
+  const options = { maxTokens: 10, keepTail: 2, countTokens: (list: readonly unknown[]) => list.length, summarize: () => "PRIVATE: Ann Lee, passport X1234567" };
+
+  it("under the automatic key, a second user's first request never carries the first user's summary", async () => {
+    const store = memoryStore();
+    const compact = statefulCompactor({ ...options, store });
+    const output = await compact(first);
+    expect(JSON.stringify(output)).toContain("X1234567");
+    // Before: the second user's first, under-budget request went out with the first user's summary.
+    expect(await compact(second)).toBeNull();
+  });
+
+  it("under an id, a matched tail of the app's greeting alone is not the conversation's own", async () => {
+    const store = memoryStore();
+    const compact = statefulCompactor({ ...options, store, conversationId: "chat-1" });
+    await compact(first);
+    // The greeting and the "hi" before it are all the two share: no user turn of the conversation's own.
+    expect(await compact(second)).toBeNull();
+  });
+});

@@ -21,7 +21,7 @@ import { UnreadableValueError, digestMessages } from "./digest.js";
 import { droppedMessages } from "./dropped-messages.js";
 import { recallFromArchive } from "./recall-archive.js";
 import { resolveStatefulOptions, type RecallOptions, type StatefulCallOptions, type StatefulCompactorOptions } from "./stateful-options.js";
-import { KEY_PREFIX, archiveKeyOf, automaticKey, keyOfId } from "./store-keys.js";
+import { KEY_PREFIX, archiveKeyOf, automaticKey, isAutomaticKey, keyOfId } from "./store-keys.js";
 import { storedSummaryOf } from "./stored-compaction.js";
 import { coveredTailOf } from "./slid-window.js";
 import { stateWithUsage, usageFromState, usageOfBase } from "./stored-usage.js";
@@ -140,7 +140,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   /** Read state → plan → lease (only to summarize) → engine → write state → archive. */
   async function compactStored<T extends M>(input: Call<T>): Promise<CompactionResult<T> | null> {
     const { messages, key, signal } = input;
-    const apply: ApplyContext<T> = { settings, invalid: (error) => report(error, { operation: "get", key }) };
+    const apply: ApplyContext<T> = { settings, invalid: (error) => report(error, { operation: "get", key }), followsSlidWindow: !isAutomaticKey(key) };
     let applied = await bestBranch(messages, await branches.read(key, signal), apply);
     const call = { ...input, usage: input.usage ?? (await usageFromState(messages, applied.state)) };
     // One summary per crossing across instances: only the holder of the lease summarizes; the
@@ -167,7 +167,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const { state, base, origin, stored } = applied;
     const inputIndex = inputIndexOf(applied);
     // A conversation without an id has no archive: a recall names its conversation by id.
-    const archived = archive !== undefined && !key.startsWith(`${KEY_PREFIX}auto:`);
+    const archived = archive !== undefined && !isAutomaticKey(key);
     const outcome = await runCompaction<T>(base, archived ? withArchiveLine(settings, call, applied) : settings, definedFields({ signal, usage: usageOfBase(usage, state, origin), stored, planned }));
     if (outcome === null) {
       // Sent with the state as it is: what the provider reported for it is kept with the state.

@@ -25,6 +25,9 @@ export const leaseKeyOf = (key: string) => `${key}:lease`;
  */
 export const archiveKeyOf = (key: string) => `${key}:archive`;
 
+/** True for the key `automaticKey` makes, which no conversation id reaches. */
+export const isAutomaticKey = (key: string): boolean => key.startsWith(`${KEY_PREFIX}auto:`);
+
 /**
  * The key of a conversation without an id: the digest of its system prompt and its opening.
  * Strangers often open alike (one system prompt, "hi", one greeting, a suggested question), and
