@@ -80,6 +80,32 @@ describe("no conversation id reaches another conversation's keys", () => {
     );
   });
 
+  it("ids that differ only in lone surrogates never share a key once it is sent as UTF-8", () => {
+    // Redis and every UTF-8 store write a lone surrogate as U+FFFD (WHATWG encoding), so keys are
+    // compared here as the bytes the store receives.
+    const bytesOf = (key: string) => Buffer.from(new TextEncoder().encode(key)).toString("hex");
+    const keysOf = (id: string) => [keyOfId(id), leaseKeyOf(keyOfId(id)), archiveKeyOf(keyOfId(id))].map(bytesOf);
+    // Before: "chat-\uD83D" and "chat-\uD83E" (two broken emoji) were one conversation's state, lease and archive.
+    expect(keysOf("chat-\uD83D")).not.toEqual(keysOf("chat-\uD83E"));
+    const surrogateHalf = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
+    const emoji = fc.constantFrom("😀", "👩‍👩‍👧", "🇯🇵", "👍🏽", "é", "漢", "%uD83D", "%u", "\uFFFD");
+    const idLike = fc.array(fc.oneof(fc.string({ maxLength: 3 }), surrogateHalf, emoji), { minLength: 1, maxLength: 6 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(idLike, idLike, (first, second) => {
+        fc.pre(first !== second && first !== "" && second !== "");
+        // Well-formed: its UTF-8 reads back as the very same string.
+        expect(new TextDecoder().decode(new TextEncoder().encode(keyOfId(first)))).toBe(keyOfId(first));
+        const theirs = new Set(keysOf(second));
+        for (const key of keysOf(first)) expect(theirs.has(key)).toBe(false);
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it("a well-formed id keeps its key, astral characters included", () => {
+    expect(keyOfId("chat-😀-漢")).toBe("context-compactor:chat-😀-漢");
+  });
+
   it("an id `victim:lease` leaves the victim's compaction free to take its lease at once", async () => {
     const { store, values } = sharedKeySpace();
     await statefulCompactor({ maxTokens: 200, summarize: () => "hostile", store })(history("attacker"), { conversationId: "victim:lease" });
