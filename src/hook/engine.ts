@@ -170,7 +170,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
       older,
       {
         instructions: settings.instructions,
-        previousSummary: plan.previousSummary ?? providerSummaryIn(head),
+        previousSummary: plan.previousSummary ?? providerSummaryIn(head, plan.dialect),
         tokensBefore,
         maxTokens: settings.maxTokens,
         keepTail: settings.keepTail,

@@ -1,4 +1,5 @@
 import { CompactionError } from "../ground/errors.js";
+import type { Dialect } from "../dialects/dialect.js";
 import { providerCompactionOf } from "../dialects/provider-compaction.js";
 import { systemPromptLength } from "../plan/split-at-user-boundary.js";
 import type { EnginePlan } from "../plan/plan.js";
@@ -24,9 +25,9 @@ export function checkedReplacement(value: SummaryReplacement): SummaryReplacemen
 }
 
 /** The readable text of the provider compaction the head ends with (Anthropic's `content`), for `previousSummary`. */
-export function providerSummaryIn(head: readonly object[]): string | undefined {
+export function providerSummaryIn(head: readonly object[], dialect: Dialect): string | undefined {
   const last = head.at(-1);
-  return last === undefined ? undefined : providerCompactionOf(last)?.text;
+  return last === undefined ? undefined : providerCompactionOf(last, dialect)?.text;
 }
 
 /** Where a summary goes: the head kept before it, the messages added, and whether they are a replacement. */
@@ -49,12 +50,12 @@ export function placeSummary<M extends AnyMessage>(
   makeSummary: (text: string) => object,
 ): PlacedSummary<M> {
   const promptEnd = systemPromptLength(plan.head);
-  const inForce = promptEnd < plan.head.length ? providerCompactionOf(plan.head.at(-1) as object) : undefined;
+  const inForce = promptEnd < plan.head.length ? providerCompactionOf(plan.head.at(-1) as object, plan.dialect) : undefined;
   if (typeof summary === "string") {
     const head = inForce?.text !== undefined ? plan.head.slice(0, promptEnd) : plan.head;
     return { head, added: [makeSummary(summary)], replacement: undefined };
   }
-  const native = summary.messages.some((message) => providerCompactionOf(message) !== undefined);
+  const native = summary.messages.some((message) => providerCompactionOf(message, plan.dialect) !== undefined);
   const head = native && inForce !== undefined ? plan.head.slice(0, promptEnd) : plan.head;
   checkReplacementSize(summary.messages as M[], plan, plan.head.slice(head.length));
   return { head, added: summary.messages.slice(), replacement: summary };

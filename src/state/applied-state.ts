@@ -1,5 +1,6 @@
 import type { Settings } from "../ground/options.js";
 import type { AnyMessage } from "../ground/types.js";
+import { formatDialect } from "../dialects/transcript-format.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
 import { checkedSummary } from "./check-state.js";
 import type { ConversationState } from "./conversation-state.js";
@@ -52,7 +53,7 @@ const unapplied = <M extends AnyMessage>(messages: readonly M[]): AppliedState<M
  * does not hold what this library stores.
  */
 export async function appliedState<M extends AnyMessage>(messages: readonly M[], stored: ConversationState | undefined, context: ApplyContext<M>): Promise<AppliedState<M>> {
-  const head = headLength(messages);
+  const head = headLength(messages, formatDialect(messages, context.settings.format));
   // The summary is taken from the store only: a message of the input that looks like one is text of its author.
   if (stored === undefined || stored.covered <= head) return unapplied(messages);
   let state: ConversationState | undefined = stored;

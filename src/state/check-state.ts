@@ -87,8 +87,9 @@ function checkPinned(state: ConversationState, messages: readonly object[], head
 function storedReplacement<M extends AnyMessage>(state: ConversationState, messages: readonly M[], head: number, settings: Settings<M>): M[] {
   const made = state.madeBy as NonNullable<ConversationState["madeBy"]>;
   const current = (settings.summarize as { madeBy?: unknown } | undefined)?.madeBy as ConversationState["madeBy"];
+  const dialect = formatDialect(messages, settings.format);
   if (current !== undefined && current.provider === made.provider && current.model === made.model) {
-    if (!state.summary.some((message) => providerCompactionOf(message) !== undefined)) {
+    if (!state.summary.some((message) => providerCompactionOf(message, dialect) !== undefined)) {
       throw new InvalidStateError("Expected the stored state's replacement to hold a provider compaction");
     }
     // Checked by its length first, so a stored megabyte is refused without being counted.
@@ -101,7 +102,6 @@ function storedReplacement<M extends AnyMessage>(state: ConversationState, messa
   if (state.text === undefined || state.text.trim() === "") {
     throw new InvalidStateError(`Expected the stored compaction by ${made.provider} ${made.model} to carry a readable \`text\` for another provider or model`);
   }
-  const dialect = formatDialect(messages, settings.format);
   const summary: object[] = [dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + state.text)];
   if (dialect.replyToSummary !== undefined) summary.push(dialect.replyToSummary());
   const { madeBy: _madeBy, text: _text, ...plain } = state;

@@ -6,6 +6,7 @@ import { expectedMessage } from "../ground/describe-value.js";
 import type { Settings } from "../ground/options.js";
 import type { AnyMessage, CompactionResult, ReportedUsage } from "../ground/types.js";
 import { planWithSettings, type EnginePlan } from "../plan/plan.js";
+import { formatDialect } from "../dialects/transcript-format.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
 import { assertTranscript } from "../validation/validate-messages.js";
 import { checkedUsage } from "../validation/usage.js";
@@ -110,7 +111,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const usage = checkedUsage(call.usage, messages.length);
     let key: string;
     try {
-      key = await queue.keyInOrder(async () => (id === undefined ? automaticKey(messages) : keyOfId(id)));
+      key = await queue.keyInOrder(async () => (id === undefined ? automaticKey(messages, formatDialect(messages, settings.format)) : keyOfId(id)));
     } catch (error) {
       if (!(error instanceof UnreadableValueError)) throw error;
       // Its opening cannot be read, so the conversation has no key: it is compacted without state.
@@ -207,8 +208,8 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
         covered,
         digest: await digestMessages(messages.slice(0, covered)),
         pinned,
-        ...storedSummaryOf(outcome, base, messages, state),
-        coveredTail: await coveredTailOf(messages, covered, headLength(messages)),
+        ...storedSummaryOf(outcome, base, messages, state, formatDialect(messages, settings.format)),
+        coveredTail: await coveredTailOf(messages, covered, headLength(messages, formatDialect(messages, settings.format))),
       };
       await branches.write(key, { next, messages, extended: state, signal });
     });
@@ -248,7 +249,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
  * the system prompt's end to the kept suffix's start.
  */
 function withArchiveLine<T extends AnyMessage>(settings: Settings<T>, { messages }: Call<T>, applied: AppliedState<T>): Settings<T> {
-  const head = headLength(messages);
+  const head = headLength(messages, formatDialect(messages, settings.format));
   const inputIndex = inputIndexOf(applied);
   return { ...settings, summarySuffix: (tailStart: number) => archiveLine(head, (tailStart >= applied.base.length ? messages.length : inputIndex(tailStart)) - 1) };
 }
