@@ -1,6 +1,6 @@
 // `summarize` returning `{ messages, text? }`: placed exactly as given, under a summary's size rules.
 import { describe, expect, it } from "vitest";
-import { compactor, estimateTokens, firstOf, isCompactionError, type SummaryContext } from "../src/index.js";
+import { compactor, estimateTokens, findToolPairProblems, firstOf, isCompactionError, memoryStore, statefulCompactor, type SummaryContext } from "../src/index.js";
 import { transcriptDialect } from "../src/dialects/registry.js";
 import { dialectNamed } from "../src/dialects/transcript-format.js";
 import { headLength } from "../src/plan/split-at-user-boundary.js";
@@ -103,5 +103,37 @@ describe("a provider's compaction is recognized only where that provider puts it
     const before = [{ role: "user", content: "first question" }, { role: "assistant", content: "first answer" }];
     const dialect = format === undefined ? transcriptDialect(before) : dialectNamed(format);
     expect(headLength([...before, ...compaction, { role: "user", content: "next" }], dialect)).toBe(inForce ? 3 : 0);
+  });
+});
+
+describe("a replacement is checked like a summary: its tool calls and results come in pairs", () => {
+  // Providers refuse a request with a call left unanswered or a result without its call: OpenAI
+  // "An assistant message with 'tool_calls' must be followed by tool messages responding to each
+  // 'tool_call_id'", Anthropic "`tool_use` ids were found without `tool_result` blocks immediately after"
+  // and "unexpected `tool_use_id` found in `tool_result` blocks" (the API errors quoted, with their
+  // sources, in test/support/provider-rules/openai-chat.ts and anthropic.ts).
+  const { toolCall, toolResult, assistant } = builders["openai-chat"];
+  it.each([
+    ["a tool call without its result", [assistant("Compacted."), toolCall("call_9", "lookup", { q: "x" })], "a tool call without its result (id `call_9`, replacement message 1)"],
+    ["a result without its call", [toolResult("call_8", "found"), assistant("Compacted.")], "a tool result without its call (id `call_8`, replacement message 0)"],
+  ])("%s is INVALID_SUMMARY, named, and the transcript is left as it was", async (_, replacement, named) => {
+    const hook = compactor({ maxTokens: 800, keepTail: 200, summarize: () => ({ messages: replacement }) });
+    const error = await hook({ messages: transcript(8) }).then(() => undefined, (thrown: unknown) => thrown);
+    expect(codeOf(error)).toBe("INVALID_SUMMARY");
+    expect(String(error)).toContain(named);
+  });
+
+  it("a statefulCompactor never stores one, and with onError: fallback sends the model-free summary instead", async () => {
+    const store = memoryStore();
+    const summarize = () => ({ messages: [assistant("Compacted."), toolCall("call_9", "lookup", { q: "x" })] });
+    const errors: unknown[] = [];
+    const compact = statefulCompactor({ maxTokens: 800, keepTail: 200, store, conversationId: "chat", onError: "fallback", summarize, events: { onStoreError: (error) => errors.push(error) } });
+    const result = await compact(transcript(8));
+    // Before: the unanswered call was sent, stored, and replayed on every later request.
+    expect(findToolPairProblems(result!.messages)).toEqual([]);
+    expect(JSON.stringify(result)).not.toContain("call_9");
+    expect(await store.get("context-compactor:chat")).not.toContain("call_9");
+    const next = await compact([...transcript(8), builders["openai-chat"].user("And now?")]);
+    expect(JSON.stringify(next)).not.toContain("call_9");
   });
 });

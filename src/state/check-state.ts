@@ -3,6 +3,7 @@ import { summaryRoleIn } from "../dialects/library-messages.js";
 import type { MessageRecord } from "../dialects/dialect.js";
 import { formatDialect } from "../dialects/transcript-format.js";
 import { providerCompactionOf } from "../dialects/provider-compaction.js";
+import { findToolPairProblems } from "../dialects/tool-pairs.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, SUMMARY_REPLY } from "../ground/constants.js";
 import type { Settings } from "../ground/options.js";
@@ -92,6 +93,8 @@ function storedReplacement<M extends AnyMessage>(state: ConversationState, messa
     if (!state.summary.some((message) => providerCompactionOf(message, dialect) !== undefined)) {
       throw new InvalidStateError("Expected the stored state's replacement to hold a provider compaction");
     }
+    // Stored before replacements were checked, or written by someone else: sent as it is, so checked as `summarize`'s was.
+    if (findToolPairProblems(state.summary).length > 0) throw new InvalidStateError("Expected the stored state's replacement to hold its tool calls and results in whole pairs");
     // Checked by its length first, so a stored megabyte is refused without being counted.
     if (JSON.stringify(state.summary).length > settings.maxSummaryTokens * 16 + 1024) {
       throw new InvalidStateError(`Expected the stored replacement within \`summary.maxTokens\` (${settings.maxSummaryTokens})`);
