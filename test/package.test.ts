@@ -25,9 +25,12 @@ describe("package", () => {
     // statefulCompactor) and the placing of a provider's own compaction, the core measured 38.2 KB;
     // with statefulCompactor in its parts (one object per concept where one closure held them all), 40.2 KB;
     // with the grouped options (each group checked, a moved key told where it went), recall's ranking
-    // and the window that slides, 41.6 KB.
+    // and the window that slides, 41.6 KB; with signatures bound to their key and kind, well-formed
+    // keys, a slid window followed only on the conversation's own messages, provider compactions
+    // recognized by format and place, replacements checked for tool pairs and a store bounded in
+    // bytes, 42.3 KB (the AI SDK adapter, which carries statefulCompactor, 40.3 KB).
     expect(gzipSync(core).length).toBeLessThan(43 * 1024);
-    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js", "openai.js", "anthropic.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(40 * 1024);
+    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js", "openai.js", "anthropic.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(41 * 1024);
   });
 
   it("has no runtime dependencies, and the adapters import no framework", () => {

@@ -426,7 +426,7 @@ describe("a signed value holds only under the key and kind it was signed for", (
     const output = await statefulCompactor({ maxTokens: 300, store, signingKey, summarize, events: { onStoreError: (error) => errors.push(error) } })(opening, { conversationId: "victim" });
     // Before: the victim's request went out with the attacker's summary as its system message.
     expect(JSON.stringify(output)).not.toContain("ATTACKER");
-    expect(String(errors[0])).toContain("signed for another key or kind of value");
+    expect(String(errors[0])).toContain("for this key and kind of value");
     expect(summarize).toHaveBeenCalledTimes(1);
     // Under its own key the signed state is still read.
     const again = await statefulCompactor({ maxTokens: 300, store, signingKey, summarize: () => "unused" })(opening, { conversationId: "attacker" });
@@ -444,7 +444,7 @@ describe("a signed value holds only under the key and kind it was signed for", (
     store.set(archiveKeyOf(keyOfId("victim")), archived);
     // Before: recall answered with the attacker's messages as the victim's.
     expect(await victim.recall("parcel")).toBe("Nothing of this conversation is archived.");
-    expect(String(errors[0])).toContain("signed for another key or kind of value");
+    expect(String(errors[0])).toContain("for this key and kind of value");
     store.set(archiveKeyOf(keyOfId("victim")), (await store.get(keyOfId("attacker")))!);
     expect(await victim.recall("parcel")).toBe("Nothing of this conversation is archived.");
     expect(errors).toHaveLength(2);

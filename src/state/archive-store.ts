@@ -44,7 +44,7 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
       let payload: string | undefined = text;
       if (stateKey !== undefined) {
         payload = await verifiedState(text, await stateKey, { kind: "archive", key });
-        if (payload === undefined) throw new InvalidStateError("Expected the stored archive signed with this `signingKey` for this key; it is unsigned, signed with another key, or signed for another key or kind of value");
+        if (payload === undefined) throw new InvalidStateError("Expected the stored archive signed with this `signingKey` for this key and kind of value");
       }
       return parseArchive(payload);
     } catch (error) {

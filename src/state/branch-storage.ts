@@ -82,7 +82,7 @@ export function branchStorage(options: BranchStorageOptions): BranchStorage {
     try {
       if (stateKey !== undefined) {
         const payload = typeof text === "string" ? await verifiedState(text, await stateKey, { kind: "state", key }) : undefined;
-        if (payload === undefined) throw new InvalidStateError("Expected stored state signed with this `signingKey` for this key; it is unsigned, signed with another key, or signed for another key or kind of value");
+        if (payload === undefined) throw new InvalidStateError("Expected stored state signed with this `signingKey` for this key and kind of value");
         text = payload;
       }
       return parseStates(text);

@@ -208,7 +208,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
         covered,
         digest: await digestMessages(messages.slice(0, covered)),
         pinned,
-        ...storedSummaryOf(outcome, base, messages, state, formatDialect(messages, settings.format)),
+        ...storedSummaryOf(outcome, applied, messages, formatDialect(messages, settings.format)),
         coveredTail: await coveredTailOf(messages, covered, headLength(messages, formatDialect(messages, settings.format))),
       };
       await branches.write(key, { next, messages, extended: state, signal });

@@ -13,9 +13,8 @@ import type { ConversationState } from "./conversation-state.js";
  */
 export function storedSummaryOf<T extends AnyMessage>(
   outcome: CompactionOutcome<T>,
-  base: readonly T[],
+  { base, state }: { base: readonly T[]; state: ConversationState | undefined },
   messages: readonly T[],
-  state: ConversationState | undefined,
   dialect: Dialect,
 ): Pick<ConversationState, "summary" | "madeBy" | "text"> {
   const made = outcome.replacement;

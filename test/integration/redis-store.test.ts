@@ -66,7 +66,7 @@ describe.skipIf(!available)("a Redis store", () => {
     const output = await victim(messages, { conversationId: "signed-victim" });
     expect(JSON.stringify(output)).not.toContain("ATTACKER");
     // The recall's read, the state's read, and the archive's read before its append: each refused.
-    expect(errors.map(String)).toEqual(Array.from({ length: 3 }, () => expect.stringContaining("signed for another key or kind of value")));
+    expect(errors.map(String)).toEqual(Array.from({ length: 3 }, () => expect.stringContaining("for this key and kind of value")));
   });
 
   it("two processes: the second continues the first's compaction and calls no summarize", () => {
