@@ -16,7 +16,7 @@ describe("option checks", () => {
   it("an options object: not null or an array, and an unknown key is named with the known ones or the closest", () => {
     expect(() => memoryStore(null as never)).toThrow(TypeError);
     expect(() => summarizeWith(() => "s", [] as never)).toThrow(TypeError);
-    expect(() => memoryStore({ maxEntry: 5 } as never)).toThrow("Unknown option `maxEntry`. Known options: `maxEntries`, `ttlMs`.");
+    expect(() => memoryStore({ maxEntry: 5 } as never)).toThrow("Unknown option `maxEntry`. Known options: `maxEntries`, `maxBytes`, `ttlMs`.");
     expect(() => renderTranscript([], { maxResultChar: 5 } as never)).toThrow("Did you mean `maxResultChars`?");
   });
 });

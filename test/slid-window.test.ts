@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { compactionProcessor } from "../src/adapters/mastra.js";
 import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems } from "../src/index.js";
 import { parseStates } from "../src/state/conversation-state.js";
+import { isOwnRun } from "../src/state/slid-window.js";
 
 type PromptMessage = { role: string; content: string | Record<string, unknown>[] };
 
@@ -85,5 +86,20 @@ describe("a stored compaction over a sliding window", () => {
     expect(parseStates(JSON.stringify({ ...state, coveredTail: ["b".repeat(16)] }))[0]!.coveredTail).toEqual(["b".repeat(16)]);
     expect(() => parseStates(JSON.stringify({ ...state, coveredTail: ["b".repeat(16), "c".repeat(16), "d".repeat(16)] }))).toThrow("`coveredTail`");
     expect(() => parseStates(JSON.stringify({ ...state, coveredTail: ["nope"] }))).toThrow("`coveredTail`");
+  });
+
+  // A run of covered messages found again at the front of a slid window.
+  const greeting = { role: "assistant", content: `Hello! ${"I can help with bookings. ".repeat(20)}` };
+  const asked = (text: string) => ({ role: "user", content: text });
+  const question = asked("Could you move my flight from Tuesday to Thursday morning, and keep the aisle seat I had?");
+  it.each<[string, boolean, PromptMessage[]]>([
+    ["the app's greeting alone", false, [greeting]],
+    ["a hi and the greeting", false, [asked("hi"), greeting]],
+    ["one user question, however long, and the greeting", false, [question, greeting]],
+    ["two hi's answered by the greeting", false, [asked("hi"), greeting, asked("hi"), greeting]],
+    ["a hi, the greeting and a user question of the conversation's own", true, [asked("hi"), greeting, question]],
+    ["turns with tool rounds", true, [...turn(1), ...turn(2)]],
+  ])("%s: own enough to follow: %s", (_, own, run) => {
+    expect(isOwnRun(run)).toBe(own);
   });
 });

@@ -194,9 +194,49 @@ describe("memoryStore", () => {
     expect("delete" in store).toBe(false);
   });
 
+  it("is bounded in bytes too (UTF-16 code units of keys and values, times two), dropping the least recently used", () => {
+    const store = memoryStore({ maxBytes: 1000 });
+    // Each entry: a 1-character key and a 199-character value, 400 bytes.
+    store.set("a", "1".repeat(199));
+    store.set("b", "2".repeat(199));
+    expect(store.get("a")).toBe("1".repeat(199));
+    store.set("c", "3".repeat(199));
+    expect(store.bytes).toBe(800);
+    expect([store.get("a") !== undefined, store.get("b") !== undefined, store.get("c") !== undefined]).toEqual([true, false, true]);
+    // Astral characters count as the two code units a JavaScript string holds them in.
+    store.set("d", "😀".repeat(100));
+    expect(store.bytes).toBeLessThanOrEqual(1000);
+  });
+
+  it("keeps about 64 MB by default, whatever the entries hold", () => {
+    // Before: 1,000 entries of any size (about 3.7 GB with the archive on); here 40 values of 2 MB each.
+    const store = memoryStore();
+    const large = "x".repeat(1_000_000);
+    for (let index = 0; index < 40; index++) store.set(`context-compactor:chat-${index}:archive`, large);
+    expect(store.bytes).toBeLessThanOrEqual(64 * 1024 * 1024);
+    expect(store.size).toBe(33);
+    expect(store.get("context-compactor:chat-39:archive")).toBe(large);
+    expect(store.get("context-compactor:chat-0:archive")).toBeUndefined();
+  });
+
+  it("refuses a single value over maxBytes, keeping what it held, and statefulCompactor reports it as a store error", async () => {
+    const store = memoryStore({ maxBytes: 1000 });
+    store.set("k", "small");
+    expect(() => store.set("k", "x".repeat(600))).toThrow(new RangeError("Expected a value within the store's `maxBytes` (1000), got one of 1202 bytes with its key: it was not stored"));
+    expect(() => store.setIf("k", "x".repeat(600), "small")).toThrow(RangeError);
+    expect(store.get("k")).toBe("small");
+    const errors: { error: unknown; operation: string }[] = [];
+    // Budgets in messages: the state written holds a 600-character summary, over the store's 1,000 bytes.
+    const compact = statefulCompactor({ ...options, summarize: () => "s".repeat(600), store, events: { onStoreError: (error, { operation }) => errors.push({ error, operation }) } });
+    const output = await compact(conversation(6));
+    expect(output).not.toBeNull();
+    expect(errors).toEqual([{ error: expect.any(RangeError), operation: "set" }]);
+  });
+
   it("validates maxEntries", () => {
     expect(() => memoryStore({ maxEntries: 0 })).toThrow("Expected `maxEntries` to be a positive integer, got `0` (number)");
     expect(() => memoryStore({ maxEntres: 5 } as never)).toThrow("Did you mean `maxEntries`?");
+    expect(() => memoryStore({ maxBytes: 0 })).toThrow("Expected `maxBytes` to be a positive integer, got `0` (number)");
   });
 });
 

@@ -180,7 +180,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
       older,
       {
         instructions: settings.instructions,
-        previousSummary: plan.previousSummary ?? providerSummaryIn(head) ?? call.storedText,
+        previousSummary: plan.previousSummary ?? providerSummaryIn(head, plan.dialect) ?? call.storedText,
         tokensBefore,
         maxTokens: settings.maxTokens,
         keepTail: settings.keepTail,

@@ -13,7 +13,7 @@ import { SMALLEST_SUMMARY, summaryTokens } from "./summary-tokens.js";
  */
 export function overBudgetCause<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>): OverBudgetCause {
   const { tokens } = plan;
-  const head = headLength(tokens.messages);
+  const head = headLength(tokens.messages, plan.dialect);
   const headTokens = head === 0 ? 0 : tokens.countList(tokens.messages.slice(0, head));
   if (headTokens > settings.maxTokens) return "system-prompt";
   const isCallerBoundary = settings.isBoundary ?? isUserBoundary;

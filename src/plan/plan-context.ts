@@ -91,7 +91,7 @@ export function measureTranscript<M extends AnyMessage>(messages: readonly M[], 
 /** Reads what the rungs need of a transcript that is to be compacted. */
 export function planContext<M extends AnyMessage>(measured: MeasuredTranscript<M>): PlanContext<M> {
   const { messages, settings, dialect, original } = measured;
-  const head = headLength(messages);
+  const head = headLength(messages, dialect);
   // The library's own summary counts by position and role; a boundary must also not cut a pair
   // (a duplicate result after a user turn would be left without its call).
   const made = libraryMessagesOf(messages, head, settings.summaryRole, { stored: measured.stored, sealKey: settings.sealKey, dialect });

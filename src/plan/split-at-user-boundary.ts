@@ -1,6 +1,8 @@
 import { libraryMessagesOf } from "../dialects/library-messages.js";
 import { isSystemPrompt, isUserBoundary } from "../dialects/messages.js";
+import type { Dialect } from "../dialects/dialect.js";
 import { lastProviderCompaction } from "../dialects/provider-compaction.js";
+import { transcriptDialect } from "../dialects/registry.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { smallestFittingFromEnd } from "./search-from-end.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
@@ -44,13 +46,15 @@ export interface TailStart {
 /**
  * Length of the kept head: the run of system and developer messages the transcript opens with
  * (none of them a summary), so a system prompt followed by a developer message is kept whole; and
- * when a provider's own compaction (a Responses `compaction` item, an Anthropic `compaction` block)
- * is in the transcript, everything up to the last one: it is the summary in force, never cut,
- * masked or truncated, and the older part starts after it.
+ * when a provider's own compaction is in the transcript where that provider puts it (a top-level
+ * Responses `compaction` item in a transcript read as Responses, a `compaction` block of an
+ * assistant message in one read as Anthropic: `dialect` is the format the transcript is read in),
+ * everything up to the last one: it is the summary in force, never cut, masked or truncated, and
+ * the older part starts after it.
  */
-export function headLength(messages: readonly object[]): number {
+export function headLength(messages: readonly object[], dialect: Dialect): number {
   const prompt = systemPromptLength(messages);
-  return Math.max(prompt, lastProviderCompaction(messages, prompt) + 1);
+  return Math.max(prompt, lastProviderCompaction(messages, prompt, dialect) + 1);
 }
 
 /** Length of the run of system and developer messages the transcript opens with, none of them a summary. */
@@ -119,7 +123,7 @@ export function splitAtUserBoundary<M extends AnyMessage>(
   const keepTail = integer(options.keepTail, "keepTail", 0);
   const countTokens = optionalFunction<CountTokens<M>>(options.countTokens, "countTokens");
   const isBoundary = optionalFunction<(message: M) => boolean>(options.isBoundary, "isBoundary") ?? isUserBoundary;
-  const head = headLength(messages);
+  const head = headLength(messages, transcriptDialect(messages));
   // The library's own summary and reminder, where the hook puts them, never start a tail.
   const made = libraryMessagesOf(messages, head);
   const tailStart = (index: number) => !made.has(messages[index] as M) && isBoundary(messages[index] as M);

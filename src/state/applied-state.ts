@@ -1,5 +1,6 @@
 import type { Settings } from "../ground/options.js";
 import type { AnyMessage } from "../ground/types.js";
+import { formatDialect } from "../dialects/transcript-format.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
 import { checkedSummary } from "./check-state.js";
 import type { ConversationState } from "./conversation-state.js";
@@ -23,6 +24,12 @@ export interface ApplyContext<M extends AnyMessage> {
   settings: Settings<M>;
   /** Told of stored state that does not hold what this library stores. */
   invalid: (error: unknown) => void;
+  /**
+   * Whether a state may follow a window that slid (see `slidState`): only under a conversation id
+   * the caller gave. The automatic key is shared by every conversation that opens alike, and
+   * the state of one of them must never be rebased onto another's input.
+   */
+  followsSlidWindow: boolean;
 }
 
 /** Where the message at `index` of an applied state's `base` sits in the input (-1: a stored summary message). */
@@ -42,16 +49,18 @@ const unapplied = <M extends AnyMessage>(messages: readonly M[]): AppliedState<M
 /**
  * The input as `stored` says to send it: the system prompt, the stored summary, then what it does
  * not cover; or the input as it is when the state's digest does not match the input's own leading
- * messages (and the input is no window slid over them), or its summary does not hold what this
- * library stores.
+ * messages (and the input is no window slid over them, under a conversation id), or its summary
+ * does not hold what this library stores.
  */
 export async function appliedState<M extends AnyMessage>(messages: readonly M[], stored: ConversationState | undefined, context: ApplyContext<M>): Promise<AppliedState<M>> {
-  const head = headLength(messages);
+  const head = headLength(messages, formatDialect(messages, context.settings.format));
   // The summary is taken from the store only: a message of the input that looks like one is text of its author.
   if (stored === undefined || stored.covered <= head) return unapplied(messages);
   let state: ConversationState | undefined = stored;
   // A window that slid (only older messages dropped from its front) still continues from the state, rebased on it.
-  if (state.covered > messages.length || (await digestMessages(messages.slice(0, state.covered))) !== state.digest) state = await slidState(messages, state, head);
+  if (state.covered > messages.length || (await digestMessages(messages.slice(0, state.covered))) !== state.digest) {
+    state = context.followsSlidWindow ? await slidState(messages, state, head) : undefined;
+  }
   if (state === undefined) return unapplied(messages);
   let summary: M[];
   try {

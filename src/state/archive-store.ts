@@ -43,8 +43,8 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
       if (typeof text !== "string") throw new InvalidStateError(`Expected the stored archive to be a string, got ${typeof text}`);
       let payload: string | undefined = text;
       if (stateKey !== undefined) {
-        payload = await verifiedState(text, await stateKey);
-        if (payload === undefined) throw new InvalidStateError("Expected the stored archive signed with this `signingKey`; it is unsigned or signed with another key");
+        payload = await verifiedState(text, await stateKey, { kind: "archive", key });
+        if (payload === undefined) throw new InvalidStateError("Expected the stored archive signed with this `signingKey` for this key and kind of value");
       }
       return parseArchive(payload);
     } catch (error) {
@@ -68,7 +68,7 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
     if (!added) return;
     try {
       const payload = serializeArchive(ranges);
-      const value = stateKey === undefined ? payload : await signState(payload, await stateKey);
+      const value = stateKey === undefined ? payload : await signState(payload, await stateKey, { kind: "archive", key });
       await boundedStoreCall(() => store.set(key, value), "set", storeTimeoutMs, undefined);
     } catch (error) {
       report(error, "set", key);

@@ -81,8 +81,8 @@ export function branchStorage(options: BranchStorageOptions): BranchStorage {
     if (text === null || text === undefined) return [];
     try {
       if (stateKey !== undefined) {
-        const payload = typeof text === "string" ? await verifiedState(text, await stateKey) : undefined;
-        if (payload === undefined) throw new InvalidStateError("Expected stored state signed with this `signingKey`; it is unsigned or signed with another key");
+        const payload = typeof text === "string" ? await verifiedState(text, await stateKey, { kind: "state", key }) : undefined;
+        if (payload === undefined) throw new InvalidStateError("Expected stored state signed with this `signingKey` for this key and kind of value");
         text = payload;
       }
       return parseStates(text);
@@ -102,11 +102,11 @@ export function branchStorage(options: BranchStorageOptions): BranchStorage {
     }
   }
 
-  const signed = async (payload: string): Promise<string> => (stateKey === undefined ? payload : signState(payload, await stateKey));
+  const signed = async (key: string, payload: string): Promise<string> => (stateKey === undefined ? payload : signState(payload, await stateKey, { kind: "state", key }));
 
   async function writeValue(key: string, payload: string): Promise<void> {
     try {
-      const value = await signed(payload);
+      const value = await signed(key, payload);
       ownWrites?.set(key, value);
       // The result is ready: a write that does not answer in time is reported, not waited for.
       await boundedStoreCall(() => store.set(key, value), "set", storeTimeoutMs, undefined);
@@ -119,7 +119,7 @@ export function branchStorage(options: BranchStorageOptions): BranchStorage {
   async function writeValueIf(key: string, payload: string, expected: string | null, setIf: NonNullable<CompactionStore["setIf"]>): Promise<boolean> {
     let value: string | undefined;
     try {
-      value = await signed(payload);
+      value = await signed(key, payload);
       const written = value;
       const swapped = await boundedStoreCall(() => setIf.call(store, key, written, expected), "setIf", storeTimeoutMs, undefined);
       if (swapped) ownWrites?.set(key, value);

@@ -3,6 +3,7 @@ import { summaryRoleIn } from "../dialects/library-messages.js";
 import type { MessageRecord } from "../dialects/dialect.js";
 import { formatDialect } from "../dialects/transcript-format.js";
 import { providerCompactionOf } from "../dialects/provider-compaction.js";
+import { findToolPairProblems } from "../dialects/tool-pairs.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, SUMMARY_REPLY } from "../ground/constants.js";
 import type { Settings } from "../ground/options.js";
@@ -87,10 +88,13 @@ function checkPinned(state: ConversationState, messages: readonly object[], head
 function storedReplacement<M extends AnyMessage>(state: ConversationState, messages: readonly M[], head: number, settings: Settings<M>): M[] {
   const made = state.madeBy as NonNullable<ConversationState["madeBy"]>;
   const current = (settings.summarize as { madeBy?: unknown } | undefined)?.madeBy as ConversationState["madeBy"];
+  const dialect = formatDialect(messages, settings.format);
   if (current !== undefined && current.provider === made.provider && current.model === made.model) {
-    if (!state.summary.some((message) => providerCompactionOf(message) !== undefined)) {
+    if (!state.summary.some((message) => providerCompactionOf(message, dialect) !== undefined)) {
       throw new InvalidStateError("Expected the stored state's replacement to hold a provider compaction");
     }
+    // Stored before replacements were checked, or written by someone else: sent as it is, so checked as `summarize`'s was.
+    if (findToolPairProblems(state.summary).length > 0) throw new InvalidStateError("Expected the stored state's replacement to hold its tool calls and results in whole pairs");
     // Checked by its length first, so a stored megabyte is refused without being counted.
     if (JSON.stringify(state.summary).length > settings.maxSummaryTokens * 16 + 1024) {
       throw new InvalidStateError(`Expected the stored replacement within \`summary.maxTokens\` (${settings.maxSummaryTokens})`);
@@ -101,7 +105,6 @@ function storedReplacement<M extends AnyMessage>(state: ConversationState, messa
   if (state.text === undefined || state.text.trim() === "") {
     throw new InvalidStateError(`Expected the stored compaction by ${made.provider} ${made.model} to carry a readable \`text\` for another provider or model`);
   }
-  const dialect = formatDialect(messages, settings.format);
   const summary: object[] = [dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + state.text)];
   if (dialect.replyToSummary !== undefined) summary.push(dialect.replyToSummary());
   const { madeBy: _madeBy, text: _text, ...plain } = state;

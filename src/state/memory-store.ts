@@ -10,29 +10,42 @@ export interface MemoryStoreOptions {
    */
   maxEntries?: number;
   /**
+   * Bytes kept at most, counted as two per UTF-16 code unit of each key and value (what a
+   * JavaScript string takes in memory at most); the least recently used entries are dropped first.
+   * A single value larger than this is refused: `set` throws a `RangeError`, which
+   * `statefulCompactor` reports to `events.onStoreError` like any failed write.
+   * @default 67108864 (64 MB)
+   */
+  maxBytes?: number;
+  /**
    * Milliseconds an entry lives after its last write; none when undefined.
    * @default undefined
    */
   ttlMs?: number;
 }
 
+/** Bytes `memoryStore` keeps unless `maxBytes` says otherwise: 64 MB. */
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+
 /**
- * A `CompactionStore` in this process's memory: a bounded least-recently-used map. The default
- * store of `statefulCompactor` and the adapters. It lives as long as the process; use a shared store
+ * A `CompactionStore` in this process's memory: a least-recently-used map bounded in entries and
+ * in bytes (an archive can make one conversation's entry megabytes). The default store of
+ * `statefulCompactor` and the adapters. It lives as long as the process; use a shared store
  * (Redis, KV) when requests of one conversation may reach different processes.
  *
- * @param options - `maxEntries` (default 1000), `ttlMs` (default none)
- * @returns the store
+ * @param options - `maxEntries` (default 1000), `maxBytes` (default 64 MB), `ttlMs` (default none)
+ * @returns the store, with `size` (entries) and `bytes` (what they take) to watch it
  * @example
  * ```ts
- * const store = memoryStore({ maxEntries: 10_000 });
+ * const store = memoryStore({ maxEntries: 10_000, maxBytes: 256 * 1024 * 1024 });
  * ```
  */
-export function memoryStore(options: MemoryStoreOptions = {}): CompactionStore & { readonly size: number; setIf(key: string, value: string, expected: string | null): boolean } {
-  optionsObject(options, "options", ["maxEntries", "ttlMs"]);
+export function memoryStore(options: MemoryStoreOptions = {}): CompactionStore & { readonly size: number; readonly bytes: number; setIf(key: string, value: string, expected: string | null): boolean } {
+  optionsObject(options, "options", ["maxEntries", "maxBytes", "ttlMs"]);
   const ttlMs = optionalPositiveMs(options.ttlMs, "ttlMs");
   const maxEntries = optionalInteger(options.maxEntries, "maxEntries", 1, 1000);
-  const entries = recentEntries(maxEntries, ttlMs);
+  const maxBytes = optionalInteger(options.maxBytes, "maxBytes", 1, DEFAULT_MAX_BYTES);
+  const entries = recentEntries(maxEntries, ttlMs, maxBytes);
   const leases = new Map<string, { token: string; until: number }>();
   const store = {
     get: (key: string): string | undefined => entries.get(key),
@@ -53,6 +66,9 @@ export function memoryStore(options: MemoryStoreOptions = {}): CompactionStore &
     },
     get size(): number {
       return entries.size;
+    },
+    get bytes(): number {
+      return entries.bytes;
     },
     ttlMs,
   };

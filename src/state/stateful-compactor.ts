@@ -9,6 +9,7 @@ import { checkedRequest, compactionRequests, withRequest, type CompactionRequest
 import { MAX_REMEMBERED_REQUESTS, readVerdict } from "../hook/read-verdict.js";
 import { boundedMap } from "../ground/bounded-map.js";
 import { planWithSettings, type EnginePlan } from "../plan/plan.js";
+import { formatDialect } from "../dialects/transcript-format.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
 import { assertTranscript } from "../validation/validate-messages.js";
 import { checkedUsage } from "../validation/usage.js";
@@ -24,7 +25,7 @@ import { UnreadableValueError, digestMessages } from "./digest.js";
 import { droppedMessages } from "./dropped-messages.js";
 import { recallFromArchive } from "./recall-archive.js";
 import { resolveStatefulOptions, type RecallOptions, type StatefulCallOptions, type StatefulCompactorOptions } from "./stateful-options.js";
-import { KEY_PREFIX, archiveKeyOf, automaticKey, keyOfId } from "./store-keys.js";
+import { KEY_PREFIX, archiveKeyOf, automaticKey, isAutomaticKey, keyOfId } from "./store-keys.js";
 import { storedSummaryOf } from "./stored-compaction.js";
 import { coveredTailOf } from "./slid-window.js";
 import { stateWithUsage, usageFromState, usageOfBase } from "./stored-usage.js";
@@ -131,7 +132,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     assertTranscript(messages);
     let key: string;
     try {
-      key = await queue.keyInOrder(async () => (id === undefined ? automaticKey(messages) : keyOfId(id)));
+      key = await queue.keyInOrder(async () => (id === undefined ? automaticKey(messages, formatDialect(messages, settings.format)) : keyOfId(id)));
     } catch (error) {
       if (!(error instanceof UnreadableValueError)) throw error;
       // Its opening cannot be read, so the conversation has no key: it is compacted without state.
@@ -174,7 +175,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   /** Read state → plan → lease (only to summarize) → engine → write state → archive. */
   async function compactStored<T extends M>(input: Call<T>): Promise<CompactionResult<T> | null> {
     const { messages, key, signal } = input;
-    const apply: ApplyContext<T> = { settings, invalid: (error) => report(error, { operation: "get", key }) };
+    const apply: ApplyContext<T> = { settings, invalid: (error) => report(error, { operation: "get", key }), followsSlidWindow: !isAutomaticKey(key) };
     let applied = await bestBranch(messages, await branches.read(key, signal), apply);
     const call = { ...input, usage: input.usage ?? (await usageFromState(messages, applied.state)) };
     // One summary per crossing across instances: only the holder of the lease summarizes; the
@@ -202,7 +203,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const { state, base, origin, stored } = applied;
     const inputIndex = inputIndexOf(applied);
     // A conversation without an id has no archive: a recall names its conversation by id.
-    const archived = archive !== undefined && !key.startsWith(`${KEY_PREFIX}auto:`);
+    const archived = archive !== undefined && !isAutomaticKey(key);
     const outcome = await runCompaction<T>(base, archived ? withArchiveLine(callSettings, call, applied) : callSettings, definedFields({ signal, usage: usageOfBase(usage, state, origin), stored, planned, storedText: state?.madeBy === undefined ? undefined : state.text, measured: (tokens: number) => (seen.tokens = tokens) }));
     seen.compacted = outcome !== null;
     if (outcome === null) {
@@ -243,8 +244,8 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
         covered,
         digest: await digestMessages(messages.slice(0, covered)),
         pinned,
-        ...storedSummaryOf(outcome, base, messages, state),
-        coveredTail: await coveredTailOf(messages, covered, headLength(messages)),
+        ...storedSummaryOf(outcome, applied, messages, formatDialect(messages, settings.format)),
+        coveredTail: await coveredTailOf(messages, covered, headLength(messages, formatDialect(messages, settings.format))),
       };
       await branches.write(key, { next, messages, extended: state, signal });
     });
@@ -292,7 +293,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
  * the system prompt's end to the kept suffix's start.
  */
 function withArchiveLine<T extends AnyMessage>(settings: Settings<T>, { messages }: Call<T>, applied: AppliedState<T>): Settings<T> {
-  const head = headLength(messages);
+  const head = headLength(messages, formatDialect(messages, settings.format));
   const inputIndex = inputIndexOf(applied);
   return { ...settings, summarySuffix: (tailStart: number) => archiveLine(head, (tailStart >= applied.base.length ? messages.length : inputIndex(tailStart)) - 1) };
 }

@@ -1,5 +1,7 @@
 // The store keys of a conversation: its state, its lease, its archive, and the key of a conversation without an id.
 
+import type { Dialect } from "../dialects/dialect.js";
+import { transcriptDialect } from "../dialects/registry.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
 import { digestMessages } from "./digest.js";
 
@@ -10,10 +12,32 @@ export const KEY_PREFIX = "context-compactor:";
  * The store key of a conversation id. Ids come from clients, and the keys this library derives
  * from a conversation's key (its lease, `<key>:lease`) or makes without an id (`auto:<digest>`)
  * hold a `:` after the id's place: with `:` (and `%`, the escape) percent-encoded, no id reaches
- * them. An id without either keeps the key it always had, so its stored state is still found.
+ * them. A lone surrogate (half of an emoji cut in two) is written as `%u` and its four hex digits:
+ * a store that sends keys as UTF-8 (Redis, every KV) would write each as U+FFFD, and ids that
+ * differ only in a broken emoji would share one conversation's state, lease and archive. Every
+ * key is therefore well-formed, and no two ids share one, since every `%` of an id is encoded. An
+ * id without `:`, `%` or a lone surrogate keeps the key it always had, so its stored state is
+ * still found.
  */
 export function keyOfId(id: string): string {
-  return KEY_PREFIX + id.replace(/[%:]/g, (character) => (character === "%" ? "%25" : "%3A"));
+  let key = KEY_PREFIX;
+  let plainFrom = 0;
+  for (let index = 0; index < id.length; index++) {
+    const code = id.charCodeAt(index);
+    let escaped: string | undefined;
+    if (code === 0x25) escaped = "%25";
+    else if (code === 0x3a) escaped = "%3A";
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      const next = id.charCodeAt(index + 1);
+      // A high surrogate followed by a low one is an astral character, kept as it is.
+      if (next >= 0xdc00 && next <= 0xdfff) index++;
+      else escaped = `%u${code.toString(16).toUpperCase()}`;
+    } else if (code >= 0xdc00 && code <= 0xdfff) escaped = `%u${code.toString(16).toUpperCase()}`;
+    if (escaped === undefined) continue;
+    key += id.slice(plainFrom, index) + escaped;
+    plainFrom = index + 1;
+  }
+  return key + id.slice(plainFrom);
 }
 
 /** The key of a conversation's lease: disjoint from every state key, since encoded ids hold no `:`. */
@@ -24,6 +48,9 @@ export const leaseKeyOf = (key: string) => `${key}:lease`;
  * state key and from every other conversation's keys, since encoded ids hold no `:`.
  */
 export const archiveKeyOf = (key: string) => `${key}:archive`;
+
+/** True for the key `automaticKey` makes, which no conversation id reaches. */
+export const isAutomaticKey = (key: string): boolean => key.startsWith(`${KEY_PREFIX}auto:`);
 
 /**
  * The key of a conversation without an id: the digest of its system prompt and its opening.
@@ -39,8 +66,8 @@ export const archiveKeyOf = (key: string) => `${key}:archive`;
  * to compact almost always does (the opening ends at the first messages that hold some text); one
  * that compacts before (a long system prompt, short messages) finds its state again only from then.
  */
-export async function automaticKey(messages: readonly object[]): Promise<string> {
-  return `${KEY_PREFIX}auto:${await digestMessages(messages.slice(0, openingEnd(messages)))}`;
+export async function automaticKey(messages: readonly object[], dialect: Dialect = transcriptDialect(messages)): Promise<string> {
+  return `${KEY_PREFIX}auto:${await digestMessages(messages.slice(0, openingEnd(messages, dialect)))}`;
 }
 
 /** Messages after the system prompt that the opening holds at least: the first request, the reply to it and the next message. */
@@ -53,8 +80,8 @@ const OPENING_CHARACTERS = 256;
 const LOOKED_AT_PER_MESSAGE = 256;
 
 /** The index after the opening: see `automaticKey`. */
-function openingEnd(messages: readonly object[]): number {
-  const head = headLength(messages);
+function openingEnd(messages: readonly object[], dialect: Dialect): number {
+  const head = headLength(messages, dialect);
   let end = head;
   let characters = 0;
   while (end < messages.length && end - head < OPENING_MAX_MESSAGES && (end - head < OPENING_MESSAGES || characters < OPENING_CHARACTERS)) {

@@ -1,3 +1,4 @@
+import type { Dialect } from "../dialects/dialect.js";
 import type { CompactionOutcome } from "../hook/engine.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
 import type { AnyMessage } from "../ground/types.js";
@@ -12,16 +13,16 @@ import type { ConversationState } from "./conversation-state.js";
  */
 export function storedSummaryOf<T extends AnyMessage>(
   outcome: CompactionOutcome<T>,
-  base: readonly T[],
+  { base, state }: { base: readonly T[]; state: ConversationState | undefined },
   messages: readonly T[],
-  state: ConversationState | undefined,
+  dialect: Dialect,
 ): Pick<ConversationState, "summary" | "madeBy" | "text"> {
   const made = outcome.replacement;
   if (made?.madeBy !== undefined) return { summary: outcome.added, madeBy: made.madeBy, ...(made.text === undefined ? {} : { text: made.text }) };
   if (made !== undefined || state?.madeBy === undefined) return { summary: outcome.added };
   // The stored compaction sits in the base's head, after the input's own head; kept when the result still opens with it.
-  const from = headLength(messages);
-  const carried = base.slice(from, headLength(base));
+  const from = headLength(messages, dialect);
+  const carried = base.slice(from, headLength(base, dialect));
   if (carried.length === 0 || outcome.messages[from] !== carried[0]) return { summary: outcome.added };
   return { summary: [...carried, ...outcome.added], madeBy: state.madeBy, ...(state.text === undefined ? {} : { text: state.text }) };
 }

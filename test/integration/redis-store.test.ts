@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redisStore } from "../../src/adapters/redis.js";
 import { SUMMARY_PREFIX, statefulCompactor, type CompactionStore } from "../../src/index.js";
 import { hasRedisServer, startRedisServer, type RedisServer } from "../support/redis-server.js";
 import { builders } from "../support/builders.js";
@@ -46,6 +47,26 @@ describe.skipIf(!available)("a Redis store", () => {
     const second = await statefulCompactor<Message>({ ...options, summarize: () => `s${++calls}` })([...history(4), { role: "user", content: "u5" }], { conversationId: "in-process" });
     expect(calls).toBe(1);
     expect(second!.messages[1]).toEqual(first!.messages[1]);
+  });
+
+  it("a signed state or archive copied under another conversation's key is refused", async () => {
+    // Someone who can write to Redis but holds no `signingKey` copies what the app signed for
+    // their own chat under a victim's keys, with the client's own COPY command.
+    const signed = redisStore(client);
+    const orders = (label: string, turns: number) => Array.from({ length: turns }, (_, i) => [builders["openai-chat"].user(`${label} order ${i} ${"x ".repeat(40)}`), builders["openai-chat"].assistant(`${label} parcel ${i}`)]).flat();
+    const messages = [{ role: "system", content: "sys" }, ...orders("shared", 10)];
+    const options = { maxTokens: 300, store: signed, signingKey: "instance-key", archive: true };
+    await statefulCompactor({ ...options, summarize: () => "ATTACKER summary" })(messages, { conversationId: "signed-attacker" });
+    for (const suffix of ["", ":archive"]) {
+      expect(await client.copy(`context-compactor:signed-attacker${suffix}`, `context-compactor:signed-victim${suffix}`, { REPLACE: true })).toBe(1);
+    }
+    const errors: unknown[] = [];
+    const victim = statefulCompactor({ ...options, summarize: () => "victim summary", events: { onStoreError: (error) => errors.push(error) } });
+    expect(await victim.recall("parcel", { conversationId: "signed-victim" })).toBe("Nothing of this conversation is archived.");
+    const output = await victim(messages, { conversationId: "signed-victim" });
+    expect(JSON.stringify(output)).not.toContain("ATTACKER");
+    // The recall's read, the state's read, and the archive's read before its append: each refused.
+    expect(errors.map(String)).toEqual(Array.from({ length: 3 }, () => expect.stringContaining("for this key and kind of value")));
   });
 
   it("two processes: the second continues the first's compaction and calls no summarize", () => {
