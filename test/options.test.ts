@@ -148,7 +148,7 @@ describe("bad events", () => {
     [{ messages: [{ role: "user" }, null] }, "Expected `messages[1]` to be a message object, got `null` (null)"],
     [{ messages: [{ role: "user" }, { role: "user" }, 7] }, "Expected `messages[2]` to be a message object, got `7` (number)"],
     [{ messages: [{ role: 3 }] }, "Expected `messages[0].role` to be a string, got `3` (number)"],
-    [{ messages: Promise.resolve([]) }, "Expected `messages` to be an array, got `{}` (object); is an `await` missing where they were made?"],
+    [{ messages: Promise.resolve([]) }, "Expected `messages` to be an array, got `[object Promise]` (object); is an `await` missing where they were made?"],
     [{}, "Expected `messages` to be an array, got `undefined` (undefined); is an `await` missing where they were made?"],
     [null, "Expected the before-LLM event `{ messages }`, got `null` (null)"],
     [{ messages: [], signal: "stop" }, "Expected `event.signal` to be an AbortSignal, got `stop` (string)"],

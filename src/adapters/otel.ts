@@ -1,8 +1,9 @@
-import { context, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from "@opentelemetry/api";
+import { context, SpanStatusCode, trace, type Attributes, type Context, type Exception, type Span, type Tracer } from "@opentelemetry/api";
 import type { CompactedEvent, CompactingEvent, SkippedEvent } from "../ground/types.js";
 import { isCompactionError } from "../ground/errors.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
+import { redactSecrets } from "../text/redact-secrets.js";
 
 // Attribute names. The GenAI ones are the OpenTelemetry GenAI semantic conventions'
 // (open-telemetry/semantic-conventions-genai, model/gen-ai/registry.yaml; the JavaScript constants
@@ -119,6 +120,53 @@ function errorType(error: unknown): string {
   return "_OTHER";
 }
 
+/** The most characters of an error's message an event or a status carries. */
+const MOST_MESSAGE_CHARS = 500;
+/** The most characters of an error's stack an event carries. */
+const MOST_STACK_CHARS = 4_000;
+
+/**
+ * `text` redacted and cut to `most` characters. Traces are exported to places the transcript never
+ * goes, and a summarizer's error may quote the request it failed on (a key, a whole prompt): only
+ * the start of it is kept, redacted as the model-free summary is. It is read a little past the cut,
+ * so that a secret across it is judged whole.
+ */
+function bounded(text: string, most: number): string {
+  const read = text.length > most + 1024 ? text.slice(0, most + 1024) : text;
+  const redacted = redactSecrets(read);
+  return redacted.length > most || read.length < text.length ? `${redacted.slice(0, most - 1)}…` : redacted;
+}
+
+/** An error's text, whatever was thrown: a `toString` that throws is no reason to lose the span. */
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  try {
+    return String(error);
+  } catch {
+    return Object.prototype.toString.call(error);
+  }
+}
+
+/**
+ * What `recordException` is given: the error's code or name, its message bounded and redacted, and
+ * its stack with the message at its head replaced by that bounded one (V8 writes
+ * `Name: message` first), the whole bounded and redacted too.
+ */
+function exceptionOf(error: unknown): Exception {
+  const message = bounded(messageOf(error), MOST_MESSAGE_CHARS);
+  if (!(error instanceof Error)) return message;
+  const { name } = error;
+  const code = (error as { code?: unknown }).code;
+  const exception: Exception = { name, message, ...(typeof code === "string" || typeof code === "number" ? { code } : {}) };
+  const { stack } = error;
+  if (typeof stack === "string") {
+    const head = error.message === "" ? name : `${name}: ${error.message}`;
+    const frames = stack.startsWith(head) ? `${name}: ${message}${stack.slice(head.length)}` : stack;
+    exception.stack = bounded(frames, MOST_STACK_CHARS);
+  }
+  return exception;
+}
+
 function checkCallback(options: OtelEventsOptions, name: keyof OtelEvents): void {
   const value = options[name];
   if (value !== undefined && typeof value !== "function") throw new TypeError(expectedMessage(name, "a function", value));
@@ -130,7 +178,7 @@ function checkCallback(options: OtelEventsOptions, name: keyof OtelEvents): void
  * (`compaction`, a child of the span active when the hook runs) with its tokens before and after,
  * the messages summarized and kept, the strategy, the duration, whether it is still over budget
  * and why, or why it was skipped; a skipped compaction's error is recorded on it with status
- * `ERROR`. The active span, when it is a GenAI span (it has `gen_ai.operation.name`), gets
+ * `ERROR`. An error's message is recorded redacted and cut to 500 characters, its stack to 4,000. The active span, when it is a GenAI span (it has `gen_ai.operation.name`), gets
  * `gen_ai.conversation.compacted: true`. A call within budget makes no span.
  *
  * @param tracer - the `Tracer` the spans are made with (`trace.getTracer("my-app")`)
@@ -194,7 +242,7 @@ export function otelEvents(tracer: Tracer, options: OtelEventsOptions = {}): Ote
       });
       // With `onError: "fallback"` the compaction succeeded with the model-free summary: the
       // summarizer's failure is recorded, and the span's status stays unset.
-      if (event.error !== undefined) span.recordException(event.error instanceof Error ? event.error : String(event.error));
+      if (event.error !== undefined) span.recordException(exceptionOf(event.error));
       span.end();
       const active = trace.getActiveSpan();
       if (active !== undefined && isGenAiSpan(active)) active.setAttribute(GEN_AI_CONVERSATION_COMPACTED, true);
@@ -210,9 +258,9 @@ export function otelEvents(tracer: Tracer, options: OtelEventsOptions = {}): Ote
       });
       if (event.reason === "error") {
         const { error } = event;
-        span.recordException(error instanceof Error ? error : String(error));
+        span.recordException(exceptionOf(error));
         span.setAttribute(ERROR_TYPE, errorType(error));
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        span.setStatus({ code: SpanStatusCode.ERROR, message: bounded(messageOf(error), MOST_MESSAGE_CHARS) });
       }
       span.end();
       options.onSkipped?.(event);

@@ -1,16 +1,24 @@
 import type { InspectReport } from "./inspect.js";
 import type { MessageEntry } from "./message-parts.js";
+import { redactSecrets } from "../text/redact-secrets.js";
 
 /**
  * The inspect report as one self-contained HTML page: no network, no external asset (its content
  * security policy forbids both), the transcript's text only ever set as text, never as markup. The
  * page draws the transcript as a token timeline coloured by what the plan does with each message,
- * the plan's parts, the tool-pair problems, and a message's JSON on click.
+ * the plan's parts, the tool-pair problems, and a message's JSON on click. What it quotes from the
+ * transcript is redacted as the model-free summary is (keys, passwords, card numbers beside a card).
  */
 export function htmlReport(report: InspectReport, entries: readonly MessageEntry[]): string {
+  // A message's JSON comes redacted (`messageEntries`, before its cut); what else the page quotes
+  // from the file, the ids of calls with a pairing problem, is redacted here.
+  const redacted = {
+    report: { ...report, toolPairProblems: report.toolPairProblems.map((problem) => ({ ...problem, id: problem.id && redactSecrets(problem.id) })) },
+    entries: entries.map((entry) => ({ ...entry, problems: entry.problems.map(redactSecrets) })),
+  };
   // Inside <script>, "</script>" or "<!--" in a message would end or change the block: every "<" is
   // written as its JSON escape, and so are the two line separators older parsers end a line on.
-  const data = JSON.stringify({ report, entries }).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  const data = JSON.stringify(redacted).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
   return `<!doctype html>
 <html lang="en">
 <head>

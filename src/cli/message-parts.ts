@@ -4,6 +4,7 @@ import type { ToolPairProblem } from "../dialects/tool-pairs.js";
 import { resolveOptions } from "../ground/options.js";
 import type { PlanOptions } from "../ground/types.js";
 import { planWithSettings } from "../plan/plan.js";
+import { redactSecrets } from "../text/redact-secrets.js";
 
 /**
  * What the plan does with one message: `head` (the system prompt, kept first), `kept` (in the tail,
@@ -55,13 +56,22 @@ function prettyFits(compact: string, limit: number): boolean {
   return length <= limit;
 }
 
-/** The message as the page shows it: pretty-printed unless that would be far longer than the message, then as compact JSON. */
+/** Characters read past each end of what the page shows, so that a secret across the cut is judged whole, in its context. */
+const CONTEXT = 2_048;
+
+/**
+ * The message as the page shows it: pretty-printed unless that would be far longer than the
+ * message, then as compact JSON; redacted as the model-free summary is (the page is made to be
+ * attached to a bug report), and before it is cut, so that no cut leaves half a key.
+ */
 function shown(message: object): string {
   const compact = JSON.stringify(message) ?? String(message);
   const json = prettyFits(compact, Math.max(8 * compact.length, 1 << 20)) ? JSON.stringify(message, null, 2) : compact;
-  if (json.length <= MAX_SHOWN) return json;
+  if (json.length <= MAX_SHOWN) return redactSecrets(json);
   const half = MAX_SHOWN / 2;
-  return `${json.slice(0, half)}\n…[${json.length - MAX_SHOWN} of ${json.length} characters not shown]…\n${json.slice(-half)}`;
+  const head = redactSecrets(json.slice(0, half + CONTEXT)).slice(0, half);
+  const tail = redactSecrets(json.slice(-(half + CONTEXT))).slice(-half);
+  return `${head}\n…[${json.length - MAX_SHOWN} of ${json.length} characters not shown]…\n${tail}`;
 }
 
 /**

@@ -12,7 +12,7 @@ import type {
   SkippedEvent,
   Summarize,
 } from "./types.js";
-import { describeValue, expectedMessage } from "./describe-value.js";
+import { describeValue, expectedMessage, typeName } from "./describe-value.js";
 import { rejectUnknownKeys } from "./unknown-keys.js";
 import { integer, oneOf, optionalBoolean, optionalFunction, optionalInteger, optionalOneOf } from "./checks.js";
 import { isPlainObject } from "./plain-object.js";
@@ -206,9 +206,14 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
 
   const signingKey = raw["signingKey"];
   if (signingKey !== undefined) {
+    // The message names the key's type, never its bytes. A Uint8Array is told by its brand, so
+    // one made in another realm (`vm`, an iframe, a worker's transfer) is one too.
     const what = "a non-empty string or Uint8Array";
-    if (typeof signingKey !== "string" && !(signingKey instanceof Uint8Array)) throw new TypeError(expectedMessage("signingKey", what, signingKey));
-    if (signingKey.length === 0) throw new RangeError(expectedMessage("signingKey", what, signingKey));
+    const tag = Object.prototype.toString.call(signingKey).slice(8, -1);
+    if (typeof signingKey !== "string" && !(ArrayBuffer.isView(signingKey) && tag === "Uint8Array")) {
+      throw new TypeError(`Expected \`signingKey\` to be ${what}, got a value of type ${typeName(signingKey)}${tag === "Object" || tag === "Array" || typeof signingKey !== "object" ? "" : ` (${tag})`}`);
+    }
+    if ((signingKey as string | Uint8Array).length === 0) throw new RangeError(`Expected \`signingKey\` to be ${what}, got an empty ${typeof signingKey === "string" ? "string" : "Uint8Array"}`);
   }
 
   return {
@@ -235,7 +240,7 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     force: optionalBoolean(raw["force"], "force"),
     instructions: instructions as string | undefined,
     signal: optionalAbortSignal(raw["signal"], "signal"),
-    sealKey: signingKey === undefined ? randomKey() : typeof signingKey === "string" ? new TextEncoder().encode(signingKey) : (signingKey as Uint8Array).slice(),
+    sealKey: signingKey === undefined ? randomKey() : typeof signingKey === "string" ? new TextEncoder().encode(signingKey) : new Uint8Array(signingKey as Uint8Array),
   };
 }
 

@@ -320,7 +320,9 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
       }
       const inText = textFacts(trimmed, source, tier, order);
       for (const fact of inText) {
-        found.push(key !== undefined && fact.item === fact.identifier && !fact.identifier.includes(key) ? { ...fact, item: `${key} ${fact.identifier}` } : fact);
+        const keyed = key !== undefined && fact.item === fact.identifier && !fact.identifier.includes(key) ? { ...fact, item: `${key} ${fact.identifier}` } : fact;
+        // Judged beside its key, as a number is below and as the quoted call is: `card_number 4539…` is a card's.
+        if (redactSecrets(keyed.item) === keyed.item) found.push(keyed);
       }
       // A value that is a code (an airport `MCO`, a reservation `HATHAT`) is a fact by where it stands.
       if (inText.length === 0 && isCode(trimmed)) found.push({ identifier: trimmed, item: key === undefined ? trimmed : `${key} ${trimmed}`, source, tier, order });

@@ -33,6 +33,24 @@ const keyPatterns: RegExp[] = [
   /\bAIza[A-Za-z0-9_-]{30,1024}/g,
   // JSON Web Tokens.
   /\beyJ[A-Za-z0-9_-]{10,1024}\.[A-Za-z0-9_-]{10,1024}\.[A-Za-z0-9_-]{10,1024}/g,
+  // Prefixes that end in `sk` or `pt` after a letter or `_`, which the `sk-`/`sk_` rule above cannot
+  // see (no word boundary before its `sk`), and formats with prefixes of their own. The shapes are
+  // the published rules of secret scanners:
+  // Groq: gitleaks `groq-api-key`, `gsk_` then 48 letters and digits (keys seen hold 52).
+  /\bgsk_[A-Za-z0-9]{48,1024}/g,
+  // Pinecone: trufflehog `pinecone`, `pcsk_`, a key id of 4 or more letters and digits, `_`, then 40 or more.
+  /\bpcsk_[A-Za-z0-9]{4,64}_[A-Za-z0-9]{40,1024}/g,
+  // LangSmith: gitleaks `langsmith-api-key`, `lsv2_pt_` (personal) or `lsv2_sk_` (service), 32 characters, `_`, 10 more.
+  /\blsv2_(?:pt|sk)_[A-Za-z0-9]{32}_[A-Za-z0-9]{10}/g,
+  // xAI: trufflehog `xai`, `xai-` then 80 letters, digits and `_` (`xai-team` is no key).
+  /\bxai-[A-Za-z0-9_]{80,1024}/g,
+  // Perplexity: trufflehog `perplexity`, `pplx-` then 48 letters and digits.
+  /\bpplx-[A-Za-z0-9]{48,1024}/g,
+  // Google OAuth access tokens: trufflehog `googleoauth2`, `ya29.` then 10 or more letters, digits, `_` and `-`.
+  /\bya29\.[A-Za-z0-9_-]{10,1024}/g,
+  // Slack incoming webhooks: gitleaks `slack-web-hook`, `https://hooks.slack.com/services/` then 44 to
+  // 46 letters, digits, `+` and `/` (`T…/B…/` and the secret). The path is the secret; the host stays.
+  /(?<=\bhooks\.slack\.com\/services\/)[A-Za-z0-9+/]{40,1024}/g,
 ];
 
 // `Bearer <token>` and `Basic <credentials>`, as written in an Authorization header.
@@ -148,15 +166,53 @@ function pemBlocks(text: string, spans: number[]): void {
   }
 }
 
+const BACKSLASH = 92;
+
+/** Whether a character is a hexadecimal digit. */
+function isHex(code: number): boolean {
+  return (code >= 48 && code <= 57) || ((code | 0x20) >= 97 && (code | 0x20) <= 102);
+}
+
+/**
+ * `text` with each JSON escape that stands for a separator (`\n`, `\t`, `\r`, `\b`, `\f`, `\uXXXX`,
+ * after any run of backslashes, as JSON inside a JSON string doubles them) replaced by as many
+ * spaces: the same length, so positions in it are positions in `text`. A name or a key right after
+ * an escape (`…\npassword: …`, `…\nsk-…`) then starts a word, as it does once the JSON is read.
+ * `\"` and `\\` are left: a quote and a backslash already end a name. One pass over character codes.
+ */
+function escapesAsSpaces(text: string): string {
+  let at = text.indexOf("\\");
+  if (at === -1) return text;
+  let result = "";
+  let copied = 0;
+  while (at !== -1 && at < text.length) {
+    let end = at;
+    while (text.charCodeAt(end) === BACKSLASH) end++;
+    const letter = text.charCodeAt(end);
+    let stop = -1;
+    // n, t, r, b, f (lowercase only: `\N` is a backslash and a letter), or u and four hexadecimal digits.
+    if (letter === 110 || letter === 116 || letter === 114 || letter === 98 || letter === 102) stop = end + 1;
+    else if (letter === 117 && isHex(text.charCodeAt(end + 1)) && isHex(text.charCodeAt(end + 2)) && isHex(text.charCodeAt(end + 3)) && isHex(text.charCodeAt(end + 4))) stop = end + 5;
+    if (stop !== -1) {
+      result += text.slice(copied, at) + " ".repeat(stop - at);
+      copied = stop;
+      at = text.indexOf("\\", stop);
+    } else at = text.indexOf("\\", end);
+  }
+  return copied === 0 ? text : result + text.slice(copied);
+}
+
 /**
  * Where the secrets of `text` stand, as sorted, disjoint `[start, end)` pairs, flattened
  * (`[start0, end0, start1, end1, …]`). Linear in the length of `text`.
  *
- * @param text - any text
+ * @param original - any text
  * @returns the spans, flattened
  */
-export function secretSpans(text: string): number[] {
+export function secretSpans(original: string): number[] {
   const spans: number[] = [];
+  // Read with JSON escapes as spaces, so that `\npassword: …` is the name `password`, not `npassword`.
+  const text = escapesAsSpaces(original);
   // A match that stopped at its bound runs on to its token's end, and the next search starts there:
   // each character is read once, however long the run (`sk-sk-sk-…` would otherwise be quadratic).
   for (const pattern of keyPatterns) {
@@ -270,11 +326,13 @@ export function withoutSecretIdentifiers(identifiers: readonly string[], text: s
 
 /**
  * `text` with the secrets it shows replaced by `[redacted]`: API keys and tokens (`sk-…`, `AKIA…`,
- * `ghp_…`, `github_pat_…`, `glpat-…`, `hf_…`, `npm_…`, `SG.…`, `whsec_…`, `xox…-`, `AIza…`, JWTs),
+ * `ghp_…`, `github_pat_…`, `glpat-…`, `hf_…`, `npm_…`, `SG.…`, `whsec_…`, `xox…-`, `AIza…`, JWTs,
+ * `gsk_…`, `pcsk_…`, `lsv2_sk_…`/`lsv2_pt_…`, `xai-…`, `pplx-…`, `ya29.…`, Slack webhook URLs),
  * bearer and basic credentials, passwords in URLs, the values of secret-named settings, keys and
  * headers (`DB_PASSWORD=`, `"github_token":`, `x-api-key:`, Azure's `AccountKey=`), PEM private key
  * blocks, and card numbers (Luhn-checked, beside a word naming a card). Counts, paths and
- * timestamps stay. Linear in the length of `text`. The one redaction of the library: every other
+ * timestamps stay. A JSON escape (`\n`, `\t`, `\u000a`) separates words, as it does once the JSON
+ * is read. Linear in the length of `text`. The one redaction of the library: every other
  * check of a secret reads the spans it redacts.
  *
  * @param text - any text

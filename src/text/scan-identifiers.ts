@@ -62,6 +62,22 @@ const isTrailingPunctuation = (code: number): boolean =>
 const isLeadingPunctuation = (code: number): boolean =>
   code === DOT || code === COLON || code === DASH || code === PLUS || code === AT || code === PERCENT;
 
+const BACKSLASH = 92;
+const isHex = (code: number): boolean => isDigit(code) || (code >= 97 && code <= 102) || (code >= 65 && code <= 70);
+
+/**
+ * Where a run that follows a backslash starts once a JSON escape is read as the separator it
+ * stands for: `\nORD-1` names `ORD-1`, `\u0022#W1` names `#W1`. A letter of `n t r b f` is taken
+ * for an escape only when no lowercase letter follows it, since a Windows path writes the same
+ * characters (`C:\nodejs` keeps `nodejs`); `u` and four hexadecimal digits always are.
+ */
+function afterEscape(text: string, from: number, to: number): number {
+  const code = text.charCodeAt(from);
+  if (code === 117 && to - from >= 5 && isHex(text.charCodeAt(from + 1)) && isHex(text.charCodeAt(from + 2)) && isHex(text.charCodeAt(from + 3)) && isHex(text.charCodeAt(from + 4))) return from + 5;
+  const escape = code === 110 || code === 116 || code === 114 || code === 98 || code === 102;
+  return escape && !isLower(text.charCodeAt(from + 1)) ? from + 1 : from;
+}
+
 /** True when `text[from..to)` starts with `http://` or `https://`, in any case. */
 function startsUrl(text: string, from: number, to: number): boolean {
   const scheme = text.slice(from, Math.min(to, from + 8)).toLowerCase();
@@ -123,7 +139,7 @@ export function scanIdentifiers(text: string, visit: (identifier: string, start:
     }
     let end = index;
     while (end < length && isIdentifierCode(text.charCodeAt(end))) end++;
-    let start = index;
+    let start = index > 0 && text.charCodeAt(index - 1) === BACKSLASH ? afterEscape(text, index, end) : index;
     if (startsUrl(text, start, end)) {
       while (end < length && !endsUrl(text.charCodeAt(end))) end++;
     }
