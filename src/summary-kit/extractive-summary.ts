@@ -73,7 +73,15 @@ function withoutSecretFields(value: unknown, depth = 0): unknown {
   return copy;
 }
 
-const errorPattern = /\b(error|exception|traceback|failed|failure|not found|denied|invalid)\b/i;
+/**
+ * How the output of a tool that failed opens, when its format has no flag for a failure (OpenAI
+ * chat, the Responses API) or the tool said so in text: `Error: …`, `TypeError: …`, `error[E0308]: …`,
+ * `Traceback (most recent call last):`, `fatal: …`, `panic: …`, `npm ERR! …`, `FAILED …`,
+ * `Command failed …`, `Permission denied`, `No such file or directory`, a leading `[ERROR]` or `❌`. Read at its start
+ * only: a file or a log that mentions an error somewhere (Go's `func run() error`) is no failure.
+ */
+const errorOpening =
+  /^\s*(?:[❌✗✖]|[^\p{L}\p{N}]{0,4}(?:[\p{L}\p{N}_.]*(?:error|exception)\b|traceback\b|fatal\b|panic\b|npm err!|(?:\p{L}+ )?fail(?:ed|ure)?\b|permission denied|access denied|not found\b|no such file|command not found|invalid\b|exit (?:code|status):? ?[1-9]))/iu;
 
 /**
  * A summary made without a model: deterministic, within `maxTokens`, from what the messages say
@@ -81,8 +89,10 @@ const errorPattern = /\b(error|exception|traceback|failed|failure|not found|deni
  * (their messages, the tool calls' arguments) first, then those of tool results the agent went on
  * to act on, then the rest, newest first within each; each with the few words that say what it is
  * (`order_id #W2378156`, `amount 250`, read by key from JSON results). Around them: the user's
- * requests quoted, the tool calls made with their outcome, and the errors seen; what is left of the
- * budget goes to facts. A rolled summary of its own merges in section by section; any other
+ * requests quoted, the tool calls made with their outcome, and the errors seen (the results that
+ * failed: flagged so by their format, or opening as a failure's text does); what is left of the
+ * budget goes to facts. Within `maxTokens` by its own count in any script, and never empty where
+ * there is something to summarize; every quote is cut between whole characters. A rolled summary of its own merges in section by section; any other
  * previous summary is carried forward as one block. Secrets are redacted. Usable as a `summarize`
  * that needs no model, and what `onError: "fallback"` uses when `summarize` fails.
  *
@@ -160,7 +170,8 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
         const at = part.id === undefined ? undefined : callLines.get(part.id);
         if (at !== undefined) calls[at] = `${calls[at]} → ${outcome}`;
         else calls.push(`- ${name} → ${outcome}`);
-        if (part.isError || errorPattern.test(part.output.slice(0, 2000))) errors.push(`- ${name}: ${short(part.output, 160)}`);
+        // Filed under errors when the tool failed: its format's flag says so, or its output opens as a failure's does.
+        if (part.isError || errorOpening.test(headOf(part.output.trimStart(), 200))) errors.push(`- ${name}: ${short(part.output, 160)}`);
         facts.push(...resultFacts(part.output, `${name} result`, order));
       }
     }
