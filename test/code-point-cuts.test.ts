@@ -183,6 +183,23 @@ describe.each(dialects)("through a transcript in %s", (dialect: DialectName) => 
   });
 });
 
+describe("summarizeWith's input cut", () => {
+  it("a message larger than a whole request is cut in the middle between whole characters", async () => {
+    await fc.assert(
+      fc.asyncProperty(scriptText(300), fc.integer({ min: 600, max: 1_400 }), async (text, maxInputTokens) => {
+        const prompts: SummaryPrompt[] = [];
+        const summarize = summarizeWith((prompt) => (prompts.push(prompt), "so far"), { maxInputTokens });
+        const older = [{ role: "user", content: `${text}${"🚀👍🏽🇯🇵".repeat(maxInputTokens)}${text}` }];
+        const context = { signal: new AbortController().signal, instructions: undefined, previousSummary: undefined, tokensBefore: 10_000, maxTokens: 5_000, keepTail: 2_500, maxSummaryTokens: 50 };
+        await summarize(older, context);
+        expect(prompts.some((prompt) => prompt.user.includes("left out to fit the summarizer's input"))).toBe(true);
+        expect(malformedStrings(prompts)).toEqual([]);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
 describe("recall: excerpts and the echoed query", () => {
   it("an excerpt around a match, at any budget, and a query cut for the answer's heading", () => {
     const { user, assistant } = builders["openai-chat"];

@@ -39,9 +39,15 @@ const tokensOf = (text: string): number => Math.max(Math.ceil(utf8ByteLength(JSO
  * times too much of it.
  */
 function startWithin(text: string, tokens: number): string {
-  if (tokensOf(text) <= tokens) return text;
+  const whole = tokensOf(text);
+  if (whole <= tokens) return text;
   let fits = 0;
   let over = text.length;
+  // Most often a few tokens over: four characters a token off the end is tried first, so that
+  // the halving runs over that last stretch, not the whole text.
+  const guess = cutPointBefore(text, text.length - 4 * (whole - tokens));
+  if (guess > 0 && tokensOf(text.slice(0, guess)) <= tokens) fits = guess;
+  else if (guess > 0) over = guess;
   while (over - fits > 1) {
     const half = (fits + over) >>> 1;
     let at = cutPointBefore(text, half);
