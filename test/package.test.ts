@@ -26,8 +26,11 @@ describe("package", () => {
     // with statefulCompactor in its parts (one object per concept where one closure held them all), 40.2 KB;
     // with the grouped options (each group checked, a moved key told where it went), recall's ranking
     // and the window that slides, 41.6 KB.
+    // Cutting text between whole characters (a grapheme segmenter read over a window around each
+    // cut, and the model-free summary trimmed by its own count) added 0.7 KB to the core and to the
+    // adapters that carry the summary kit: the AI SDK's 39.5 KB became 40.1 KB.
     expect(gzipSync(core).length).toBeLessThan(43 * 1024);
-    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js", "openai.js", "anthropic.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(40 * 1024);
+    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js", "openai.js", "anthropic.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(41 * 1024);
   });
 
   it("has no runtime dependencies, and the adapters import no framework", () => {

@@ -43,25 +43,36 @@ function graphemes(): { segment(text: string): Iterable<{ index: number }> } | n
   return segmenter;
 }
 
-/** `index` as a whole number within `text`. */
-const clamped = (text: string, index: number): number => (Number.isNaN(index) ? 0 : Math.min(text.length, Math.max(0, Math.floor(index))));
-
 /**
- * Where the segmenter starts reading for a cut at `at`: a window's length before it, on a code
- * point, and at the start of a run of flags (their pairing counts from the run's start).
+ * The grapheme boundary nearest `index` on one side (`after`: at or after it, else at or before
+ * it), read from a window around it: from a window's length before it (on a code point, and at
+ * the start of a run of flags, whose pairing counts from the run's start) to a window's length
+ * after it. A cluster that starts where the window does may have started before it, so its
+ * boundaries are not known there: the nearest code point boundary stands in.
  */
-function windowStart(text: string, at: number): number {
+function cutPoint(text: string, index: number, after: boolean): number {
+  const at = Math.min(text.length, Math.max(0, Math.floor(index) || 0));
+  if (at === 0 || at === text.length) return at;
+  const codePoint = splitsSurrogatePair(text, at) ? at + (after ? 1 : -1) : at;
+  const segments = graphemes();
+  if (segments === null) return codePoint;
   let from = Math.max(0, at - WINDOW);
   if (splitsSurrogatePair(text, from)) from--;
-  const farthest = Math.max(0, from - FLAG_RUN);
+  const farthest = from - FLAG_RUN;
   while (from > farthest && regionalIndicatorBefore(text, from)) from -= 2;
-  return from;
-}
-
-/** Where the segmenter stops reading for a cut at `at`: a window's length after it, on a code point. */
-function windowEnd(text: string, at: number): number {
-  const to = Math.min(text.length, at + WINDOW);
-  return splitsSurrogatePair(text, to) ? to + 1 : to;
+  let to = Math.min(text.length, at + WINDOW);
+  if (splitsSurrogatePair(text, to)) to++;
+  // The last start of a cluster before `at`.
+  let last = -1;
+  for (const { index: offset } of segments.segment(text.slice(from, to))) {
+    const position = from + offset;
+    if (position === at) return at;
+    if (position > at) return last > from || from === 0 ? (after ? position : last) : codePoint;
+    last = position;
+  }
+  // The cluster that holds `at` runs to the end of the window: the end of the text, or not known.
+  if (last > from || from === 0) return after ? (to === text.length ? to : codePoint) : last;
+  return codePoint;
 }
 
 /**
@@ -75,21 +86,7 @@ function windowEnd(text: string, at: number): number {
  * @example
  * cutPointBefore("ab👍🏽", 4); // 2: the thumb and its skin tone stay together
  */
-export function cutPointBefore(text: string, index: number): number {
-  const at = clamped(text, index);
-  if (at === 0 || at === text.length) return at;
-  const codePoint = splitsSurrogatePair(text, at) ? at - 1 : at;
-  const segments = graphemes();
-  if (segments === null) return codePoint;
-  const from = windowStart(text, at);
-  let start = -1;
-  for (const { index: offset } of segments.segment(text.slice(from, windowEnd(text, at)))) {
-    if (from + offset > at) break;
-    start = from + offset;
-  }
-  // A cluster that starts where the window does may have started before it: not known, so the code point.
-  return start > from || from === 0 ? start : codePoint;
-}
+export const cutPointBefore = (text: string, index: number): number => cutPoint(text, index, false);
 
 /**
  * The first place at or after `index` where `text` may be cut: a grapheme boundary where the
@@ -101,23 +98,7 @@ export function cutPointBefore(text: string, index: number): number {
  * @example
  * cutPointAfter("🇯🇵🇺🇸", 2); // 4: the first flag is not split
  */
-export function cutPointAfter(text: string, index: number): number {
-  const at = clamped(text, index);
-  if (at === 0 || at === text.length) return at;
-  const codePoint = splitsSurrogatePair(text, at) ? at + 1 : at;
-  const segments = graphemes();
-  if (segments === null) return codePoint;
-  const from = windowStart(text, at);
-  const to = windowEnd(text, at);
-  let containing = -1;
-  for (const { index: offset } of segments.segment(text.slice(from, to))) {
-    const position = from + offset;
-    if (position >= at) return containing > from || from === 0 ? position : codePoint;
-    containing = position;
-  }
-  // The cluster that holds `at` runs to the end of the window: the end of the text, or not known.
-  return to === text.length && (containing > from || from === 0) ? to : codePoint;
-}
+export const cutPointAfter = (text: string, index: number): number => cutPoint(text, index, true);
 
 /**
  * At most the first `length` code units of `text`, cut where it may be cut.
