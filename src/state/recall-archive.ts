@@ -5,6 +5,7 @@ import { utf8ByteLength } from "../counting/utf8-length.js";
 import { escapeFences } from "../summary-kit/escape-fences.js";
 import { renderEach } from "../summary-kit/render-transcript.js";
 import { STANDS_AS_WORD, bestOccurrence } from "../text/best-occurrence.js";
+import { cutPointBefore, headOf } from "../text/cut-points.js";
 import { redactSecrets } from "../text/redact-secrets.js";
 import type { ArchivedMessage, ArchivedRange } from "./conversation-archive.js";
 
@@ -121,8 +122,9 @@ function excerpt(text: string, at: number, tokens: number): string | undefined {
   if (tokensOf(whole) <= tokens) return whole;
   let chars = tokens * 4 - 80;
   for (let attempt = 0; attempt < 8 && chars >= 40; attempt++) {
-    const start = Math.max(0, Math.min(at - Math.floor(chars / 4), text.length - chars));
-    const end = Math.min(text.length, start + chars);
+    // Between whole characters: half an emoji at either edge would be a lone surrogate.
+    const start = cutPointBefore(text, Math.max(0, Math.min(at - Math.floor(chars / 4), text.length - chars)));
+    const end = cutPointBefore(text, Math.min(text.length, start + chars));
     const before = start > 0 ? `[… ${start} characters left out …] ` : "";
     const after = end < text.length ? ` [… ${text.length - end} characters left out …]` : "";
     const cut = escapeFences(before + text.slice(start, end) + after);
@@ -145,7 +147,7 @@ function excerpt(text: string, at: number, tokens: number): string | undefined {
 export function recallFromArchive(ranges: readonly ArchivedRange[], query: string, maxTokens: number): string {
   if (query.length > MAX_RECALL_QUERY_CHARS) return `The query is ${query.length} characters long; a recall reads at most ${MAX_RECALL_QUERY_CHARS}: ask for an identifier, a phrase or a range such as "12-40".`;
   const entries = ranges.flatMap((range) => range.messages);
-  const shownQuery = escapeFences(redactSecrets(query).replace(spaces, " ").trim()).slice(0, 200);
+  const shownQuery = headOf(escapeFences(redactSecrets(query).replace(spaces, " ").trim()), 200);
   if (entries.length === 0) return "Nothing of this conversation is archived.";
   const found = candidates(entries, query);
   if (found.length === 0) return `No archived message holds "${shownQuery}".`;

@@ -6,6 +6,7 @@ import { messagesToSummarize } from "./build-summary-prompt.js";
 import { dialectOf } from "../dialects/registry.js";
 import { SUMMARY_PREFIX } from "../ground/constants.js";
 import type { AnyMessage } from "../ground/types.js";
+import { cutPointAfter, cutPointBefore, headOf, tailOf } from "../text/cut-points.js";
 import { REDACTED, isSecretName, redactSecrets, secretTest } from "../text/redact-secrets.js";
 import { scanIdentifiers } from "../text/scan-identifiers.js";
 import { expectedMessage } from "../ground/describe-value.js";
@@ -32,14 +33,41 @@ export interface ExtractiveSummaryOptions {
 const tokensOf = (text: string): number => Math.max(Math.ceil(utf8ByteLength(JSON.stringify(text)) / 4), countWordPieces(text));
 
 /**
+ * The longest start of `text` that takes at most `tokens` as `tokensOf` counts it, cut between
+ * whole characters. Found by halving, counted each time, so that a script of many bytes a character
+ * (Japanese, emoji) loses only what it must: a guess of 4 characters a token would cut three
+ * times too much of it.
+ */
+function startWithin(text: string, tokens: number): string {
+  const whole = tokensOf(text);
+  if (whole <= tokens) return text;
+  let fits = 0;
+  let over = text.length;
+  // Most often a few tokens over: four characters a token off the end is tried first, so that
+  // the halving runs over that last stretch, not the whole text.
+  const guess = cutPointBefore(text, text.length - 4 * (whole - tokens));
+  if (guess > 0 && tokensOf(text.slice(0, guess)) <= tokens) fits = guess;
+  else if (guess > 0) over = guess;
+  while (over - fits > 1) {
+    const half = (fits + over) >>> 1;
+    let at = cutPointBefore(text, half);
+    if (at <= fits) at = cutPointAfter(text, half);
+    if (at <= fits || at >= over) break;
+    if (tokensOf(text.slice(0, at)) <= tokens) fits = at;
+    else over = at;
+  }
+  return text.slice(0, fits);
+}
+
+/**
  * One line of text, shortened to `max` characters with an ellipsis, its secrets redacted. Only a
  * window at the start is read: enough to hold `max` characters after whitespace is collapsed, and
  * any secret that starts within them whole.
  */
 function short(text: string, max: number): string {
-  const window = text.length > max * 4 + 600 ? text.slice(0, max * 4 + 600) : text;
+  const window = headOf(text, max * 4 + 600);
   const flat = redactSecrets(window.replace(/\s+/g, " ").trim());
-  return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
+  return flat.length <= max ? flat : `${headOf(flat, Math.max(0, max - 1))}…`;
 }
 
 /** Tool-call arguments with the values of secret-named fields (`password`, `api_key`, `token`, …) redacted. */
@@ -51,7 +79,15 @@ function withoutSecretFields(value: unknown, depth = 0): unknown {
   return copy;
 }
 
-const errorPattern = /\b(error|exception|traceback|failed|failure|not found|denied|invalid)\b/i;
+/**
+ * How the output of a tool that failed opens, when its format has no flag for a failure (OpenAI
+ * chat, the Responses API) or the tool said so in text: `Error: …`, `TypeError: …`, `error[E0308]: …`,
+ * `Traceback (most recent call last):`, `fatal: …`, `panic: …`, `npm ERR! …`, `FAILED …`,
+ * `Command failed …`, `Permission denied`, `No such file or directory`, a leading `[ERROR]` or `❌`. Read at its start
+ * only: a file or a log that mentions an error somewhere (Go's `func run() error`) is no failure.
+ */
+const errorOpening =
+  /^\s*(?:[❌✗✖]|[^\p{L}\p{N}]{0,4}(?:[\p{L}\p{N}_.]*(?:error|exception)\b|traceback\b|fatal\b|panic\b|npm err!|(?:\p{L}+ )?fail(?:ed|ure)?\b|permission denied|access denied|not found\b|no such file|command not found|invalid\b|exit (?:code|status):? ?[1-9]))/iu;
 
 /**
  * A summary made without a model: deterministic, within `maxTokens`, from what the messages say
@@ -59,8 +95,10 @@ const errorPattern = /\b(error|exception|traceback|failed|failure|not found|deni
  * (their messages, the tool calls' arguments) first, then those of tool results the agent went on
  * to act on, then the rest, newest first within each; each with the few words that say what it is
  * (`order_id #W2378156`, `amount 250`, read by key from JSON results). Around them: the user's
- * requests quoted, the tool calls made with their outcome, and the errors seen; what is left of the
- * budget goes to facts. A rolled summary of its own merges in section by section; any other
+ * requests quoted, the tool calls made with their outcome, and the errors seen (the results that
+ * failed: flagged so by their format, or opening as a failure's text does); what is left of the
+ * budget goes to facts. Within `maxTokens` by its own count in any script, and never empty where
+ * there is something to summarize; every quote is cut between whole characters. A rolled summary of its own merges in section by section; any other
  * previous summary is carried forward as one block. Secrets are redacted. Usable as a `summarize`
  * that needs no model, and what `onError: "fallback"` uses when `summarize` fails.
  *
@@ -138,7 +176,8 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
         const at = part.id === undefined ? undefined : callLines.get(part.id);
         if (at !== undefined) calls[at] = `${calls[at]} → ${outcome}`;
         else calls.push(`- ${name} → ${outcome}`);
-        if (part.isError || errorPattern.test(part.output.slice(0, 2000))) errors.push(`- ${name}: ${short(part.output, 160)}`);
+        // Filed under errors when the tool failed: its format's flag says so, or its output opens as a failure's does.
+        if (part.isError || errorOpening.test(headOf(part.output.trimStart(), 200))) errors.push(`- ${name}: ${short(part.output, 160)}`);
         facts.push(...resultFacts(part.output, `${name} result`, order));
       }
     }
@@ -181,8 +220,8 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
     if (title === "Earlier summary") {
       // A previous summary not written here is one block: cut at its end when it does not fit whole.
       const whole = lines[0] as string;
-      const text = redactSecrets(whole.length > room * 4 + 600 ? whole.slice(0, room * 4 + 600) : whole);
-      const kept = room >= tokensOf(text) ? text : `${text.slice(0, Math.max(0, room * 4 - 8))}…`;
+      const text = redactSecrets(headOf(whole, room * 4 + 600));
+      const kept = room >= tokensOf(text) ? text : `${startWithin(text, Math.max(0, room - 1))}…`;
       if (room > 2) {
         blocks.push(`${title}:\n${kept}`);
         left -= tokensOf(`\n\n${title}:\n${kept}`);
@@ -209,8 +248,8 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   const newest = requests.at(-1) ?? lastSaid ?? calls.at(-1);
   if (blocks.length === 0 && newest !== undefined) blocks.push(newest);
   let text = (header === undefined ? blocks : [header, ...blocks]).join("\n\n");
-  // Rounding across lines may leave it a few tokens over: the end gives way.
-  while (tokensOf(text) > maxTokens && text.length > 0) text = text.slice(0, Math.max(0, text.length - Math.max(1, (tokensOf(text) - maxTokens) * 4)));
+  // Rounding across lines may leave it a few tokens over: the end gives way, as much as its own count says.
+  text = startWithin(text, maxTokens);
   return text.startsWith(SUMMARY_PREFIX) ? text.slice(SUMMARY_PREFIX.length) : text;
 }
 
@@ -250,7 +289,7 @@ function eachWord(text: string, visit: (word: string, start: number) => void): v
  * agent wrote it and without its sign or digit grouping, with where it wrote them last.
  */
 function noteWords(text: string, order: number, into: Map<string, number>): void {
-  eachWord(text.length > 200_000 ? text.slice(0, 100_000) + text.slice(-100_000) : text, (word) => {
+  eachWord(text.length > 200_000 ? headOf(text, 100_000) + tailOf(text, 100_000) : text, (word) => {
     into.set(word, order);
     const bare = withoutSign(word);
     into.set(bare, order);
@@ -286,7 +325,7 @@ interface Fact {
 /** Identifiers of free text, each with the word before it when that word says what it is (`order #W2378156`). */
 function textFacts(text: string, source: string, tier: number, order: number): Fact[] {
   const found: Fact[] = [];
-  const window = text.length > 200_000 ? text.slice(0, 100_000) + text.slice(-100_000) : text;
+  const window = text.length > 200_000 ? headOf(text, 100_000) + tailOf(text, 100_000) : text;
   // Judged in context: `hunter2xyz` is a secret after `password: `, not alone.
   const inSecret = secretTest(window);
   scanIdentifiers(window, (identifier, start, end) => {

@@ -1,6 +1,8 @@
 // Where a needle stands best in a text: as a whole word, as a whole part of a longer identifier, or
 // only inside a longer word. One pass over the text, whatever the needle and the text are.
 
+import { splitsSurrogatePair } from "./cut-points.js";
+
 /** How a needle stands where it is found, best first. */
 export const STANDS_AS_WORD = 0;
 /** A whole part of a longer identifier: `app_config` in `cls._meta.app_config._is_default`. */
@@ -48,7 +50,8 @@ function standing(text: string, needle: string, at: number): Occurrence["stands"
  * The first place where `needle` stands best in `text` (a whole word, else a whole part of an
  * identifier, else anywhere), or undefined when `text` does not hold it. Every occurrence is found
  * by one Knuth–Morris–Pratt pass, so the work is linear in `text` plus `needle` even where the
- * needle occurs at every character (`aaa` in `aaaa…`). An empty needle is found nowhere.
+ * needle occurs at every character (`aaa` in `aaaa…`). An empty needle is found nowhere, and a
+ * match that would split a character (half of an emoji's surrogate pair) is none.
  *
  * @example
  * bestOccurrence("app_configs; cls._meta.app_config._is", "app_config"); // { at: 23, stands: STANDS_AS_PART }
@@ -69,6 +72,11 @@ export function bestOccurrence(text: string, needle: string): Occurrence | undef
     if (text.charCodeAt(index) === needle.charCodeAt(matched)) matched++;
     if (matched === length) {
       const at = index - length + 1;
+      // A needle with a lone surrogate at an edge may match half of an emoji: not an occurrence of it.
+      if (splitsSurrogatePair(text, at) || splitsSurrogatePair(text, index + 1)) {
+        matched = fallback[length - 1]!;
+        continue;
+      }
       const stands = standing(text, needle, at);
       if (stands === STANDS_AS_WORD) return { at, stands };
       if (best === undefined || stands < best.stands) best = { at, stands };

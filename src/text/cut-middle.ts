@@ -1,3 +1,4 @@
+import { cutPointAfter, cutPointBefore } from "./cut-points.js";
 import { redactSecrets } from "./redact-secrets.js";
 import { scanIdentifiers } from "./scan-identifiers.js";
 
@@ -41,7 +42,7 @@ export function identifiersBetween(text: string, from: number, to: number, listC
   scanIdentifiers(text.slice(to), remember);
   // Only whole identifiers: a run cut by either edge is not named. The scan reads at most 64 times
   // what the list may hold, so that a cut of a megabyte costs in proportion to the list, not the text.
-  const end = Math.min(to, from + searchLength(listChars));
+  const end = Math.min(to, cutPointBefore(text, from + searchLength(listChars)));
   const part = text.slice(from, end);
   const context = secretsInContext(part);
   const candidates = new Set<string>();
@@ -124,8 +125,9 @@ export function indexIdentifiers(text: string): NamedIdentifiers {
 }
 
 /**
- * Keeps the first and last `keep / 2` characters of `text` around a marker that says how many
- * characters were cut and which identifiers they held: the middle of a long output is the part
+ * Keeps the first and last `keep / 2` characters of `text` (at most; each end is cut between
+ * whole characters, see `cutPointBefore`) around a marker that says how many characters were cut
+ * and which identifiers they held: the middle of a long output is the part
  * least likely to matter, and its ids, paths and amounts are what an agent may need again. Text
  * no longer than `keep` is returned as it is.
  *
@@ -143,10 +145,12 @@ export function cutMiddle(
   const { listChars = 0, named = (from: number, to: number, chars: number) => identifiersBetween(text, from, to, chars) } = listing;
   const kept = Math.max(0, keep);
   if (text.length <= kept) return text;
-  const start = Math.ceil(kept / 2);
-  const end = kept - start;
-  const identifiers = listChars > 0 ? named(start, text.length - end, listChars) : [];
-  return `${text.slice(0, start)}\n${marker(text.length - kept, identifiers)}\n${end > 0 ? text.slice(text.length - end) : ""}`;
+  // Both ends are cut where the text may be cut: a half of an emoji left at either end is a lone
+  // surrogate, which makes the whole request invalid JSON for a provider.
+  const start = cutPointBefore(text, Math.ceil(kept / 2));
+  const end = cutPointAfter(text, text.length - (kept - Math.ceil(kept / 2)));
+  const identifiers = listChars > 0 ? named(start, end, listChars) : [];
+  return `${text.slice(0, start)}\n${marker(end - start, identifiers)}\n${text.slice(end)}`;
 }
 
 /** `; it named a, b, c` for a marker, or nothing when the cut held no identifier; what it prints is redacted once more. */

@@ -3,6 +3,7 @@
 // named, long strings are cut in the middle. A middle cut of the text would keep half an object
 // and lose the keys that say what the other half was.
 import { identifiersBetween } from "./cut-middle.js";
+import { cutPointAfter, cutPointBefore } from "./cut-points.js";
 import { withoutSecretIdentifiers } from "./redact-secrets.js";
 
 /** Items kept of a long array, and characters of a long string, at each level of shortening. */
@@ -29,9 +30,12 @@ function namedBy(values: readonly unknown[], listChars: number): string {
 function shorten(value: unknown, level: { items: number; chars: number }, listChars: number, depth: number): unknown {
   if (typeof value === "string") {
     if (value.length <= level.chars) return value;
+    // Cut between whole characters: half an emoji would be escaped as a lone surrogate (`\ud83d`).
     const half = Math.floor(level.chars / 2);
-    const cut = value.slice(half, value.length - half);
-    return `${value.slice(0, half)}[… ${cut.length} characters${namedBy([cut], listChars)} …]${value.slice(value.length - half)}`;
+    const start = cutPointBefore(value, half);
+    const end = cutPointAfter(value, value.length - half);
+    const cut = value.slice(start, end);
+    return `${value.slice(0, start)}[… ${cut.length} characters${namedBy([cut], listChars)} …]${value.slice(end)}`;
   }
   if (typeof value !== "object" || value === null) return value;
   if (depth > 32) return "[… nested too deep …]";
