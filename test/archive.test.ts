@@ -297,3 +297,23 @@ describe("archive bound, for any appends", () => {
     );
   });
 });
+
+describe("archive line, at any summary limit", () => {
+  it.each([1, 5, 10, 20, 25, 30, 35, 40, 60, 200])("fits summary.maxTokens %i, whole, short or left out, and says nothing false", async (maxSummaryTokens) => {
+    const summarize = (_older: readonly object[], context: SummaryContext) => "Orders shipped and refunds were handled.".split(" ").slice(0, Math.max(1, context.maxSummaryTokens)).join(" ");
+    const compact = statefulCompactor<Chat>({ ...options, summarize, summary: { maxTokens: maxSummaryTokens }, conversationId: `line-${maxSummaryTokens}` });
+    const history = conversation(6);
+    const sent = await compact(history);
+    const summary = sent?.messages[1]?.content as string;
+    expect(summary.startsWith(SUMMARY_PREFIX)).toBe(true);
+    const line = /\(Messages (\d+)-(\d+) are archived[^)]*\)$/.exec(summary);
+    if (line !== null) {
+      // Every position it names is archived, or kept verbatim in the request (a pinned message).
+      const answer = await compact.recall(`${line[1]}-${line[2]}`, { maxTokens: 100_000 });
+      const shown = new Set([...answer.matchAll(/\[message (\d+)\]/g)].map((match) => Number(match[1])));
+      for (const message of sent?.messages ?? []) shown.add(history.indexOf(message));
+      for (let position = Number(line[1]); position <= Number(line[2]); position++) expect([position, shown.has(position)]).toEqual([position, true]);
+    } else expect(summary).not.toContain("archived");
+    if (maxSummaryTokens >= 100) expect(summary).toContain("call recall_context with an identifier");
+  });
+});
