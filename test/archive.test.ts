@@ -276,22 +276,30 @@ describe("archive, beyond summaries", () => {
 });
 
 describe("archive bound, for any appends", () => {
-  it("never stores more than the archive's maxBytes, and drops only messages older than every kept one", () => {
+  it("never stores more than the archive's maxBytes, drops only messages older than every kept one, and skips only those too large by themselves", () => {
     const text = fc.string({ unit: fc.constantFrom("a", "é", "日", "😀", "\n", '"'), maxLength: 300 });
     fc.assert(
       fc.property(fc.array(fc.array(text, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 12 }), fc.integer({ min: 200, max: 6000 }), (appends, maxBytes) => {
         let ranges: ArchivedRange[] = [];
         const dropped: number[] = [];
+        const skipped: number[] = [];
         let next = 1;
         for (const contents of appends) {
           const messages = contents.map((content) => ({ index: next++, message: { role: "user", content } }));
           const result = appendBounded(ranges, { from: messages[0]!.index, to: messages.at(-1)!.index, messages }, maxBytes);
           ranges = result.ranges;
           dropped.push(...result.trim.dropped);
+          skipped.push(...result.trim.skipped);
+          // A skipped message would not fit an archive of its own (the bound counts a separator after each message and range).
+          for (const index of result.trim.skipped) {
+            const entry = messages.find((message) => message.index === index)!;
+            expect(Buffer.byteLength(serializeArchive([{ from: index, to: index, messages: [entry] }])) + 80 + 2).toBeGreaterThan(maxBytes);
+          }
           expect(Buffer.byteLength(serializeArchive(ranges)) + 80).toBeLessThanOrEqual(maxBytes);
         }
         const kept = ranges.flatMap((range) => range.messages.map((entry) => entry.index));
-        expect([...dropped, ...kept]).toEqual(Array.from({ length: next - 1 }, (_, index) => index + 1));
+        if (kept.length > 0) expect(Math.max(...dropped, 0)).toBeLessThan(Math.min(...kept));
+        expect([...dropped, ...skipped, ...kept].sort((a, b) => a - b)).toEqual(Array.from({ length: next - 1 }, (_, index) => index + 1));
       }),
       { numRuns: 300 },
     );
@@ -315,5 +323,34 @@ describe("archive line, at any summary limit", () => {
       for (let position = Number(line[1]); position <= Number(line[2]); position++) expect([position, shown.has(position)]).toEqual([position, true]);
     } else expect(summary).not.toContain("archived");
     if (maxSummaryTokens >= 100) expect(summary).toContain("call recall_context with an identifier");
+  });
+});
+
+describe("archive bound, one message larger than it", () => {
+  const message = (index: number, size: number) => ({ index, message: { role: "tool", content: `result ${index} ${"x".repeat(size)}` } });
+
+  it("skips a message larger than archive.maxBytes by itself, and keeps every other", () => {
+    const older = Array.from({ length: 43 }, (_, at) => message(at + 1, 50));
+    const { ranges } = appendBounded([], { from: 1, to: 43, messages: older }, 20_000);
+    const { ranges: kept, trim, added } = appendBounded(ranges, { from: 44, to: 45, messages: [message(44, 30_000), message(45, 50)] }, 20_000);
+    expect(trim.dropped).toEqual([]);
+    expect(trim.skipped).toEqual([44]);
+    expect(added).toBe(true);
+    expect(kept.flatMap((range) => range.messages.map((entry) => entry.index))).toEqual([...Array.from({ length: 43 }, (_, at) => at + 1), 45]);
+    expect(Buffer.byteLength(serializeArchive(kept)) + 80).toBeLessThanOrEqual(20_000);
+  });
+
+  it("reports the skipped message to onStoreError, and recall still finds the others", async () => {
+    const errors: unknown[] = [];
+    const compact = statefulCompactor<Chat>({ ...options, archive: { maxBytes: 12_000 }, conversationId: "huge", events: { onStoreError: (error) => errors.push(error) } });
+    const history = conversation(6);
+    history.splice(3, 1, { role: "tool", tool_call_id: "call_A1", content: `The full log. ${"line of log ".repeat(2_000)}` });
+    await compact(history);
+    const trimmed = errors.find((error) => error instanceof ArchiveTrimmedError) as ArchiveTrimmedError | undefined;
+    expect(trimmed?.skipped).toEqual([3]);
+    expect(trimmed?.dropped).toEqual([]);
+    expect(trimmed?.message).toContain("larger than `archive.maxBytes`");
+    expect(await compact.recall("TRKA20002")).toContain("TRKA20002");
+    expect(await compact.recall("1-2")).toContain("[message 1]");
   });
 });

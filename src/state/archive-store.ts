@@ -64,8 +64,12 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
     const current = await read(conversationKey, undefined);
     if (current === undefined) return;
     const { ranges, trim, added } = appendBounded(current, range, maxBytes);
-    // Every message is archived already (a payload cut again on this call): nothing to write.
-    if (!added) return;
+    // Every message is archived already (a payload cut again on this call), or too large to be:
+    // nothing to write.
+    if (!added) {
+      if (trim.skipped.length > 0) report(new ArchiveTrimmedError([], maxBytes, trim.skipped), "set", key);
+      return;
+    }
     try {
       const payload = serializeArchive(ranges);
       const value = stateKey === undefined ? payload : await signState(payload, await stateKey);
@@ -74,7 +78,7 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
       report(error, "set", key);
       return;
     }
-    if (trim.dropped.length > 0) report(new ArchiveTrimmedError(trim.dropped, maxBytes), "set", key);
+    if (trim.dropped.length > 0 || trim.skipped.length > 0) report(new ArchiveTrimmedError(trim.dropped, maxBytes, trim.skipped), "set", key);
   }
 
   return { read, append };
