@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ArchiveTrimmedError, SUMMARY_PREFIX, memoryStore, recallToolDefinition, statefulCompactor, type CompactionStore, type SummaryContext } from "../src/index.js";
 import { appendBounded, serializeArchive, type ArchivedRange } from "../src/state/conversation-archive.js";
 import { MAX_RECALL_QUERY_CHARS } from "../src/state/recall-archive.js";
@@ -352,5 +352,81 @@ describe("archive bound, one message larger than it", () => {
     expect(trimmed?.message).toContain("larger than `archive.maxBytes`");
     expect(await compact.recall("TRKA20002")).toContain("TRKA20002");
     expect(await compact.recall("1-2")).toContain("[message 1]");
+  });
+});
+
+describe("archive, read only when a compaction archives", () => {
+  it("reads no archive on a call that only masks old tool results, or stays under budget", async () => {
+    const { store, calls } = countedStore();
+    const strategies: string[] = [];
+    const compact = statefulCompactor<Chat>({ ...options, maxTokens: 1_400, keepTail: 600, ladder: { maskToolResults: { keepRecent: 2 } }, store, conversationId: "masked", events: { onCompacted: (event) => strategies.push(event.strategy) } });
+    const archiveGets = () => calls.filter((call) => call === "get context-compactor:masked:archive").length;
+    for (let turns = 2; turns <= 12; turns++) await compact(conversation(turns));
+    expect(strategies.filter((strategy) => strategy === "mask").length).toBeGreaterThanOrEqual(2);
+    // Only the calls that summarized read the archive.
+    expect(archiveGets()).toBe(strategies.filter((strategy) => strategy === "summarize").length);
+  });
+});
+
+describe("archive positions under a sliding window", () => {
+  it("are positions in the conversation, each once, however far the window slid", async () => {
+    const compact = statefulCompactor<Chat>({ maxTokens: 700, keepTail: 250, summarize: () => "Earlier turns.", archive: true, conversationId: "window" });
+    const thread: Chat[] = [];
+    for (let position = 1; position <= 80; position += 2) {
+      thread.push({ role: "user", content: `[at ${position}] question ${"words ".repeat(30)}` }, { role: "assistant", content: `[at ${position + 1}] answer ${"words ".repeat(30)}` });
+      // The caller sends the system prompt and the thread's last 14 messages.
+      await compact([system, ...thread.slice(-14)]);
+    }
+    const answer = await compact.recall("1-80", { maxTokens: 100_000 });
+    const blocks = [...answer.matchAll(/\[message (\d+)\]\n(?:User|Assistant): \[at (\d+)\]/g)];
+    expect(blocks.length).toBeGreaterThan(14);
+    for (const [, position, written] of blocks) expect(position).toBe(written);
+    expect(new Set(blocks.map((block) => block[1])).size).toBe(blocks.length);
+  });
+});
+
+describe("archive and state, with an expiry", () => {
+  it("expire together: a summary that names the archive is never sent once the archive is gone", async () => {
+    let now = 0;
+    const spy = vi.spyOn(Date, "now").mockImplementation(() => now);
+    try {
+      const ttlMs = 60_000;
+      const store = memoryStore({ ttlMs });
+      const compact = statefulCompactor<Chat>({ ...options, store, conversationId: "ttl" });
+      const history = conversation(6);
+      await compact(history);
+      const check = async () => {
+        const sent = await compact([...history, { role: "user", content: "thanks" }], { usage: { inputTokens: 700, messageCount: history.length } });
+        const line = /\(Messages (\d+)-(\d+) are archived/.exec(JSON.stringify(sent?.messages ?? []));
+        if (line !== null) expect(await compact.recall(`${line[1]}-${line[2]}`)).not.toBe("Nothing of this conversation is archived.");
+      };
+      for (now = 20_000; now <= 200_000; now += 20_000) await check();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("names in the next summary only what the archive holds once the archive is gone", async () => {
+    const inner = memoryStore();
+    const compact = statefulCompactor<Chat>({ ...options, store: inner, conversationId: "gone" });
+    const first = await compact(conversation(6));
+    const before = /\(Messages 1-(\d+) are archived/.exec(JSON.stringify(first));
+    expect(before).not.toBeNull();
+    // The archive is lost (evicted, deleted), the state stays; a new archive is written from then on.
+    let lost = true;
+    const evicted: CompactionStore = {
+      get: (key) => (lost && key.endsWith(":archive") ? null : inner.get(key)),
+      set: (key, value) => ((lost = lost && !key.endsWith(":archive")), inner.set(key, value)),
+    };
+    const again = statefulCompactor<Chat>({ ...options, store: evicted, conversationId: "gone" });
+    const history = conversation(12);
+    const sent = await again(history);
+    const line = /\(Messages (\d+)-(\d+) are archived/.exec(JSON.stringify(sent));
+    expect(line).not.toBeNull();
+    // Every position it names is in the new archive (or kept verbatim in the request): none the lost archive held.
+    const answer = await again.recall(`${line![1]}-${line![2]}`, { maxTokens: 100_000 });
+    const shown = new Set([...answer.matchAll(/\[message (\d+)\]/g)].map((match) => Number(match[1])));
+    for (const message of sent?.messages ?? []) shown.add(history.indexOf(message));
+    for (let position = Number(line![1]); position <= Number(line![2]); position++) expect([position, shown.has(position)]).toEqual([position, true]);
   });
 });

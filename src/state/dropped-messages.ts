@@ -10,13 +10,20 @@ import type { ArchivedMessage } from "./conversation-archive.js";
  *
  * @param base - what the engine compacted: the input with the stored state applied
  * @param inputIndex - where a message of `base` sits in `messages` (-1: a stored summary)
+ * @param positionOf - the position in the conversation of an input message (its index, unless a window slid)
  */
-export function droppedMessages(messages: readonly object[], base: readonly object[], sent: readonly object[], inputIndex: (index: number) => number): ArchivedMessage[] {
+export function droppedMessages(
+  messages: readonly object[],
+  base: readonly object[],
+  sent: readonly object[],
+  inputIndex: (index: number) => number,
+  positionOf: (index: number) => number = (index) => index,
+): ArchivedMessage[] {
   const shown = new Set<object>(sent);
   const dropped: ArchivedMessage[] = [];
   for (let index = 0; index < base.length; index++) {
     const at = inputIndex(index);
-    if (at >= 0 && !shown.has(base[index] as object)) dropped.push({ index: at, message: providerPayload(messages[at] as object) ?? (messages[at] as object) });
+    if (at >= 0 && !shown.has(base[index] as object)) dropped.push({ index: positionOf(at), message: providerPayload(messages[at] as object) ?? (messages[at] as object) });
   }
   return dropped;
 }

@@ -13,7 +13,7 @@ import { bestBranch, inputIndexOf, type AppliedState, type ApplyContext } from "
 import { archiveLine } from "./archive-line.js";
 import { archiveStore } from "./archive-store.js";
 import { branchStorage } from "./branch-storage.js";
-import { rangeOf } from "./conversation-archive.js";
+import { rangeOf, type ArchivedRange } from "./conversation-archive.js";
 import { conversationLeases } from "./conversation-leases.js";
 import { conversationQueue } from "./conversation-queue.js";
 import { STATE_VERSION, type ConversationState } from "./conversation-state.js";
@@ -166,12 +166,26 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const { messages, key, signal, usage, reported } = call;
     const { state, base, origin, stored } = applied;
     const inputIndex = inputIndexOf(applied);
+    const positionOf = positionsIn(messages, state);
     // A conversation without an id has no archive: a recall names its conversation by id.
     const archived = archive !== undefined && !key.startsWith(`${KEY_PREFIX}auto:`);
-    const outcome = await runCompaction<T>(base, archived ? withArchiveLine(settings, call, applied) : settings, definedFields({ signal, usage: usageOfBase(usage, state, origin), stored, planned }));
+    const engineUsage = usageOfBase(usage, state, origin);
+    // The archive is read before a summary is made, and only then: the summary's line names what
+    // it holds (nothing, when it could not be read), and the append after the summary writes it.
+    let archiveRead: { ranges: ArchivedRange[] | undefined } | undefined;
+    let engineSettings: Settings<T> = settings;
+    if (archived) {
+      planned ??= planWithSettings(base, settings, engineUsage, stored);
+      if (planned.action === "summarize") {
+        archiveRead = { ranges: await archive.read(key, signal) };
+        engineSettings = withArchiveLine(settings, { messages, applied, plan: planned, positionOf, archivedBefore: archiveRead.ranges });
+      }
+    }
+    const outcome = await runCompaction<T>(base, engineSettings, definedFields({ signal, usage: engineUsage, stored, planned }));
     if (outcome === null) {
-      // Sent with the state as it is: what the provider reported for it is kept with the state.
-      if (reported !== undefined && state !== undefined) {
+      // Sent with the state as it is: what the provider reported for it is kept with the state;
+      // not when a store that expires values would then keep the state longer than its archive.
+      if (reported !== undefined && state !== undefined && !(archived && store.ttlMs !== undefined)) {
         await unlessUnreadable(key, async () => {
           const next = await stateWithUsage(messages, state, reported);
           if (next !== undefined) await branches.write(key, { next, messages, extended: state, signal });
@@ -179,22 +193,24 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       }
       return base === messages ? null : { messages: base.slice() };
     }
-    // Beside the state's write, not after it; a failure is reported, never thrown.
-    const archiving = archived
-      ? Promise.resolve()
-          .then(async () => {
-            const range = rangeOf(droppedMessages(messages, base, outcome.messages, inputIndex));
-            if (range !== undefined) await archive.append(key, range);
-          })
-          .catch((error: unknown) => report(error, { operation: "set", key: archiveKeyOf(key) }))
-      : undefined;
-    await writeOutcome(call, applied, outcome);
-    await archiving;
+    const summarized = outcome.strategy === "summarize" || outcome.strategy === "fallback";
+    await writeOutcome(call, applied, outcome, positionOf);
+    // After the state's write, so that the archive expires no sooner than the state that names it.
+    // A result that only masks old tool results archives nothing: they are still in the input as
+    // they were, and are archived with the summary that removes them.
+    if (archived && outcome.strategy !== "mask") {
+      try {
+        const range = rangeOf(droppedMessages(messages, base, outcome.messages, inputIndex, positionOf));
+        await archive.append(key, range, { ...(archiveRead === undefined ? {} : { read: archiveRead }), refresh: summarized });
+      } catch (error) {
+        report(error, { operation: "set", key: archiveKeyOf(key) });
+      }
+    }
     return resultOf(outcome);
   }
 
   /** Stores what a summary made: the summary, and which leading input messages it covers. */
-  async function writeOutcome<T extends M>({ messages, key, signal }: Call<T>, applied: AppliedState<T>, outcome: CompactionOutcome<T>): Promise<void> {
+  async function writeOutcome<T extends M>({ messages, key, signal }: Call<T>, applied: AppliedState<T>, outcome: CompactionOutcome<T>, positionOf: (index: number) => number): Promise<void> {
     if (outcome.strategy !== "summarize" && outcome.strategy !== "fallback") return;
     const { state, base } = applied;
     const inputIndex = inputIndexOf(applied);
@@ -209,6 +225,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
         pinned,
         ...storedSummaryOf(outcome, base, messages, state),
         coveredTail: await coveredTailOf(messages, covered, headLength(messages)),
+        conversationCovered: positionOf(covered),
       };
       await branches.write(key, { next, messages, extended: state, signal });
     });
@@ -244,11 +261,46 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
 }
 
 /**
- * With an archive, the summary ends with the line that says what is archived: every position from
- * the system prompt's end to the kept suffix's start.
+ * Where each input message sits in the conversation: its index, plus the messages that slid out of
+ * the front of the input before the state (none without one). The head is never slid.
  */
-function withArchiveLine<T extends AnyMessage>(settings: Settings<T>, { messages }: Call<T>, applied: AppliedState<T>): Settings<T> {
+function positionsIn(messages: readonly AnyMessage[], state: ConversationState | undefined): (index: number) => number {
+  const slid = state?.conversationCovered === undefined ? 0 : state.conversationCovered - state.covered;
   const head = headLength(messages);
+  return (index) => (index < head ? index : index + slid);
+}
+
+/** What the archive line is made from. */
+interface ArchiveLineContext<T extends AnyMessage> {
+  messages: readonly T[];
+  applied: AppliedState<T>;
+  plan: EnginePlan<T>;
+  positionOf: (index: number) => number;
+  /** The archive as read before the summary; undefined when the store did not answer. */
+  archivedBefore: readonly ArchivedRange[] | undefined;
+}
+
+/**
+ * With an archive, the summary ends with the line that says what is archived once this summary's
+ * messages are: the positions up to the kept suffix's start that the archive then holds (or that
+ * stay in the request, pinned), back to the first one it does not (a message of an archive that
+ * expired or was lost is not named). When the archive could not be read, nothing will be written,
+ * and the summary ends without a line.
+ */
+function withArchiveLine<T extends AnyMessage>(settings: Settings<T>, { messages, applied, plan, positionOf, archivedBefore }: ArchiveLineContext<T>): Settings<T> {
+  if (archivedBefore === undefined) return settings;
   const inputIndex = inputIndexOf(applied);
-  return { ...settings, summarySuffix: (tailStart: number) => archiveLine(head, (tailStart >= applied.base.length ? messages.length : inputIndex(tailStart)) - 1) };
+  const head = headLength(messages);
+  return {
+    ...settings,
+    summarySuffix: (tailStart: number) => {
+      const end = positionOf(tailStart >= applied.base.length ? messages.length : inputIndex(tailStart));
+      const held = new Set(archivedBefore.flatMap((range) => range.messages.map((entry) => entry.index)));
+      // What this summary replaces (archived now) and what it keeps (pinned, still in the request).
+      for (let index = plan.head.length; index < tailStart; index++) if (inputIndex(index) >= 0) held.add(positionOf(inputIndex(index)));
+      let from = end;
+      while (from > head && held.has(from - 1)) from--;
+      return from < end ? archiveLine(from, end - 1) : [];
+    },
+  };
 }
