@@ -385,6 +385,27 @@ describe("archive positions under a sliding window", () => {
   });
 });
 
+describe("archive positions under any sliding window", () => {
+  it("match the conversation's own positions for any window and any text", async () => {
+    const filler = fc.string({ unit: fc.constantFrom("word ", "日本語", "e\u0301", "👨‍👩‍👧 ", "🇫🇷", "𝒜"), minLength: 20, maxLength: 60 });
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 3, max: 10 }), fc.integer({ min: 8, max: 24 }), filler, async (pairs, turns, text) => {
+        const compact = statefulCompactor<Chat>({ maxTokens: 600, keepTail: 200, summarize: () => "Earlier turns.", archive: true, conversationId: "any-window" });
+        const thread: Chat[] = [];
+        for (let turn = 0; turn < turns; turn++) {
+          const position = thread.length + 1;
+          thread.push({ role: "user", content: `[at ${position}] ${text}` }, { role: "assistant", content: `[at ${position + 1}] ${text}` });
+          await compact([system, ...thread.slice(-2 * pairs)]);
+        }
+        const blocks = [...(await compact.recall(`1-${thread.length}`, { maxTokens: 1_000_000 })).matchAll(/\[message (\d+)\]\n(?:User|Assistant): \[at (\d+)\]/g)];
+        for (const [, position, written] of blocks) expect(position).toBe(written);
+        expect(new Set(blocks.map((block) => block[1])).size).toBe(blocks.length);
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
+
 describe("archive and state, with an expiry", () => {
   it("expire together: a summary that names the archive is never sent once the archive is gone", async () => {
     let now = 0;

@@ -11,6 +11,7 @@ import { assertTranscript } from "../validation/validate-messages.js";
 import { checkedUsage } from "../validation/usage.js";
 import { bestBranch, inputIndexOf, type AppliedState, type ApplyContext } from "./applied-state.js";
 import { archiveLine } from "./archive-line.js";
+import { archivePositions } from "./archive-positions.js";
 import { archiveStore } from "./archive-store.js";
 import { branchStorage } from "./branch-storage.js";
 import { rangeOf, type ArchivedRange } from "./conversation-archive.js";
@@ -166,20 +167,21 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const { messages, key, signal, usage, reported } = call;
     const { state, base, origin, stored } = applied;
     const inputIndex = inputIndexOf(applied);
-    const positionOf = positionsIn(messages, state);
     // A conversation without an id has no archive: a recall names its conversation by id.
     const archived = archive !== undefined && !key.startsWith(`${KEY_PREFIX}auto:`);
     const engineUsage = usageOfBase(usage, state, origin);
-    // The archive is read before a summary is made, and only then: the summary's line names what
-    // it holds (nothing, when it could not be read), and the append after the summary writes it.
+    // The archive is read before a compaction that archives (a summary, cut payloads), and only
+    // then: it says where a window that no state follows starts, the summary's line names what it
+    // holds (nothing, when it could not be read), and the append after the compaction writes it.
     let archiveRead: { ranges: ArchivedRange[] | undefined } | undefined;
     let engineSettings: Settings<T> = settings;
     if (archived) {
       planned ??= planWithSettings(base, settings, engineUsage, stored);
-      if (planned.action === "summarize") {
-        archiveRead = { ranges: await archive.read(key, signal) };
-        engineSettings = withArchiveLine(settings, { messages, applied, plan: planned, positionOf, archivedBefore: archiveRead.ranges });
-      }
+      if (planned.action === "summarize" || planned.action === "truncate") archiveRead = { ranges: await archive.read(key, signal) };
+    }
+    const positionOf = archivePositions(messages, state, archiveRead?.ranges);
+    if (archived && archiveRead !== undefined && planned?.action === "summarize") {
+      engineSettings = withArchiveLine(settings, { messages, applied, plan: planned, positionOf, archivedBefore: archiveRead.ranges });
     }
     const outcome = await runCompaction<T>(base, engineSettings, definedFields({ signal, usage: engineUsage, stored, planned }));
     if (outcome === null) {
@@ -258,16 +260,6 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   }
 
   return Object.assign(compact, { recall });
-}
-
-/**
- * Where each input message sits in the conversation: its index, plus the messages that slid out of
- * the front of the input before the state (none without one). The head is never slid.
- */
-function positionsIn(messages: readonly AnyMessage[], state: ConversationState | undefined): (index: number) => number {
-  const slid = state?.conversationCovered === undefined ? 0 : state.conversationCovered - state.covered;
-  const head = headLength(messages);
-  return (index) => (index < head ? index : index + slid);
 }
 
 /** What the archive line is made from. */
