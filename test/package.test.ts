@@ -25,9 +25,11 @@ describe("package", () => {
     // statefulCompactor) and the placing of a provider's own compaction, the core measured 38.2 KB;
     // with statefulCompactor in its parts (one object per concept where one closure held them all), 40.2 KB;
     // with the grouped options (each group checked, a moved key told where it went), recall's ranking
-    // and the window that slides, 41.6 KB.
-    expect(gzipSync(core).length).toBeLessThan(43 * 1024);
-    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js", "openai.js", "anthropic.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(40 * 1024);
+    // and the window that slides, 41.6 KB; with recall's search that finds every word of a query in
+    // one pass (an automaton, whatever the words), archive positions that hold when the window
+    // slides and the archive line's short form, 43.4 KB (the adapters built on statefulCompactor, 41.3 KB).
+    expect(gzipSync(core).length).toBeLessThan(44 * 1024);
+    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js", "openai.js", "anthropic.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(42 * 1024);
   });
 
   it("has no runtime dependencies, and the adapters import no framework", () => {

@@ -202,7 +202,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     // they were, and are archived with the summary that removes them.
     if (archived && outcome.strategy !== "mask") {
       try {
-        const range = rangeOf(droppedMessages(messages, base, outcome.messages, inputIndex, positionOf));
+        const range = rangeOf(droppedMessages({ messages, base, sent: outcome.messages, inputIndex, positionOf }));
         await archive.append(key, range, { ...(archiveRead === undefined ? {} : { read: archiveRead }), refresh: summarized });
       } catch (error) {
         report(error, { operation: "set", key: archiveKeyOf(key) });
