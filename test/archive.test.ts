@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ArchiveTrimmedError, SUMMARY_PREFIX, memoryStore, recallToolDefinition, statefulCompactor, type CompactionStore, type SummaryContext } from "../src/index.js";
 import { appendBounded, serializeArchive, type ArchivedRange } from "../src/state/conversation-archive.js";
 import { MAX_RECALL_QUERY_CHARS } from "../src/state/recall-archive.js";
@@ -276,24 +276,178 @@ describe("archive, beyond summaries", () => {
 });
 
 describe("archive bound, for any appends", () => {
-  it("never stores more than the archive's maxBytes, and drops only messages older than every kept one", () => {
+  it("never stores more than the archive's maxBytes, drops only messages older than every kept one, and skips only those too large by themselves", () => {
     const text = fc.string({ unit: fc.constantFrom("a", "é", "日", "😀", "\n", '"'), maxLength: 300 });
     fc.assert(
       fc.property(fc.array(fc.array(text, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 12 }), fc.integer({ min: 200, max: 6000 }), (appends, maxBytes) => {
         let ranges: ArchivedRange[] = [];
         const dropped: number[] = [];
+        const skipped: number[] = [];
         let next = 1;
         for (const contents of appends) {
           const messages = contents.map((content) => ({ index: next++, message: { role: "user", content } }));
           const result = appendBounded(ranges, { from: messages[0]!.index, to: messages.at(-1)!.index, messages }, maxBytes);
           ranges = result.ranges;
           dropped.push(...result.trim.dropped);
+          skipped.push(...result.trim.skipped);
+          // A skipped message would not fit an archive of its own (the bound counts a separator after each message and range).
+          for (const index of result.trim.skipped) {
+            const entry = messages.find((message) => message.index === index)!;
+            expect(Buffer.byteLength(serializeArchive([{ from: index, to: index, messages: [entry] }])) + 80 + 2).toBeGreaterThan(maxBytes);
+          }
           expect(Buffer.byteLength(serializeArchive(ranges)) + 80).toBeLessThanOrEqual(maxBytes);
         }
         const kept = ranges.flatMap((range) => range.messages.map((entry) => entry.index));
-        expect([...dropped, ...kept]).toEqual(Array.from({ length: next - 1 }, (_, index) => index + 1));
+        if (kept.length > 0) expect(Math.max(...dropped, 0)).toBeLessThan(Math.min(...kept));
+        expect([...dropped, ...skipped, ...kept].sort((a, b) => a - b)).toEqual(Array.from({ length: next - 1 }, (_, index) => index + 1));
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("archive line, at any summary limit", () => {
+  it.each([1, 5, 10, 20, 25, 30, 35, 40, 60, 200])("fits summary.maxTokens %i, whole, short or left out, and says nothing false", async (maxSummaryTokens) => {
+    const summarize = (_older: readonly object[], context: SummaryContext) => "Orders shipped and refunds were handled.".split(" ").slice(0, Math.max(1, context.maxSummaryTokens)).join(" ");
+    const compact = statefulCompactor<Chat>({ ...options, summarize, summary: { maxTokens: maxSummaryTokens }, conversationId: `line-${maxSummaryTokens}` });
+    const history = conversation(6);
+    const sent = await compact(history);
+    const summary = sent?.messages[1]?.content as string;
+    expect(summary.startsWith(SUMMARY_PREFIX)).toBe(true);
+    const line = /\(Messages (\d+)-(\d+) are archived[^)]*\)$/.exec(summary);
+    if (line !== null) {
+      // Every position it names is archived, or kept verbatim in the request (a pinned message).
+      const answer = await compact.recall(`${line[1]}-${line[2]}`, { maxTokens: 100_000 });
+      const shown = new Set([...answer.matchAll(/\[message (\d+)\]/g)].map((match) => Number(match[1])));
+      for (const message of sent?.messages ?? []) shown.add(history.indexOf(message));
+      for (let position = Number(line[1]); position <= Number(line[2]); position++) expect([position, shown.has(position)]).toEqual([position, true]);
+    } else expect(summary).not.toContain("archived");
+    if (maxSummaryTokens >= 100) expect(summary).toContain("call recall_context with an identifier");
+  });
+});
+
+describe("archive bound, one message larger than it", () => {
+  const message = (index: number, size: number) => ({ index, message: { role: "tool", content: `result ${index} ${"x".repeat(size)}` } });
+
+  it("skips a message larger than archive.maxBytes by itself, and keeps every other", () => {
+    const older = Array.from({ length: 43 }, (_, at) => message(at + 1, 50));
+    const { ranges } = appendBounded([], { from: 1, to: 43, messages: older }, 20_000);
+    const { ranges: kept, trim, added } = appendBounded(ranges, { from: 44, to: 45, messages: [message(44, 30_000), message(45, 50)] }, 20_000);
+    expect(trim.dropped).toEqual([]);
+    expect(trim.skipped).toEqual([44]);
+    expect(added).toBe(true);
+    expect(kept.flatMap((range) => range.messages.map((entry) => entry.index))).toEqual([...Array.from({ length: 43 }, (_, at) => at + 1), 45]);
+    expect(Buffer.byteLength(serializeArchive(kept)) + 80).toBeLessThanOrEqual(20_000);
+  });
+
+  it("reports the skipped message to onStoreError, and recall still finds the others", async () => {
+    const errors: unknown[] = [];
+    const compact = statefulCompactor<Chat>({ ...options, archive: { maxBytes: 12_000 }, conversationId: "huge", events: { onStoreError: (error) => errors.push(error) } });
+    const history = conversation(6);
+    history.splice(3, 1, { role: "tool", tool_call_id: "call_A1", content: `The full log. ${"line of log ".repeat(2_000)}` });
+    await compact(history);
+    const trimmed = errors.find((error) => error instanceof ArchiveTrimmedError) as ArchiveTrimmedError | undefined;
+    expect(trimmed?.skipped).toEqual([3]);
+    expect(trimmed?.dropped).toEqual([]);
+    expect(trimmed?.message).toContain("larger than `archive.maxBytes`");
+    expect(await compact.recall("TRKA20002")).toContain("TRKA20002");
+    expect(await compact.recall("1-2")).toContain("[message 1]");
+  });
+});
+
+describe("archive, read only when a compaction archives", () => {
+  it("reads no archive on a call that only masks old tool results, or stays under budget", async () => {
+    const { store, calls } = countedStore();
+    const strategies: string[] = [];
+    const compact = statefulCompactor<Chat>({ ...options, maxTokens: 1_400, keepTail: 600, ladder: { maskToolResults: { keepRecent: 2 } }, store, conversationId: "masked", events: { onCompacted: (event) => strategies.push(event.strategy) } });
+    const archiveGets = () => calls.filter((call) => call === "get context-compactor:masked:archive").length;
+    for (let turns = 2; turns <= 12; turns++) await compact(conversation(turns));
+    expect(strategies.filter((strategy) => strategy === "mask").length).toBeGreaterThanOrEqual(2);
+    // Only the calls that summarized read the archive.
+    expect(archiveGets()).toBe(strategies.filter((strategy) => strategy === "summarize").length);
+  });
+});
+
+describe("archive positions under a sliding window", () => {
+  it("are positions in the conversation, each once, however far the window slid", async () => {
+    const compact = statefulCompactor<Chat>({ maxTokens: 700, keepTail: 250, summarize: () => "Earlier turns.", archive: true, conversationId: "window" });
+    const thread: Chat[] = [];
+    for (let position = 1; position <= 80; position += 2) {
+      thread.push({ role: "user", content: `[at ${position}] question ${"words ".repeat(30)}` }, { role: "assistant", content: `[at ${position + 1}] answer ${"words ".repeat(30)}` });
+      // The caller sends the system prompt and the thread's last 14 messages.
+      await compact([system, ...thread.slice(-14)]);
+    }
+    const answer = await compact.recall("1-80", { maxTokens: 100_000 });
+    const blocks = [...answer.matchAll(/\[message (\d+)\]\n(?:User|Assistant): \[at (\d+)\]/g)];
+    expect(blocks.length).toBeGreaterThan(14);
+    for (const [, position, written] of blocks) expect(position).toBe(written);
+    expect(new Set(blocks.map((block) => block[1])).size).toBe(blocks.length);
+  });
+});
+
+describe("archive positions under any sliding window", () => {
+  it("match the conversation's own positions for any window and any text", async () => {
+    const filler = fc.string({ unit: fc.constantFrom("word ", "日本語", "e\u0301", "👨‍👩‍👧 ", "🇫🇷", "𝒜"), minLength: 20, maxLength: 60 });
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 3, max: 10 }), fc.integer({ min: 8, max: 24 }), filler, async (pairs, turns, text) => {
+        const compact = statefulCompactor<Chat>({ maxTokens: 600, keepTail: 200, summarize: () => "Earlier turns.", archive: true, conversationId: "any-window" });
+        const thread: Chat[] = [];
+        for (let turn = 0; turn < turns; turn++) {
+          const position = thread.length + 1;
+          thread.push({ role: "user", content: `[at ${position}] ${text}` }, { role: "assistant", content: `[at ${position + 1}] ${text}` });
+          await compact([system, ...thread.slice(-2 * pairs)]);
+        }
+        const blocks = [...(await compact.recall(`1-${thread.length}`, { maxTokens: 1_000_000 })).matchAll(/\[message (\d+)\]\n(?:User|Assistant): \[at (\d+)\]/g)];
+        for (const [, position, written] of blocks) expect(position).toBe(written);
+        expect(new Set(blocks.map((block) => block[1])).size).toBe(blocks.length);
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
+
+describe("archive and state, with an expiry", () => {
+  it("expire together: a summary that names the archive is never sent once the archive is gone", async () => {
+    let now = 0;
+    const spy = vi.spyOn(Date, "now").mockImplementation(() => now);
+    try {
+      const ttlMs = 60_000;
+      const store = memoryStore({ ttlMs });
+      const compact = statefulCompactor<Chat>({ ...options, store, conversationId: "ttl" });
+      const history = conversation(6);
+      await compact(history);
+      const check = async () => {
+        const sent = await compact([...history, { role: "user", content: "thanks" }], { usage: { inputTokens: 700, messageCount: history.length } });
+        const line = /\(Messages (\d+)-(\d+) are archived/.exec(JSON.stringify(sent?.messages ?? []));
+        if (line !== null) expect(await compact.recall(`${line[1]}-${line[2]}`)).not.toBe("Nothing of this conversation is archived.");
+      };
+      for (now = 20_000; now <= 200_000; now += 20_000) await check();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("names in the next summary only what the archive holds once the archive is gone", async () => {
+    const inner = memoryStore();
+    const compact = statefulCompactor<Chat>({ ...options, store: inner, conversationId: "gone" });
+    const first = await compact(conversation(6));
+    const before = /\(Messages 1-(\d+) are archived/.exec(JSON.stringify(first));
+    expect(before).not.toBeNull();
+    // The archive is lost (evicted, deleted), the state stays; a new archive is written from then on.
+    let lost = true;
+    const evicted: CompactionStore = {
+      get: (key) => (lost && key.endsWith(":archive") ? null : inner.get(key)),
+      set: (key, value) => ((lost = lost && !key.endsWith(":archive")), inner.set(key, value)),
+    };
+    const again = statefulCompactor<Chat>({ ...options, store: evicted, conversationId: "gone" });
+    const history = conversation(12);
+    const sent = await again(history);
+    const line = /\(Messages (\d+)-(\d+) are archived/.exec(JSON.stringify(sent));
+    expect(line).not.toBeNull();
+    // Every position it names is in the new archive (or kept verbatim in the request): none the lost archive held.
+    const answer = await again.recall(`${line![1]}-${line![2]}`, { maxTokens: 100_000 });
+    const shown = new Set([...answer.matchAll(/\[message (\d+)\]/g)].map((match) => Number(match[1])));
+    for (const message of sent?.messages ?? []) shown.add(history.indexOf(message));
+    for (let position = Number(line![1]); position <= Number(line![2]); position++) expect([position, shown.has(position)]).toEqual([position, true]);
   });
 });

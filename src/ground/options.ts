@@ -55,10 +55,12 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   /** The key of this hook's seals on user-role summaries: from `signingKey`, or random per hook. */
   sealKey: Uint8Array | undefined;
   /**
-   * Text that ends the summary message, given where the kept suffix starts (set by
-   * `statefulCompactor` with `archive: true`); part of the summary, so it counts in its budget.
+   * Texts that may end the summary message, longest first, given where the kept suffix starts (set
+   * by `statefulCompactor` with `archive: true`); part of the summary, so it counts in its budget.
+   * The first that leaves room for a summary of a few words within the plan's limit ends it; none
+   * does when none leaves that room.
    */
-  summarySuffix?: ((tailStart: number) => string) | undefined;
+  summarySuffix?: ((tailStart: number) => readonly string[]) | undefined;
 }
 
 /** A fresh random key for one hook's seals; undefined where the runtime has no `crypto.getRandomValues` (then no user-role summary verifies). */

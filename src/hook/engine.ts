@@ -5,6 +5,7 @@ import { extractiveSummary } from "../summary-kit/extractive-summary.js";
 import { CompactionError, isCompactionError } from "../ground/errors.js";
 import { withReserve, type Settings } from "../ground/options.js";
 import { overBudgetCause, planWithSettings, type EnginePlan } from "../plan/plan.js";
+import { SMALLEST_SUMMARY } from "../plan/summary-tokens.js";
 import { runSummarize } from "./run-summarize.js";
 import type { SummarizerAccount } from "../ground/summarizer-account.js";
 import { warnOverBudgetOnce } from "./over-budget-warning.js";
@@ -110,6 +111,17 @@ function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: S
   return undefined;
 }
 
+/**
+ * The first of `settings.summarySuffix`'s texts that leaves room for a summary of a few words
+ * within the plan's limit, or none: a suffix never makes the summary itself impossible.
+ */
+function fittingSuffix<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, seal: boolean): string {
+  for (const suffix of settings.summarySuffix?.(plan.tailStart) ?? []) {
+    if (Math.ceil(plan.tokens.countList([summaryMaker(plan.dialect, settings, seal, suffix).make(SMALLEST_SUMMARY) as M])) <= plan.summaryLimit) return suffix;
+  }
+  return "";
+}
+
 /** Makes the summary message in the transcript's format; a user-role one sealed, unless the store vouches for it. */
 interface SummaryMaker {
   make(text: string): object;
@@ -168,7 +180,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
   settings.onCompacting?.({ tokensBefore, older: older.length, tail: tail.length });
   // The summary is written in the transcript's own format (a Gemini content, a Bedrock message, …).
   const dialect = plan.dialect;
-  const summaryMessage = summaryMaker(dialect, settings, stored === undefined, settings.summarySuffix?.(plan.tailStart));
+  const summaryMessage = summaryMaker(dialect, settings, stored === undefined, fittingSuffix(plan, settings, stored === undefined));
   let added: object[];
   let fallbackFrom: unknown;
   let account: SummarizerAccount = { failures: [] };

@@ -54,18 +54,25 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
   }
 
   /**
-   * Appends the messages a compaction removed. When the store did not answer the read, nothing is
-   * written: a write would replace the archive it could not read. Past `maxBytes` the oldest
-   * messages are dropped, and an `ArchiveTrimmedError` reported.
+   * Appends the messages a compaction removed (`range`, none when it removed none) to the archive
+   * as `read` found it (read now when not given). When the store did not answer the read, nothing
+   * is written: a write would replace the archive it could not read. Past `maxBytes` the oldest
+   * messages are dropped, a message larger than the bound by itself is skipped, and an
+   * `ArchiveTrimmedError` reported. With `refresh`, an archive that gains nothing is written again
+   * all the same, so that it expires no sooner than the state just written beside it.
    */
-  async function append(conversationKey: string, range: ArchivedRange): Promise<void> {
+  async function append(conversationKey: string, range: ArchivedRange | undefined, { read: readAlready, refresh = false }: { read?: { ranges: ArchivedRange[] | undefined }; refresh?: boolean } = {}): Promise<void> {
     const key = archiveKeyOf(conversationKey);
     // The result is ready: like the state's write, this one is not given up when the call aborts.
-    const current = await read(conversationKey, undefined);
+    const current = readAlready === undefined ? await read(conversationKey, undefined) : readAlready.ranges;
     if (current === undefined) return;
-    const { ranges, trim, added } = appendBounded(current, range, maxBytes);
-    // Every message is archived already (a payload cut again on this call): nothing to write.
-    if (!added) return;
+    const { ranges, trim, added } = range === undefined ? { ranges: current, trim: { dropped: [], skipped: [] }, added: false } : appendBounded(current, range, maxBytes);
+    // Every message is archived already (a payload cut again on this call), or too large to be:
+    // nothing to write, unless the archive is to live as long as a state written now.
+    if (!added && !(refresh && ranges.length > 0)) {
+      if (trim.skipped.length > 0) report(new ArchiveTrimmedError([], maxBytes, trim.skipped), "set", key);
+      return;
+    }
     try {
       const payload = serializeArchive(ranges);
       const value = stateKey === undefined ? payload : await signState(payload, await stateKey, { kind: "archive", key });
@@ -74,7 +81,7 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
       report(error, "set", key);
       return;
     }
-    if (trim.dropped.length > 0) report(new ArchiveTrimmedError(trim.dropped, maxBytes), "set", key);
+    if (trim.dropped.length > 0 || trim.skipped.length > 0) report(new ArchiveTrimmedError(trim.dropped, maxBytes, trim.skipped), "set", key);
   }
 
   return { read, append };

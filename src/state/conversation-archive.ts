@@ -20,9 +20,13 @@ export interface ArchivedRange {
   messages: ArchivedMessage[];
 }
 
-/** What an archive bound left out: the positions of the messages dropped, oldest first. */
+/**
+ * What an archive bound left out: the positions of the messages dropped to make room, oldest
+ * first, and of those skipped because each is larger than the bound by itself.
+ */
 export interface ArchiveTrim {
   dropped: number[];
+  skipped: number[];
 }
 
 const isIndex = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0;
@@ -60,21 +64,32 @@ const SIGNATURE_BYTES = 80;
 
 /**
  * The archive with `next` appended, at most `maxBytes` once stored: the oldest messages are
- * dropped first (whole ranges, then the oldest messages of the oldest range kept), and a message
- * larger than the bound by itself is not kept. Each message is serialized a few times, so
- * appending is linear in the archive's size.
+ * dropped first (whole ranges, then the oldest messages of the oldest range kept). A message
+ * larger than the bound by itself is skipped rather than archived, so that it never pushes out
+ * every other message. Each message is serialized a few times, so appending is linear in the
+ * archive's size.
  */
 export function appendBounded(ranges: readonly ArchivedRange[], next: ArchivedRange, maxBytes: number): { ranges: ArchivedRange[]; trim: ArchiveTrim; added: boolean } {
+  // The frame of the payload, each range's frame (measured with `from` as large as it can become
+  // once its oldest messages are dropped), and the signature's room.
+  const rangeFrame = (range: Pick<ArchivedRange, "to">) => utf8ByteLength(JSON.stringify({ from: range.to, to: range.to, messages: [] })) + 1;
+  const frame = utf8ByteLength(serializeArchive([])) + SIGNATURE_BYTES;
   // A message archived already (its state was lost, and the conversation summarized again from
   // the start) is not archived twice.
   const held = new Set(ranges.flatMap((range) => range.messages.map((entry) => JSON.stringify(entry))));
-  const fresh = rangeOf(next.messages.filter((entry) => !held.has(JSON.stringify(entry))));
+  const skipped: number[] = [];
+  const fresh = rangeOf(
+    next.messages.filter((entry) => {
+      const json = JSON.stringify(entry);
+      if (held.has(json)) return false;
+      const fits = frame + rangeFrame({ to: entry.index }) + utf8ByteLength(json) + 1 <= maxBytes;
+      if (!fits) skipped.push(entry.index);
+      return fits;
+    }),
+  );
   const all = fresh === undefined ? [...ranges] : [...ranges, fresh];
   const sizes = all.map((range) => range.messages.map((entry) => utf8ByteLength(JSON.stringify(entry)) + 1));
-  // The frame of the payload, each range's frame (measured with `from` as large as it can become
-  // once its oldest messages are dropped), and the signature's room.
-  const rangeFrame = (range: ArchivedRange) => utf8ByteLength(JSON.stringify({ from: range.to, to: range.to, messages: [] })) + 1;
-  let total = utf8ByteLength(serializeArchive([])) + SIGNATURE_BYTES;
+  let total = frame;
   for (const [at, range] of all.entries()) total += rangeFrame(range) + (sizes[at] as number[]).reduce((sum, size) => sum + size, 0);
   const dropped: number[] = [];
   let rangeAt = 0;
@@ -101,5 +116,5 @@ export function appendBounded(ranges: readonly ArchivedRange[], next: ArchivedRa
     const rest = rangeOf(at === rangeAt ? range.messages.slice(messageAt) : range.messages);
     if (rest !== undefined) kept.push(rest);
   }
-  return { ranges: kept, trim: { dropped }, added: fresh !== undefined };
+  return { ranges: kept, trim: { dropped, skipped }, added: fresh !== undefined };
 }

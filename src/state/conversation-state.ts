@@ -34,6 +34,14 @@ export interface ConversationState {
    * slid away (a window of the thread's last messages), they say how far the summary covers it.
    */
   coveredTail?: string[];
+  /**
+   * How many messages of the whole conversation the state accounts for: `covered`, plus those that
+   * had slid out of the front of the input (a window of the thread's last messages) before it. An
+   * input message after the head at index `i` is the conversation's message `i +
+   * conversationCovered - covered`, which is what the archive stores as its position. Undefined in
+   * a state written before it was kept: nothing slid.
+   */
+  conversationCovered?: number;
 }
 
 const isIndex = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0;
@@ -79,9 +87,14 @@ function parseState(value: Partial<ConversationState>): ConversationState {
   if (coveredTail !== undefined && (!Array.isArray(coveredTail) || coveredTail.length > covered || !coveredTail.every((hash) => typeof hash === "string" && /^[0-9a-f]{16}$/.test(hash)))) {
     throw new TypeError("Expected the stored state's `coveredTail` to list at most `covered` hashes of 16 hex digits");
   }
+  const { conversationCovered } = value;
+  if (conversationCovered !== undefined && (!isIndex(conversationCovered) || conversationCovered < covered)) {
+    throw new TypeError("Expected the stored state's `conversationCovered` to be an integer from `covered` up");
+  }
   const source = {
     ...(madeBy === undefined ? {} : { madeBy: { provider: madeBy.provider, model: madeBy.model }, ...(text === undefined ? {} : { text }) }),
     ...(coveredTail === undefined ? {} : { coveredTail: [...coveredTail] }),
+    ...(conversationCovered === undefined ? {} : { conversationCovered }),
   };
   if (usage === undefined) return { version: STATE_VERSION, covered, digest, pinned, summary, ...source };
   const valid =

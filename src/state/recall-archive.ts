@@ -4,7 +4,8 @@
 import { utf8ByteLength } from "../counting/utf8-length.js";
 import { escapeFences } from "../summary-kit/escape-fences.js";
 import { renderEach } from "../summary-kit/render-transcript.js";
-import { STANDS_AS_WORD, bestOccurrence } from "../text/best-occurrence.js";
+import { allWordsSearch, type SearchWork } from "../text/all-words-search.js";
+import { STANDS_AS_WORD, bestOccurrence, type Occurrence } from "../text/best-occurrence.js";
 import { cutPointBefore, headOf } from "../text/cut-points.js";
 import { redactSecrets } from "../text/redact-secrets.js";
 import type { ArchivedMessage, ArchivedRange } from "./conversation-archive.js";
@@ -16,9 +17,9 @@ const tokensOf = (text: string): number => Math.ceil(utf8ByteLength(text) / 4);
 const RANGE_QUERY = /^\s*(?:messages?\s+)?#?(\d{1,9})\s*(?:-|–|—|\.\.|to)\s*#?(\d{1,9})\s*$/i;
 
 /**
- * The longest query a recall reads, in characters: an identifier or a phrase is far shorter, and a
- * query of many words costs a pass over the archive per word, so a longer one would make the
- * search grow with the query times the archive.
+ * The longest query a recall reads, in characters: an identifier or a phrase is far shorter. The
+ * search reads each message a fixed number of times whatever the query holds, so this bounds the
+ * automaton a query builds, not the passes over the archive.
  */
 export const MAX_RECALL_QUERY_CHARS = 1_000;
 
@@ -45,7 +46,7 @@ function renderedTexts(entries: readonly ArchivedMessage[]): Map<ArchivedMessage
 }
 
 /** The messages in `from`–`to`, or those that hold the phrase (else every word of it), newest first. */
-function candidates(entries: readonly ArchivedMessage[], query: string): Candidate[] {
+function candidates(entries: readonly ArchivedMessage[], query: string, work: RecallWork): Candidate[] {
   const texts = renderedTexts(entries);
   const textOf = (entry: ArchivedMessage) => texts.get(entry) ?? "";
   const newestFirst = entries.slice().sort((a, b) => b.index - a.index);
@@ -60,44 +61,39 @@ function candidates(entries: readonly ArchivedMessage[], query: string): Candida
   const written = redactSecrets(query).replace(spaces, " ").trim();
   const phrase = written.toLowerCase();
   if (phrase === "") return [];
-  const rendered = newestFirst.map((entry) => ({ entry, text: textOf(entry) })).filter(({ text }) => text !== "");
-  const holding = (needles: readonly string[]): Candidate[] => {
+  const rendered = newestFirst.flatMap((entry) => {
+    const text = textOf(entry);
+    return text === "" ? [] : [{ entry, text, lower: text.toLowerCase() }];
+  });
+  const holding = (find: (lower: string) => Occurrence | undefined, asWritten: string | undefined): Candidate[] => {
     // A message that holds the query as a whole word, as it was written, comes first; then one that
     // holds it whole in another case (`ast` for `AST`); then one that holds it as a whole part of a
     // longer identifier (`app_config` in `cls._meta.app_config._is_default`); then one that holds
     // it only inside a longer word (`10` in `100`, `app_config` in `app_configs`). The excerpt is
     // centred on the best of those places.
     const tiers: Candidate[][] = [[], [], [], []];
-    for (const { entry, text } of rendered) {
-      const lower = text.toLowerCase();
-      // The query as written, whole: only a single needle (the phrase itself) can be found so.
-      const exact = needles.length === 1 ? bestOccurrence(text, written) : undefined;
-      if (exact?.stands === STANDS_AS_WORD) {
-        tiers[0]!.push({ entry, text, at: exact.at });
-        continue;
-      }
-      let first = -1;
-      let tier = 1;
-      for (const needle of needles) {
-        const found = bestOccurrence(lower, needle);
-        if (found === undefined) {
-          first = -1;
-          break;
+    for (const { entry, text, lower } of rendered) {
+      if (asWritten !== undefined) {
+        work.steps += text.length + asWritten.length;
+        const exact = bestOccurrence(text, asWritten);
+        if (exact?.stands === STANDS_AS_WORD) {
+          tiers[0]!.push({ entry, text, at: exact.at });
+          continue;
         }
-        tier = Math.max(tier, 1 + found.stands);
-        first = first === -1 ? found.at : Math.min(first, found.at);
       }
-      if (first !== -1) tiers[tier]!.push({ entry, text, at: Math.min(first, text.length) });
+      const found = find(lower);
+      if (found !== undefined) tiers[1 + found.stands]!.push({ entry, text, at: Math.min(found.at, text.length) });
     }
     return tiers.flat();
   };
-  const exact = holding([phrase]);
+  // The phrase whole (as written first): one pass over each message.
+  const exact = holding((lower) => ((work.steps += lower.length + phrase.length), bestOccurrence(lower, phrase)), written);
   if (exact.length > 0) return exact;
   // A number asked for without its grouping (`1286`) is found as written (`$1,286`, `1 286`).
   if (/^\d{4,32}$/.test(phrase)) return grouped(rendered, phrase);
-  // Each word once: a query that repeats a word costs no more passes over the archive.
+  // Else every word of it, each once: all of them in one pass over each message, however many.
   const words = [...new Set(phrase.split(" "))];
-  return words.length < 2 ? exact : holding(words);
+  return words.length < 2 ? exact : holding(allWordsSearch(words, work), undefined);
 }
 
 /** The messages that hold the digits of `number` with a thousands separator (`,`, `.`, a space) between any of them. */
@@ -144,12 +140,21 @@ function excerpt(text: string, at: number, tokens: number): string | undefined {
  * shown as an excerpt around the match, and the messages that do not fit are counted, not shown.
  * A query longer than `MAX_RECALL_QUERY_CHARS` is answered with a sentence that says so.
  */
-export function recallFromArchive(ranges: readonly ArchivedRange[], query: string, maxTokens: number): string {
+/**
+ * The work of a recall's search, counted (see `SearchWork`).
+ *
+ * @example
+ * const work: RecallWork = { steps: 0 };
+ * recallFromArchive(ranges, "ORD-1234", 2_000, work);
+ */
+export type RecallWork = SearchWork;
+
+export function recallFromArchive(ranges: readonly ArchivedRange[], query: string, maxTokens: number, work: RecallWork = { steps: 0 }): string {
   if (query.length > MAX_RECALL_QUERY_CHARS) return `The query is ${query.length} characters long; a recall reads at most ${MAX_RECALL_QUERY_CHARS}: ask for an identifier, a phrase or a range such as "12-40".`;
   const entries = ranges.flatMap((range) => range.messages);
   const shownQuery = headOf(escapeFences(redactSecrets(query).replace(spaces, " ").trim()), 200);
   if (entries.length === 0) return "Nothing of this conversation is archived.";
-  const found = candidates(entries, query);
+  const found = candidates(entries, query, work);
   if (found.length === 0) return `No archived message holds "${shownQuery}".`;
   const blocks: string[] = [];
   const frame = (shown: number) => `Archived messages for "${shownQuery}", newest first (${shown} of ${found.length}):\n<transcript>\n\n</transcript>`;

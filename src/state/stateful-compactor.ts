@@ -15,9 +15,10 @@ import { assertTranscript } from "../validation/validate-messages.js";
 import { checkedUsage } from "../validation/usage.js";
 import { bestBranch, inputIndexOf, type AppliedState, type ApplyContext } from "./applied-state.js";
 import { archiveLine } from "./archive-line.js";
+import { archivePositions } from "./archive-positions.js";
 import { archiveStore } from "./archive-store.js";
 import { branchStorage } from "./branch-storage.js";
-import { rangeOf } from "./conversation-archive.js";
+import { rangeOf, type ArchivedRange } from "./conversation-archive.js";
 import { conversationLeases } from "./conversation-leases.js";
 import { conversationQueue } from "./conversation-queue.js";
 import { STATE_VERSION, type ConversationState } from "./conversation-state.js";
@@ -204,11 +205,27 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const inputIndex = inputIndexOf(applied);
     // A conversation without an id has no archive: a recall names its conversation by id.
     const archived = archive !== undefined && !isAutomaticKey(key);
-    const outcome = await runCompaction<T>(base, archived ? withArchiveLine(callSettings, call, applied) : callSettings, definedFields({ signal, usage: usageOfBase(usage, state, origin), stored, planned, storedText: state?.madeBy === undefined ? undefined : state.text, measured: (tokens: number) => (seen.tokens = tokens) }));
+    const engineUsage = usageOfBase(usage, state, origin);
+    // The archive is read before a compaction that archives (a summary, cut payloads), and only
+    // then: it says where a window that no state follows starts, the summary's line names what it
+    // holds (nothing, when it could not be read), and the append after the compaction writes it.
+    let archiveRead: { ranges: ArchivedRange[] | undefined } | undefined;
+    let engineSettings: Settings<T> = callSettings;
+    if (archived) {
+      planned ??= planWithSettings(base, callSettings, engineUsage, stored);
+      if (planned.action === "summarize" || planned.action === "truncate") archiveRead = { ranges: await archive.read(key, signal) };
+    }
+    const positionOf = archivePositions(messages, state, archiveRead?.ranges, formatDialect(messages, settings.format));
+    if (archived && archiveRead !== undefined && planned?.action === "summarize") {
+      engineSettings = withArchiveLine(callSettings, { messages, applied, plan: planned, positionOf, archivedBefore: archiveRead.ranges });
+    }
+    const storedText = state?.madeBy === undefined ? undefined : state.text;
+    const outcome = await runCompaction<T>(base, engineSettings, definedFields({ signal, usage: engineUsage, stored, planned, storedText, measured: (tokens: number) => (seen.tokens = tokens) }));
     seen.compacted = outcome !== null;
     if (outcome === null) {
-      // Sent with the state as it is: what the provider reported for it is kept with the state.
-      if (reported !== undefined && state !== undefined) {
+      // Sent with the state as it is: what the provider reported for it is kept with the state;
+      // not when a store that expires values would then keep the state longer than its archive.
+      if (reported !== undefined && state !== undefined && !(archived && store.ttlMs !== undefined)) {
         await unlessUnreadable(key, async () => {
           const next = await stateWithUsage(messages, state, reported);
           if (next !== undefined) await branches.write(key, { next, messages, extended: state, signal });
@@ -216,22 +233,24 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       }
       return base === messages ? null : { messages: base.slice() };
     }
-    // Beside the state's write, not after it; a failure is reported, never thrown.
-    const archiving = archived
-      ? Promise.resolve()
-          .then(async () => {
-            const range = rangeOf(droppedMessages(messages, base, outcome.messages, inputIndex));
-            if (range !== undefined) await archive.append(key, range);
-          })
-          .catch((error: unknown) => report(error, { operation: "set", key: archiveKeyOf(key) }))
-      : undefined;
-    await writeOutcome(call, applied, outcome);
-    await archiving;
+    const summarized = outcome.strategy === "summarize" || outcome.strategy === "fallback";
+    await writeOutcome(call, applied, outcome, positionOf);
+    // After the state's write, so that the archive expires no sooner than the state that names it.
+    // A result that only masks old tool results archives nothing: they are still in the input as
+    // they were, and are archived with the summary that removes them.
+    if (archived && outcome.strategy !== "mask") {
+      try {
+        const range = rangeOf(droppedMessages({ messages, base, sent: outcome.messages, inputIndex, positionOf }));
+        await archive.append(key, range, { ...(archiveRead === undefined ? {} : { read: archiveRead }), refresh: summarized });
+      } catch (error) {
+        report(error, { operation: "set", key: archiveKeyOf(key) });
+      }
+    }
     return resultOf(outcome);
   }
 
   /** Stores what a summary made: the summary, and which leading input messages it covers. */
-  async function writeOutcome<T extends M>({ messages, key, signal }: Call<T>, applied: AppliedState<T>, outcome: CompactionOutcome<T>): Promise<void> {
+  async function writeOutcome<T extends M>({ messages, key, signal }: Call<T>, applied: AppliedState<T>, outcome: CompactionOutcome<T>, positionOf: (index: number) => number): Promise<void> {
     if (outcome.strategy !== "summarize" && outcome.strategy !== "fallback") return;
     const { state, base } = applied;
     const inputIndex = inputIndexOf(applied);
@@ -246,6 +265,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
         pinned,
         ...storedSummaryOf(outcome, applied, messages, formatDialect(messages, settings.format)),
         coveredTail: await coveredTailOf(messages, covered, headLength(messages, formatDialect(messages, settings.format))),
+        conversationCovered: positionOf(covered),
       };
       await branches.write(key, { next, messages, extended: state, signal });
     });
@@ -288,12 +308,37 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   return Object.assign(compact, { recall, requestCompaction });
 }
 
+/** What the archive line is made from. */
+interface ArchiveLineContext<T extends AnyMessage> {
+  messages: readonly T[];
+  applied: AppliedState<T>;
+  plan: EnginePlan<T>;
+  positionOf: (index: number) => number;
+  /** The archive as read before the summary; undefined when the store did not answer. */
+  archivedBefore: readonly ArchivedRange[] | undefined;
+}
+
 /**
- * With an archive, the summary ends with the line that says what is archived: every position from
- * the system prompt's end to the kept suffix's start.
+ * With an archive, the summary ends with the line that says what is archived once this summary's
+ * messages are: the positions up to the kept suffix's start that the archive then holds (or that
+ * stay in the request, pinned), back to the first one it does not (a message of an archive that
+ * expired or was lost is not named). When the archive could not be read, nothing will be written,
+ * and the summary ends without a line.
  */
-function withArchiveLine<T extends AnyMessage>(settings: Settings<T>, { messages }: Call<T>, applied: AppliedState<T>): Settings<T> {
-  const head = headLength(messages, formatDialect(messages, settings.format));
+function withArchiveLine<T extends AnyMessage>(settings: Settings<T>, { messages, applied, plan, positionOf, archivedBefore }: ArchiveLineContext<T>): Settings<T> {
+  if (archivedBefore === undefined) return settings;
   const inputIndex = inputIndexOf(applied);
-  return { ...settings, summarySuffix: (tailStart: number) => archiveLine(head, (tailStart >= applied.base.length ? messages.length : inputIndex(tailStart)) - 1) };
+  const head = headLength(messages, formatDialect(messages, settings.format));
+  return {
+    ...settings,
+    summarySuffix: (tailStart: number) => {
+      const end = positionOf(tailStart >= applied.base.length ? messages.length : inputIndex(tailStart));
+      const held = new Set(archivedBefore.flatMap((range) => range.messages.map((entry) => entry.index)));
+      // What this summary replaces (archived now) and what it keeps (pinned, still in the request).
+      for (let index = plan.head.length; index < tailStart; index++) if (inputIndex(index) >= 0) held.add(positionOf(inputIndex(index)));
+      let from = end;
+      while (from > head && held.has(from - 1)) from--;
+      return from < end ? archiveLine(from, end - 1) : [];
+    },
+  };
 }

@@ -79,8 +79,9 @@ export interface StatefulEvents extends CompactorEvents {
 export interface ArchiveOptions {
   /**
    * The most an archive may hold per conversation, in bytes of its stored value: past it, the
-   * oldest messages are dropped first, and an `ArchiveTrimmedError` is reported to
-   * `events.onStoreError`. A positive integer.
+   * oldest messages are dropped first, a message larger than the bound by itself is not archived
+   * (the others are), and an `ArchiveTrimmedError` is reported to `events.onStoreError`. A
+   * positive integer.
    * @default 8388608 (8 MB)
    */
   maxBytes?: number;

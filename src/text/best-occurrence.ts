@@ -16,13 +16,23 @@ export interface Occurrence {
   stands: typeof STANDS_AS_WORD | typeof STANDS_AS_PART | typeof STANDS_INSIDE;
 }
 
-/** A character that continues a word. */
-function isWordCode(code: number): boolean {
+/**
+ * A character that continues a word.
+ *
+ * @example
+ * isWordCode("_".charCodeAt(0)); // true
+ */
+export function isWordCode(code: number): boolean {
   return ((code | 0x20) >= 97 && (code | 0x20) <= 122) || (code >= 48 && code <= 57) || code === 95;
 }
 
-/** A character that joins the parts of an identifier (`self.storage`, `src/app`, `gift-card`). */
-function isJoinCode(code: number): boolean {
+/**
+ * A character that joins the parts of an identifier (`self.storage`, `src/app`, `gift-card`).
+ *
+ * @example
+ * isJoinCode(".".charCodeAt(0)); // true
+ */
+export function isJoinCode(code: number): boolean {
   return code === 46 || code === 47 || code === 45;
 }
 
