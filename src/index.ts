@@ -42,6 +42,8 @@ export type {
   MaskToolResultsOptions,
   PlanOptions,
   ReportedUsage,
+  UsageEvent,
+  UsageReport,
   SkippedEvent,
   Summarize,
   SummaryContext,

@@ -1,6 +1,7 @@
 import { optionalAbortSignal } from "../ground/abort-signal.js";
 import { describeValue } from "../ground/describe-value.js";
 import { runCompaction } from "./engine.js";
+import { UsageHistory } from "../counting/usage-anchor.js";
 import { definedFields } from "../ground/defined-fields.js";
 import { resolveOptions } from "../ground/options.js";
 import { checkedUsage } from "../validation/usage.js";
@@ -42,10 +43,12 @@ export function resultOf<M extends AnyMessage>(outcome: CompactionResult<M>): Co
  */
 export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorOptions<M>): BeforeLlmHook<M> {
   const settings = resolveOptions<M>(options, "compactor");
+  // The per-message ratio that two usage reports show, and what was said of them, last as long as the hook.
+  const history = new UsageHistory();
   return async <T extends M>(event: BeforeLlmEvent<T>) => {
     const signal = eventSignal(event);
     const usage = Array.isArray(event.messages) ? checkedUsage(event.usage, event.messages.length, "event.usage") : undefined;
-    const outcome = await runCompaction<M>(event.messages, settings, definedFields({ signal, usage }));
+    const outcome = await runCompaction<M>(event.messages, settings, definedFields({ signal, usage, history }));
     // The summary is written in the transcript's own format, so every message is of the caller's type.
     return outcome === null ? null : (resultOf(outcome) as CompactionResult<T>);
   };

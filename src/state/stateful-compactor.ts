@@ -6,6 +6,7 @@ import { expectedMessage } from "../ground/describe-value.js";
 import type { Settings } from "../ground/options.js";
 import type { AnyMessage, CompactionResult, ReportedUsage } from "../ground/types.js";
 import { planWithSettings, type EnginePlan } from "../plan/plan.js";
+import { UsageHistories } from "../counting/usage-anchor.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
 import { assertTranscript } from "../validation/validate-messages.js";
 import { checkedUsage } from "../validation/usage.js";
@@ -96,6 +97,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   const resolved = resolveStatefulOptions<M>(options);
   const { settings, store, defaultId, report, storeTimeoutMs, stateKey } = resolved;
   const queue = conversationQueue();
+  const histories = new UsageHistories();
   const branches = branchStorage(resolved);
   const leases = conversationLeases(resolved);
   const archive = resolved.archive
@@ -133,7 +135,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   /** A call whose input holds a value the digest cannot read: reported, and compacted as `compactor` does, no state read or kept. */
   async function withoutState<T extends M>(error: UnreadableValueError, { messages, key, signal, usage }: Call<T>): Promise<CompactionResult<T> | null> {
     report(error, { operation: "get", key });
-    const outcome = await runCompaction<T>(messages, settings, definedFields({ signal, usage }));
+    const outcome = await runCompaction<T>(messages, settings, definedFields({ signal, usage, history: histories.of(key) }));
     return outcome === null ? null : resultOf(outcome);
   }
 
@@ -145,7 +147,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const call = { ...input, usage: input.usage ?? (await usageFromState(messages, applied.state)) };
     // One summary per crossing across instances: only the holder of the lease summarizes; the
     // others wait for its state, then go on from it (and summarize alone if it never comes).
-    let planned = typeof store.acquire === "function" ? planWithSettings(applied.base, settings, usageOfBase(call.usage, applied.state, applied.origin), applied.stored) : undefined;
+    let planned = typeof store.acquire === "function" ? planWithSettings(applied.base, settings, definedFields({ usage: usageOfBase(call.usage, applied.state, applied.origin), stored: applied.stored, history: histories.of(key) })) : undefined;
     if (planned?.action !== "summarize") return compactApplied(call, applied, planned);
     const lease = await leases.acquire(key, signal, async () => {
       const continued = await bestBranch(messages, await branches.read(key, signal), apply);
@@ -168,7 +170,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const inputIndex = inputIndexOf(applied);
     // A conversation without an id has no archive: a recall names its conversation by id.
     const archived = archive !== undefined && !key.startsWith(`${KEY_PREFIX}auto:`);
-    const outcome = await runCompaction<T>(base, archived ? withArchiveLine(settings, call, applied) : settings, definedFields({ signal, usage: usageOfBase(usage, state, origin), stored, planned }));
+    const outcome = await runCompaction<T>(base, archived ? withArchiveLine(settings, call, applied) : settings, definedFields({ signal, usage: usageOfBase(usage, state, origin), stored, planned, history: histories.of(key) }));
     if (outcome === null) {
       // Sent with the state as it is: what the provider reported for it is kept with the state.
       if (reported !== undefined && state !== undefined) {
