@@ -25,9 +25,11 @@ describe("package", () => {
     // statefulCompactor) and the placing of a provider's own compaction, the core measured 38.2 KB;
     // with statefulCompactor in its parts (one object per concept where one closure held them all), 40.2 KB;
     // with the grouped options (each group checked, a moved key told where it went), recall's ranking
-    // and the window that slides, 41.6 KB.
-    expect(gzipSync(core).length).toBeLessThan(43 * 1024);
-    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js", "openai.js", "anthropic.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(40 * 1024);
+    // and the window that slides, 41.6 KB; with usage read in each provider SDK's own shape, what
+    // travels beside the messages counted as a fixed part, the ratio two reports show and the
+    // usage events, 43.0 KB (the adapters that carry statefulCompactor, 40.9 KB).
+    expect(gzipSync(core).length).toBeLessThan(44 * 1024);
+    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js", "openai.js", "anthropic.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(41 * 1024 + 512);
   });
 
   it("has no runtime dependencies, and the adapters import no framework", () => {

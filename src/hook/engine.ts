@@ -68,7 +68,7 @@ function checkSummarySize<M extends AnyMessage>(summary: M, plan: EnginePlan<M>,
   if (summaryTokens > plan.summaryLimit) {
     throw new CompactionError(
       "INVALID_SUMMARY",
-      `summarize returned a summary message of ${summaryTokens} tokens (its text and the prefix, seal and message around it), over the ${Math.floor(plan.summaryLimit)} tokens left for it beside the kept messages; its text was limited to \`context.maxSummaryTokens\` (${textBudget}); the transcript was left as it was`,
+      `summarize returned a summary of ${summaryTokens} tokens with its message, over the ${Math.floor(plan.summaryLimit)} left for it (its text: \`context.maxSummaryTokens\` (${textBudget})); the transcript was left as it was`,
     );
   }
   const replaced = Math.ceil(plan.olderTokens ?? plan.tokens.countList(plan.older));
@@ -170,6 +170,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
   let fallbackFrom: unknown;
   let keptHead = head;
   let replacement: SummaryReplacement | undefined;
+  const textBudget = summaryTextBudget(plan, summaryMessage);
   try {
     const summary = await runSummarize(
       settings.summarize as NonNullable<Settings<M>["summarize"]>,
@@ -182,12 +183,12 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
         keepTail: settings.keepTail,
         head,
         requestPrefix: messages.slice(0, plan.tailStart),
-        maxSummaryTokens: summaryTextBudget(plan, summaryMessage),
+        maxSummaryTokens: textBudget,
       },
       { timeoutMs: settings.timeoutMs, signal },
     );
     ({ head: keptHead, added, replacement } = placeSummary(summary, plan, summaryMessage.make));
-    if (replacement === undefined) checkSummarySize(added[0] as M, plan, summaryTextBudget(plan, summaryMessage));
+    if (replacement === undefined) checkSummarySize(added[0] as M, plan, textBudget);
   } catch (error) {
     // An abort means stop: no fallback stands in for it.
     const fallback = settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED" ? modelFreeSummary(plan, settings, summaryMessage) : undefined;

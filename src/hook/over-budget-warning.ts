@@ -30,13 +30,13 @@ export function warnReportedOverBudgetOnce(enabled: boolean, inputTokens: number
   if (!enabled) return;
   warnOnce(
     "reported",
-    `the provider counted ${inputTokens} input tokens for the last request, over \`maxTokens\` (${maxTokens}): the estimate under-counted it (pass \`countTokens\`, or \`usage\` on every call). Said once per process; \`events.onUsage\` is told each one.`,
+    `the provider counted ${inputTokens} input tokens for the last request, over \`maxTokens\` (${maxTokens}). Said once per process; \`events.onUsage\` is told each.`,
   );
 }
 
 /** The first usage report of a process that cannot be counted by, said through `console.warn` unless `events.onUsage` is given. */
 export function warnUnusableUsageOnce(reason: string): void {
-  warnOnce("unusable", `a \`usage\` report cannot be counted by: ${reason}; the request was counted by the estimate. See docs/counting.md for the fields read. Said once per process; \`events.onUsage\` is told instead.`);
+  warnOnce("unusable", `\`usage\` not counted by: ${reason}. Said once per process; \`events.onUsage\` is told each.`);
 }
 
 /** For tests: the next result over budget, or report, warns again. */

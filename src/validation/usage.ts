@@ -61,7 +61,7 @@ function inputOf(fields: Fields, shape: UsageShape): { inputTokens: number; read
   for (const name of shape.summed) {
     const value = source[name];
     if (value === undefined || value === null) continue;
-    if (!isCount(value)) return { inputTokens: 0, read, unusable: `\`${names[shape.summed.indexOf(name)]}\` is not a count (${typeof value === "number" ? String(value) : typeof value})` };
+    if (!isCount(value)) return { inputTokens: 0, read, unusable: `\`${name}\` is not a count (${String(value)})` };
     inputTokens += value;
     counted++;
   }
@@ -93,10 +93,6 @@ export function checkedUsage(value: unknown, messageCount: number, name = "usage
   if (own && (input.unusable !== undefined || !isCount(fields["inputTokens"]))) {
     throw new TypeError(expectedMessage(`${name}.inputTokens`, "a finite number from 0 and up", fields["inputTokens"]));
   }
-  return input.unusable === undefined ? { inputTokens: input.inputTokens, messageCount: held, read: input.read } : { inputTokens: 0, messageCount: held, read: input.read, unusable: input.unusable };
+  return { ...input, messageCount: held };
 }
 
-/** A usage without the plan's own fields: what a store keeps. */
-export function reportedUsage(usage: ReportedUsage): ReportedUsage {
-  return { inputTokens: usage.inputTokens, messageCount: usage.messageCount };
-}
