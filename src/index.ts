@@ -48,6 +48,8 @@ export type {
   MaskToolResultsOptions,
   PlanOptions,
   ReportedUsage,
+  UsageEvent,
+  UsageReport,
   SkippedEvent,
   Summarize,
   SummarizerFailure,

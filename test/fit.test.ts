@@ -225,7 +225,13 @@ describe("the ladder", () => {
     const tenMegabytes = "y".repeat(10_000_000);
     const hook = compactor({ maxTokens: 600, summarize: () => tenMegabytes });
     const before = structuredClone(messages);
-    await expect(hook({ messages })).rejects.toMatchObject({ code: "INVALID_SUMMARY", message: expect.stringContaining("over its limit of") });
+    // The error names the limit `summarize` was given for its text, and the room for the whole message.
+    let given = 0;
+    const namedHook = compactor({ maxTokens: 600, summarize: (_older, context) => ((given = context.maxSummaryTokens), tenMegabytes) });
+    const error = await namedHook({ messages }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "INVALID_SUMMARY" });
+    expect((error as Error).message).toContain(`\`context.maxSummaryTokens\` (${given})`);
+    await expect(hook({ messages })).rejects.toMatchObject({ code: "INVALID_SUMMARY" });
     expect(messages).toEqual(before);
     // One message replaced by a one-message summary, counted per message: no gain, so no summary is asked for.
     const perMessage = (list: readonly unknown[]) => list.length;

@@ -33,10 +33,11 @@ describe("package", () => {
     // messages that quote a redacted excerpt, 43.6 KB; with the agent's own compaction request
     // (its tool's rubric, the requests per conversation), the provider's verdict and who made each
     // summary, 46.7 KB; with text cut between whole characters and the archive's one-pass search and
-    // positions in conversation terms, 49.2 KB (the AI SDK adapter, which carries statefulCompactor, 47.1 KB).
-    expect(gzipSync(core).length).toBeLessThan(50 * 1024);
+    // positions in conversation terms, 49.2 KB; with usage read in each SDK's shape and a fixed part
+    // for what travels beside the messages, 50.5 KB (the AI SDK adapter, which carries statefulCompactor, 48.4 KB).
+    expect(gzipSync(core).length).toBeLessThan(52 * 1024);
     // The AI SDK and Agents entries carry statefulCompactor and the compact tool beside the recall tool.
-    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js", "openai.js", "anthropic.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(48 * 1024);
+    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js", "openai.js", "anthropic.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(50 * 1024);
   });
 
   it("has no runtime dependencies, and the adapters import no framework", () => {

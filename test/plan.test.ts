@@ -82,7 +82,7 @@ describe("context.maxSummaryTokens", () => {
   const longRequest = { role: "user", content: "Please read this carefully. ".repeat(30) };
   const transcript = [system, ...older, longRequest];
 
-  it.each([0.5, 0.6, 0.7])("is a positive integer that extractiveSummary accepts, with usage calibrating the counts (window %d of the transcript)", async (share) => {
+  it.each([0.8, 0.9, 1])("is a positive integer that holds a few words, with usage calibrating the counts (window %d of the transcript)", async (share) => {
     const budget = Math.floor(estimateTokens(transcript) * share);
     const usage = { inputTokens: Math.round(estimateTokens(transcript.slice(0, 5)) * 1.37), messageCount: 5 };
     let limit = Number.NaN;
@@ -95,7 +95,18 @@ describe("context.maxSummaryTokens", () => {
         return extractiveSummary(messages, { maxTokens: context.maxSummaryTokens });
       },
     });
-    expect(Number.isInteger(limit) && limit >= 1, String(limit)).toBe(true);
+    // "a few words " five times is 15 tokens by the estimate: a limit under it holds no summary.
+    expect(Number.isInteger(limit) && limit >= 15, String(limit)).toBe(true);
+  });
+
+  it.each([0.5, 0.6, 0.7])("is never a token or two: where the latest request leaves no room for a few words, no summary is asked for (window %d)", async (share) => {
+    const budget = Math.floor(estimateTokens(transcript) * share);
+    const usage = { inputTokens: Math.round(estimateTokens(transcript.slice(0, 5)) * 1.37), messageCount: 5 };
+    const summarize = vi.fn(() => "s");
+    const onSkipped = vi.fn();
+    await compact(transcript, { maxTokens: budget, usage, summarize, events: { onSkipped, warnOverBudget: false } });
+    expect(summarize).not.toHaveBeenCalled();
+    expect(onSkipped).toHaveBeenCalledWith(expect.objectContaining({ overBudget: true }));
   });
 
   it("never lets a summary be as large as what it replaces", async () => {

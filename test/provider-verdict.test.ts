@@ -4,7 +4,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { compactor, estimateTokens, type ProviderVerdict } from "../src/index.js";
+import { compactor, estimateTokens, type ProviderVerdict, type UsageEvent } from "../src/index.js";
 import { builders } from "./support/builders.js";
 
 const anthropicUsage = { input_tokens: 12, output_tokens: 40, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: null, server_tool_use: null, service_tier: null, inference_geo: null } as unknown as Anthropic.Usage;
@@ -86,18 +86,21 @@ describe("events.onProviderVerdict", () => {
   });
 
   it("reads Anthropic's usage with its cache fields from the response: what the cache served counts", async () => {
-    let summarized = 0;
-    const hook = compactor({ maxTokens: 20_000, format: "anthropic", summarize: () => `summary ${++summarized}`, events: { warnOverBudget: false } });
+    const said: UsageEvent[] = [];
+    const hook = compactor({ maxTokens: 20_000, format: "anthropic", summarize: () => "s", events: { warnOverBudget: false, onUsage: (event) => said.push(event) } });
     const sent = [...history(), assistant("Tests run."), user("And the lint?")];
     expect(await hook({ messages: sent })).toBeNull();
     // 10 uncached tokens, and 30,000 written to and read from the cache: 30,010 in all, over 20,000.
     const usage = { ...anthropicUsage, input_tokens: 10, cache_creation_input_tokens: 5_000, cache_read_input_tokens: 25_000 };
-    const result = await hook({ messages: [...sent, assistant("Lint is clean."), user("Ship it.")], response: anthropicReply({ usage: usage as unknown as Anthropic.Beta.BetaUsage }) });
-    expect(summarized).toBe(1);
-    expect(result).not.toBeNull();
+    await hook({ messages: [...sent, assistant("Lint is clean."), user("Ship it.")], response: anthropicReply({ usage: usage as unknown as Anthropic.Beta.BetaUsage }) });
+    expect(said.length).toBeGreaterThan(0);
+    expect(said.every((event) => event.inputTokens === 30_010 && event.messageCount === sent.length && event.read.includes("cache_read_input_tokens"))).toBe(true);
+    expect(said.map((event) => event.kind)).toContain("over-budget");
     // A transcript that no longer starts with the request the hook returned is not counted by that response.
-    const fresh = compactor({ maxTokens: 20_000, format: "anthropic", summarize: () => "s" });
-    expect(await fresh({ messages: sent, response: anthropicReply({ usage: usage as unknown as Anthropic.Beta.BetaUsage }) })).toBeNull();
+    const fresh: UsageEvent[] = [];
+    const other = compactor({ maxTokens: 20_000, format: "anthropic", summarize: () => "s", events: { onUsage: (event) => fresh.push(event) } });
+    expect(await other({ messages: sent, response: anthropicReply({ usage: usage as unknown as Anthropic.Beta.BetaUsage }) })).toBeNull();
+    expect(fresh).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { AnyMessage, ReportedUsage } from "../ground/types.js";
+import type { AnyMessage, UsageReport } from "../ground/types.js";
 import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
 import type { Recalling } from "./recall-answer.js";
 import type { Requesting } from "./compact-answer.js";
@@ -7,8 +7,8 @@ import type { Requesting } from "./compact-answer.js";
 export interface PrepareStepOptions<M extends AnyMessage> {
   messages: M[];
   stepNumber?: number;
-  /** The steps run so far: each one's `usage.inputTokens` and `response.messages` (cumulative in 6.x, the step's own in 7). */
-  steps?: readonly { usage?: { inputTokens?: number | undefined }; response?: { messages?: readonly unknown[] } }[];
+  /** The steps run so far: each one's `usage` (a `LanguageModelUsage`) and `response.messages` (cumulative in 6.x, the step's own in 7). */
+  steps?: readonly { usage?: { inputTokens?: number | undefined; inputTokenDetails?: object | undefined }; response?: { messages?: readonly unknown[] } }[];
   /** The call's own messages: passed by AI SDK 7, never by 6.x. */
   initialMessages?: readonly unknown[];
 }
@@ -25,14 +25,18 @@ export interface PrepareStepOptions<M extends AnyMessage> {
  *   (`messagesForNextStep = [...stepMessages, ...stepResponseMessages]`); it alone passes
  *   `initialMessages`, and the last step added exactly its own `response.messages`.
  */
-function usageOfLastStep<M extends AnyMessage>({ steps, messages, initialMessages }: PrepareStepOptions<M>): ReportedUsage | undefined {
+function usageOfLastStep<M extends AnyMessage>({ steps, messages, initialMessages }: PrepareStepOptions<M>): UsageReport | undefined {
   const last = steps?.[steps.length - 1];
-  const inputTokens = last?.usage?.inputTokens;
+  const usage = last?.usage;
   const through = last?.response?.messages?.length;
-  if (typeof inputTokens !== "number" || !Number.isFinite(inputTokens) || inputTokens < 0 || through === undefined) return undefined;
+  if (typeof usage !== "object" || usage === null || through === undefined) return undefined;
   const before = Array.isArray(initialMessages) ? 0 : (steps?.[steps.length - 2]?.response?.messages?.length ?? 0);
   const messageCount = messages.length - (through - before);
-  return messageCount >= 0 && messageCount <= messages.length ? { inputTokens, messageCount } : undefined;
+  if (messageCount < 0 || messageCount > messages.length) return undefined;
+  // Passed as the SDK's own `LanguageModelUsage` (its `inputTokens` is the total, cache reads and
+  // writes included; without it, `inputTokenDetails` summed): a step whose provider reported no
+  // input is said through `events.onUsage` and counted by the estimate, never a thrown error.
+  return { ...usage, inputTokenDetails: usage.inputTokenDetails ?? {}, messageCount };
 }
 
 export type CompactingPrepareStep = <M extends AnyMessage>(options: PrepareStepOptions<M>) => Promise<{ messages?: M[] }>;
@@ -54,7 +58,8 @@ export type PrepareStepCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
  * With `archive: true`, the result also has `recall` (see `statefulCompactor`), for `recallTool`.
  *
  * From the second step on, the count is anchored on what the provider reported for the last step
- * (`steps[i].usage.inputTokens`), so tool definitions and the provider's own tokenizer count too.
+ * (`steps[i].usage`: its `inputTokens`, the total with cache reads and writes), so what travels
+ * beside the messages (the system prompt, the tool definitions) is counted as a fixed part of each request.
  *
  * @param options - `statefulCompactor` options (`store`, `conversationId` as a string or a function of `prepareStep`'s arguments)
  * @returns `({ messages }) => Promise<{ messages } | {}>`, with `recall(query, { conversationId })` and `requestCompaction(keep, { conversationId })` (what `compactTool` calls)

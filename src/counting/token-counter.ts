@@ -30,6 +30,8 @@ export interface Calibration {
    * their total is known exactly, so they get no floor, which would only cost their word pieces.
    */
   readonly counted?: ReadonlySet<object>;
+  /** The factor on the counted messages, when it differs from `scale` (see `anchoredCounts`). */
+  readonly countedScale?: number;
 }
 
 /** Counts as the counter gives them. */
@@ -101,8 +103,10 @@ export class TranscriptTokens<M extends AnyMessage> {
   }
 
   private calibrated(count: number, message: unknown): number {
-    const scaled = count * this.calibration.scale;
-    if (!this.floored || (this.calibration.counted?.has(message as object) ?? false)) return scaled;
+    const { scale, counted, countedScale = scale } = this.calibration;
+    if (counted?.has(message as object) ?? false) return count * countedScale;
+    const scaled = count * scale;
+    if (!this.floored) return scaled;
     return Math.max(scaled, messageWordPieces(message, count));
   }
 

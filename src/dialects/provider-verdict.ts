@@ -59,14 +59,8 @@ export function verdictsOf(response: unknown, sent: readonly object[] | undefine
   return verdicts;
 }
 
-/**
- * The input tokens a response reports for its request, cached ones included: Anthropic's three
- * fields added up, OpenAI Responses' `input_tokens`, Chat Completions' `prompt_tokens`.
- */
-export function reportedInputOf(response: unknown): number | undefined {
+/** The response's `usage` object, as the SDK returned it, when it has one. */
+export function usageOf(response: unknown): Record<string, unknown> | undefined {
   const usage = fieldOf(response, "usage");
-  const anthropic = countOf(fieldOf(usage, "cache_read_input_tokens")) !== undefined || countOf(fieldOf(usage, "cache_creation_input_tokens")) !== undefined;
-  const input = countOf(fieldOf(usage, "input_tokens"));
-  if (input !== undefined) return anthropic ? input + (countOf(fieldOf(usage, "cache_creation_input_tokens")) ?? 0) + (countOf(fieldOf(usage, "cache_read_input_tokens")) ?? 0) : input;
-  return countOf(fieldOf(usage, "prompt_tokens"));
+  return typeof usage === "object" && usage !== null && !Array.isArray(usage) ? (usage as Record<string, unknown>) : undefined;
 }

@@ -11,6 +11,7 @@ import type {
   ReportedUsage,
   SkippedEvent,
   Summarize,
+  UsageEvent,
 } from "./types.js";
 import { describeValue, expectedMessage, typeName } from "./describe-value.js";
 import { rejectUnknownKeys } from "./unknown-keys.js";
@@ -32,7 +33,7 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   summaryRole: "system" | "user";
   /** The pinned message format, or undefined to detect it. */
   format: DialectName | undefined;
-  /** Tokens sent beside the messages, subtracted from `maxTokens` while no usage covers the request (see `withReserve`). */
+  /** Tokens sent beside the messages, counted as the request's fixed part while no usage measures it (see `budgetSettings`). */
   reserveTokens: number;
   /** The caller's boundary rule; undefined means the default (a user turn that carries no tool result), which the plan applies. */
   isBoundary: ((message: M) => boolean) | undefined;
@@ -49,6 +50,7 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   onSkipped: ((event: SkippedEvent) => void) | undefined;
   warnOverBudget: boolean;
   onProviderVerdict: ((verdict: ProviderVerdict) => void) | undefined;
+  onUsage: ((event: UsageEvent) => void) | undefined;
   force: boolean;
   instructions: string | undefined;
   signal: AbortSignal | undefined;
@@ -87,7 +89,7 @@ const compactorKeys = [
 ] as const;
 const summaryKeys = ["maxTokens", "role", "flushToMemory", "timeoutMs"] as const;
 const ladderKeys = ["maskToolResults", "splitInsideTurn", "truncateToolResults", "isBoundary"] as const;
-const eventKeys = ["onCompacting", "onCompacted", "onSkipped", "warnOverBudget", "onProviderVerdict"] as const;
+const eventKeys = ["onCompacting", "onCompacted", "onSkipped", "warnOverBudget", "onUsage", "onProviderVerdict"] as const;
 /** The events only `statefulCompactor` and the adapters tell (validated there). */
 const statefulEventKeys = ["onStoreError"] as const;
 const maskKeys = ["keepRecent", "placeholder", "minFreedTokens"] as const;
@@ -109,6 +111,7 @@ const movedKeys: Readonly<Record<string, string>> = {
   onCompacted: "events.onCompacted",
   onSkipped: "events.onSkipped",
   warnOverBudget: "events.warnOverBudget",
+  onUsage: "events.onUsage",
   onProviderVerdict: "events.onProviderVerdict",
   onStoreError: "events.onStoreError",
   archiveMaxBytes: "archive.maxBytes",
@@ -238,30 +241,11 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     onCompacted: optionalFunction<(event: CompactedEvent) => void>(events["onCompacted"], "events.onCompacted"),
     onSkipped: optionalFunction<(event: SkippedEvent) => void>(events["onSkipped"], "events.onSkipped"),
     warnOverBudget: optionalBoolean(events["warnOverBudget"], "events.warnOverBudget", true),
+    onUsage: optionalFunction<(event: UsageEvent) => void>(events["onUsage"], "events.onUsage"),
     onProviderVerdict: optionalFunction<(verdict: ProviderVerdict) => void>(events["onProviderVerdict"], "events.onProviderVerdict"),
     force: optionalBoolean(raw["force"], "force"),
     instructions: instructions as string | undefined,
     signal: optionalAbortSignal(raw["signal"], "signal"),
     sealKey: signingKey === undefined ? randomKey() : typeof signingKey === "string" ? new TextEncoder().encode(signingKey) : new Uint8Array(signingKey as Uint8Array),
-  };
-}
-
-/**
- * The settings a call plans with: `maxTokens` less `reserveTokens` while no reported usage covers
- * the request (what is sent beside the messages is then only known by the caller's estimate), and
- * the settings as they are once usage measures it. The tail and summary budgets shrink with it, so
- * the reserved tokens are never handed to the kept messages.
- */
-export function withReserve<M extends AnyMessage>(settings: Settings<M>, usage: ReportedUsage | undefined): Settings<M> {
-  if (settings.reserveTokens === 0 || usage !== undefined) return settings;
-  const maxTokens = settings.maxTokens - settings.reserveTokens;
-  const keepTail = Math.min(settings.keepTail, maxTokens - 1);
-  return {
-    ...settings,
-    maxTokens,
-    keepTail,
-    maxSummaryTokens: Math.max(1, Math.min(settings.maxSummaryTokens, maxTokens - keepTail)),
-    minFreedTokens: Math.min(settings.minFreedTokens, maxTokens),
-    reserveTokens: 0,
   };
 }

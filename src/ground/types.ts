@@ -90,16 +90,56 @@ export type Summarize<M extends AnyMessage = AnyMessage> = (
 export type CountTokens<M extends AnyMessage = AnyMessage> = (messages: readonly M[]) => number;
 
 /**
- * What the provider reported for the last request: its input tokens (`usage.prompt_tokens`,
- * `usage.input_tokens`, the AI SDK's `usage.inputTokens`), and how many of the current messages
- * (the first `messageCount`) that request held. The count is then that figure plus an estimate of
- * what was added since, and the ratio it reveals calibrates the rest of the plan; tool definitions
- * and instructions that the provider counts are counted with it. With the default estimate, no
- * message then counts less than its o200k word pieces, a lower bound that catches dense tool output.
+ * What the provider reported for the last request: the whole input it counted (`inputTokens`), and
+ * how many of the current messages (the first `messageCount`) that request held. What the figure
+ * holds beyond the estimate of those messages is what travelled beside them (the system prompt
+ * passed apart, the tool definitions): it is counted as a fixed part of every request planned
+ * after, and the messages added since are counted on top (see `docs/counting.md`). With the
+ * default estimate, no message then counts less than its o200k word pieces, a lower bound that
+ * catches dense tool output. A provider SDK's own usage object can be passed instead: see `UsageReport`.
  */
 export interface ReportedUsage {
   inputTokens: number;
   messageCount: number;
+}
+
+/**
+ * A usage report as `usage` takes it: `{ inputTokens, messageCount }`, or a provider SDK's own
+ * usage object with `messageCount` beside its fields (`{ ...response.usage, messageCount }`).
+ * Read as the SDK types it: Anthropic's `input_tokens + cache_creation_input_tokens +
+ * cache_read_input_tokens`, OpenAI Responses' `input_tokens`, Chat Completions' `prompt_tokens`,
+ * the AI SDK's `inputTokens`. A report with no usable input is counted by the estimate and said
+ * through `events.onUsage`.
+ */
+export type UsageReport = ReportedUsage | { readonly messageCount: number; readonly [field: string]: unknown };
+
+/**
+ * `onUsage`: what a usage report showed, said once per hook (or `statefulCompactor` conversation)
+ * for `"calibrated"` and `"unusable"`, and for every report of a request over budget:
+ * - `"calibrated"`: the report was over the estimate (of the messages it held, plus
+ *   `reserveTokens`) by more than 20%; counts follow the report from then on.
+ * - `"unusable"`: the report cannot be counted by (`reason` says why: no input field, a figure
+ *   that is not a count, or one implausibly small for the messages, such as Anthropic's
+ *   `input_tokens` alone under prompt caching); the count is the estimate's.
+ * - `"over-budget"`: the request the report describes was over `maxTokens` as the provider counted
+ *   it, though the hook had let it through as fitting by its own count.
+ */
+export interface UsageEvent {
+  kind: "calibrated" | "unusable" | "over-budget";
+  /** The reported input, as read (`read` names the fields); 0 for `"unusable"`. */
+  inputTokens: number;
+  /** The fields the input was read from. */
+  read: string;
+  /** How many of the messages the report held. */
+  messageCount: number;
+  /** The estimate of those messages. */
+  estimatedTokens: number;
+  /** What the report shows travelled beside the messages, counted as a fixed part of each request. */
+  fixedTokens: number;
+  /** The budget. */
+  maxTokens: number;
+  /** For `"unusable"`: why. */
+  reason?: string;
 }
 
 /** What the hook is given before each model call. */
@@ -108,8 +148,8 @@ export interface BeforeLlmEvent<M extends AnyMessage = AnyMessage> {
   messages: readonly M[];
   /** Aborting it abandons a compaction in progress (`CompactionError` with code `ABORTED`). */
   signal?: AbortSignal;
-  /** The provider's reported usage for the last request, to count by (see `ReportedUsage`). */
-  usage?: ReportedUsage;
+  /** The provider's reported usage for the last request, to count by (see `UsageReport`). */
+  usage?: UsageReport;
   /**
    * Which conversation this call is, when one hook serves several: a compaction requested for it
    * (`hook.requestCompaction(keep, { conversationId })`) is made on its next call, never another's.
@@ -357,6 +397,12 @@ export interface CompactorEvents {
    */
   warnOverBudget?: boolean;
   /**
+   * Called with what a usage report showed (see `UsageEvent`): the estimate under by more than
+   * 20%, a report that cannot be counted by, a request that went out over budget. Without it, an
+   * unusable report and a request over budget are said once per process through `console.warn`.
+   */
+  onUsage?: (event: UsageEvent) => void;
+  /**
    * Called for each thing the provider said it did with the last request, read from the response
    * given as `event.response`: a signed thinking block dropped or let through a failed check, a
    * reasoning item withheld, a prompt-cache miss with its reason, or a stop at the context window
@@ -452,10 +498,10 @@ export interface CompactOptions<M extends AnyMessage = AnyMessage> extends Compa
   /** Aborts the compaction (`CompactionError` with code `ABORTED`). */
   signal?: AbortSignal;
   /**
-   * The provider's reported usage for the last request, to count by (see `ReportedUsage`).
+   * The provider's reported usage for the last request, to count by (see `UsageReport`).
    * @default none: the count is the counter's alone
    */
-  usage?: ReportedUsage;
+  usage?: UsageReport;
 }
 
 /** Options of `planCompaction`: those of `compact`, with `summarize` optional since a plan never calls it. */

@@ -2,6 +2,7 @@ import { optionalAbortSignal } from "../ground/abort-signal.js";
 import { optionalNonEmptyString } from "../ground/checks.js";
 import { describeValue } from "../ground/describe-value.js";
 import { runCompaction } from "./engine.js";
+import { UsageHistory } from "../counting/usage-anchor.js";
 import { definedFields } from "../ground/defined-fields.js";
 import { resolveOptions } from "../ground/options.js";
 import { checkedUsage } from "../validation/usage.js";
@@ -60,16 +61,20 @@ export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorO
   const requests = compactionRequests();
   // What each conversation's last call handed back: the request a provider's response answers.
   const sent = boundedMap<readonly object[]>(MAX_REMEMBERED_REQUESTS);
+  // The per-message ratio that two usage reports show, and what was said of them, per conversation.
+  const histories = boundedMap<UsageHistory>(MAX_REMEMBERED_REQUESTS);
   const hook = async <T extends M>(event: BeforeLlmEvent<T>) => {
     const signal = eventSignal(event);
     const conversation = requestSlot(event.conversationId, "event.conversationId");
     const verdict = readVerdict(event.response, sent.get(conversation), event.messages, settings.onProviderVerdict);
     const usage = Array.isArray(event.messages) ? checkedUsage(event.usage ?? verdict.usage, event.messages.length, "event.usage") : undefined;
+    const history = histories.get(conversation) ?? new UsageHistory();
+    histories.set(conversation, history);
     const note = requests.take(conversation);
     // A stop at the context window means the estimate let an oversized request through: compact now.
     const callSettings = verdict.overflowed ? { ...withRequest(settings, note), force: true } : withRequest(settings, note);
     let tokens = 0;
-    const outcome = await runCompaction<M>(event.messages, callSettings, definedFields({ signal, usage, measured: (measured: number) => (tokens = measured) }));
+    const outcome = await runCompaction<M>(event.messages, callSettings, definedFields({ signal, usage, history, measured: (measured: number) => (tokens = measured) }));
     requests.saw(conversation, tokens, note !== undefined && outcome !== null);
     sent.set(conversation, outcome === null ? event.messages : outcome.messages);
     // The summary is written in the transcript's own format, so every message is of the caller's type.

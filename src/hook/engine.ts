@@ -3,12 +3,14 @@ import type { Dialect } from "../dialects/dialect.js";
 import { summaryRoleIn } from "../dialects/library-messages.js";
 import { extractiveSummary } from "../summary-kit/extractive-summary.js";
 import { CompactionError, isCompactionError } from "../ground/errors.js";
-import { withReserve, type Settings } from "../ground/options.js";
+import type { Settings } from "../ground/options.js";
+import { UsageHistory } from "../counting/usage-anchor.js";
 import { overBudgetCause, planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { SMALLEST_SUMMARY } from "../plan/summary-tokens.js";
 import { runSummarize } from "./run-summarize.js";
 import type { SummarizerAccount } from "../ground/summarizer-account.js";
 import { warnOverBudgetOnce } from "./over-budget-warning.js";
+import { sayUsage } from "./usage-notice.js";
 import { placeSummary, providerSummaryIn } from "./place-replacement.js";
 import { sealed } from "../text/summary-seal.js";
 import type { AnyMessage, CompactionResult, CompactionStrategy, OverBudgetCause, ReportedUsage, SummaryReplacement } from "../ground/types.js";
@@ -32,7 +34,7 @@ export interface CompactionOutcome<M extends AnyMessage> extends CompactionResul
 function finishWithoutSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, startedAt: number, refused?: unknown): CompactionOutcome<M> {
   const messages = plan.head.concat(plan.tail);
   const strategy = plan.action === "mask" ? "mask" : "truncate";
-  const tokensAfter = Math.ceil(strategy === "mask" ? plan.tokens.total : plan.tokens.countList(messages));
+  const tokensAfter = Math.ceil(plan.fixedTokens + (strategy === "mask" ? plan.tokens.total : plan.tokens.countList(messages)));
   const overBudget = tokensAfter > settings.maxTokens;
   const said = saidOverBudget(plan, settings, tokensAfter);
   settings.onCompacted?.({
@@ -53,7 +55,8 @@ function finishWithoutSummary<M extends AnyMessage>(plan: EnginePlan<M>, setting
 /** Over budget after all: its cause, warned of once per process (`events.warnOverBudget`); nothing when within. */
 function saidOverBudget<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, tokens: number): { overBudgetCause?: OverBudgetCause } {
   if (tokens <= settings.maxTokens) return {};
-  const cause = overBudgetCause(plan, settings);
+  // What travels beside the messages leaves them less than `maxTokens`.
+  const cause = overBudgetCause(plan, { ...settings, maxTokens: settings.maxTokens - plan.fixedTokens });
   warnOverBudgetOnce(settings.warnOverBudget, tokens, settings.maxTokens, cause);
   return { overBudgetCause: cause };
 }
@@ -62,12 +65,12 @@ function saidOverBudget<M extends AnyMessage>(plan: EnginePlan<M>, settings: Set
  * A summary must fit the room left for it and be smaller than what it replaces; otherwise the
  * compaction fails like any bad summary, and the transcript stays as it was.
  */
-function checkSummarySize<M extends AnyMessage>(summary: M, plan: EnginePlan<M>): void {
+function checkSummarySize<M extends AnyMessage>(summary: M, plan: EnginePlan<M>, textBudget: number): void {
   const summaryTokens = Math.ceil(plan.tokens.countList([summary]));
   if (summaryTokens > plan.summaryLimit) {
     throw new CompactionError(
       "INVALID_SUMMARY",
-      `summarize returned a summary of ${summaryTokens} tokens, over its limit of ${plan.summaryLimit} (\`context.maxSummaryTokens\`); the transcript was left as it was`,
+      `summarize returned a summary of ${summaryTokens} tokens with its message, over the ${Math.floor(plan.summaryLimit)} left for it (its text: \`context.maxSummaryTokens\` (${textBudget})); the transcript was left as it was`,
     );
   }
   const replaced = Math.ceil(plan.olderTokens ?? plan.tokens.countList(plan.older));
@@ -95,13 +98,14 @@ function summaryTextBudget<M extends AnyMessage>(plan: EnginePlan<M>, summaryMes
  * summary allows and smaller than what it replaces; undefined when not even a short one fits.
  */
 function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, summaryMessage: SummaryMaker): object | undefined {
-  let budget = summaryTextBudget(plan, summaryMessage);
+  const textBudget = summaryTextBudget(plan, summaryMessage);
+  let budget = textBudget;
   for (let attempt = 0; attempt < 8 && budget >= 1; attempt++) {
     const text = extractiveSummary(plan.older, { maxTokens: budget, previousSummary: plan.previousSummary });
     const summary = summaryMessage.make(text);
     try {
       if (text.trim() === "") return undefined;
-      checkSummarySize(summary as M, plan);
+      checkSummarySize(summary as M, plan, textBudget);
       return summary;
     } catch {
       // A counter other than the estimate may count the text higher: ask for less.
@@ -147,6 +151,8 @@ export interface EngineCall<M extends AnyMessage> {
   stored?: ReadonlySet<object>;
   /** The plan, when the caller had to look at it first (a lease is taken only to summarize). */
   planned?: EnginePlan<M>;
+  /** What the hook learnt from earlier usage reports, and has said of them; a call of its own by default. */
+  history?: UsageHistory;
   /**
    * The readable text of the stored replacement in force (a provider's compaction the store keeps),
    * for `previousSummary` when the replacement itself cannot be read.
@@ -161,10 +167,10 @@ export interface EngineCall<M extends AnyMessage> {
  * rejects (or, with `onError: "skip"`, resolves null) before anything is assembled.
  */
 export async function runCompaction<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, call: EngineCall<M> = {}): Promise<CompactionOutcome<M> | null> {
-  const { signal, usage, stored, planned } = call;
+  const { signal, usage, stored, planned, history = new UsageHistory() } = call;
   const startedAt = now();
-  settings = withReserve(settings, usage);
-  const plan = planned ?? planWithSettings(messages, settings, usage, stored);
+  const plan = planned ?? planWithSettings(messages, settings, { usage, stored, history });
+  sayUsage(plan, settings, history);
   const { tokensBefore } = plan;
   call.measured?.(tokensBefore);
   if (plan.action === "none") return null;
@@ -186,6 +192,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
   let account: SummarizerAccount = { failures: [] };
   let keptHead = head;
   let replacement: SummaryReplacement | undefined;
+  const textBudget = summaryTextBudget(plan, summaryMessage);
   try {
     const summary = await runSummarize(
       settings.summarize as NonNullable<Settings<M>["summarize"]>,
@@ -198,16 +205,16 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
         keepTail: settings.keepTail,
         head,
         requestPrefix: messages.slice(0, plan.tailStart),
-        maxSummaryTokens: summaryTextBudget(plan, summaryMessage),
+        maxSummaryTokens: textBudget,
       },
       { timeoutMs: settings.timeoutMs, signal, account: (told) => (account = told) },
     );
     ({ head: keptHead, added, replacement } = placeSummary(summary, plan, summaryMessage.make));
-    if (replacement === undefined) checkSummarySize(added[0] as M, plan);
+    if (replacement === undefined) checkSummarySize(added[0] as M, plan, textBudget);
     // An unreadable replacement (OpenAI's encrypted item) gets a readable shadow, the model-free
     // summary of what it replaced: what a later summarizer rolls forward, and what is sent instead
     // when the model or provider changes.
-    else if (replacement.text === undefined) replacement = { ...replacement, text: extractiveSummary(older, { maxTokens: summaryTextBudget(plan, summaryMessage), previousSummary: plan.previousSummary }) };
+    else if (replacement.text === undefined) replacement = { ...replacement, text: extractiveSummary(older, { maxTokens: textBudget, previousSummary: plan.previousSummary }) };
   } catch (error) {
     // An abort means stop: no fallback stands in for it.
     const fallback = settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED" ? modelFreeSummary(plan, settings, summaryMessage) : undefined;
@@ -237,7 +244,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
   if (reply !== undefined) added.push(reply);
   const result = (keptHead as object[]).concat(added, tail) as M[];
   const tokensAfter = Math.ceil(
-    plan.keptTokens === undefined || keptHead !== head ? plan.tokens.countList(result) : plan.keptTokens + plan.tokens.countList(added as M[]),
+    plan.fixedTokens + (plan.keptTokens === undefined || keptHead !== head ? plan.tokens.countList(result) : plan.keptTokens + plan.tokens.countList(added as M[])),
   );
   const overBudget = tokensAfter > settings.maxTokens;
   const said = saidOverBudget(plan, settings, tokensAfter);

@@ -1,5 +1,5 @@
-import { reportedInputOf, verdictsOf } from "../dialects/provider-verdict.js";
-import type { ProviderVerdict, ReportedUsage } from "../ground/types.js";
+import { usageOf, verdictsOf } from "../dialects/provider-verdict.js";
+import type { ProviderVerdict, UsageReport } from "../ground/types.js";
 
 /** Conversations whose last request a hook remembers, to map a response's verdicts onto. */
 export const MAX_REMEMBERED_REQUESTS = 1000;
@@ -14,14 +14,15 @@ export function readVerdict(
   lastSent: readonly object[] | undefined,
   messages: readonly object[],
   tell: ((verdict: ProviderVerdict) => void) | undefined,
-): { overflowed: boolean; usage?: ReportedUsage } {
+): { overflowed: boolean; usage?: UsageReport } {
   if (response === undefined) return { overflowed: false };
   const verdicts = verdictsOf(response, lastSent);
   for (const verdict of verdicts) tell?.(verdict);
   const overflowed = verdicts.some((verdict) => verdict.kind === "context-window-exceeded");
-  const inputTokens = reportedInputOf(response);
-  if (inputTokens === undefined || lastSent === undefined || !Array.isArray(messages) || !startsWith(messages, lastSent)) return { overflowed };
-  return { overflowed, usage: { inputTokens, messageCount: lastSent.length } };
+  // The SDK's usage object as it came: the usage check reads each provider's fields (Anthropic's cache ones included).
+  const usage = usageOf(response);
+  if (usage === undefined || lastSent === undefined || !Array.isArray(messages) || !startsWith(messages, lastSent)) return { overflowed };
+  return { overflowed, usage: { ...usage, messageCount: lastSent.length } };
 }
 
 function startsWith(messages: readonly object[], prefix: readonly object[]): boolean {

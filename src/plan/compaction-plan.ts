@@ -1,5 +1,6 @@
 import type { Dialect } from "../dialects/dialect.js";
 import type { TranscriptTokens } from "../counting/token-counter.js";
+import type { UsageAnchor } from "../counting/usage-anchor.js";
 import type { AnyMessage } from "../ground/types.js";
 import type { MeasuredTranscript } from "./plan-context.js";
 
@@ -50,6 +51,10 @@ export interface EnginePlan<M extends AnyMessage> extends CompactionPlan<M> {
   sealed: boolean;
   /** The transcript's format: the summary is written in it. */
   dialect: Dialect;
+  /** What travels beside the messages (see `MeasuredTranscript.fixedTokens`): the result's count is it plus its messages'. */
+  fixedTokens: number;
+  /** What the usage report said, when there was one. */
+  anchor: UsageAnchor | undefined;
   /**
    * The request with `older` kept as it is and the tool payloads after the system prompt cut to
    * fit the budget, when that fits: what is sent when the summary is refused. Made on demand.
@@ -77,6 +82,8 @@ export function finishedPlan<M extends AnyMessage>(measured: MeasuredTranscript<
     made: new Set(),
     sealed: measured.sealed,
     dialect: measured.dialect,
+    fixedTokens: measured.fixedTokens,
+    anchor: measured.anchor,
     ...fields,
   };
 }

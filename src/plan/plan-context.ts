@@ -2,9 +2,11 @@ import { libraryMessagesOf } from "../dialects/library-messages.js";
 import type { Dialect } from "../dialects/dialect.js";
 import { readTranscript } from "../dialects/transcript-format.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
+import { anchoredCounts, type UsageAnchor, type UsageHistory } from "../counting/usage-anchor.js";
 import { FLUSH_TO_MEMORY_REMINDER } from "../ground/constants.js";
-import { withReserve, type Settings } from "../ground/options.js";
+import type { Settings } from "../ground/options.js";
 import type { AnyMessage, ReportedUsage } from "../ground/types.js";
+import type { CheckedUsage } from "../validation/usage.js";
 import type { PlanReason } from "./compaction-plan.js";
 import { maskToolResults } from "./mask-tool-output.js";
 import { latestIndex } from "./search-from-end.js";
@@ -15,7 +17,9 @@ import type { KeptTail } from "./rungs/kept-tail.js";
 
 /** What one plan brings besides the messages and settings. */
 export interface PlanCall {
-  usage?: ReportedUsage | undefined;
+  usage?: ReportedUsage | CheckedUsage | undefined;
+  /** What the hook learnt from the reports before this one (the per-message ratio they show). */
+  history?: UsageHistory | undefined;
   /** The messages a store vouches for as this library's own (no seal needed). */
   stored?: ReadonlySet<object> | undefined;
 }
@@ -23,11 +27,16 @@ export interface PlanCall {
 /** The transcript as counted, before anything is decided. */
 export interface MeasuredTranscript<M extends AnyMessage> {
   messages: readonly M[];
-  /** The settings this call plans with (`maxTokens` less `reserveTokens` while no usage covers the request). */
+  /** The settings this call plans with: the budgets of the messages, once the fixed part is taken out (see `budgetSettings`). */
   settings: Settings<M>;
+  /** What travels beside the messages, as the usage report shows it, else `reserveTokens`: a part of every request's count. */
+  fixedTokens: number;
+  /** What the usage report said, when there was one. */
+  anchor: UsageAnchor | undefined;
   dialect: Dialect;
   /** Counts of the transcript as it is, anchored on the provider's usage when there is one. */
   original: TranscriptTokens<M>;
+  /** The request's count: its messages and the fixed part. */
   tokensBefore: number;
   overBudget: boolean;
   /** True when a user-role summary would be sealed (no stored state vouches for it). */
@@ -79,13 +88,35 @@ export interface PlanContext<M extends AnyMessage> extends MeasuredTranscript<M>
   roomFor(kept: KeptTail<M>): number;
 }
 
-/** Counts the transcript (see `countedWith`) and tells whether it is over budget. */
+/** Counts the transcript (see `anchoredCounts`) and tells whether it is over budget. */
 export function measureTranscript<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, call: PlanCall): MeasuredTranscript<M> {
   const dialect = readTranscript(messages, settings.format);
-  const reserved = withReserve(settings, call.usage);
-  const { tokens: original, total } = countedWith(messages, reserved, call.usage);
-  const tokensBefore = Math.ceil(total);
-  return { messages, settings: reserved, dialect, original, tokensBefore, overBudget: tokensBefore > reserved.maxTokens, sealed: call.stored === undefined, stored: call.stored };
+  const { tokens: original, messagesTotal, fixedTokens, anchor } = anchoredCounts(messages, settings, call.usage, call.history);
+  const budgeted = budgetSettings(settings, fixedTokens);
+  const tokensBefore = Math.ceil(messagesTotal + fixedTokens);
+  const overBudget = Math.ceil(messagesTotal) > budgeted.maxTokens;
+  return { messages, settings: budgeted, fixedTokens, anchor, dialect, original, tokensBefore, overBudget, sealed: call.stored === undefined, stored: call.stored };
+}
+
+/**
+ * The budgets of the messages once what travels beside them (`fixedTokens`) is taken out of
+ * `maxTokens`. When the kept tail and the summary no longer fit the room left together, both
+ * shrink in proportion, so that a large fixed part (a system prompt and tools of 40,000 tokens
+ * in a window of 50,000) leaves the summary its share of the room rather than a few tokens.
+ */
+export function budgetSettings<M extends AnyMessage>(settings: Settings<M>, fixedTokens: number): Settings<M> {
+  if (fixedTokens <= 0) return settings;
+  const maxTokens = Math.max(1, Math.floor(settings.maxTokens - fixedTokens));
+  const share = Math.min(1, maxTokens / Math.max(1, settings.keepTail + settings.maxSummaryTokens));
+  const keepTail = Math.max(0, Math.min(Math.floor(settings.keepTail * share), maxTokens - 1));
+  return {
+    ...settings,
+    maxTokens,
+    keepTail,
+    maxSummaryTokens: Math.max(1, Math.floor(settings.maxSummaryTokens * share)),
+    minFreedTokens: Math.min(settings.minFreedTokens, maxTokens),
+    reserveTokens: 0,
+  };
 }
 
 /** Reads what the rungs need of a transcript that is to be compacted. */
@@ -172,34 +203,4 @@ function budgetOf<M extends AnyMessage>({ settings, dialect, tokens, head }: Pla
   // Room for the summary is reserved when the tail is chosen, so that summary and tail fit together.
   const tailRoom = settings.maxTokens - headTokens - settings.maxSummaryTokens - reminderTokens;
   return { headTokens, reminderTokens, tailRoom, tailBudget: Math.max(0, Math.min(settings.keepTail, tailRoom)) };
-}
-
-/**
- * The transcript's counts, and its total, anchored on the provider's reported usage when there is
- * one. The first `messageCount` messages held `inputTokens`: the total is that figure plus the
- * count of what was added since. The ratio of the figure to the counter's own count of those
- * messages calibrates every other count (the tail search, the fit check) when the provider counts
- * more than the counter does; when it counts less, the counter's larger figures are kept, so a
- * calibration never makes a request look smaller than the counter says. The ratio is capped at 4.
- * With the default estimate, no message then counts less than its word pieces (see
- * `word-pieces.ts`): a fresh tool output of dense text is under-counted by bytes / 4 far more than
- * the transcript's average, and the ratio, which only knows the messages already counted, cannot
- * see it.
- */
-function countedWith<M extends AnyMessage>(
-  messages: readonly M[],
-  settings: Settings<M>,
-  usage: ReportedUsage | undefined,
-): { tokens: TranscriptTokens<M>; total: number } {
-  const raw = new TranscriptTokens(messages, settings.countTokens);
-  if (usage === undefined) return { tokens: raw, total: raw.total };
-  const held = usage.messageCount === 0 ? 0 : raw.isPerMessage ? raw.countRange(0, usage.messageCount) : raw.countList(messages.slice(0, usage.messageCount));
-  const ratio = held > 0 ? usage.inputTokens / held : 1;
-  // A report under a quarter of the counter's own count is no count of these messages (a cache hit
-  // reported as zero, a proxy's placeholder): it is left out rather than let turn compaction off.
-  if (ratio < 0.25) return { tokens: raw, total: raw.total };
-  const calibration = { scale: Math.min(4, Math.max(1, ratio)), floor: true, counted: new Set<object>(messages.slice(0, usage.messageCount)) };
-  const tokens = new TranscriptTokens(messages, settings.countTokens, { from: raw, changed: [] }, calibration);
-  const added = tokens.isPerMessage ? tokens.countRange(usage.messageCount, messages.length) : tokens.countList(messages.slice(usage.messageCount));
-  return { tokens, total: usage.inputTokens + added };
 }

@@ -1,9 +1,9 @@
 import { resolveOptions, type Settings } from "../ground/options.js";
-import type { AnyMessage, PlanOptions, ReportedUsage } from "../ground/types.js";
+import type { AnyMessage, PlanOptions } from "../ground/types.js";
 import { assertTranscript } from "../validation/validate-messages.js";
 import { checkedUsage } from "../validation/usage.js";
 import { finishedPlan, type CompactionPlan, type EnginePlan } from "./compaction-plan.js";
-import { measureTranscript, planContext } from "./plan-context.js";
+import { measureTranscript, planContext, type PlanCall } from "./plan-context.js";
 import { boundaryTail } from "./rungs/boundary-tail.js";
 import { inTurnSplit } from "./rungs/in-turn-split.js";
 import { holdsLatestUserMessage, isLatestUserMessageAlone, latestUserMessageAlone } from "./rungs/latest-user-message.js";
@@ -21,11 +21,10 @@ export { overBudgetCause } from "./over-budget-cause.js";
 export function planWithSettings<M extends AnyMessage>(
   messages: readonly M[],
   settings: Settings<M>,
-  usage?: ReportedUsage,
-  stored?: ReadonlySet<object>,
+  call: PlanCall = {},
 ): EnginePlan<M> {
   assertTranscript(messages);
-  const measured = measureTranscript(messages, settings, { usage, stored });
+  const measured = measureTranscript(messages, settings, call);
   if (!measured.overBudget && !measured.settings.force) return finishedPlan(measured, { action: "none", reason: "under-budget" });
   const context = planContext(measured);
 
@@ -67,6 +66,6 @@ export function planCompaction<M extends AnyMessage>(
 ): CompactionPlan<M> {
   const settings = resolveOptions<M>(options, "plan");
   const usage = Array.isArray(messages) ? checkedUsage(options.usage, messages.length) : undefined;
-  const { action, reason, tokensBefore, head, older, tail } = planWithSettings(messages, settings, usage);
+  const { action, reason, tokensBefore, head, older, tail } = planWithSettings(messages, settings, usage === undefined ? {} : { usage });
   return { action, reason, tokensBefore, head, older, tail };
 }

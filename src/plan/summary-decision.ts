@@ -64,7 +64,10 @@ export function decideOnSummary<M extends AnyMessage>(context: PlanContext<M>, k
   // an empty one is, no summary is asked for and the older part stays.
   const olderTokens = countedOlder ?? context.olderTokens(kept);
   const smallerLimit = Math.max(1, Math.floor(Math.min(summaryLimit, Math.ceil(olderTokens) - 1)));
-  if (Math.ceil(summaryTokens(context, "")) >= Math.ceil(olderTokens)) {
+  // Nor is one asked for when what it must be smaller than leaves it less than a summary of a few
+  // words in this format (its prefix, seal and message included): a limit of a token or two holds
+  // no summary, and every summarizer, the model-free one too, would be refused.
+  if (Math.ceil(summaryTokens(context, "")) >= Math.ceil(olderTokens) || smallerLimit < Math.ceil(context.smallestSummary())) {
     return olderKeptAsItIs(context, true) ?? finishedPlan(context, { ...fields, action: "skip", reason: "nothing-to-summarize" });
   }
   return finishedPlan(context, {

@@ -10,6 +10,7 @@ import { MAX_REMEMBERED_REQUESTS, readVerdict } from "../hook/read-verdict.js";
 import { boundedMap } from "../ground/bounded-map.js";
 import { planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { formatDialect } from "../dialects/transcript-format.js";
+import { UsageHistories } from "../counting/usage-anchor.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
 import { assertTranscript } from "../validation/validate-messages.js";
 import { checkedUsage } from "../validation/usage.js";
@@ -120,6 +121,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   const sent = boundedMap<readonly object[]>(MAX_REMEMBERED_REQUESTS);
   /** The settings of one call: forced by the agent's request or by a stop at the context window. */
   const settingsOf = (call: { note: string | undefined; forced: boolean }) => (call.forced ? { ...withRequest(settings, call.note), force: true } : withRequest(settings, call.note));
+  const histories = new UsageHistories();
   const branches = branchStorage(resolved);
   const leases = conversationLeases(resolved);
   const archive = resolved.archive
@@ -168,7 +170,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   async function withoutState<T extends M>(error: UnreadableValueError, call: Call<T>): Promise<CompactionResult<T> | null> {
     const { messages, key, signal, usage, seen } = call;
     report(error, { operation: "get", key });
-    const outcome = await runCompaction<T>(messages, settingsOf(call), definedFields({ signal, usage, measured: (tokens: number) => (seen.tokens = tokens) }));
+    const outcome = await runCompaction<T>(messages, settingsOf(call), definedFields({ signal, usage, history: histories.of(key), measured: (tokens: number) => (seen.tokens = tokens) }));
     seen.compacted = outcome !== null;
     return outcome === null ? null : resultOf(outcome);
   }
@@ -181,7 +183,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const call = { ...input, usage: input.usage ?? (await usageFromState(messages, applied.state)) };
     // One summary per crossing across instances: only the holder of the lease summarizes; the
     // others wait for its state, then go on from it (and summarize alone if it never comes).
-    let planned = typeof store.acquire === "function" ? planWithSettings(applied.base, settingsOf(input), usageOfBase(call.usage, applied.state, applied.origin), applied.stored) : undefined;
+    let planned = typeof store.acquire === "function" ? planWithSettings(applied.base, settingsOf(input), definedFields({ usage: usageOfBase(call.usage, applied.state, applied.origin), stored: applied.stored, history: histories.of(key) })) : undefined;
     if (planned?.action !== "summarize") return compactApplied(call, applied, planned);
     const lease = await leases.acquire(key, signal, async () => {
       const continued = await bestBranch(messages, await branches.read(key, signal), apply);
@@ -212,7 +214,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     let archiveRead: { ranges: ArchivedRange[] | undefined } | undefined;
     let engineSettings: Settings<T> = callSettings;
     if (archived) {
-      planned ??= planWithSettings(base, callSettings, engineUsage, stored);
+      planned ??= planWithSettings(base, callSettings, definedFields({ usage: engineUsage, stored, history: histories.of(key) }));
       if (planned.action === "summarize" || planned.action === "truncate") archiveRead = { ranges: await archive.read(key, signal) };
     }
     const positionOf = archivePositions(messages, state, archiveRead?.ranges, formatDialect(messages, settings.format));
@@ -220,7 +222,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       engineSettings = withArchiveLine(callSettings, { messages, applied, plan: planned, positionOf, archivedBefore: archiveRead.ranges });
     }
     const storedText = state?.madeBy === undefined ? undefined : state.text;
-    const outcome = await runCompaction<T>(base, engineSettings, definedFields({ signal, usage: engineUsage, stored, planned, storedText, measured: (tokens: number) => (seen.tokens = tokens) }));
+    const outcome = await runCompaction<T>(base, engineSettings, definedFields({ signal, usage: engineUsage, stored, planned, storedText, history: histories.of(key), measured: (tokens: number) => (seen.tokens = tokens) }));
     seen.compacted = outcome !== null;
     if (outcome === null) {
       // Sent with the state as it is: what the provider reported for it is kept with the state;

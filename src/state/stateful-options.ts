@@ -2,7 +2,7 @@ import { optionalMilliseconds } from "../ground/deadline.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { isPlainObject } from "../ground/plain-object.js";
 import { resolveOptions, type Settings } from "../ground/options.js";
-import type { AnyMessage, CompactorEvents, CompactorOptions, ReportedUsage } from "../ground/types.js";
+import type { AnyMessage, CompactorEvents, CompactorOptions, UsageReport } from "../ground/types.js";
 import type { CompactionStore } from "./compaction-store.js";
 import { memoryStore } from "./memory-store.js";
 import { ownWritesOf } from "./own-writes.js";
@@ -116,7 +116,7 @@ export interface StatefulCallOptions {
    * The provider's reported usage for the last request; `messageCount` counts these (uncompacted) messages.
    * @default the usage kept with the conversation's state, while the input still holds what it was reported for
    */
-  usage?: ReportedUsage;
+  usage?: UsageReport;
   /**
    * The provider's response to the last request, as its SDK returned it: read as the hook's
    * `event.response` is (verdicts to `events.onProviderVerdict`, a stop at the context window

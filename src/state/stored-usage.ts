@@ -1,4 +1,5 @@
 import type { ReportedUsage } from "../ground/types.js";
+import type { CheckedUsage } from "../validation/usage.js";
 import type { ConversationState } from "./conversation-state.js";
 import { digestMessages } from "./digest.js";
 
@@ -18,7 +19,9 @@ export async function usageFromState(messages: readonly object[], state: Convers
  * The state with a reported usage kept beside it, when it is new and the request it describes was
  * sent with this state; undefined when there is nothing to write.
  */
-export async function stateWithUsage(messages: readonly object[], state: ConversationState, reported: ReportedUsage): Promise<ConversationState | undefined> {
+export async function stateWithUsage(messages: readonly object[], state: ConversationState, reported: ReportedUsage | CheckedUsage): Promise<ConversationState | undefined> {
+  // A report that cannot be counted by is said when it is given, and not kept for later calls.
+  if ("unusable" in reported && reported.unusable !== undefined) return undefined;
   if (reported.messageCount < state.covered || reported.messageCount > messages.length) return undefined;
   if (state.usage?.messageCount === reported.messageCount && state.usage.inputTokens === reported.inputTokens) return undefined;
   const digest = await digestMessages(messages.slice(state.covered, reported.messageCount));
@@ -31,11 +34,12 @@ export async function stateWithUsage(messages: readonly object[], state: Convers
  * and the input messages below `messageCount`. Usage from before the state, or beside state that
  * no longer applies, describes another request and is left out.
  */
-export function usageOfBase(usage: ReportedUsage | undefined, state: ConversationState | undefined, origin: number[] | undefined): ReportedUsage | undefined {
+export function usageOfBase<U extends ReportedUsage>(usage: U | undefined, state: ConversationState | undefined, origin: number[] | undefined): U | undefined {
   if (usage === undefined) return undefined;
   if (origin === undefined) return state === undefined ? usage : undefined;
   if (state === undefined || usage.messageCount < state.covered) return undefined;
   let held = 0;
   for (const index of origin) if (index < usage.messageCount) held++;
-  return { inputTokens: usage.inputTokens, messageCount: held };
+  // What the report was read from, and why it cannot be counted by, stay with it.
+  return { ...usage, messageCount: held };
 }
