@@ -79,7 +79,7 @@ export function toPrepareStep<M extends AnyMessage = AnyMessage>(
     const compacted = await compact(args.messages, { ...idOf(args), ...(usage ? { usage } : {}) });
     return compacted === null ? {} : { messages: compacted.messages };
   }) as CompactingPrepareStep;
-  return Object.assign(prepareStep, { recall: compact.recall, requestCompaction: compact.requestCompaction });
+  return Object.assign(prepareStep, { recall: compact.recall, recallToolName: compact.recallToolName, requestCompaction: compact.requestCompaction });
 }
 
 export { recallTool } from "./ai-sdk-recall-tool.js";

@@ -1,6 +1,6 @@
 import { tool } from "@langchain/core/tools";
 import { recallToolDefinition } from "../dialects/recall-tool-definition.js";
-import { recallAnswerer, type Recalling, type RecallToolOptions } from "./recall-answer.js";
+import { recallAnswerer, recallToolNameOf, type Recalling, type RecallToolOptions } from "./recall-answer.js";
 
 /** What LangChain hands a tool on each call: its `RunnableConfig` (the part this tool reads). */
 export interface RecallToolConfig {
@@ -26,7 +26,7 @@ export interface RecallToolConfig {
 export function recallTool(compact: Recalling, options: RecallToolOptions<RecallToolConfig> = {}) {
   const answer = recallAnswerer<RecallToolConfig>(compact, options);
   return tool(async (input: unknown, config: RecallToolConfig) => answer(input, config, config?.signal), {
-    name: recallToolDefinition.name,
+    name: recallToolNameOf(compact, options),
     description: recallToolDefinition.description,
     schema: { ...recallToolDefinition.inputSchema, properties: { ...recallToolDefinition.inputSchema.properties } },
   });

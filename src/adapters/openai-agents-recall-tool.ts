@@ -1,5 +1,5 @@
 import { recallToolDefinition, type RecallToolInputSchema } from "../dialects/recall-tool-definition.js";
-import { recallAnswerer, type Recalling, type RecallToolOptions } from "./recall-answer.js";
+import { recallAnswerer, recallToolNameOf, type Recalling, type RecallToolOptions } from "./recall-answer.js";
 import { functionTool, type FunctionToolOf } from "./openai-agents-function-tool.js";
 
 /** What `@openai/agents` hands a function tool's `invoke` as its run context (the part this tool reads). */
@@ -9,7 +9,7 @@ export interface RecallRunContext {
 }
 
 /** The recall tool as a function tool of `@openai/agents` (see `FunctionToolOf`). */
-export type RecallFunctionTool = FunctionToolOf<typeof recallToolDefinition.name, RecallToolInputSchema, RecallRunContext>;
+export type RecallFunctionTool = FunctionToolOf<string, RecallToolInputSchema, RecallRunContext>;
 
 /**
  * The `recall_context` function tool for the OpenAI Agents SDK (`new Agent({ tools: [recallTool(…)] })`):
@@ -29,5 +29,6 @@ export type RecallFunctionTool = FunctionToolOf<typeof recallToolDefinition.name
  */
 export function recallTool(compact: Recalling, options: RecallToolOptions<{ context?: unknown }> = {}): RecallFunctionTool {
   const answer = recallAnswerer<{ context?: unknown }>(compact, options);
-  return functionTool(recallToolDefinition, (input, runContext: RecallRunContext, signal) => answer(input, { context: runContext?.context }, signal));
+  // Registered under the name the compactor's summaries give the model.
+  return functionTool({ ...recallToolDefinition, name: recallToolNameOf(compact, options) }, (input, runContext: RecallRunContext, signal) => answer(input, { context: runContext?.context }, signal));
 }

@@ -47,7 +47,7 @@ export function toCallModelInputFilter<M extends AnyMessage = AnyMessage>(
     const compacted = await compact(args.modelData.input, idOf(args));
     return compacted === null ? args.modelData : { ...args.modelData, input: compacted.messages };
   };
-  return Object.assign(filter, { preserveInputIdentity: true, recall: compact.recall, requestCompaction: compact.requestCompaction }) as unknown as CompactingInputFilter & Recalling & Requesting;
+  return Object.assign(filter, { preserveInputIdentity: true, recall: compact.recall, recallToolName: compact.recallToolName, requestCompaction: compact.requestCompaction }) as unknown as CompactingInputFilter & Recalling & Requesting;
 }
 
 export { recallTool } from "./openai-agents-recall-tool.js";

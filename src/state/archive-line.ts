@@ -8,14 +8,15 @@ import { recallToolDefinition } from "../dialects/recall-tool-definition.js";
  *
  * @param from - the first archived position (counting from 0, the system prompt included)
  * @param to - the last archived position
+ * @param toolName - the name the recall tool is registered under (`archive.toolName`)
  * @returns the line as a whole sentence, then a short form that still names the range and the tool
  * @example
  * archiveLine(1, 40)[1]; // "\n\n(Messages 1-40 are archived: recall_context reads them.)"
  */
-export function archiveLine(from: number, to: number): readonly string[] {
+export function archiveLine(from: number, to: number, toolName: string = recallToolDefinition.name): readonly string[] {
   const range = from === to ? `${from}` : `${from}-${to}`;
   return [
-    `\n\n(Messages ${range} are archived verbatim: call ${recallToolDefinition.name} with an identifier, a phrase or the range "${range}" to read them.)`,
-    `\n\n(Messages ${range} are archived: ${recallToolDefinition.name} reads them.)`,
+    `\n\n(Messages ${range} are archived verbatim: call ${toolName} with an identifier, a phrase or the range "${range}" to read them.)`,
+    `\n\n(Messages ${range} are archived: ${toolName} reads them.)`,
   ];
 }

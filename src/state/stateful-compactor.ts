@@ -54,6 +54,8 @@ export type StatefulCompactor<M extends AnyMessage = AnyMessage> = (<T extends M
    * conversation's archive.
    */
   recall(query: string, options?: RecallOptions): Promise<string>;
+  /** With `archive: true`: the name the summary's archive line gives the recall tool (`archive.toolName`), which a recall tool made from this compactor takes. */
+  readonly recallToolName: string | undefined;
   /**
    * The agent's own hand (`compact_context`): makes the conversation's next call compact, with
    * `keep` (the model's note of what the summary must hold) in the `instructions` `summarize`
@@ -219,7 +221,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     }
     const positionOf = archivePositions(messages, state, archiveRead?.ranges, formatDialect(messages, settings.format));
     if (archived && archiveRead !== undefined && planned?.action === "summarize") {
-      engineSettings = withArchiveLine(callSettings, { messages, applied, plan: planned, positionOf, archivedBefore: archiveRead.ranges });
+      engineSettings = withArchiveLine(callSettings, { messages, applied, plan: planned, positionOf, archivedBefore: archiveRead.ranges, toolName: resolved.archiveToolName });
     }
     const storedText = state?.madeBy === undefined ? undefined : state.text;
     const outcome = await runCompaction<T>(base, engineSettings, definedFields({ signal, usage: engineUsage, stored, planned, storedText, history: histories.of(key), measured: (tokens: number) => (seen.tokens = tokens) }));
@@ -307,7 +309,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     return requests.ask(keyOfId(id), keep, minTokens);
   }
 
-  return Object.assign(compact, { recall, requestCompaction });
+  return Object.assign(compact, { recall, requestCompaction, recallToolName: resolved.archive ? resolved.archiveToolName : undefined });
 }
 
 /** What the archive line is made from. */
@@ -318,6 +320,8 @@ interface ArchiveLineContext<T extends AnyMessage> {
   positionOf: (index: number) => number;
   /** The archive as read before the summary; undefined when the store did not answer. */
   archivedBefore: readonly ArchivedRange[] | undefined;
+  /** The name the recall tool is registered under (`archive.toolName`). */
+  toolName: string;
 }
 
 /**
@@ -327,7 +331,7 @@ interface ArchiveLineContext<T extends AnyMessage> {
  * expired or was lost is not named). When the archive could not be read, nothing will be written,
  * and the summary ends without a line.
  */
-function withArchiveLine<T extends AnyMessage>(settings: Settings<T>, { messages, applied, plan, positionOf, archivedBefore }: ArchiveLineContext<T>): Settings<T> {
+function withArchiveLine<T extends AnyMessage>(settings: Settings<T>, { messages, applied, plan, positionOf, archivedBefore, toolName }: ArchiveLineContext<T>): Settings<T> {
   if (archivedBefore === undefined) return settings;
   const inputIndex = inputIndexOf(applied);
   const head = headLength(messages, formatDialect(messages, settings.format));
@@ -340,7 +344,7 @@ function withArchiveLine<T extends AnyMessage>(settings: Settings<T>, { messages
       for (let index = plan.head.length; index < tailStart; index++) if (inputIndex(index) >= 0) held.add(positionOf(inputIndex(index)));
       let from = end;
       while (from > head && held.has(from - 1)) from--;
-      return from < end ? archiveLine(from, end - 1) : [];
+      return from < end ? archiveLine(from, end - 1, toolName) : [];
     },
   };
 }

@@ -1,3 +1,5 @@
+import { recallToolDefinition } from "../dialects/recall-tool-definition.js";
+import { checkedToolName } from "../ground/tool-name.js";
 import { optionalMilliseconds } from "../ground/deadline.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { isPlainObject } from "../ground/plain-object.js";
@@ -85,6 +87,14 @@ export interface ArchiveOptions {
    * @default 8388608 (8 MB)
    */
   maxBytes?: number;
+  /**
+   * The name the recall tool is registered under, which the summary's archive line tells the model
+   * to call. A recall tool made from this compactor takes this name (and refuses another one); with
+   * the AI SDK, list it under this key. A tool name as the providers take it: letters, digits, `_`
+   * and `-`, at most 64.
+   * @default "recall_context"
+   */
+  toolName?: string;
 }
 
 /** Options of `compact.recall`. */
@@ -145,6 +155,8 @@ export interface StatefulSettings<M extends AnyMessage> {
   maxBranches: number;
   archive: boolean;
   archiveMaxBytes: number;
+  /** The recall tool's name the archive line gives. */
+  archiveToolName: string;
   /** With a `signingKey`: state is signed when written and read only when its signature verifies. */
   stateKey: Promise<CryptoKey> | undefined;
 }
@@ -166,13 +178,13 @@ function checkedStore(value: unknown): CompactionStore {
   return store as CompactionStore;
 }
 
-/** The most the archive holds, in bytes, or undefined when there is no archive. */
-function checkedArchive(value: unknown): number | undefined {
+/** The archive's bound in bytes and its recall tool's name, or undefined when there is no archive. */
+function checkedArchive(value: unknown): { maxBytes: number; toolName: string } | undefined {
   if (value === undefined || value === false) return undefined;
-  if (value === true) return DEFAULT_ARCHIVE_MAX_BYTES;
+  if (value === true) return { maxBytes: DEFAULT_ARCHIVE_MAX_BYTES, toolName: recallToolDefinition.name };
   if (!isPlainObject(value)) throw new TypeError(expectedMessage("archive", "a boolean or an object", value));
-  const { maxBytes } = optionsObject(value, "archive", ["maxBytes"], "archive.");
-  return optionalInteger(maxBytes, "archive.maxBytes", 1, DEFAULT_ARCHIVE_MAX_BYTES);
+  const { maxBytes, toolName } = optionsObject(value, "archive", ["maxBytes", "toolName"], "archive.");
+  return { maxBytes: optionalInteger(maxBytes, "archive.maxBytes", 1, DEFAULT_ARCHIVE_MAX_BYTES), toolName: checkedToolName(toolName, "archive.toolName") ?? recallToolDefinition.name };
 }
 
 /** Validates the options of `statefulCompactor` once, with a `TypeError` or `RangeError` naming the option. */
@@ -203,7 +215,8 @@ export function resolveStatefulOptions<M extends AnyMessage>(options: StatefulCo
     leaseMs: settings.timeoutMs ?? DEFAULT_LEASE_MS,
     maxBranches: branches,
     archive: archiveBytes !== undefined,
-    archiveMaxBytes: archiveBytes ?? DEFAULT_ARCHIVE_MAX_BYTES,
+    archiveMaxBytes: archiveBytes?.maxBytes ?? DEFAULT_ARCHIVE_MAX_BYTES,
+    archiveToolName: archiveBytes?.toolName ?? recallToolDefinition.name,
     stateKey,
   };
 }

@@ -110,3 +110,26 @@ describe("recall_context with the OpenAI Agents SDK", () => {
     expect(second).not.toContain("BOBTRK");
   });
 });
+
+describe("the recall tool's name is one name", () => {
+  it("archive.toolName names the tool in the summary's line, and the tools made from the compactor take it", async () => {
+    const store = memoryStore();
+    const prepareStep = toPrepareStep({ maxTokens: 1500, summarize: () => "Orders were checked.", store, archive: { toolName: "recall" }, conversationId: "alice" });
+    expect(prepareStep.recallToolName).toBe("recall");
+    const compacted = (await prepareStep({ messages: aiSdkHistory("ALICE") })) as { messages?: unknown[] };
+    const sent = JSON.stringify(compacted.messages);
+    // The line tells the model to call the tool by the name it is registered under.
+    expect(sent).toContain("call recall with an identifier");
+    expect(sent).not.toContain("recall_context");
+    // The AI SDK tool is listed under that key; a different name is refused, saying how to agree.
+    expect(() => aiSdkRecallTool(prepareStep, { name: "recall" })).not.toThrow();
+    expect(() => aiSdkRecallTool(prepareStep, { name: "lookup_archive" })).toThrow(/`recall`, the name the compactor's summaries tell the model to call, got `lookup_archive`: make the compactor with `archive: \{ toolName: "lookup_archive" \}`/);
+    const filter = toCallModelInputFilter({ maxTokens: 1500, summarize: () => "s", store, archive: { toolName: "recall" } });
+    expect(agentsRecallTool(filter).name).toBe("recall");
+    // A compactor that keeps the default name refuses a tool registered under another one.
+    const plain = toCallModelInputFilter({ maxTokens: 1500, summarize: () => "s", store, archive: true });
+    expect(agentsRecallTool(plain).name).toBe("recall_context");
+    expect(() => agentsRecallTool(plain, { name: "recall" })).toThrow(TypeError);
+    expect(() => toPrepareStep({ maxTokens: 1500, summarize: () => "s", archive: { toolName: "recall context" } })).toThrow(/archive\.toolName/);
+  });
+});
