@@ -18,6 +18,11 @@ export default defineConfig([
       otel: "src/adapters/otel.ts",
       openai: "src/adapters/openai.ts",
       anthropic: "src/adapters/anthropic.ts",
+      // Not a subpath of the package: an entry of its own makes the estimate and what it imports a
+      // chunk of their own, which a user's bundler can take alone. In a chunk shared with the hook,
+      // the estimate would bring along every top-level value of the hook's modules that a bundler
+      // cannot prove unused (tables, compiled patterns, encoders).
+      "estimate-tokens": "src/counting/estimate-tokens.ts",
     },
     format: ["esm", "cjs"],
     dts: true,

@@ -1,5 +1,5 @@
 // Rewrites the figures of the docs from the benchmarks' JSON (bench/results.json, fit.json,
-// continuity.json, cost.json, estimate-error.json, real.json and runtimes/results.json), so the docs
+// continuity.json, cost.json, estimate-error.json, real.json, size.json and runtimes/results.json), so the docs
 // quote exactly what the last runs printed. Each table sits between `<!-- name:start -->` and
 // `<!-- name:end -->` in one page of docs/. Run: npm run bench:readme
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -191,6 +191,22 @@ Measured by \`npm run bench:estimate\` on ${date.slice(0, 10)}, Node ${node}, wi
 ${table}
 <!-- estimate-error:end -->`);
 }
+// The size of each import, from bench/size.json (written by `npm run bench:size`).
+const sizeUrl = new URL("./size.json", import.meta.url);
+if (existsSync(sizeUrl)) {
+  const { date, node, versions, rows } = JSON.parse(readFileSync(sizeUrl, "utf8"));
+  const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+  const table = rows
+    .map((r) => `| ${r.peer === true ? `\`${r.import}\` (peer, added to \`${r.addsTo}\`)` : `\`${r.import}\``} | \`${r.from}\` | ${kb(r.minified)} | ${kb(r.gzip)} | ${r.ratioToPeer === undefined ? "" : `${kb(r.addsToApp.gzip)} added, ${r.ratioToPeer.toFixed(1)}× \`${r.peer}\``} |`)
+    .join("\n");
+  setSection("size", `<!-- size:start -->
+Measured by \`npm run bench:size\` on ${date.slice(0, 10)}, Node ${node}, esbuild ${versions.esbuild}, \`ai\` ${versions.ai}, \`langchain\` ${versions.langchain}; \`bench/size.json\` holds every figure.
+
+| import | from | minified | gzipped | beside the peer (gzipped, added to an app of its framework) |
+| --- | --- | --- | --- | --- |
+${table}
+<!-- size:end -->`);
+}
 // The real-sessions table, from bench/real.json (written by `npm run bench:real`).
 const realUrl = new URL("./real.json", import.meta.url);
 if (existsSync(realUrl)) {
@@ -262,4 +278,4 @@ ${table}
 <!-- runtimes:end -->`);
 }
 for (const [name, text] of pages) writeFileSync(new URL(`../docs/${name}`, import.meta.url), text);
-console.log(`docs/ tables updated (${pageNames.join(", ")}) from bench/results.json, bench/fit.json, bench/continuity.json, bench/cost.json, bench/estimate-error.json, bench/real.json and runtimes/results.json`);
+console.log(`docs/ tables updated (${pageNames.join(", ")}) from bench/results.json, bench/fit.json, bench/continuity.json, bench/cost.json, bench/estimate-error.json, bench/real.json, bench/size.json and runtimes/results.json`);

@@ -13,6 +13,9 @@ import {
   renderTranscript,
   splitAtUserBoundary,
 } from "../src/index.js";
+import { formatOrder } from "../src/dialects/format-claims.js";
+import { mediaOf } from "../src/dialects/media-parts.js";
+import { dialectOf, dialects } from "../src/dialects/registry.js";
 import { dialectFixtures } from "./support/dialect-fixtures.js";
 
 // The renderer indents every further line of a message: the prefix ends in a line break.
@@ -119,6 +122,30 @@ describe("Gemini id-less pairing", () => {
 });
 
 describe("telling formats apart", () => {
+  // The estimate tells a message's format and reads its media apart from the dialects; both must
+  // answer as the message's own dialect does.
+  it("the registry lists its dialects in the order the formats are told apart", () => {
+    expect(dialects.map((dialect) => dialect.name)).toEqual(formatOrder);
+  });
+
+  it("the media the estimate reads are those the message's own dialect reads", () => {
+    const png = "data:image/png;base64," + "A".repeat(400);
+    const pdf = "data:application/pdf;base64," + "QUJD".repeat(100);
+    const messages: object[] = [
+      ...dialectFixtures.flatMap((fixture) => [fixture.user, ...fixture.toolRound, ...fixture.parallel, fixture.resultOnly, fixture.summary]),
+      { role: "user", content: [{ type: "image_url", image_url: { url: png, detail: "low" } }] },
+      { role: "user", content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: png } }] },
+      { role: "user", content: [{ type: "file", data: pdf, mediaType: "application/pdf" }, { type: "tool-call", toolCallId: "a", toolName: "t", input: {} }] },
+      { type: "function_call_output", call_id: "c", output: [{ type: "input_image", image_url: png }] },
+      { role: "user", parts: [{ inlineData: { mimeType: "image/png", data: png } }, { fileData: { mimeType: "application/pdf", fileUri: "gs://a/b.pdf" } }] },
+      { role: "user", content: [{ media: { url: png, contentType: "image/png" } }] },
+      { role: "user", content: [{ image: { format: "png", source: { bytes: "QUJD" } } }, { document: { name: "d", source: { bytes: "QUJD" } } }] },
+      { role: "toolResult", toolCallId: "t", toolName: "shot", content: [{ type: "image", data: png, mimeType: "image/png" }], isError: false },
+    ];
+    for (const message of messages) expect(mediaOf(message), JSON.stringify(message).slice(0, 80)).toEqual(dialectOf(message).media(message as Record<string, unknown>));
+    expect(messages.slice(-8).every((message) => mediaOf(message).length > 0)).toBe(true);
+  });
+
   it("a plain message is read afresh each time, so content added later decides its format", () => {
     const message: Record<string, unknown> = { role: "user", content: "hi" };
     expect(findToolPairProblems([message])).toEqual([]);

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { estimateTokens } from "../src/index.js";
 import { utf8ByteLengthPortable } from "../src/counting/utf8-length.js";
+import { anyTranscriptArbitrary } from "./support/transcripts.js";
 
 const native = (messages: readonly unknown[]) =>
   messages.reduce<number>((sum, m) => sum + Math.ceil(Buffer.byteLength(JSON.stringify(m)) / 4), 0);
@@ -26,6 +27,28 @@ describe("estimateTokens", () => {
     fc.assert(fc.property(fc.array(fc.object({ withNullPrototype: true })), (messages) => {
       expect(estimateTokens(messages)).toBe(native(messages));
     }));
+  });
+
+  // `Σ ceil(utf8Bytes(JSON.stringify(m)) / 4)` for every message without images or files, in every
+  // format whose messages are sent as their own JSON (a LangChain instance and a pi message count
+  // as what the provider receives of them), whatever the script of their text.
+  it("equals the formula on transcripts of every format without media, in every script", () => {
+    const scripts = ["👨‍👩‍👧‍👦", "🇯🇵🇫🇷", "👍🏽", "日本語の文", "é", "e\u0301\u0323", "𝒜𐍈", "ZWJ\u200d", "Привет"];
+    const sent = (dialect: string) => dialect !== "langchain" && dialect !== "pi-agent";
+    const scripted = fc.tuple(anyTranscriptArbitrary({ maxTurns: 4 }), fc.array(fc.constantFrom(...scripts), { maxLength: 6 })).map(([{ dialect, messages }, words]) => ({
+      dialect,
+      // Text of every script in every message: the first string field of each gets the words.
+      messages: messages.map((message) => {
+        const copy = structuredClone(message) as Record<string, unknown>;
+        if (typeof copy["content"] === "string") copy["content"] += words.join(" ");
+        return copy;
+      }),
+    }));
+    fc.assert(
+      fc.property(scripted.filter(({ dialect }) => sent(dialect)), ({ messages }) => {
+        expect(estimateTokens(messages)).toBe(native(messages));
+      }),
+    );
   });
 
   it("does not depend on key order (fast-json-stable-stringify as the oracle)", () => {

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { imports, measureImport } from "../bench/size.mjs";
 
 const dist = (file: string) => new URL(`../dist/${file}`, import.meta.url).pathname;
 
@@ -38,6 +39,26 @@ describe("package", () => {
     expect(gzipSync(core).length).toBeLessThan(52 * 1024);
     // The AI SDK and Agents entries carry statefulCompactor and the compact tool beside the recall tool.
     for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js", "openai.js", "anthropic.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(50 * 1024);
+  });
+
+  // What a user pays for each import alone (esbuild, `--platform=neutral`, minified, gzipped, the
+  // frameworks external), as `npm run bench:size` measures it: each ceiling is the size measured
+  // when it was set plus about 5%, so growth fails here and a ceiling is raised on purpose only.
+  const ceilings: Record<string, number> = {
+    compactor: 31, // 29.6 KB
+    estimateTokens: 3.1, // 2.9 KB (8.8 KB while it imported every dialect)
+    statefulCompactor: 42.3, // 40.3 KB
+    extractiveSummary: 15, // 14.2 KB
+    toPrepareStep: 43.3, // 41.2 KB
+    toCallModelInputFilter: 42.6, // 40.6 KB
+    compactionMiddleware: 31.5, // 30.0 KB
+    redisStore: 2.4, // 2.2 KB
+    otelEvents: 2.1, // 1.9 KB
+  };
+  it.each(imports.map((entry: { name: string; from: string }) => [entry.name, entry]))("%s alone stays within its size ceiling", async (name, entry) => {
+    const { gzip } = await measureImport(entry);
+    expect(ceilings[name as string], `a ceiling for ${name}`).toBeDefined();
+    expect(gzip / 1024).toBeLessThan(ceilings[name as string]!);
   });
 
   it("has no runtime dependencies, and the adapters import no framework", () => {

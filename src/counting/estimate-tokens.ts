@@ -1,5 +1,5 @@
 import { expectedMessage } from "../ground/describe-value.js";
-import { providerPayload } from "../dialects/messages.js";
+import { providerPayload } from "../dialects/provider-payload.js";
 import { mediaEstimate } from "./media-tokens.js";
 import { utf8ByteLength } from "./utf8-length.js";
 

@@ -1,5 +1,5 @@
 import type { MediaPart } from "../dialects/dialect.js";
-import { mediaOf } from "../dialects/messages.js";
+import { mediaOf } from "../dialects/media-parts.js";
 
 /**
  * Tokens of one image, as providers bill it at their default resolution, whatever its size in

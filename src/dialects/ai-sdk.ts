@@ -1,10 +1,10 @@
 // Vercel AI SDK `ModelMessage`: an assistant `{ type: "tool-call", toolCallId }` part answered by a
 // `{ type: "tool-result", toolCallId }` part of a `tool` message (or of the same assistant message
 // when the provider ran the tool).
-import { argumentText, carriesSignature, contentAsText, contentMedia, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, stringify, textParts } from "./content-parts.js";
+import { argumentText, carriesSignature, contentAsText, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, stringify, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
-
-const toolPartTypes: ReadonlySet<string> = new Set(["tool-call", "tool-result", "tool-approval-request", "tool-approval-response"]);
+import { aiSdkClaims, aiSdkToolPartTypes as toolPartTypes } from "./format-claims.js";
+import { contentMedia } from "./media-parts.js";
 
 const aiSdkRoles: ReadonlySet<unknown> = new Set(["system", "user", "assistant", "tool"]);
 
@@ -26,7 +26,7 @@ function outputText(output: unknown): string {
 
 export const aiSdk: Dialect = {
   name: "ai-sdk",
-  claims: (m) => someRecord(m["content"], (part) => toolPartTypes.has(part["type"] as string)),
+  claims: aiSdkClaims,
   reads: (m) => aiSdkRoles.has(m["role"]),
   // Signatures travel in a part's `providerOptions` (`anthropic.signature`, `google.thoughtSignature`, …).
   signed: (m) => m["role"] === "assistant" && someRecord(m["content"], carriesSignature),

@@ -1,11 +1,12 @@
 // Anthropic Messages: an assistant `{ type: "tool_use", id }` block answered by a `{ type:
 // "tool_result", tool_use_id }` block in the next *user* message, which is therefore part of a
 // tool group and not a user turn.
-import { argumentText, carriesSignature, contentAsText, contentMedia, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, textParts } from "./content-parts.js";
+import { argumentText, carriesSignature, contentAsText, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+import { anthropicClaims } from "./format-claims.js";
+import { contentMedia } from "./media-parts.js";
 
 const toolPartTypes: ReadonlySet<string> = new Set(["tool_use", "tool_result"]);
-const claimedTypes = new Set(["tool_use", "tool_result", "thinking", "redacted_thinking"]);
 
 const blocks = (m: MessageRecord): readonly MessageRecord[] => records(m["content"]);
 
@@ -15,7 +16,7 @@ const resultIndices = (m: MessageRecord): number[] =>
 
 export const anthropic: Dialect = {
   name: "anthropic",
-  claims: (m) => someRecord(m["content"], (part) => claimedTypes.has(part["type"] as string) || (part["type"] === "image" && Object.hasOwn(part, "source"))),
+  claims: anthropicClaims,
   // A leading system prompt is held in the caller's list and sent apart as `system`.
   reads: (m) => m["role"] === "user" || m["role"] === "assistant" || m["role"] === "system",
   // A compaction block is sent back verbatim: its `signature` covers its `content` (SDK CompactionContentMismatchErrorDetails).

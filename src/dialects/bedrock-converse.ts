@@ -2,11 +2,11 @@
 // `{ toolUse: { toolUseId, name, input } }` block is answered by a `{ toolResult: { toolUseId,
 // content, status? } }` block in the next user message, which is part of a tool group, not a user
 // turn. The system prompt travels outside the messages (`system`), so a summary is a user message.
-import { argumentText, asRecord as record, base64Bytes, carriesSignature, cutArgumentsObject, indicesWhere, jsonLength, records, replaceEntries, someRecord, stringField, stringify } from "./content-parts.js";
+import { argumentText, asRecord as record, carriesSignature, cutArgumentsObject, indicesWhere, records, replaceEntries, someRecord, stringField, stringify } from "./content-parts.js";
 import { SUMMARY_REPLY } from "../ground/constants.js";
-import type { Dialect, MediaPart, MessagePart, MessageRecord } from "./dialect.js";
-
-const blockKeys = ["text", "toolUse", "toolResult", "image", "document", "video", "reasoningContent", "cachePoint", "guardContent"];
+import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+import { bedrockConverseClaims } from "./format-claims.js";
+import { bedrockMedia } from "./media-parts.js";
 
 const blocks = (m: MessageRecord): readonly MessageRecord[] => records(m["content"]);
 const resultIndices = (m: MessageRecord): number[] => indicesWhere(m["content"], (block) => record(block["toolResult"]) !== undefined);
@@ -35,7 +35,7 @@ function resultText(content: unknown): string {
 
 export const bedrockConverse: Dialect = {
   name: "bedrock-converse",
-  claims: (m) => someRecord(m["content"], (block) => typeof block["type"] !== "string" && blockKeys.some((key) => Object.hasOwn(block, key))),
+  claims: bedrockConverseClaims,
   // A leading system prompt is held in the caller's list and sent apart as `system`.
   reads: (m) => Array.isArray(m["content"]) && (m["role"] === "user" || m["role"] === "assistant" || m["role"] === "system"),
   signed: (m) => m["role"] === "assistant" && someRecord(m["content"], carriesSignature),
@@ -70,22 +70,7 @@ export const bedrockConverse: Dialect = {
       ...block,
       toolUse: { ...(block["toolUse"] as MessageRecord), input: cutArgumentsObject(text) },
     })),
-  media(m) {
-    const found: MediaPart[] = [];
-    // A tool result's content may hold images and documents too.
-    const inResults = blocks(m).flatMap((block) => records(record(block["toolResult"])?.["content"]));
-    for (const block of inResults.length === 0 ? blocks(m) : [...blocks(m), ...inResults]) {
-      const image = record(block["image"]);
-      const document = record(block["document"]);
-      if (image) found.push({ kind: "image", dataLength: jsonLength(image["source"]) });
-      else if (document) {
-        const bytes = record(document["source"])?.["bytes"];
-        const size = typeof bytes === "string" ? base64Bytes(bytes) : ArrayBuffer.isView(bytes) ? bytes.byteLength : undefined;
-        found.push({ kind: "file", dataLength: jsonLength(document["source"]), ...(size === undefined ? {} : { fileBytes: size }) });
-      }
-    }
-    return found;
-  },
+  media: bedrockMedia,
   describe(m) {
     const texts: string[] = [];
     const tools: MessagePart[] = [];

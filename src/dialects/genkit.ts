@@ -2,11 +2,10 @@
 // parts keyed by kind with no `type` field. A model part `{ toolRequest: { name, ref?, input } }` is
 // answered by a part `{ toolResponse: { name, ref?, output } }` of a `tool` message, by `ref` when
 // both have one, else in order. A user message of text parts alone reads the same as Bedrock's.
-import { argumentText, asRecord as record, base64Bytes, carriesSignature, cutArgumentsObject, indicesWhere, jsonLength, records, replaceEntries, someRecord, stringField, stringify } from "./content-parts.js";
-import type { Dialect, MediaPart, MessagePart, MessageRecord } from "./dialect.js";
-
-/** Part kinds only Genkit has (Bedrock's blocks hold `text` too, never these). */
-const genkitKeys = ["toolRequest", "toolResponse", "media", "reasoning", "data", "custom", "resource"];
+import { argumentText, asRecord as record, carriesSignature, cutArgumentsObject, indicesWhere, records, replaceEntries, someRecord, stringField, stringify } from "./content-parts.js";
+import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+import { genkitClaims } from "./format-claims.js";
+import { genkitMedia, isGenkitImage as isImage } from "./media-parts.js";
 
 const parts = (m: MessageRecord): readonly MessageRecord[] => records(m["content"]);
 const requestIndices = (m: MessageRecord): number[] => indicesWhere(m["content"], (part) => record(part["toolRequest"]) !== undefined);
@@ -16,11 +15,6 @@ function mediaNote(part: MessageRecord): string | undefined {
   const media = record(part["media"]);
   if (media === undefined) return undefined;
   return isImage(media) ? "[image]" : `[file: ${stringField(media, "contentType") ?? "media"}]`;
-}
-
-function isImage(media: MessageRecord): boolean {
-  const type = stringField(media, "contentType") ?? /^data:([^;,]*)/.exec(stringField(media, "url") ?? "")?.[1] ?? "";
-  return type.startsWith("image/");
 }
 
 /** A tool response's payload as text: its `output` (a string as it is, else JSON), then any text of its `content` parts. */
@@ -34,11 +28,7 @@ function responseText(response: MessageRecord | undefined): string {
 
 export const genkit: Dialect = {
   name: "genkit",
-  // A part with a `type` field belongs to another format (an AI SDK `tool` message has typed parts).
-  claims: (m) =>
-    Array.isArray(m["content"]) &&
-    (someRecord(m["content"], (part) => typeof part["type"] !== "string" && genkitKeys.some((key) => Object.hasOwn(part, key))) ||
-      (m["role"] === "model" && !someRecord(m["content"], (part) => typeof part["type"] === "string"))),
+  claims: genkitClaims,
   reads: (m) => Array.isArray(m["content"]) && (m["role"] === "system" || m["role"] === "user" || m["role"] === "model" || m["role"] === "tool"),
   signed: (m) => m["role"] === "model" && someRecord(m["content"], carriesSignature),
   role: (m) => (m["role"] === "model" ? "assistant" : stringField(m, "role")),
@@ -70,22 +60,7 @@ export const genkit: Dialect = {
   argumentTexts: (m) => requestIndices(m).map((index) => argumentText(record((m["content"] as MessageRecord[])[index]?.["toolRequest"])?.["input"])),
   replaceArguments: (m, texts) =>
     replaceEntries(m, { field: "content", slots: requestIndices(m) }, texts, (part, text) => ({ ...part, toolRequest: { ...(part["toolRequest"] as MessageRecord), input: cutArgumentsObject(text) } })),
-  media(m) {
-    const found: MediaPart[] = [];
-    // A tool response may carry media parts of its own (a screenshot a tool took).
-    const inResponses = parts(m).flatMap((part) => records(record(part["toolResponse"])?.["content"]));
-    for (const part of inResponses.length === 0 ? parts(m) : [...parts(m), ...inResponses]) {
-      const media = record(part["media"]);
-      if (media === undefined) continue;
-      const url = stringField(media, "url") ?? "";
-      if (isImage(media)) found.push({ kind: "image", dataLength: jsonLength(url) });
-      else {
-        const bytes = url.startsWith("data:") ? base64Bytes(url.slice(url.indexOf(",") + 1)) : undefined;
-        found.push({ kind: "file", dataLength: jsonLength(url), ...(bytes === undefined ? {} : { fileBytes: bytes }) });
-      }
-    }
-    return found;
-  },
+  media: genkitMedia,
   describe(m) {
     const texts: string[] = [];
     const tools: MessagePart[] = [];

@@ -3,8 +3,10 @@
 // name, response } }`, by id when both have one, else in order. A user content holding function
 // responses is part of a tool group, not a user turn. Gemini keeps the system prompt outside the
 // contents (`systemInstruction`), so a summary is a user content.
-import { argumentText, asRecord as record, base64Bytes, carriesSignature, someRecord, jsonLength, cutArgumentsObject, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
-import type { Dialect, MediaPart, MessagePart, MessageRecord } from "./dialect.js";
+import { argumentText, asRecord as record, carriesSignature, someRecord, cutArgumentsObject, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
+import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+import { googleGenaiClaims } from "./format-claims.js";
+import { googleGenaiMedia } from "./media-parts.js";
 
 const parts = (m: MessageRecord): readonly MessageRecord[] => records(m["parts"]);
 const responseIndices = (m: MessageRecord): number[] => indicesWhere(m["parts"], (part) => record(part["functionResponse"]) !== undefined);
@@ -29,7 +31,7 @@ function mediaNote(part: MessageRecord): string | undefined {
 
 export const googleGenai: Dialect = {
   name: "google-genai",
-  claims: (m) => Array.isArray(m["parts"]),
+  claims: googleGenaiClaims,
   // A content's role is optional (a single-turn request); Gemini has no other roles.
   reads: (m) => Array.isArray(m["parts"]) && (m["role"] === undefined || m["role"] === "user" || m["role"] === "model"),
   signed: (m) => m["role"] === "model" && someRecord(m["parts"], carriesSignature),
@@ -65,23 +67,7 @@ export const googleGenai: Dialect = {
       ...part,
       functionCall: { ...(part["functionCall"] as MessageRecord), args: cutArgumentsObject(text) },
     })),
-  media(m) {
-    const found: MediaPart[] = [];
-    // A function response may carry media parts of its own (a screenshot a tool took).
-    const responseParts = parts(m).flatMap((part) => records(record(part["functionResponse"])?.["parts"]));
-    for (const part of responseParts.length === 0 ? parts(m) : [...parts(m), ...responseParts]) {
-      const inline = record(part["inlineData"]);
-      const file = record(part["fileData"]);
-      if (inline) {
-        const bytes = base64Bytes(inline["data"]);
-        const kind = stringField(inline, "mimeType")?.startsWith("image/") ? "image" : "file";
-        found.push({ kind, dataLength: jsonLength(inline["data"]), ...(bytes === undefined ? {} : { fileBytes: bytes }) });
-      } else if (file) {
-        found.push({ kind: stringField(file, "mimeType")?.startsWith("image/") ? "image" : "file", dataLength: jsonLength(file["fileUri"]) });
-      }
-    }
-    return found;
-  },
+  media: googleGenaiMedia,
   describe(m) {
     const texts: string[] = [];
     const tools: MessagePart[] = [];

@@ -3,11 +3,13 @@
 // plain objects `{ type: "human" | "ai" | "tool" | "system", … }`. Recognised by their `type`,
 // without importing LangChain. A changed message is built with the message's own constructor, so
 // an instance stays an instance (and serializes its new content).
-import { argumentText, asRecord, carriesSignature, contentAsText, someRecord, contentMedia, cutArgumentsObject, leadingContentText, records, stringField, textParts } from "./content-parts.js";
+import { argumentText, asRecord, carriesSignature, contentAsText, someRecord, cutArgumentsObject, leadingContentText, records, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+import { langchainClaims, langchainRoles as roles } from "./format-claims.js";
+import { contentMedia } from "./media-parts.js";
 
-// A map, not an object literal: `type: "toString"` must not find an inherited property.
-const roles: ReadonlyMap<unknown, string> = new Map([["human", "user"], ["ai", "assistant"], ["tool", "tool"], ["system", "system"], ["developer", "system"]]);
+export { langchainPayload } from "./provider-payload.js";
+
 const noToolParts: ReadonlySet<string> = new Set(["tool_use", "tool_call"]);
 const plainRoles: ReadonlySet<unknown> = new Set(["system", "developer", "user", "assistant", "tool", "human", "ai"]);
 
@@ -27,29 +29,9 @@ function withFields(m: MessageRecord, changes: MessageRecord): MessageRecord {
   return new Message({ ...fields, ...changes });
 }
 
-/** The fields of a LangChain message that reach the provider: what its estimate counts. */
-const payloadFields = ["content", "tool_calls", "tool_call_id", "name", "id"];
-
-/**
- * For a LangChain message instance, what the provider receives of it (its type, content, tool
- * calls and ids), as a plain object to estimate; undefined for anything else. An instance's own
- * JSON is LangChain's serialization wrapper (`lc`, `kwargs`, class path, metadata), which is
- * slower to build and counts about a quarter more than the message says.
- */
-export function langchainPayload(message: object): object | undefined {
-  const m = message as MessageRecord;
-  if (typeof m["lc_kwargs"] !== "object" || m["lc_kwargs"] === null) return undefined;
-  const payload: MessageRecord = { type: m["type"] };
-  for (const name of payloadFields) {
-    const value = m[name];
-    if (value !== undefined && !(Array.isArray(value) && value.length === 0)) payload[name] = value;
-  }
-  return payload;
-}
-
 export const langchain: Dialect = {
   name: "langchain",
-  claims: (m) => roles.has(m["type"]) && m["role"] === undefined,
+  claims: langchainClaims,
   // LangChain also takes plain `{ role, content }` objects wherever it takes messages.
   reads: (m) => roles.has(m["type"]) || m["type"] === "remove" || m["type"] === "generic" || (m["type"] === undefined && plainRoles.has(m["role"])),
   signed: (m) => m["type"] === "ai" && someRecord(m["content"], carriesSignature),

@@ -1,9 +1,6 @@
 // Questions the library asks of one message, answered by the message's own dialect.
 import { SUMMARY_PREFIX } from "../ground/constants.js";
-import type { Dialect, MediaPart, MessageRecord } from "./dialect.js";
-import { langchainPayload } from "./langchain.js";
-import { mastraPayload } from "./mastra-prompt.js";
-import { piPayload } from "./pi-agent.js";
+import type { Dialect, MessageRecord } from "./dialect.js";
 import { dialectOf } from "./registry.js";
 
 /** Calls `visit` with the id of every tool call the message makes (undefined for an id-less call). */
@@ -99,24 +96,10 @@ export function opensToolGroup(message: object): boolean {
   return dialectOf(message).opensToolGroup(message as MessageRecord);
 }
 
-/**
- * What the provider receives of a message, when that is not the message's own JSON: a LangChain
- * instance without its serialization wrapper, a pi message without pi's bookkeeping (usage,
- * timestamps, a tool result's UI details), a message of a Mastra prompt without Mastra's
- * `providerOptions.mastra`. Undefined for every other message.
- */
-export function providerPayload(message: object): object | undefined {
-  return langchainPayload(message) ?? piPayload(message) ?? mastraPayload(message);
-}
-
-/**
- * The images and files a message carries, as its dialect reads them. Only a message with a content
- * array (or Gemini's parts) can carry one: every other message is answered without asking its dialect.
- */
-export function mediaOf(message: object): MediaPart[] {
-  const m = message as MessageRecord;
-  return Array.isArray(m["content"]) || Array.isArray(m["parts"]) || Array.isArray(m["output"]) ? dialectOf(m).media(m) : [];
-}
+// What the provider receives of a message, and the media it carries, are told apart from the
+// dialects' other readers (the estimate needs only them).
+export { providerPayload } from "./provider-payload.js";
+export { mediaOf } from "./media-parts.js";
 
 /** True for a message that carries a signature the provider checks: no rung of the ladder edits it. */
 export function isSigned(message: object): boolean {

@@ -1,21 +1,19 @@
 // OpenAI chat completions: `assistant.tool_calls[].id` answered by `{ role: "tool", tool_call_id }`.
 // Plain text chats (`{ role, content: "…" }`) read the same in every format, so this is also the
 // dialect of a message that no other one claims.
-import { argumentText, asRecord, contentAsText, contentMedia, indicesWhere, leadingContentText, records, stringField, textParts } from "./content-parts.js";
+import { argumentText, asRecord, contentAsText, indicesWhere, leadingContentText, records, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+import { openaiChatClaims, isChatToolResult as isToolResult } from "./format-claims.js";
+import { contentMedia } from "./media-parts.js";
 
 const noToolParts: ReadonlySet<string> = new Set();
 const chatRoles: ReadonlySet<unknown> = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
-
-function isToolResult(m: MessageRecord): boolean {
-  return m["role"] === "tool" && typeof m["tool_call_id"] === "string";
-}
 
 const toolCalls = (m: MessageRecord): readonly MessageRecord[] => records(m["tool_calls"]);
 
 export const openaiChat: Dialect = {
   name: "openai-chat",
-  claims: (m) => Array.isArray(m["tool_calls"]) || isToolResult(m),
+  claims: openaiChatClaims,
   reads: (m) => chatRoles.has(m["role"]),
   // Chat completions carry no signed content: reasoning is not sent back.
   signed: () => false,

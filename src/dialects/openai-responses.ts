@@ -3,31 +3,16 @@
 // id is `callId` in @openai/agents and `call_id` in the raw API. The other Responses tools
 // (computer, shell, apply_patch, tool search) pair the same way: a `*_call` item answered by a
 // `*_output` or `*_result` item. Hosted tools run on the provider's side and get no result item.
-import { argumentText, contentAsText, contentMedia, leadingContentText, stringField, stringify, textParts } from "./content-parts.js";
+import { argumentText, contentAsText, leadingContentText, stringField, stringify, textParts } from "./content-parts.js";
 import type { Dialect, MessageRecord } from "./dialect.js";
+import { openaiResponsesClaims } from "./format-claims.js";
+import { responsesMedia } from "./media-parts.js";
 
 const noToolParts: ReadonlySet<string> = new Set();
 // Result items whose `output` is free text; computer and shell outputs have shapes of their own.
 const textOutputItemTypes = new Set(["function_call_output", "function_call_result", "custom_tool_call_output"]);
 
 const itemType = (m: MessageRecord): string | undefined => (typeof m["type"] === "string" ? m["type"] : undefined);
-// Item types are snake_case words (`message`, `reasoning`, `function_call`, `mcp_approval_request`):
-// a type such as `toString` or `constructor` is no item of this format.
-const singleWordItemTypes = new Set(["message", "reasoning", "compaction"]);
-function isItemType(type: string): boolean {
-  if (singleWordItemTypes.has(type)) return true;
-  if (type.length > 64 || !type.includes("_")) return false;
-  // Lowercase words joined by single underscores: `__proto__` is none.
-  let previous = 95;
-  for (let index = 0; index < type.length; index++) {
-    const code = type.charCodeAt(index);
-    const isWordCharacter = (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
-    if (!isWordCharacter && (code !== 95 || previous === 95)) return false;
-    previous = code;
-  }
-  return previous !== 95;
-}
-
 const messageRoles: ReadonlySet<unknown> = new Set(["user", "assistant", "system", "developer"]);
 
 const callId = (m: MessageRecord): string | undefined => stringField(m, "callId") ?? stringField(m, "call_id");
@@ -44,10 +29,7 @@ function outputText(output: unknown): string {
 
 export const openaiResponses: Dialect = {
   name: "openai-responses",
-  claims: (m) => {
-    const type = itemType(m);
-    return type !== undefined && isItemType(type) && (m["role"] === undefined || type === "message");
-  },
+  claims: openaiResponsesClaims,
   reads: (m) => (m["type"] === undefined || m["type"] === "message" ? messageRoles.has(m["role"]) : openaiResponses.claims(m)),
   // An encrypted reasoning item and a compaction item are the provider's own, read back as they were.
   signed: (m) => m["type"] === "compaction" || (m["type"] === "reasoning" && typeof m["encrypted_content"] === "string"),
@@ -76,8 +58,7 @@ export const openaiResponses: Dialect = {
   replaceResults: (m, texts) => (texts.has(0) ? { ...m, output: texts.get(0) } : m),
   argumentTexts: (m) => (m["type"] === "function_call" ? [argumentText(m["arguments"])] : []),
   replaceArguments: (m, texts) => (m["type"] === "function_call" && texts.has(0) ? { ...m, arguments: texts.get(0) } : m),
-  // A result item's output may be a list of `input_text`, `input_image` and `input_file` parts.
-  media: (m) => (Array.isArray(m["output"]) ? contentMedia(m["output"]) : contentMedia(m["content"])),
+  media: responsesMedia,
   describe(m) {
     const type = itemType(m);
     if (type === undefined || type === "message") return { role: stringField(m, "role"), parts: textParts(m["content"], noToolParts) };

@@ -3,32 +3,20 @@
 // toolName, content, isError }` message. The system prompt travels outside the messages
 // (`systemPrompt`), so a summary is a user message, with the `timestamp` every pi message carries;
 // pi's default `convertToLlm` sends user, assistant and tool-result messages and drops any other.
-import { argumentText, asRecord, carriesSignature, contentAsText, cutArgumentsObject, indicesWhere, jsonLength, leadingContentText, records, replaceEntries, someRecord, stringField, textParts } from "./content-parts.js";
-import type { Dialect, MediaPart, MessagePart, MessageRecord } from "./dialect.js";
+import { argumentText, asRecord, carriesSignature, contentAsText, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, textParts } from "./content-parts.js";
+import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+import { piAgentClaims, isPiAssistant, isPiToolResult as isToolResult } from "./format-claims.js";
+import { piMedia } from "./media-parts.js";
+
+export { piPayload } from "./provider-payload.js";
 
 const toolPartTypes: ReadonlySet<string> = new Set(["toolCall"]);
 
-const isToolResult = (m: MessageRecord) => m["role"] === "toolResult";
-// Every pi assistant message says which API and why it stopped: no other format has both fields.
-const isPiAssistant = (m: MessageRecord) => m["role"] === "assistant" && typeof m["api"] === "string" && typeof m["stopReason"] === "string";
 const callIndices = (m: MessageRecord): number[] => indicesWhere(m["content"], (part) => part["type"] === "toolCall");
-
-/**
- * For a pi assistant or tool-result message, what the provider receives of it (role, content, tool
- * ids and name, the error flag), as a plain object to estimate; undefined for anything else. The
- * rest is pi's bookkeeping, never sent: usage and cost, API, provider, model, timestamps, and a
- * tool result's `details` for the UI, which can be far larger than what the model sees.
- */
-export function piPayload(message: object): object | undefined {
-  const m = message as MessageRecord;
-  if (isToolResult(m)) return { role: "toolResult", toolCallId: m["toolCallId"], toolName: m["toolName"], content: m["content"], isError: m["isError"] };
-  if (isPiAssistant(m)) return { role: "assistant", content: m["content"] };
-  return undefined;
-}
 
 export const piAgent: Dialect = {
   name: "pi-agent",
-  claims: (m) => isToolResult(m) || isPiAssistant(m) || someRecord(m["content"], (part) => part["type"] === "toolCall"),
+  claims: piAgentClaims,
   // pi's messages are extensible (an app declares its own kinds, which its `convertToLlm` drops or maps): any role is pi's.
   reads: (m) => typeof m["role"] === "string",
   signed: (m) => m["role"] === "assistant" && someRecord(m["content"], carriesSignature),
@@ -49,12 +37,7 @@ export const piAgent: Dialect = {
   },
   argumentTexts: (m) => callIndices(m).map((index) => argumentText(asRecord((m["content"] as unknown[])[index])?.["arguments"])),
   replaceArguments: (m, texts) => replaceEntries(m, { field: "content", slots: callIndices(m) }, texts, (part, text) => ({ ...part, arguments: cutArgumentsObject(text) })),
-  media(m) {
-    // pi's images carry their base64 in `data`: billed as an image, not as bytes / 4 of it.
-    const found: MediaPart[] = [];
-    for (const part of records(m["content"])) if (part["type"] === "image") found.push({ kind: "image", dataLength: jsonLength(part["data"]) });
-    return found;
-  },
+  media: piMedia,
   describe(m) {
     if (isToolResult(m)) {
       const output = contentAsText(m["content"], toolPartTypes);

@@ -8,34 +8,19 @@ import { langchain } from "./langchain.js";
 import { openaiChat } from "./openai-chat.js";
 import { openaiResponses } from "./openai-responses.js";
 import { piAgent } from "./pi-agent.js";
+import { claimIndexOf } from "./format-claims.js";
 
 /**
- * Every dialect, most distinctive first: a message goes to the first that claims it. OpenAI chat
- * comes last and also takes what nobody claims: a plain `{ role, content: "…" }` reads the same in
- * every format that has such messages.
+ * Every dialect, most distinctive first (the order of `formatOrder`): a message goes to the first
+ * that claims it. OpenAI chat comes last and also takes what nobody claims: a plain
+ * `{ role, content: "…" }` reads the same in every format that has such messages.
  */
 export const dialects: readonly Dialect[] = [googleGenai, langchain, openaiResponses, genkit, bedrockConverse, piAgent, anthropic, aiSdk, openaiChat];
 
-// Every stage of a plan asks again about the same messages, so a message that a dialect claims is
-// told once and then looked up. A message that shows a format's own marks (a `tool_use` block, a
-// `parts` array) keeps that format; a plain one is not remembered, since content added to it later
-// may be what tells its format.
-const claimed = new WeakMap<object, Dialect>();
-
 /** The dialect that reads this message. */
 export function dialectOf(message: object): Dialect {
-  const known = claimed.get(message);
-  if (known !== undefined) return known;
-  const m = message as MessageRecord;
-  // The commonest message of all, `{ role, content: "…" }`, reads the same in every format.
-  if (typeof m["content"] === "string" && m["type"] === undefined && m["tool_calls"] === undefined && m["role"] !== "tool") return openaiChat;
-  for (const dialect of dialects) {
-    if (dialect.claims(m)) {
-      if (typeof message === "object" && message !== null) claimed.set(message, dialect);
-      return dialect;
-    }
-  }
-  return openaiChat;
+  const index = claimIndexOf(message);
+  return index === -1 ? openaiChat : dialects[index]!;
 }
 
 /**

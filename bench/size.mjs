@@ -1,0 +1,107 @@
+// What a user pays in bundle bytes for each import of the built package, beside what the peers'
+// own equivalents add to an app of their framework. Each import is bundled alone by esbuild for
+// `--platform=neutral` (no Node, no browser assumed), minified, as ESM, then gzipped, the way
+// size-limit measures a package's exports. The framework packages are external to our entries:
+// an app that uses an adapter already has its framework. A peer ships inside its framework, so what
+// it costs is what it adds: the app `import { generateText } from "ai"` bundled with and without it.
+// Our adapters are measured that way too, for the ratio. Run: npm run bench:size (it builds first).
+import { writeFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+
+const root = new URL("..", import.meta.url).pathname;
+// Every framework the package has as a peer: never ours to ship.
+const frameworks = ["ai", "langchain", "@langchain/*", "@openai/agents", "@opentelemetry/api", "@mariozechner/pi-agent-core", "genkit", "@mastra/core"];
+
+/** The imports a user may make of the package, each with the entry of `dist/` it comes from. */
+export const imports = [
+  { name: "compactor", from: "index.js" },
+  { name: "estimateTokens", from: "index.js" },
+  { name: "statefulCompactor", from: "index.js" },
+  { name: "extractiveSummary", from: "index.js" },
+  { name: "toPrepareStep", from: "ai-sdk.js", framework: "ai" },
+  { name: "toCallModelInputFilter", from: "openai-agents.js" },
+  { name: "compactionMiddleware", from: "langchain.js", framework: "langchain" },
+  { name: "redisStore", from: "redis.js" },
+  { name: "otelEvents", from: "otel.js" },
+];
+
+/** The peers: the same job done by the framework itself, measured as what it adds to an app of it. */
+const peers = [
+  { name: "pruneMessages", framework: "ai", base: "generateText", for: "toPrepareStep" },
+  { name: "summarizationMiddleware", framework: "langchain", base: "createAgent", for: "compactionMiddleware" },
+];
+
+/**
+ * Bundles `source` (ES module text, resolved from the repository's root) as a user's bundler would,
+ * minified, for no platform in particular. Returns its minified and gzipped sizes in bytes, and
+ * esbuild's metafile (which modules went in, and how many bytes each).
+ */
+export async function measure(source, { external = [] } = {}) {
+  const result = await build({
+    stdin: { contents: source, resolveDir: root, loader: "js" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "neutral",
+    // `neutral` reads no package.json field of its own: take what a bundler for the web would.
+    mainFields: ["module", "main"],
+    conditions: ["import", "module", "default"],
+    external,
+    metafile: true,
+    write: false,
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0].contents;
+  return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length, metafile: result.metafile };
+}
+
+/** The source of an app that imports `names` from `from`, keeping each (a bundler drops an unused import). */
+const appOf = (names, from) => `export { ${names.join(", ")} } from ${JSON.stringify(from)};`;
+
+/** One import of the package, bundled alone with the frameworks left out. */
+export const measureImport = (entry) => measure(appOf([entry.name], `./dist/${entry.from}`), { external: frameworks });
+
+// The frameworks reach for Node's modules on some paths (the AI SDK's gateway reads its credentials
+// from disk): a neutral bundle leaves them out, the same on both sides of a subtraction.
+const nodeModules = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
+
+/** What `name` from `from` adds to an app that already imports `base` from `framework`. */
+async function added(base, framework, name, from) {
+  const without = await measure(appOf([base], framework), { external: nodeModules });
+  const withIt = await measure(`${appOf([base], framework)}\n${appOf([name], from)}`, { external: nodeModules });
+  return { minified: withIt.minified - without.minified, gzip: withIt.gzip - without.gzip };
+}
+
+const kb = (bytes) => (bytes / 1024).toFixed(1);
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = [];
+  for (const entry of imports) {
+    const { minified, gzip } = await measureImport(entry);
+    const row = { import: entry.name, from: `context-compactor${entry.from === "index.js" ? "" : `/${entry.from.replace(/\.js$/, "")}`}`, minified, gzip };
+    if (entry.framework) {
+      const peer = peers.find((p) => p.for === entry.name);
+      row.addsToApp = await added(peer.base, peer.framework, entry.name, `./dist/${entry.from}`);
+    }
+    rows.push(row);
+  }
+  for (const peer of peers) {
+    const adds = await added(peer.base, peer.framework, peer.name, peer.framework);
+    rows.push({ import: peer.name, from: peer.framework, peer: true, minified: adds.minified, gzip: adds.gzip, addsTo: `import { ${peer.base} } from "${peer.framework}"` });
+    const ours = rows.find((r) => r.import === peer.for);
+    ours.peer = peer.name;
+    ours.ratioToPeer = ours.addsToApp.gzip / adds.gzip;
+  }
+  console.log("| import | from | minified | gzip | ratio to the peer (gzip, added to an app) |");
+  console.log("| --- | --- | --- | --- | --- |");
+  for (const r of rows) {
+    const ratio = r.ratioToPeer === undefined ? "" : `${r.ratioToPeer.toFixed(1)}× \`${r.peer}\``;
+    console.log(`| ${r.peer === true ? `peer: ${r.import}` : r.import} | ${r.from} | ${kb(r.minified)} KB | ${kb(r.gzip)} KB | ${ratio} |`);
+  }
+  const manifest = JSON.parse(await import("node:fs").then((fs) => fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")));
+  const versions = { esbuild: manifest.devDependencies.esbuild, ai: manifest.devDependencies.ai, langchain: manifest.devDependencies.langchain };
+  writeFileSync(new URL("./size.json", import.meta.url), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, versions, rows }, null, 2)}\n`);
+  console.log("bench/size.json written");
+}
