@@ -45,15 +45,15 @@ describe("package", () => {
   // frameworks external), as `npm run bench:size` measures it: each ceiling is the size measured
   // when it was set plus about 5%, so growth fails here and a ceiling is raised on purpose only.
   const ceilings: Record<string, number> = {
-    compactor: 31, // 29.6 KB
-    estimateTokens: 3.1, // 2.9 KB (8.8 KB while it imported every dialect)
-    statefulCompactor: 42.3, // 40.3 KB
-    extractiveSummary: 15, // 14.2 KB
-    toPrepareStep: 43.3, // 41.2 KB
-    toCallModelInputFilter: 42.6, // 40.6 KB
-    compactionMiddleware: 31.5, // 30.0 KB
-    redisStore: 2.4, // 2.2 KB
-    otelEvents: 2.1, // 1.9 KB
+    compactor: 34.2, // 32.6 KB (29.6 KB before the provider verdict, the agent-requested compaction, usage in each SDK's shape, the code-point cuts, the look-alike fences and the key-bound signatures)
+    estimateTokens: 3.4, // 3.2 KB (8.8 KB while it imported every dialect)
+    statefulCompactor: 48.4, // 46.1 KB
+    extractiveSummary: 16.7, // 15.9 KB
+    toPrepareStep: 49.4, // 47.0 KB
+    toCallModelInputFilter: 48.7, // 46.4 KB
+    compactionMiddleware: 34.7, // 33.1 KB
+    redisStore: 2.8, // 2.6 KB
+    otelEvents: 4.4, // 4.2 KB (it redacts and bounds the errors it records)
   };
   it.each(imports.map((entry: { name: string; from: string }) => [entry.name, entry]))("%s alone stays within its size ceiling", async (name, entry) => {
     const { gzip } = await measureImport(entry);
