@@ -26,7 +26,7 @@ export async function reply(userText: string): Promise<string> {
   messages.push({ role: "user", content: userText });
   const compacted = await beforeLlm({ messages });
   if (compacted) messages = compacted.messages;
-  const response = await client.messages.create({ model: "claude-sonnet-4-5", max_tokens: 4_000, system, messages });
+  const response = await client.messages.create({ model: "claude-sonnet-4-6", max_tokens: 4_000, system, messages });
   messages.push({ role: "assistant", content: response.content });
   return response.content.map((block) => (block.type === "text" ? block.text : "")).join("");
 }
