@@ -5,8 +5,8 @@
 // The root package.json holds only what `prepare` needs to build dist/: installing the package
 // from its git repository runs `npm install` in a clone of it before `prepare`, and that installs
 // every root devDependency. This tree is not an npm workspace because the clone's install would
-// take it too: all workspaces by default, and even with `workspaces=false` every hoisted package
-// that satisfies one of the root's optional peer dependencies (ai, genkit, @mastra/core, …).
+// take it too: all workspaces by default, and with `workspaces=false` still 820 of the 931
+// packages, those that satisfy the root's optional peer dependencies (ai, genkit, …) and theirs.
 //
 // Quick when current: it does nothing when node_modules already links here and the tree was
 // installed from the lockfile and manifest as they are now. `npm ci` at the root replaces
