@@ -101,7 +101,7 @@ describe("installing the package", () => {
       // build tools (TypeScript's alone is 10 MB): the lockfile names no tarball URL, so npm asks the
       // registry for each package's document before its tarball.
       expect(megabytes).toBeLessThanOrEqual(130);
-      // Measured at 166–261 s on two cores shared with a load of about 20, where the build alone
+      // Measured at 105–261 s on two cores shared with a load of about 20, where the build alone
       // (tsup's declarations) takes over a minute; a guard against a hang or a return to the full tree.
       expect(seconds).toBeLessThanOrEqual(420);
     } finally {
