@@ -25,7 +25,9 @@ export default defineConfig([
       "estimate-tokens": "src/counting/estimate-tokens.ts",
     },
     format: ["esm", "cjs"],
-    dts: true,
+    // The declarations need no Node types: the root package.json leaves @types/node to the
+    // development tree, so installing from git does not download it.
+    dts: { compilerOptions: { types: [] } },
     target: "es2022",
   },
   {

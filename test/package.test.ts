@@ -73,6 +73,15 @@ describe("package", () => {
     }
   });
 
+  it("the development tree holds the build tools at the versions the package builds with", () => {
+    // The root package.json holds only what `prepare` needs (installing from git installs it);
+    // dev/install.mjs links node_modules to dev/node_modules, so the tests build with dev's copies.
+    const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    const dev = JSON.parse(readFileSync(new URL("../dev/package.json", import.meta.url), "utf8"));
+    for (const [name, version] of Object.entries(manifest.devDependencies)) expect(dev.devDependencies[name], name).toBe(version);
+    expect(manifest.workspaces).toBeUndefined();
+  });
+
   it("only the LangChain entry imports LangChain", () => {
     for (const file of ["langchain.js", "langchain.cjs"]) {
       const code = readFileSync(dist(file), "utf8");

@@ -1,7 +1,7 @@
 // The provider request checkers: for each rule, a request the provider accepts and one it refuses, modelled on the providers' own
 // examples; then the bodies the AI SDK's provider packages really send, checked with them.
 import type { ModelMessage } from "ai";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aiSdkWireViolations, wireBodies } from "./support/provider-rules/ai-sdk-wire.js";
 import { type ProviderFormat, type ProviderRequest, assertProviderAccepts, genkitToGemini, providerViolations } from "./support/provider-rules/index.js";
 
@@ -336,6 +336,18 @@ describe("AI SDK wire bodies", () => {
       "google-genai": [],
       "bedrock-converse": [],
     });
+  });
+
+  // The turns below are made to be what the AI SDK's providers warn about (a Responses model
+  // handed another provider's reasoning, a Gemini 3 call without its signature): the tests check
+  // the bodies sent, so the warnings (the AI SDK's switch, AI_SDK_LOG_WARNINGS) stay out of the output.
+  const aiSdk = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
+  const logWarnings = aiSdk.AI_SDK_LOG_WARNINGS;
+  beforeAll(() => {
+    aiSdk.AI_SDK_LOG_WARNINGS = false;
+  });
+  afterAll(() => {
+    aiSdk.AI_SDK_LOG_WARNINGS = logWarnings;
   });
 
   const withReasoning: ModelMessage[] = [

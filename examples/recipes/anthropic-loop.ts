@@ -29,7 +29,7 @@ export async function reply(userText: string): Promise<string> {
   messages.push({ role: "user", content: userText });
   const compacted = await beforeLlm(usage ? { messages, usage } : { messages });
   if (compacted) messages = compacted.messages;
-  const response = await client.messages.create({ model: "claude-sonnet-4-5", max_tokens: 4_000, system, messages });
+  const response = await client.messages.create({ model: "claude-sonnet-4-6", max_tokens: 4_000, system, messages });
   const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens } = response.usage;
   usage = { inputTokens: input_tokens + (cache_creation_input_tokens ?? 0) + (cache_read_input_tokens ?? 0), messageCount: messages.length };
   messages.push({ role: "assistant", content: response.content });

@@ -2,7 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { compactor, summarizeInPlace } from "context-compactor";
 
 const client = new Anthropic(); // reads ANTHROPIC_API_KEY
-const model = "claude-sonnet-4-5";
+const model = "claude-sonnet-4-6";
 const system = "You are a helpful support agent.";
 
 /** The message with a cache breakpoint on its last content block: the prefix up to it is cached. */

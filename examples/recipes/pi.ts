@@ -5,7 +5,7 @@ import { summarizeWith } from "context-compactor";
 import { toTransformContext } from "context-compactor/pi";
 
 // Any pi-ai model; these read ANTHROPIC_API_KEY.
-const model = getModel("anthropic", "claude-sonnet-4-5");
+const model = getModel("anthropic", "claude-sonnet-4-6");
 const summarizer = getModel("anthropic", "claude-haiku-4-5");
 
 const summarize = summarizeWith(async ({ system, user }, { signal }) => {

@@ -17,7 +17,7 @@ export interface WireOptions {
   tools?: ToolSet;
   /** Passed to `generateText` as is, e.g. `{ anthropic: { thinking: { type: "enabled", budgetTokens: 1024 } } }`. */
   providerOptions?: ProviderMetadata;
-  /** Model ids, to replace the defaults (claude-sonnet-4-5, gpt-4o, gemini-2.5-flash, a Bedrock Claude). */
+  /** Model ids, to replace the defaults (claude-sonnet-4-6, gpt-4o, gemini-2.5-flash, a Bedrock Claude). */
   models?: Partial<Record<WireFormat, string>>;
 }
 
@@ -78,7 +78,7 @@ function recordingFetch(format: WireFormat, bodies: Obj[]): typeof fetch {
 }
 
 const DEFAULT_MODELS: Record<WireFormat, string> = {
-  anthropic: "claude-sonnet-4-5",
+  anthropic: "claude-sonnet-4-6",
   "openai-chat": "gpt-4o",
   "openai-responses": "gpt-4o",
   "google-genai": "gemini-2.5-flash",
