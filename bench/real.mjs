@@ -16,7 +16,8 @@
 // On every request: the Anthropic Messages validator of test/support/provider-rules (pi's messages
 // mapped to Anthropic as pi-ai sends them), signed blocks (thinking with a signature,
 // redacted_thinking) that are not byte-identical to one of the session's, and requests over the
-// window that the library did not report `overBudget`. At each of the session's own compactions:
+// window that the library said nothing of: neither its call's result (`overBudget`) nor the next
+// call, from the provider's count of it (`events.onUsage`, "over-budget"). At each of the session's own compactions:
 // the needed facts (identifiers of the history before that point that the agent writes after it,
 // bench/facts.mjs) visible in the session's own summary, in the library's request for the call
 // after it, and in the library's summary alone. Prints a table, writes bench/real.json.
@@ -83,7 +84,7 @@ const summarize = (older, context) => extractiveSummary(older, { maxTokens: cont
 async function replay(session, kind, window, fixed) {
   const pi = session.kind === "pi";
   const format = pi ? "pi-agent" : "anthropic";
-  const row = { session: session.name, partial: isPartial(session, fixed), kind, window, requests: 0, changed: 0, violations: 0, signedBlocks: 0, signedChanged: 0, overWindow: 0, overReported: 0, overNotReported: 0, worstOver: 0, errors: 0, examples: [], points: [] };
+  const row = { session: session.name, partial: isPartial(session, fixed), kind, window, requests: 0, changed: 0, violations: 0, signedBlocks: 0, signedChanged: 0, overWindow: 0, overReported: 0, overReportedNext: 0, overNotReported: 0, worstOver: 0, errors: 0, examples: [], points: [] };
   const signed = new Set(signedBlocks(session.stream).map((b) => JSON.stringify(b)));
   let said; // what the events said about the call in flight
   const events = {
@@ -94,7 +95,13 @@ async function replay(session, kind, window, fixed) {
     onSkipped: (event) => {
       said = { overBudget: event.overBudget === true, cause: event.overBudgetCause };
     },
+    // The provider's count of the last request said it went out over budget: said on the next call.
+    onUsage: (event) => {
+      if (event.kind === "over-budget") saidLate = true;
+    },
   };
+  let saidLate = false;
+  let lastUnreported = false; // the last request was over the window and its own call did not say so
   const options = { maxTokens: window, format, reserveTokens: Math.min(fixed, window - 1), summarize, events };
   const hook = kind === "hook" ? compactor(options) : undefined;
   const stateful = kind === "stateful" ? statefulCompactor(options) : undefined;
@@ -114,6 +121,7 @@ async function replay(session, kind, window, fixed) {
     history.push(...arriving);
     working = working.concat(arriving);
     said = undefined;
+    saidLate = false;
     let input;
     let result;
     try {
@@ -133,6 +141,12 @@ async function replay(session, kind, window, fixed) {
       if (row.examples.length < 5) row.examples.push(`call ${k}: ${error?.code ?? ""} ${String(error?.message ?? error).slice(0, 200)}`);
       result = null;
     }
+    // A request over the window that its own call let through is said by the next call, from the provider's usage.
+    if (lastUnreported && saidLate) {
+      row.overNotReported--;
+      row.overReportedNext++;
+    }
+    lastUnreported = false;
     const request = result?.messages ?? input;
     if (result && request !== input) row.changed++;
     untouched = untouched && result === null && k < firstOwn;
@@ -150,7 +164,10 @@ async function replay(session, kind, window, fixed) {
       row.overWindow++;
       row.worstOver = Math.max(row.worstOver, truth);
       if (result?.overBudget) row.overReported++;
-      else row.overNotReported++;
+      else {
+        row.overNotReported++;
+        lastUnreported = true;
+      }
     }
 
     // The session's own compaction points: the first call after each.
@@ -203,7 +220,7 @@ const total = (list) => {
   const points = list.flatMap((r) => r.points);
   const p = (key) => points.reduce((s, x) => s + (x[key] ?? 0), 0);
   const summarized = points.filter((x) => x.librarySummary !== null);
-  return { requests: sum("requests"), changed: sum("changed"), violations: sum("violations"), signedBlocks: sum("signedBlocks"), signedChanged: sum("signedChanged"), overWindow: sum("overWindow"), overNotReported: sum("overNotReported"), overNotReportedPartial: list.filter((r) => r.partial).reduce((s, r) => s + r.overNotReported, 0), errors: sum("errors"), points: points.length, needed: p("needed"), ownSummary: p("ownSummary"), request: p("request"), librarySummary: p("librarySummary"), summarizedNeeded: summarized.reduce((s, x) => s + x.needed, 0) };
+  return { requests: sum("requests"), changed: sum("changed"), violations: sum("violations"), signedBlocks: sum("signedBlocks"), signedChanged: sum("signedChanged"), overWindow: sum("overWindow"), overNotReported: sum("overNotReported"), overReportedNext: sum("overReportedNext"), overNotReportedPartial: list.filter((r) => r.partial).reduce((s, r) => s + r.overNotReported, 0), errors: sum("errors"), points: points.length, needed: p("needed"), ownSummary: p("ownSummary"), request: p("request"), librarySummary: p("librarySummary"), summarizedNeeded: summarized.reduce((s, x) => s + x.needed, 0) };
 };
 console.log(`Real sessions from ${source}: ${sessions.length} sessions, ${rows.reduce((s, r) => s + r.requests, 0)} requests checked in ${seconds.toFixed(0)} s\n`);
 console.log(line(header));
@@ -223,6 +240,7 @@ console.log("");
 for (const [name, t] of Object.entries(totals)) {
   console.log(line([`total ${name}`.padEnd(29), "", t.requests, t.changed, t.violations, t.signedBlocks, t.signedChanged, t.overWindow, t.overNotReported, t.needed || "", t.points ? share(t.ownSummary, t.needed) : "", t.points ? share(t.request, t.needed) : "", t.summarizedNeeded ? share(t.librarySummary, t.summarizedNeeded) : ""]));
 }
+console.log(`\nOver the window: ${totals.all.overWindow} requests; said by their own call ${totals.all.overWindow - totals.all.overNotReported - totals.all.overReportedNext}, by the next call from the provider's usage ${totals.all.overReportedNext}, never ${totals.all.overNotReported}.`);
 console.log(`\n* a partial log (its fixed part, ${PARTIAL_LOG_FIXED.toLocaleString("en-US")}+ tokens, holds history the log lacks): ${totals.all.overNotReportedPartial} of the ${totals.all.overNotReported} unreported requests over the window are theirs.`);
 const failures = rows.filter((r) => r.examples.length > 0).slice(0, 8);
 if (failures.length > 0) console.log(`\nFirst problems:\n${failures.map((r) => `  ${r.session} ${r.kind} ${windowName(r)}: ${r.examples.join(" | ")}`).join("\n")}`);
