@@ -11,13 +11,13 @@ export default defineConfig([
       "ai-sdk": "src/adapters/ai-sdk.ts",
       "openai-agents": "src/adapters/openai-agents.ts",
       langchain: "src/adapters/langchain.ts",
-      redis: "src/adapters/redis.ts",
+      redis: "src/stores/redis.ts",
       mastra: "src/adapters/mastra.ts",
       genkit: "src/adapters/genkit.ts",
       pi: "src/adapters/pi.ts",
-      otel: "src/adapters/otel.ts",
-      openai: "src/adapters/openai.ts",
-      anthropic: "src/adapters/anthropic.ts",
+      otel: "src/telemetry/otel.ts",
+      openai: "src/backends/openai.ts",
+      anthropic: "src/backends/anthropic.ts",
       // Not a subpath of the package: an entry of its own makes the estimate and what it imports a
       // chunk of their own, which a user's bundler can take alone. In a chunk shared with the hook,
       // the estimate would bring along every top-level value of the hook's modules that a bundler

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { ArchiveTrimmedError, SUMMARY_PREFIX, memoryStore, recallToolDefinition, statefulCompactor, type CompactionStore, type SummaryContext } from "../src/index.js";
-import { appendBounded, serializeArchive, type ArchivedRange } from "../src/state/conversation-archive.js";
-import { MAX_RECALL_QUERY_CHARS } from "../src/state/recall-archive.js";
+import { appendBounded, serializeArchive, type ArchivedRange } from "../src/archive/conversation-archive.js";
+import { MAX_RECALL_QUERY_CHARS } from "../src/archive/recall-archive.js";
 import { builders } from "./support/builders.js";
 
 type Chat = { role: string; content?: string | null; tool_calls?: unknown[]; tool_call_id?: string };

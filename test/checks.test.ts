@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { memoryStore, renderTranscript, splitAtUserBoundary, summarizeWith } from "../src/index.js";
-import { redisStore } from "../src/adapters/redis.js";
+import { redisStore } from "../src/stores/redis.js";
 
 // Every factory checks its options through the same few checks, so each kind of mistake reads the same everywhere.
 describe("option checks", () => {

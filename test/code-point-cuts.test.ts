@@ -9,7 +9,7 @@ import { cutMiddle, identifiersBetween, indexIdentifiers } from "../src/text/cut
 import { cutPayload } from "../src/text/cut-payload.js";
 import { cutPointAfter, cutPointBefore, headOf, sliceWhole, tailOf } from "../src/text/cut-points.js";
 import { shortenJson } from "../src/text/shorten-json.js";
-import { recallFromArchive } from "../src/state/recall-archive.js";
+import { recallFromArchive } from "../src/archive/recall-archive.js";
 import { builders } from "./support/builders.js";
 import { SCRIPT_PIECES, scriptText } from "./support/scripts.js";
 import { dialects, render, type DialectName, type Shape } from "./support/transcripts.js";

@@ -22,8 +22,8 @@ import {
   type CompactionStore,
   type SummaryContext,
 } from "../src/index.js";
-import { digestMessages } from "../src/state/digest.js";
-import { automaticKey } from "../src/state/store-keys.js";
+import { digestMessages } from "../src/stores/digest.js";
+import { automaticKey } from "../src/stores/store-keys.js";
 import { dialects, render, transcriptArbitrary } from "./support/transcripts.js";
 import { builders } from "./support/builders.js";
 

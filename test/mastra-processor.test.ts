@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { compactionProcessor } from "../src/adapters/mastra.js";
 import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems, memoryStore } from "../src/index.js";
-import { digestMessages } from "../src/state/digest.js";
+import { digestMessages } from "../src/stores/digest.js";
 
 type Part = Record<string, unknown>;
 type PromptMessage = { role: string; content: string | Part[] };

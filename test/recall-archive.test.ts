@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ArchivedRange } from "../src/state/conversation-archive.js";
-import { recallFromArchive, type RecallWork } from "../src/state/recall-archive.js";
+import type { ArchivedRange } from "../src/archive/conversation-archive.js";
+import { recallFromArchive, type RecallWork } from "../src/archive/recall-archive.js";
 
 /** An archive of `count` user messages, each the text `text(index)`. */
 function archiveOf(count: number, text: (index: number) => string): ArchivedRange[] {

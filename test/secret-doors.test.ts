@@ -5,7 +5,7 @@ import { runInNewContext } from "node:vm";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
 import { buildSummaryPrompt, compactor, extractiveSummary, findToolPairProblems, type SummaryContext } from "../src/index.js";
-import { otelEvents } from "../src/adapters/otel.js";
+import { otelEvents } from "../src/telemetry/otel.js";
 import { htmlReport } from "../src/cli/html-report.js";
 import { inspectTranscript, planOptionsOf } from "../src/cli/inspect.js";
 import { messageEntries } from "../src/cli/message-parts.js";

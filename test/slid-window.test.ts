@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { compactionProcessor } from "../src/adapters/mastra.js";
 import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems } from "../src/index.js";
-import { parseStates } from "../src/state/conversation-state.js";
+import { parseStates } from "../src/stores/conversation-state.js";
 import { isOwnRun } from "../src/state/slid-window.js";
 
 type PromptMessage = { role: string; content: string | Record<string, unknown>[] };

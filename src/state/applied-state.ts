@@ -2,9 +2,9 @@ import type { Settings } from "../ground/options.js";
 import type { AnyMessage } from "../ground/types.js";
 import { formatDialect } from "../dialects/transcript-format.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
-import { checkedSummary } from "./check-state.js";
-import type { ConversationState } from "./conversation-state.js";
-import { digestMessages } from "./digest.js";
+import { checkedSummary } from "../stores/check-state.js";
+import type { ConversationState } from "../stores/conversation-state.js";
+import { digestMessages } from "../stores/digest.js";
 import { slidState } from "./slid-window.js";
 
 /** The input as a stored state says to send it. */

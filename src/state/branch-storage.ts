@@ -1,11 +1,11 @@
 import { isCompactionError } from "../ground/errors.js";
-import { boundedStoreCall } from "./bounded-store-call.js";
-import { InvalidStateError } from "./check-state.js";
-import type { CompactionStore } from "./compaction-store.js";
-import { parseStates, serializeStates, type ConversationState } from "./conversation-state.js";
-import { digestMessages } from "./digest.js";
-import type { RecentEntries } from "./recent-entries.js";
-import { signState, verifiedState } from "./state-signature.js";
+import { boundedStoreCall } from "../stores/bounded-store-call.js";
+import { InvalidStateError } from "../stores/check-state.js";
+import type { CompactionStore } from "../stores/compaction-store.js";
+import { parseStates, serializeStates, type ConversationState } from "../stores/conversation-state.js";
+import { digestMessages } from "../stores/digest.js";
+import type { RecentEntries } from "../stores/recent-entries.js";
+import { signState, verifiedState } from "../stores/state-signature.js";
 import type { ReportStoreError } from "./stateful-options.js";
 
 /** Compare-and-set attempts of one write before it is made as a plain `set` (see `write`). */

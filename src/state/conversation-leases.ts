@@ -1,9 +1,9 @@
 import { pause } from "../ground/deadline.js";
 import { isCompactionError } from "../ground/errors.js";
-import { boundedStoreCall } from "./bounded-store-call.js";
-import type { CompactionStore } from "./compaction-store.js";
+import { boundedStoreCall } from "../stores/bounded-store-call.js";
+import type { CompactionStore } from "../stores/compaction-store.js";
 import type { ReportStoreError } from "./stateful-options.js";
-import { leaseKeyOf } from "./store-keys.js";
+import { leaseKeyOf } from "../stores/store-keys.js";
 
 /** How often a waiting instance looks for the lease holder's state. */
 const LEASE_POLL_MS = 100;

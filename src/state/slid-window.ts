@@ -1,8 +1,8 @@
 import { estimateTokens } from "../counting/estimate-tokens.js";
 import { isUserBoundary } from "../dialects/messages.js";
 import type { AnyMessage } from "../ground/types.js";
-import type { ConversationState } from "./conversation-state.js";
-import { digestMessages } from "./digest.js";
+import type { ConversationState } from "../stores/conversation-state.js";
+import { digestMessages } from "../stores/digest.js";
 
 /**
  * How many of the last covered messages a state keeps a hash of: a window that still holds more

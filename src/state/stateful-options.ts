@@ -5,11 +5,11 @@ import { expectedMessage } from "../ground/describe-value.js";
 import { isPlainObject } from "../ground/plain-object.js";
 import { resolveOptions, type Settings } from "../ground/options.js";
 import type { AnyMessage, CompactorEvents, CompactorOptions, UsageReport } from "../ground/types.js";
-import type { CompactionStore } from "./compaction-store.js";
-import { memoryStore } from "./memory-store.js";
-import { ownWritesOf } from "./own-writes.js";
-import type { RecentEntries } from "./recent-entries.js";
-import { importSigningKey } from "./state-signature.js";
+import type { CompactionStore } from "../stores/compaction-store.js";
+import { memoryStore } from "../stores/memory-store.js";
+import { ownWritesOf } from "../stores/own-writes.js";
+import type { RecentEntries } from "../stores/recent-entries.js";
+import { importSigningKey } from "../stores/state-signature.js";
 import { optionalFunction, optionalInteger, optionalNonEmptyString, optionalPositiveMs, optionsObject } from "../ground/checks.js";
 
 /** What failed when a store call threw or rejected. */

@@ -2,7 +2,7 @@ import type { Dialect } from "../dialects/dialect.js";
 import type { CompactionOutcome } from "../hook/engine.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
 import type { AnyMessage } from "../ground/types.js";
-import type { ConversationState } from "./conversation-state.js";
+import type { ConversationState } from "../stores/conversation-state.js";
 
 /**
  * What a new state stores as its summary. A provider's compaction is stored byte for byte with

@@ -1,7 +1,7 @@
 import type { ReportedUsage } from "../ground/types.js";
 import type { CheckedUsage } from "../validation/usage.js";
-import type { ConversationState } from "./conversation-state.js";
-import { digestMessages } from "./digest.js";
+import type { ConversationState } from "../stores/conversation-state.js";
+import { digestMessages } from "../stores/digest.js";
 
 // A call that reports no usage (the first model call of a request) is counted from the usage the
 // state kept of the last request sent with it; what the provider reports is in terms of the

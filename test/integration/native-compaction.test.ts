@@ -8,8 +8,8 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { SUMMARY_PREFIX, compactor, firstOf, isCompactionError, memoryStore, statefulCompactor, type CompactedEvent, type SummaryContext } from "../../src/index.js";
-import { openaiCompaction } from "../../src/adapters/openai.js";
-import { ANTHROPIC_COMPACTION_BETA, anthropicCompaction } from "../../src/adapters/anthropic.js";
+import { openaiCompaction } from "../../src/backends/openai.js";
+import { ANTHROPIC_COMPACTION_BETA, anthropicCompaction } from "../../src/backends/anthropic.js";
 import { providerViolations } from "../support/provider-rules/index.js";
 import { builders } from "../support/builders.js";
 

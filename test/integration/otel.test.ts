@@ -8,7 +8,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { SUMMARY_PREFIX, compactor, estimateTokens, firstOf, statefulCompactor, type CompactedEvent } from "../../src/index.js";
-import { otelEvents, recordSummaryUsage } from "../../src/adapters/otel.js";
+import { otelEvents, recordSummaryUsage } from "../../src/telemetry/otel.js";
 import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
 import { supportAgent } from "../../examples/recipes/opentelemetry.js";
 import { fiveMessages as messages, perMessage } from "../support/five-messages.js";

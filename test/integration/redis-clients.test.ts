@@ -5,7 +5,7 @@ import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis as IORedis } from "ioredis";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { redisStore } from "../../src/adapters/redis.js";
+import { redisStore } from "../../src/stores/redis.js";
 import { SUMMARY_PREFIX, statefulCompactor, type CompactionStore } from "../../src/index.js";
 import { hasRedisServer, startRedisServer, type RedisServer } from "../support/redis-server.js";
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisStore } from "../../src/adapters/redis.js";
+import { redisStore } from "../../src/stores/redis.js";
 import { SUMMARY_PREFIX, statefulCompactor, type CompactionStore } from "../../src/index.js";
 import { hasRedisServer, startRedisServer, type RedisServer } from "../support/redis-server.js";
 import { builders } from "../support/builders.js";

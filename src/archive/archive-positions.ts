@@ -3,7 +3,7 @@ import type { Dialect } from "../dialects/dialect.js";
 import type { AnyMessage } from "../ground/types.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
 import type { ArchivedRange } from "./conversation-archive.js";
-import type { ConversationState } from "./conversation-state.js";
+import type { ConversationState } from "../stores/conversation-state.js";
 
 /**
  * Where each input message sits in the conversation, as the archive numbers it: its index, plus

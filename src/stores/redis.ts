@@ -1,6 +1,6 @@
-import type { CompactionStore } from "../state/compaction-store.js";
+import type { CompactionStore } from "./compaction-store.js";
 import { optionalMilliseconds } from "../ground/deadline.js";
-import { boundedStoreCall } from "../state/bounded-store-call.js";
+import { boundedStoreCall } from "./bounded-store-call.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { optionalInteger, optionsObject } from "../ground/checks.js";
 

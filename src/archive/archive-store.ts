@@ -3,12 +3,12 @@
 
 import { isCompactionError } from "../ground/errors.js";
 import { ArchiveTrimmedError } from "./archive-trimmed-error.js";
-import { boundedStoreCall } from "./bounded-store-call.js";
-import { InvalidStateError } from "./check-state.js";
-import type { CompactionStore } from "./compaction-store.js";
+import { boundedStoreCall } from "../stores/bounded-store-call.js";
+import { InvalidStateError } from "../stores/check-state.js";
+import type { CompactionStore } from "../stores/compaction-store.js";
 import { appendBounded, parseArchive, serializeArchive, type ArchivedRange } from "./conversation-archive.js";
-import { signState, verifiedState } from "./state-signature.js";
-import { archiveKeyOf } from "./store-keys.js";
+import { signState, verifiedState } from "../stores/state-signature.js";
+import { archiveKeyOf } from "../stores/store-keys.js";
 
 /** What the archive needs of its compactor. */
 export interface ArchiveStoreOptions {
