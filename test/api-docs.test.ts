@@ -5,12 +5,14 @@ import { interfacesOf, withOptionsTables } from "../docs/options-tables.mjs";
 
 const page = readFileSync(new URL("../docs/api.md", import.meta.url), "utf8");
 const exportsOf = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).exports as Record<string, unknown>;
+/** Where each subpath's source is: the typecheck resolves `context-compactor/<entry>` through these paths. */
+const sourceOf = JSON.parse(readFileSync(new URL("../tsconfig.json", import.meta.url), "utf8")).compilerOptions.paths as Record<string, string[]>;
 
 /** The interfaces the package exports whose names end in `Options`: what a caller passes to a factory. */
 function exportedOptionInterfaces(): string[] {
   const entries = Object.keys(exportsOf)
     .filter((entry) => entry !== "./package.json")
-    .map((entry) => (entry === "." ? "src/index.ts" : `src/adapters/${entry.slice(2)}.ts`));
+    .map((entry) => (entry === "." ? "src/index.ts" : sourceOf[`context-compactor/${entry.slice(2)}`]![0]!.replace(/^\.\//, "")));
   const names = new Set<string>();
   for (const entry of entries) {
     const source = ts.createSourceFile(entry, readFileSync(new URL(`../${entry}`, import.meta.url), "utf8"), ts.ScriptTarget.Latest, true);
