@@ -1,4 +1,8 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
+import { createMiddleware } from "langchain";
 import { describe, expectTypeOf, it } from "vitest";
+import { compactionMiddleware, compactTool, recallTool, type RecallToolConfig } from "../src/adapters/langchain.js";
 import {
   chainHooks,
   compact,
@@ -11,6 +15,8 @@ import {
   type CompactorOptions,
   type OverBudgetCause,
   type SummaryContext,
+  compactToolDefinition,
+  recallToolDefinition,
 } from "../src/index.js";
 
 interface ChatMessage {
@@ -65,5 +71,23 @@ describe("types", () => {
     expectTypeOf(splitAtUserBoundary(messages, { keepTail: 1 }).tail).toEqualTypeOf<ChatMessage[]>();
     const hook: BeforeLlmHook<ChatMessage> = chainHooks(compactor<ChatMessage>({ maxTokens: 1, summarize: () => "s" }));
     expectTypeOf(await hook({ messages })).toEqualTypeOf<{ messages: ChatMessage[]; overBudget?: true; overBudgetCause?: OverBudgetCause } | null>();
+  });
+
+  it("the LangChain entry returns what LangChain's own functions return", () => {
+    // The entry writes these return types out, so that its declarations, emitted without the
+    // LangChain packages (build.mjs), name them. Each must be the type LangChain's function gives
+    // for the same arguments: `tool` of @langchain/core/tools (its JSON-schema overload,
+    // node_modules/@langchain/core/dist/tools/index.d.ts) and `createMiddleware` of langchain
+    // (node_modules/langchain/dist/agents/middleware.d.ts).
+    const config = (input: unknown, _config: RecallToolConfig) => `${String(input)}`;
+    const recall = tool(config, { name: "recall_context" as string, description: "", schema: { ...recallToolDefinition.inputSchema, properties: { ...recallToolDefinition.inputSchema.properties } } });
+    expectTypeOf(recallTool).returns.toEqualTypeOf<typeof recall>();
+    const compactTools = tool(config, { name: compactToolDefinition.name, description: "", schema: { ...compactToolDefinition.inputSchema, properties: { ...compactToolDefinition.inputSchema.properties } } });
+    expectTypeOf(compactTool).returns.toEqualTypeOf<typeof compactTools>();
+    const middleware = createMiddleware({
+      name: "ContextCompactorMiddleware",
+      beforeModel: async (state: { messages: BaseMessage[] }, _runtime: { configurable?: { thread_id?: unknown } }) => (state.messages.length > 0 ? undefined : { messages: state.messages }),
+    });
+    expectTypeOf(compactionMiddleware).returns.toEqualTypeOf<typeof middleware & { requestCompaction: ReturnType<typeof compactor<BaseMessage>>["requestCompaction"] }>();
   });
 });

@@ -1,4 +1,4 @@
-import { tool } from "@langchain/core/tools";
+import { tool, type DynamicStructuredTool } from "@langchain/core/tools";
 import { compactToolDefinition } from "../dialects/compact-tool-definition.js";
 import { compactAnswerer, type CompactToolOptions, type Requesting } from "./compact-answer.js";
 import type { RecallToolConfig } from "./langchain-recall-tool.js";
@@ -27,7 +27,11 @@ const threadOf = (config: RecallToolConfig): string | undefined => {
  * const agent = createAgent({ model, tools: [compactTool(middleware)], middleware: [middleware], checkpointer });
  * ```
  */
-export function compactTool(compact: Requesting, options: CompactToolOptions<RecallToolConfig> = {}) {
+// The return type is written out, as `recallTool`'s is (test/types.test-d.ts checks it).
+export function compactTool(
+  compact: Requesting,
+  options: CompactToolOptions<RecallToolConfig> = {},
+): DynamicStructuredTool<typeof compactToolDefinition.inputSchema, unknown, unknown, string, unknown, typeof compactToolDefinition.name> {
   const answer = compactAnswerer<RecallToolConfig>(compact, { conversationId: threadOf, ...options });
   return tool(async (input: unknown, config: RecallToolConfig) => answer(input, config), {
     name: compactToolDefinition.name,

@@ -1,4 +1,4 @@
-import { tool } from "@langchain/core/tools";
+import { tool, type DynamicStructuredTool } from "@langchain/core/tools";
 import { recallToolDefinition } from "../dialects/recall-tool-definition.js";
 import { recallAnswerer, recallToolNameOf, type Recalling, type RecallToolOptions } from "./recall-answer.js";
 
@@ -23,7 +23,13 @@ export interface RecallToolConfig {
  * const recall = recallTool(compact, { conversationId: (config) => config.configurable?.thread_id as string });
  * ```
  */
-export function recallTool(compact: Recalling, options: RecallToolOptions<RecallToolConfig> = {}) {
+// The return type is written out (it is what `tool` returns here, test/types.test-d.ts checks it):
+// the declarations are emitted without the LangChain packages (build.mjs), where an inferred type
+// would be lost.
+export function recallTool(
+  compact: Recalling,
+  options: RecallToolOptions<RecallToolConfig> = {},
+): DynamicStructuredTool<typeof recallToolDefinition.inputSchema, unknown, unknown, string, unknown, string> {
   const answer = recallAnswerer<RecallToolConfig>(compact, options);
   return tool(async (input: unknown, config: RecallToolConfig) => answer(input, config, config?.signal), {
     name: recallToolNameOf(compact, options),

@@ -1,6 +1,7 @@
 import { HumanMessage, RemoveMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
-import { createMiddleware } from "langchain";
-import { compactor } from "../hook/compactor.js";
+import type { ClientTool, ServerTool } from "@langchain/core/tools";
+import { createMiddleware, type AgentMiddleware } from "langchain";
+import { compactor, type CompactorHook } from "../hook/compactor.js";
 import type { CompactorOptions } from "../ground/types.js";
 import { withDefaults } from "../ground/option-defaults.js";
 
@@ -43,7 +44,12 @@ function asLangChainMessage(message: BaseMessage, input: ReadonlySet<BaseMessage
  * const agent = createAgent({ model, tools, middleware: [compactionMiddleware({ maxTokens: 100_000, summarize })] });
  * ```
  */
-export function compactionMiddleware(options: CompactionMiddlewareOptions) {
+// The return type is written out (it is what `createMiddleware` returns here with the hook's
+// `requestCompaction`, test/types.test-d.ts checks it): the declarations are emitted without the
+// LangChain packages (build.mjs), where an inferred type would be lost.
+export function compactionMiddleware(
+  options: CompactionMiddlewareOptions,
+): AgentMiddleware<undefined, undefined, unknown, readonly (ClientTool | ServerTool)[], readonly []> & { requestCompaction: CompactorHook<BaseMessage>["requestCompaction"] } {
   const hook = compactor<BaseMessage>(withDefaults({ summary: { role: "user" } }, options));
   const middleware = createMiddleware({
     name: "ContextCompactorMiddleware",
