@@ -256,7 +256,8 @@ export type ProviderVerdict =
       /**
        * The provider refused a native item the request carried (read from the error its SDK threw,
        * given as `response`): OpenAI's `invalid_encrypted_content`, Anthropic's refused `compaction`
-       * block. `statefulCompactor` sends the stored item's readable shadow in its place from then on.
+       * block. `statefulCompactor` sends the stored item's readable shadow in its place from then on;
+       * the plain hook, the block's own text or the shadow it kept of an item it made.
        */
       kind: "native-item-refused";
       provider: "openai" | "anthropic";

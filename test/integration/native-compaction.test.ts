@@ -432,6 +432,49 @@ describe("a native item the provider refuses", () => {
     expect(storeErrors).toEqual([]);
   });
 
+  it("the plain hook: an OpenAI item it made gives way to the shadow it kept, the summary in force for its next crossing; an Anthropic block to its own text", async () => {
+    let compactCalls = 0;
+    const http = recordingFetch(({ url, body }) => {
+      if (url.endsWith("/responses/compact")) return compactCalls++ === 0 ? { body: compactedOf(body["input"] as Record<string, unknown>[]) } : { status: 500, body: { error: { message: "The server had an error", type: "server_error", param: null, code: null } } };
+      return holdsCompaction(body["input"]) ? openaiRefusal : { body: responseOf("Next answer.") };
+    });
+    const client = openaiClient(http.fetch);
+    const verdicts: ProviderVerdict[] = [];
+    const previous: (string | undefined)[] = [];
+    const ownModel = (_older: unknown[], context: SummaryContext) => (previous.push(context.previousSummary), "Own summary.");
+    const hook = compactor({ maxTokens: 1200, keepTail: 300, summarize: firstOf(openaiCompaction(client, { model: "gpt-5.2" }), ownModel), events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const first = (await hook({ messages: responsesTranscript(10) }))!.messages;
+    expect(first).toContainEqual(compactionItem);
+    const refused = await client.responses.create({ model: "gpt-5.2", input: first as unknown as OpenAI.Responses.ResponseInput }).then(() => undefined, (error: unknown) => error);
+    const shadowed = (await hook({ messages: first, response: refused }))!.messages;
+    expect(verdicts.map((verdict) => verdict.kind)).toEqual(["native-item-refused"]);
+    expect(shadowed).not.toContainEqual(compactionItem);
+    // The developer prompt, the shadow in place of the user messages and the item that stood for the older part, the tail.
+    expect(shadowed[0]).toEqual(first[0]);
+    expect(shadowed.slice(2)).toEqual(first.slice(first.indexOf(first.find((item) => (item as { type?: string }).type === "compaction")!) + 1));
+    expect(JSON.stringify(shadowed)).toMatch(/Question 0/);
+    expect(compactCalls).toBe(1);
+    await client.responses.create({ model: "gpt-5.2", input: shadowed as unknown as OpenAI.Responses.ResponseInput });
+    expect(providerViolations("openai-responses", { messages: http.requests.at(-1)!.body["input"] as object[] })).toEqual([]);
+    // The next crossing (OpenAI's compaction failing, the caller's own model after it) rolls the shadow forward.
+    await hook({ messages: [...shadowed, ...responsesTranscript(8).slice(1)] });
+    expect(previous).toHaveLength(1);
+    expect(previous[0]).toMatch(/Question 0/);
+
+    const anthropicHttp = recordingFetch(({ body }) => (body["compaction"] !== undefined ? { body: anthropicCompacted() } : holdsCompaction(body["messages"]) ? anthropicRefusal : { body: anthropicReply("Next answer.") }));
+    const anthropic = anthropicClient(anthropicHttp.fetch);
+    const native = compactor({ maxTokens: 1200, keepTail: 300, format: "anthropic", summarize: anthropicCompaction(anthropic, { model: "claude-opus-4-7" }) });
+    const compacted = (await native({ messages: [system, ...anthropicTranscript(10)] }))!.messages;
+    const error = await anthropic.beta.messages
+      .create({ model: "claude-opus-4-7", max_tokens: 1024, system: system.content, betas: [ANTHROPIC_COMPACTION_BETA], messages: compacted.slice(1) as Anthropic.Beta.BetaMessageParam[] })
+      .then(() => undefined, (thrown: unknown) => thrown);
+    const withText = (await native({ messages: compacted, response: error }))!.messages;
+    expect(holdsCompaction(withText)).toBe(false);
+    expect(JSON.stringify(withText[1])).toContain(compactionBlock.content);
+    expect(providerViolations("anthropic", { messages: withText.slice(1), system: system.content })).toEqual([]);
+    expect(anthropicHttp.requests.filter((request) => request.body["compaction"] !== undefined)).toHaveLength(1);
+  });
+
   it("OpenAI: a refused reasoning item named by its id leaves the stored compaction item in force", async () => {
     const http = recordingFetch(({ body }) => ({ body: compactedOf(body["input"] as Record<string, unknown>[]) }));
     const verdicts: ProviderVerdict[] = [];
