@@ -71,7 +71,7 @@ export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorO
     const conversation = requestSlot(event.conversationId, "event.conversationId");
     const verdict = readVerdict(event.response, sent.get(conversation), event.messages, settings.onProviderVerdict);
     // A provider compaction the provider refused gives way to the summary of its readable text.
-    const shadowed = verdict.refused && Array.isArray(event.messages) ? withRefusedItemShadow(event.messages, settings, shadows) : undefined;
+    const shadowed = verdict.refused && Array.isArray(event.messages) ? withRefusedItemShadow(event.messages, settings, (message) => shadows.of(conversation, message)) : undefined;
     const messages = shadowed ?? event.messages;
     const usage = Array.isArray(event.messages) && shadowed === undefined ? checkedUsage(event.usage ?? verdict.usage, event.messages.length, "event.usage") : undefined;
     const history = histories.get(conversation) ?? new UsageHistory();
@@ -83,7 +83,7 @@ export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorO
     const outcome = await runCompaction<M>(messages, callSettings, definedFields({ signal, usage, history, measured: (measured: number) => (tokens = measured) }));
     requests.saw(conversation, tokens, note !== undefined && outcome !== null);
     sent.set(conversation, outcome === null ? messages : outcome.messages);
-    shadows.keep(outcome?.replacement);
+    shadows.keep(conversation, outcome?.replacement);
     // The summary is written in the transcript's own format, so every message is of the caller's type.
     if (outcome === null) return shadowed === undefined ? null : ({ messages: shadowed } as CompactionResult<T>);
     return resultOf(outcome) as CompactionResult<T>;

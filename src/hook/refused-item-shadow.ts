@@ -14,22 +14,23 @@ export const MAX_KEPT_SHADOWS = 1000;
 /**
  * The readable shadows of the provider compactions a plain hook made, by the item's
  * `encrypted_content` (what OpenAI's `compaction` item is, and all a later input holds of it): the
- * transcript carries the item, and only this process knows what it replaced.
+ * transcript carries the item, and only this process knows what it replaced. Kept per
+ * conversation: a shadow is read back only by the conversation its item was made for.
  */
-export function shadowBook(): { keep(replacement: SummaryReplacement | undefined): void; of(message: object): string | undefined } {
+export function shadowBook(): { keep(conversation: string, replacement: SummaryReplacement | undefined): void; of(conversation: string, message: object): string | undefined } {
   const shadows: BoundedMap<string> = boundedMap<string>(MAX_KEPT_SHADOWS);
   const contentOf = (message: object): unknown => (message as { encrypted_content?: unknown }).encrypted_content;
   return {
-    keep(replacement) {
+    keep(conversation, replacement) {
       if (replacement?.text === undefined || replacement.text.trim() === "") return;
       for (const message of replacement.messages) {
         const content = contentOf(message);
-        if (typeof content === "string") shadows.set(content, replacement.text);
+        if (typeof content === "string") shadows.set(`${conversation}\u0000${content}`, replacement.text);
       }
     },
-    of(message) {
+    of(conversation, message) {
       const content = contentOf(message);
-      return typeof content === "string" ? shadows.get(content) : undefined;
+      return typeof content === "string" ? shadows.get(`${conversation}\u0000${content}`) : undefined;
     },
   };
 }
@@ -42,12 +43,12 @@ export function shadowBook(): { keep(replacement: SummaryReplacement | undefined
  * sealed as the hook seals a user-role summary, right after the head: the next plan reads it as the
  * summary in force. Undefined when the transcript holds no compaction with a text to stand in.
  */
-export function withRefusedItemShadow<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, shadows: ReturnType<typeof shadowBook>): M[] | undefined {
+export function withRefusedItemShadow<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, shadowOf: (message: object) => string | undefined): M[] | undefined {
   const dialect = formatDialect(messages, settings.format);
   const index = lastProviderCompaction(messages, 0, dialect);
   if (index < 0) return undefined;
   const message = messages[index] as M;
-  const text = providerCompactionOf(message, dialect)?.text ?? shadows.of(message);
+  const text = providerCompactionOf(message, dialect)?.text ?? shadowOf(message);
   if (text === undefined) return undefined;
   const role = summaryRoleIn(dialect, settings.summaryRole);
   const key = role !== "system" ? settings.sealKey : undefined;
