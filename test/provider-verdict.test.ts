@@ -61,6 +61,16 @@ describe("events.onProviderVerdict", () => {
     expect(verdicts).toEqual([]);
   });
 
+  it("a system message kept in the transcript is sent apart as `system`: the path counts the request's messages without it", async () => {
+    const verdicts: ProviderVerdict[] = [];
+    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const sent = [{ role: "system", content: "You fix builds." }, ...history()];
+    await hook({ messages: sent });
+    await hook({ messages: sent, response: anthropicReply({ input_transformations: [{ type: "thinking_dropped", path: "messages.1.content.0", reason: "prefix_binding_mismatch" }] }) });
+    expect(verdicts).toHaveLength(1);
+    expect(verdicts[0]!.kind === "thinking-dropped" && verdicts[0]!.message).toBe(sent[2]);
+  });
+
   it("OpenAI Responses input_transformations: a reasoning item removed, mapped to the item of that id", async () => {
     const verdicts: ProviderVerdict[] = [];
     const hook = compactor({ maxTokens: 100_000, format: "openai-responses", summarize: () => "s", events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });

@@ -54,7 +54,9 @@ export function verdictsOf(response: unknown, sent: readonly object[] | undefine
       if (type === "thinking_dropped" || type === "thinking_mismatch_allowed") {
         const path = stringOf(fieldOf(entry, "path")) ?? "";
         const index = messageIndexOf(path);
-        const message = index === undefined ? undefined : sent?.[index];
+        // The path counts the request's `messages`, which hold no system message: one kept in the
+        // transcript (an Anthropic one, an AI SDK one) is sent apart as `system`.
+        const message = index === undefined ? undefined : conversationOf(sent)?.[index];
         verdicts.push({ kind: type === "thinking_dropped" ? "thinking-dropped" : "thinking-mismatch-allowed", reason, path, ...(message === undefined ? {} : { message }) });
       } else if (type === "reasoning" && fieldOf(entry, "action") === "removed") {
         const id = stringOf(fieldOf(entry, "id")) ?? "";
@@ -72,6 +74,11 @@ export function verdictsOf(response: unknown, sent: readonly object[] | undefine
     verdicts.push({ kind: "cache-miss", reason: missType, ...(missedTokens === undefined ? {} : { missedTokens }) });
   }
   return verdicts;
+}
+
+/** The messages of a request as the provider numbers them: without the system messages sent apart. */
+function conversationOf(sent: readonly object[] | undefined): readonly object[] | undefined {
+  return sent?.some((message) => fieldOf(message, "role") === "system") === true ? sent.filter((message) => fieldOf(message, "role") !== "system") : sent;
 }
 
 /** Anthropic's codes for a `compaction` block it will not take as sent. */
