@@ -48,6 +48,21 @@ describe("compactionProcessor", () => {
     expect(await processor.processLLMRequest({ prompt: prompt(1), state: {} })).toBeUndefined();
   });
 
+  it("reads the last step's response body as the provider's verdict: a stop at the context window compacts the next step", async () => {
+    // The arguments as Mastra's loop passes them (`ProcessLLMRequestArgs.steps`, AI SDK `StepResult`s); the body an
+    // Anthropic `Message` with the stop and a cache miss (@anthropic-ai/sdk resources/beta/messages).
+    const verdicts: unknown[] = [];
+    let summarized = 0;
+    const processor = compactionProcessor({ maxTokens: 100_000, summarize: () => `summary ${++summarized}`, events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const threadContext = context({ mastra__threadId: "t-1" });
+    expect(await processor.processLLMRequest({ prompt: prompt(3), state: {}, requestContext: threadContext, steps: [] })).toBeUndefined();
+    const body = { type: "message", role: "assistant", content: [], stop_reason: "model_context_window_exceeded", diagnostics: { cache_miss_reason: { type: "system_changed" } }, usage: { input_tokens: 5, output_tokens: 1 } };
+    const result = await processor.processLLMRequest({ prompt: prompt(3), state: {}, requestContext: threadContext, steps: [{ response: { body } }] });
+    expect(verdicts).toEqual([{ kind: "context-window-exceeded" }, { kind: "cache-miss", reason: "system_changed" }]);
+    expect(summarized).toBe(1);
+    expect(JSON.stringify(result!.prompt)).toContain("summary 1");
+  });
+
   it("keys the compaction by the memory thread, so two threads of the same opening do not share it", async () => {
     const store = memoryStore();
     let calls = 0;

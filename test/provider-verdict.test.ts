@@ -61,6 +61,16 @@ describe("events.onProviderVerdict", () => {
     expect(verdicts).toEqual([]);
   });
 
+  it("a system message kept in the transcript is sent apart as `system`: the path counts the request's messages without it", async () => {
+    const verdicts: ProviderVerdict[] = [];
+    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const sent = [{ role: "system", content: "You fix builds." }, ...history()];
+    await hook({ messages: sent });
+    await hook({ messages: sent, response: anthropicReply({ input_transformations: [{ type: "thinking_dropped", path: "messages.1.content.0", reason: "prefix_binding_mismatch" }] }) });
+    expect(verdicts).toHaveLength(1);
+    expect(verdicts[0]!.kind === "thinking-dropped" && verdicts[0]!.message).toBe(sent[2]);
+  });
+
   it("OpenAI Responses input_transformations: a reasoning item removed, mapped to the item of that id", async () => {
     const verdicts: ProviderVerdict[] = [];
     const hook = compactor({ maxTokens: 100_000, format: "openai-responses", summarize: () => "s", events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
@@ -116,5 +126,46 @@ describe("statefulCompactor's call `response`", () => {
     expect(await compact(sent, { response })).not.toBeNull();
     expect(verdicts).toEqual([{ kind: "context-window-exceeded" }, { kind: "thinking-dropped", reason: "model_binding_mismatch", path: "messages.2.content.0", message: sent[2] }]);
     expect(summarized).toBe(1);
+  });
+});
+
+describe("a refused native item, read from what the SDK threw", () => {
+  // OpenAI's body for an encrypted item it cannot verify, as users report it (github.com/openai/codex/issues/8145).
+  const openaiBody = { error: { message: "The encrypted content gAAA...DQ== could not be verified.", type: "invalid_request_error", param: null, code: "invalid_encrypted_content" } };
+  const item = { id: "cmp_1", type: "compaction", encrypted_content: "gAAAA-encrypted" };
+  const sent = [{ role: "developer", content: "Be brief." }, item, { role: "user", content: "Go on." }];
+
+  async function verdictsOf(response: unknown): Promise<ProviderVerdict[]> {
+    const verdicts: ProviderVerdict[] = [];
+    const hook = compactor({ maxTokens: 100_000, format: "openai-responses", summarize: () => "s", events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    await hook({ messages: sent });
+    await hook({ messages: sent, response });
+    return verdicts;
+  }
+
+  it("from the AI SDK's APICallError (its status and its body as text), and from a RetryError around it", async () => {
+    const { APICallError } = await import("@ai-sdk/provider");
+    const error = new APICallError({ message: "Bad Request", url: "https://api.openai.com/v1/responses", requestBodyValues: {}, statusCode: 400, responseBody: JSON.stringify(openaiBody), isRetryable: false });
+    const refused = { kind: "native-item-refused", provider: "openai", code: "invalid_encrypted_content", message: item };
+    expect(await verdictsOf(error)).toEqual([refused]);
+    expect(await verdictsOf({ name: "AI_RetryError", message: "Failed after 3 attempts", lastError: error, errors: [error] })).toEqual([refused]);
+  });
+
+  it("only on a bad request: the same code on another status, or a body passed alone, is no verdict", async () => {
+    expect(await verdictsOf({ status: 500, code: "invalid_encrypted_content", error: openaiBody.error })).toEqual([]);
+    expect(await verdictsOf(openaiBody)).toEqual([]);
+    expect(await verdictsOf({ status: 400, code: "context_length_exceeded", error: { ...openaiBody.error, code: "context_length_exceeded" } })).toEqual([]);
+  });
+
+  it("Anthropic's error_code of a refused compaction block, from the body's details", async () => {
+    const verdicts: ProviderVerdict[] = [];
+    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const block = { role: "assistant", content: [{ type: "compaction", content: "Earlier: the build was fixed.", signature: "sig" }] };
+    const messages = [block, user("Now the tests.")];
+    await hook({ messages });
+    // The wire body (@anthropic-ai/sdk core/error.ts reads `error.details.error_code` as `errorCode`).
+    const body = { type: "error", error: { type: "invalid_request_error", message: "messages.0.content.0: the compaction block's content does not match", details: { error_code: "compaction_content_mismatch" } } };
+    await hook({ messages, response: { status: 400, error: body } });
+    expect(verdicts).toEqual([{ kind: "native-item-refused", provider: "anthropic", code: "compaction_content_mismatch", message: block }]);
   });
 });

@@ -8,7 +8,7 @@ export interface PrepareStepOptions<M extends AnyMessage> {
   messages: M[];
   stepNumber?: number;
   /** The steps run so far: each one's `usage` (a `LanguageModelUsage`) and `response.messages` (cumulative in 6.x, the step's own in 7). */
-  steps?: readonly { usage?: { inputTokens?: number | undefined; inputTokenDetails?: object | undefined }; response?: { messages?: readonly unknown[] } }[];
+  steps?: readonly { usage?: { inputTokens?: number | undefined; inputTokenDetails?: object | undefined }; response?: { messages?: readonly unknown[]; body?: unknown } }[];
   /** The call's own messages: passed by AI SDK 7, never by 6.x. */
   initialMessages?: readonly unknown[];
 }
@@ -39,6 +39,17 @@ function usageOfLastStep<M extends AnyMessage>({ steps, messages, initialMessage
   return { ...usage, inputTokenDetails: usage.inputTokenDetails ?? {}, messageCount };
 }
 
+/**
+ * The provider's own response to the last step, as the AI SDK keeps it: `steps[i].response.body`,
+ * "Response body (available only for providers that use HTTP requests)" (ai `StepResult`), the
+ * provider package's raw JSON (`rawValue` in @ai-sdk/anthropic and @ai-sdk/openai): an Anthropic
+ * `Message`, an OpenAI `Response`. A streamed step keeps none.
+ */
+function responseOfLastStep<M extends AnyMessage>({ steps }: PrepareStepOptions<M>): { response?: unknown } {
+  const body = steps?.[steps.length - 1]?.response?.body;
+  return typeof body === "object" && body !== null ? { response: body } : {};
+}
+
 export type CompactingPrepareStep = <M extends AnyMessage>(options: PrepareStepOptions<M>) => Promise<{ messages?: M[] }>;
 
 /** Options of `toPrepareStep`: those of `statefulCompactor`; `conversationId` may read `prepareStep`'s arguments. */
@@ -60,6 +71,9 @@ export type PrepareStepCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
  * From the second step on, the count is anchored on what the provider reported for the last step
  * (`steps[i].usage`: its `inputTokens`, the total with cache reads and writes), so what travels
  * beside the messages (the system prompt, the tool definitions) is counted as a fixed part of each request.
+ * The last step's provider response (`steps[i].response.body`, kept by `generateText`) is read as
+ * `statefulCompactor`'s `response`: its verdicts reach `events.onProviderVerdict`, and a stop at
+ * the context window makes this step compact.
  *
  * @param options - `statefulCompactor` options (`store`, `conversationId` as a string or a function of `prepareStep`'s arguments)
  * @returns `({ messages }) => Promise<{ messages } | {}>`, with `recall(query, { conversationId })` and `requestCompaction(keep, { conversationId })` (what `compactTool` calls)
@@ -76,7 +90,7 @@ export function toPrepareStep<M extends AnyMessage = AnyMessage>(
   const { compact, idOf } = adapterCompactor<M, PrepareStepOptions<M>>(options, { summary: { role: "user" } });
   const prepareStep = (async (args: PrepareStepOptions<M>) => {
     const usage = usageOfLastStep(args);
-    const compacted = await compact(args.messages, { ...idOf(args), ...(usage ? { usage } : {}) });
+    const compacted = await compact(args.messages, { ...idOf(args), ...(usage ? { usage } : {}), ...responseOfLastStep(args) });
     return compacted === null ? {} : { messages: compacted.messages };
   }) as CompactingPrepareStep;
   return Object.assign(prepareStep, { recall: compact.recall, recallToolName: compact.recallToolName, requestCompaction: compact.requestCompaction });

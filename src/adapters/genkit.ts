@@ -1,5 +1,9 @@
 import type { AnyMessage } from "../ground/types.js";
 import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
+import { boundedMap } from "../ground/bounded-map.js";
+
+/** Conversations whose last model response a middleware keeps, for its next call. */
+const MAX_KEPT_RESPONSES = 1000;
 
 /** The part of Genkit's `GenerateRequest` this adapter reads and replaces. */
 export interface GenkitModelRequest<M extends AnyMessage = AnyMessage> {
@@ -23,6 +27,13 @@ export type ModelMiddlewareOptions<M extends AnyMessage = AnyMessage> = AdapterO
  * is never rewritten. `summary.role` defaults to `"user"`: a second system message is refused by
  * some of Genkit's model plugins.
  *
+ * The model's response to each call passes through the middleware: its `raw` ("the raw response
+ * from the model", Genkit's `ModelResponseData`, which the plugins fill with the provider's own
+ * response) is read as `statefulCompactor`'s `response` on the conversation's next call, so its
+ * verdicts reach `events.onProviderVerdict` and a stop at the context window makes that call
+ * compact. Responses are kept per `conversationId`; without one, a middleware keeps one, for the
+ * one conversation it serves.
+ *
  * @param options - `statefulCompactor` options (`store`, `conversationId` as a string or a function of the request)
  * @returns `(request, next) => Promise<response>`
  * @example
@@ -34,8 +45,17 @@ export type ModelMiddlewareOptions<M extends AnyMessage = AnyMessage> = AdapterO
  */
 export function toModelMiddleware<M extends AnyMessage = AnyMessage>(options: ModelMiddlewareOptions<M>): CompactingModelMiddleware {
   const { compact, idOf } = adapterCompactor<M, GenkitModelRequest<M>>(options, { summary: { role: "user" } });
+  const responses = boundedMap<object>(MAX_KEPT_RESPONSES);
   return (async (request: GenkitModelRequest<M>, next: (request?: GenkitModelRequest<M>) => Promise<unknown>) => {
-    const compacted = await compact(request.messages, idOf(request));
-    return next(compacted === null ? request : { ...request, messages: compacted.messages });
+    const id = idOf(request);
+    const slot = id.conversationId ?? (typeof options.conversationId === "string" ? options.conversationId : "");
+    const last = responses.get(slot);
+    // Read once: a later call of the conversation answers a newer response, or none.
+    responses.delete(slot);
+    const compacted = await compact(request.messages, { ...id, ...(last === undefined ? {} : { response: last }) });
+    const response = await next(compacted === null ? request : { ...request, messages: compacted.messages });
+    const raw = (response as { raw?: unknown } | null | undefined)?.raw;
+    if (typeof raw === "object" && raw !== null) responses.set(slot, raw);
+    return response;
   }) as CompactingModelMiddleware;
 }

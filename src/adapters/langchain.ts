@@ -27,6 +27,26 @@ function asLangChainMessage(message: BaseMessage, input: ReadonlySet<BaseMessage
 }
 
 /**
+ * The provider's last response as the agent's state keeps it: the `response_metadata` of the last
+ * AI message, once. `@langchain/anthropic` puts there every field of the Anthropic `Message` but
+ * its content (`const { content, ...additionalKwargs } = message`, `response_metadata:
+ * additionalKwargs`): `stop_reason`, `usage`, `input_transformations`, `diagnostics`;
+ * `@langchain/openai` the Responses `Response`'s fields (all of them when streamed). A message
+ * already read (a model call retried from the same state) is not read again.
+ */
+function lastResponse(messages: readonly BaseMessage[], read: WeakSet<object>): { response?: unknown } {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index] as BaseMessage & { response_metadata?: unknown };
+    if (message?.getType?.() !== "ai") continue;
+    const metadata = message.response_metadata;
+    if (typeof metadata !== "object" || metadata === null || read.has(metadata)) return {};
+    read.add(metadata);
+    return { response: metadata };
+  }
+  return {};
+}
+
+/**
  * A LangChain v1 agent middleware (`createAgent({ model, tools, middleware })`) that compacts the
  * agent's messages before each model call. When it compacts, it replaces the state's messages
  * (`RemoveMessage` with LangGraph's `REMOVE_ALL_MESSAGES`, then the compacted ones), so the
@@ -34,6 +54,9 @@ function asLangChainMessage(message: BaseMessage, input: ReadonlySet<BaseMessage
  * again only when the budget is crossed again. The summary is a `HumanMessage` (or a
  * `SystemMessage` with `summary: { role: "system" }`) with an id. A failed `summarize` leaves the
  * state's messages exactly as they were, and no tool message is ever separated from its call.
+ * The last AI message's `response_metadata` (what the chat model kept of the provider's response)
+ * is read as the hook's `event.response`: its verdicts reach `events.onProviderVerdict`, and a stop
+ * at the context window makes this call compact.
  *
  * @param options - the options of `compactor` (`maxTokens` and `summarize` required)
  * @returns the middleware
@@ -51,12 +74,13 @@ export function compactionMiddleware(
   options: CompactionMiddlewareOptions,
 ): AgentMiddleware<undefined, undefined, unknown, readonly (ClientTool | ServerTool)[], readonly []> & { requestCompaction: CompactorHook<BaseMessage>["requestCompaction"] } {
   const hook = compactor<BaseMessage>(withDefaults({ summary: { role: "user" } }, options));
+  const read = new WeakSet<object>();
   const middleware = createMiddleware({
     name: "ContextCompactorMiddleware",
     beforeModel: async (state: { messages: BaseMessage[] }, runtime: { configurable?: { thread_id?: unknown } }) => {
       // The thread is the conversation: a compaction its agent asked for (`compactTool`) is made on its next call.
       const thread = runtime?.configurable?.thread_id;
-      const result = await hook({ messages: state.messages, ...(typeof thread === "string" && thread !== "" ? { conversationId: thread } : {}) });
+      const result = await hook({ messages: state.messages, ...(typeof thread === "string" && thread !== "" ? { conversationId: thread } : {}), ...lastResponse(state.messages, read) });
       if (result === null) return undefined;
       const input = new Set(state.messages);
       return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...result.messages.map((message) => asLangChainMessage(message, input))] };

@@ -19,6 +19,8 @@ export interface LLMRequestArgs<P extends readonly AnyMessage[] = AnyMessage[]> 
   /** Shared by the processor's methods within one `generate` or `stream`. */
   state: Record<string, unknown>;
   abortSignal?: AbortSignal;
+  /** "All completed steps so far" (`ProcessLLMRequestArgs.steps`, the AI SDK's `StepResult`s): the last one's `response.body`, when the step kept it. */
+  steps?: readonly { response?: { body?: unknown } }[];
 }
 
 /** The part of Mastra's `processAPIError` arguments this processor reads. */
@@ -111,7 +113,13 @@ export function compactionProcessor<M extends AnyMessage = AnyMessage>(options: 
       if (args.state[RETRY_AFTER_OVERFLOW] === true) {
         delete args.state[RETRY_AFTER_OVERFLOW];
         prompt = await compactForRetry(messages, share, withDefaults({ summary: { role: "user" } }, retryOptions), signal);
-      } else prompt = (await compact(messages, { ...idOf(args), ...signal }))?.messages ?? null;
+      } else {
+        // The provider's own response to the last step, when the step kept its body (the AI SDK's
+        // `StepResult.response.body`, "available only for providers that use HTTP requests").
+        const body = args.steps?.[args.steps.length - 1]?.response?.body;
+        const response = typeof body === "object" && body !== null ? { response: body } : {};
+        prompt = (await compact(messages, { ...idOf(args), ...signal, ...response }))?.messages ?? null;
+      }
       return prompt === null ? undefined : { prompt: prompt.map(asPromptMessage) as unknown as P };
     },
     async processAPIError({ error, state, retryCount }) {

@@ -158,10 +158,11 @@ export interface BeforeLlmEvent<M extends AnyMessage = AnyMessage> {
   conversationId?: string;
   /**
    * The provider's response to the last request, as its SDK returned it (an Anthropic `Message`, an
-   * OpenAI `Response` or `ChatCompletion`). The hook reads what it says: its usage (when `usage` is
-   * not given and the transcript still starts with the request the hook last returned), each input
-   * transformation and cache miss (`events.onProviderVerdict`), and a stop at the context window,
-   * after which this call compacts whatever the estimate says.
+   * OpenAI `Response` or `ChatCompletion`), or the error the SDK threw instead. The hook reads what
+   * it says: its usage (when `usage` is not given and the transcript still starts with the request
+   * the hook last returned), each input transformation and cache miss (`events.onProviderVerdict`),
+   * a stop at the context window, after which this call compacts whatever the estimate says, and a
+   * refused provider compaction (`"native-item-refused"`).
    */
   response?: unknown;
 }
@@ -250,6 +251,22 @@ export type ProviderVerdict =
   | {
       /** The model stopped because the request filled its context window (`stop_reason: "model_context_window_exceeded"`): the next call compacts. */
       kind: "context-window-exceeded";
+    }
+  | {
+      /**
+       * The provider refused a native item the request carried (read from the error its SDK threw,
+       * given as `response`): OpenAI's `invalid_encrypted_content`, Anthropic's refused `compaction`
+       * block. `statefulCompactor` sends the stored item's readable shadow in its place from then on;
+       * the plain hook, the block's own text or the shadow it kept of an item it made.
+       */
+      kind: "native-item-refused";
+      provider: "openai" | "anthropic";
+      /** The provider's code: `invalid_encrypted_content`, `compaction_signature_invalid`, `compaction_content_mismatch`, `compaction_tool_changes_mismatch`. */
+      code: string;
+      /** The refused item's id, when the provider's message names one. */
+      id?: string;
+      /** The item (or the message holding the block) of the hook's last output it concerns. */
+      message?: object;
     };
 
 /** How a compaction shrank the transcript. */
@@ -405,8 +422,9 @@ export interface CompactorEvents {
   /**
    * Called for each thing the provider said it did with the last request, read from the response
    * given as `event.response`: a signed thinking block dropped or let through a failed check, a
-   * reasoning item withheld, a prompt-cache miss with its reason, or a stop at the context window
-   * (after which the call compacts). Each names the message of the hook's last output it concerns.
+   * reasoning item withheld, a prompt-cache miss with its reason, a stop at the context window
+   * (after which the call compacts), or a native item refused (the SDK's error given as the
+   * response). Each names the message of the hook's last output it concerns.
    * @default none
    */
   onProviderVerdict?: (verdict: ProviderVerdict) => void;

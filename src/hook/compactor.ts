@@ -9,6 +9,7 @@ import { checkedUsage } from "../validation/usage.js";
 import { boundedMap } from "../ground/bounded-map.js";
 import { MAX_REMEMBERED_REQUESTS, readVerdict } from "./read-verdict.js";
 import { checkedRequest, compactionRequests, withRequest, type CompactionRequestOptions } from "./compaction-requests.js";
+import { shadowBook, withRefusedItemShadow } from "./refused-item-shadow.js";
 import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactionRequestAnswer, CompactionResult, CompactorOptions } from "../ground/types.js";
 
 /**
@@ -63,22 +64,29 @@ export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorO
   const sent = boundedMap<readonly object[]>(MAX_REMEMBERED_REQUESTS);
   // The per-message ratio that two usage reports show, and what was said of them, per conversation.
   const histories = boundedMap<UsageHistory>(MAX_REMEMBERED_REQUESTS);
+  // The readable shadows of the encrypted items this hook made, for when the provider refuses one.
+  const shadows = shadowBook();
   const hook = async <T extends M>(event: BeforeLlmEvent<T>) => {
     const signal = eventSignal(event);
     const conversation = requestSlot(event.conversationId, "event.conversationId");
     const verdict = readVerdict(event.response, sent.get(conversation), event.messages, settings.onProviderVerdict);
-    const usage = Array.isArray(event.messages) ? checkedUsage(event.usage ?? verdict.usage, event.messages.length, "event.usage") : undefined;
+    // A provider compaction the provider refused gives way to the summary of its readable text.
+    const shadowed = verdict.refused && Array.isArray(event.messages) ? withRefusedItemShadow(event.messages, settings, (message) => shadows.of(conversation, message)) : undefined;
+    const messages = shadowed ?? event.messages;
+    const usage = Array.isArray(event.messages) && shadowed === undefined ? checkedUsage(event.usage ?? verdict.usage, event.messages.length, "event.usage") : undefined;
     const history = histories.get(conversation) ?? new UsageHistory();
     histories.set(conversation, history);
     const note = requests.take(conversation);
     // A stop at the context window means the estimate let an oversized request through: compact now.
     const callSettings = verdict.overflowed ? { ...withRequest(settings, note), force: true } : withRequest(settings, note);
     let tokens = 0;
-    const outcome = await runCompaction<M>(event.messages, callSettings, definedFields({ signal, usage, history, measured: (measured: number) => (tokens = measured) }));
+    const outcome = await runCompaction<M>(messages, callSettings, definedFields({ signal, usage, history, measured: (measured: number) => (tokens = measured) }));
     requests.saw(conversation, tokens, note !== undefined && outcome !== null);
-    sent.set(conversation, outcome === null ? event.messages : outcome.messages);
+    sent.set(conversation, outcome === null ? messages : outcome.messages);
+    shadows.keep(conversation, outcome?.replacement);
     // The summary is written in the transcript's own format, so every message is of the caller's type.
-    return outcome === null ? null : (resultOf(outcome) as CompactionResult<T>);
+    if (outcome === null) return shadowed === undefined ? null : ({ messages: shadowed } as CompactionResult<T>);
+    return resultOf(outcome) as CompactionResult<T>;
   };
   const requestCompaction = (keep: string, requestOptions: CompactionRequestOptions & { conversationId?: string } = {}) => {
     const { minTokens } = checkedRequest(keep, requestOptions, ["conversationId", "minTokens"], settings.maxTokens);

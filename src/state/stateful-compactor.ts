@@ -29,6 +29,7 @@ import { recallFromArchive } from "../archive/recall-archive.js";
 import { resolveStatefulOptions, type RecallOptions, type StatefulCallOptions, type StatefulCompactorOptions } from "./stateful-options.js";
 import { KEY_PREFIX, archiveKeyOf, automaticKey, isAutomaticKey, keyOfId } from "../stores/store-keys.js";
 import { storedSummaryOf } from "./stored-compaction.js";
+import { shadowState } from "../stores/check-state.js";
 import { coveredTailOf } from "./slid-window.js";
 import { stateWithUsage, usageFromState, usageOfBase } from "./stored-usage.js";
 import { optionalInteger, optionalNonEmptyString, optionsObject } from "../ground/checks.js";
@@ -82,6 +83,10 @@ interface Call<T extends AnyMessage> {
   note: string | undefined;
   /** True when the provider stopped the last request at its context window: this call compacts. */
   forced: boolean;
+  /** True when the provider refused a native item of the last request: its readable shadow takes its place. */
+  refused: boolean;
+  /** The states read as the readable shadow of a refused item: written back as they are. */
+  shadows?: ReadonlySet<ConversationState>;
   /** What the engine measured, and whether it compacted: what a later request is weighed against. */
   seen: { tokens: number; compacted: boolean };
 }
@@ -142,7 +147,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       if (!(error instanceof UnreadableValueError)) throw error;
       // Its opening cannot be read, so the conversation has no key: it is compacted without state.
       const usage = checkedUsage(call.usage, messages.length);
-      return withoutState(error, { messages, key: `${KEY_PREFIX}auto:unreadable`, signal, usage, reported: usage, note: undefined, forced: false, seen: { tokens: 0, compacted: false } });
+      return withoutState(error, { messages, key: `${KEY_PREFIX}auto:unreadable`, signal, usage, reported: usage, note: undefined, forced: false, refused: false, seen: { tokens: 0, compacted: false } });
     }
     return queue.inTurn(key, async () => {
       const verdict = readVerdict(call.response, sent.get(key), messages, settings.onProviderVerdict);
@@ -150,7 +155,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       // A compaction the agent asked for is this call's, in the conversation's turn.
       const note = requests.take(key);
       const seen = { tokens: 0, compacted: false };
-      const result = await compactOnce({ messages, key, signal, usage, reported: usage, note, forced: verdict.overflowed, seen });
+      const result = await compactOnce({ messages, key, signal, usage, reported: usage, note, forced: verdict.overflowed, refused: verdict.refused, seen });
       requests.saw(key, seen.tokens, note !== undefined && seen.compacted);
       sent.set(key, result === null ? messages : result.messages);
       return result;
@@ -181,14 +186,26 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   async function compactStored<T extends M>(input: Call<T>): Promise<CompactionResult<T> | null> {
     const { messages, key, signal } = input;
     const apply: ApplyContext<T> = { settings, invalid: (error) => report(error, { operation: "get", key }), followsSlidWindow: !isAutomaticKey(key) };
-    let applied = await bestBranch(messages, await branches.read(key, signal), apply);
-    const call = { ...input, usage: input.usage ?? (await usageFromState(messages, applied.state)) };
+    // After a refusal, every stored provider compaction of the conversation stands as its readable
+    // shadow: the provider will refuse the item again, and the shadow says what it replaced.
+    const shadows = new Set<ConversationState>();
+    const readBranches = async () => {
+      const states = await branches.read(key, signal);
+      if (!input.refused) return states;
+      return states.map((state) => {
+        const shadow = shadowState(state, messages, settings);
+        if (shadow !== undefined) shadows.add(shadow);
+        return shadow ?? state;
+      });
+    };
+    let applied = await bestBranch(messages, await readBranches(), apply);
+    const call = { ...input, usage: input.usage ?? (await usageFromState(messages, applied.state)), shadows };
     // One summary per crossing across instances: only the holder of the lease summarizes; the
     // others wait for its state, then go on from it (and summarize alone if it never comes).
     let planned = typeof store.acquire === "function" ? planWithSettings(applied.base, settingsOf(input), definedFields({ usage: usageOfBase(call.usage, applied.state, applied.origin), stored: applied.stored, history: histories.of(key) })) : undefined;
     if (planned?.action !== "summarize") return compactApplied(call, applied, planned);
     const lease = await leases.acquire(key, signal, async () => {
-      const continued = await bestBranch(messages, await branches.read(key, signal), apply);
+      const continued = await bestBranch(messages, await readBranches(), apply);
       return continued.state !== undefined && continued.state.digest !== applied.state?.digest ? continued : undefined;
     });
     if (lease.arrived !== undefined) {
@@ -227,9 +244,16 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const outcome = await runCompaction<T>(base, engineSettings, definedFields({ signal, usage: engineUsage, stored, planned, storedText, history: histories.of(key), measured: (tokens: number) => (seen.tokens = tokens) }));
     seen.compacted = outcome !== null;
     if (outcome === null) {
-      // Sent with the state as it is: what the provider reported for it is kept with the state;
-      // not when a store that expires values would then keep the state longer than its archive.
-      if (reported !== undefined && state !== undefined && !(archived && store.ttlMs !== undefined)) {
+      // The shadow that stood in for a refused item is the conversation's state from now on, in
+      // the store too, so that no later request (of any instance) sends the item again.
+      if (state !== undefined && call.shadows?.has(state) === true) {
+        await unlessUnreadable(key, async () => {
+          const next = reported === undefined ? undefined : await stateWithUsage(messages, state, reported);
+          await branches.write(key, { next: next ?? state, messages, extended: state, signal });
+        });
+      } else if (reported !== undefined && state !== undefined && !(archived && store.ttlMs !== undefined)) {
+        // Sent with the state as it is: what the provider reported for it is kept with the state;
+        // not when a store that expires values would then keep the state longer than its archive.
         await unlessUnreadable(key, async () => {
           const next = await stateWithUsage(messages, state, reported);
           if (next !== undefined) await branches.write(key, { next, messages, extended: state, signal });

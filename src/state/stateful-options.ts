@@ -128,10 +128,12 @@ export interface StatefulCallOptions {
    */
   usage?: UsageReport;
   /**
-   * The provider's response to the last request, as its SDK returned it: read as the hook's
-   * `event.response` is (verdicts to `events.onProviderVerdict`, a stop at the context window
-   * compacts this call, its usage when `usage` is not given and the input still starts with the
-   * messages this conversation's last call returned).
+   * The provider's response to the last request, as its SDK returned it, or the error it threw:
+   * read as the hook's `event.response` is (verdicts to `events.onProviderVerdict`, a stop at the
+   * context window compacts this call, its usage when `usage` is not given and the input still
+   * starts with the messages this conversation's last call returned). An error that refuses the
+   * stored provider compaction (OpenAI's `invalid_encrypted_content`, Anthropic's
+   * `compaction_signature_invalid`) makes its readable shadow take its place, in the store too.
    * @default none
    */
   response?: unknown;

@@ -102,11 +102,22 @@ function storedReplacement<M extends AnyMessage>(state: ConversationState, messa
     checkPinned(state, messages, head);
     return state.summary as M[];
   }
-  if (state.text === undefined || state.text.trim() === "") {
-    throw new InvalidStateError(`Expected the stored compaction by ${made.provider} ${made.model} to carry a readable \`text\` for another provider or model`);
-  }
+  const shadow = shadowState(state, messages, settings);
+  if (shadow === undefined) throw new InvalidStateError(`Expected the stored compaction by ${made.provider} ${made.model} to carry a readable \`text\` for another provider or model`);
+  return checkedSummary(shadow, messages, head, settings);
+}
+
+/**
+ * A stored provider compaction's readable shadow as a state of its own: the same covered messages,
+ * with its `text` as the summary in place of the provider's item. What is sent to another provider
+ * or model, or once the provider refused the item; undefined for a state that holds no provider
+ * compaction or no text to stand in for it.
+ */
+export function shadowState<M extends AnyMessage>(state: ConversationState, messages: readonly M[], settings: Settings<M>): ConversationState | undefined {
+  if (state.madeBy === undefined || state.text === undefined || state.text.trim() === "") return undefined;
+  const dialect = formatDialect(messages, settings.format);
   const summary: object[] = [dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + state.text)];
   if (dialect.replyToSummary !== undefined) summary.push(dialect.replyToSummary());
   const { madeBy: _madeBy, text: _text, ...plain } = state;
-  return checkedSummary({ ...plain, summary }, messages, head, settings);
+  return { ...plain, summary };
 }

@@ -1,5 +1,5 @@
 import { context, SpanStatusCode, trace, type Attributes, type Context, type Exception, type Span, type Tracer } from "@opentelemetry/api";
-import type { CompactedEvent, CompactingEvent, SkippedEvent } from "../ground/types.js";
+import type { CompactedEvent, CompactingEvent, ProviderVerdict, SkippedEvent } from "../ground/types.js";
 import { isCompactionError } from "../ground/errors.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
@@ -16,8 +16,12 @@ import { redactSecrets } from "../text/redact-secrets.js";
 // - `gen_ai.usage.input_tokens` / `gen_ai.usage.output_tokens`: "the number of tokens used in the
 //   GenAI input (prompt)" / "response (completion)", here the summarizer's.
 // - `error.type` (general conventions, stable): "describes a class of error the operation ended with".
+// - `gen_ai.provider.name` ("openai", "anthropic" among its well-known values) and
+//   `gen_ai.response.finish_reasons` ("array of reasons the model stopped generating tokens"), on a
+//   provider's verdict (@opentelemetry/semantic-conventions 1.45.0, experimental_attributes).
 // The conventions name nothing a compaction reports (tokens after it, messages kept, its
-// strategy), so those live in this library's own namespace, `context_compactor.*`.
+// strategy) nor what a provider changed in a request (an input transformation, a cache miss's
+// reason, a refused item), so those live in this library's own namespace, `context_compactor.*`.
 const GEN_AI_CONVERSATION_COMPACTED = "gen_ai.conversation.compacted";
 const GEN_AI_OPERATION_NAME = "gen_ai.operation.name";
 const GEN_AI_USAGE_INPUT_TOKENS = "gen_ai.usage.input_tokens";
@@ -36,6 +40,39 @@ const MADE_BY = "context_compactor.made_by";
 const MADE_BY_PROVIDER = "context_compactor.made_by.provider";
 const MADE_BY_MODEL = "context_compactor.made_by.model";
 const SUMMARIZERS_FAILED = "context_compactor.summarizers_failed";
+const GEN_AI_PROVIDER_NAME = "gen_ai.provider.name";
+const GEN_AI_RESPONSE_FINISH_REASONS = "gen_ai.response.finish_reasons";
+const VERDICT_EVENT = "context_compactor.provider_verdict";
+const VERDICT_KIND = "context_compactor.verdict.kind";
+const VERDICT_REASON = "context_compactor.verdict.reason";
+const VERDICT_PATH = "context_compactor.verdict.path";
+const VERDICT_ITEM_ID = "context_compactor.verdict.item_id";
+const VERDICT_CODE = "context_compactor.verdict.code";
+const VERDICT_MISSED_TOKENS = "context_compactor.verdict.missed_tokens";
+/** The most characters of a provider's string a verdict's attribute carries. */
+const MOST_VERDICT_CHARS = 200;
+
+/** A provider's verdict as the attributes of its span event; what the provider said is bounded. */
+function verdictAttributes(verdict: ProviderVerdict): Attributes {
+  const text = (value: string): string => bounded(value, MOST_VERDICT_CHARS);
+  const base = { [VERDICT_KIND]: verdict.kind };
+  switch (verdict.kind) {
+    case "thinking-dropped":
+    case "thinking-mismatch-allowed":
+      return { ...base, [GEN_AI_PROVIDER_NAME]: "anthropic", [VERDICT_REASON]: text(verdict.reason), [VERDICT_PATH]: text(verdict.path) };
+    case "reasoning-removed":
+      return { ...base, [GEN_AI_PROVIDER_NAME]: "openai", [VERDICT_REASON]: text(verdict.reason), [VERDICT_ITEM_ID]: text(verdict.id) };
+    case "cache-miss":
+      return { ...base, [GEN_AI_PROVIDER_NAME]: "anthropic", [VERDICT_REASON]: text(verdict.reason), ...(verdict.missedTokens === undefined ? {} : { [VERDICT_MISSED_TOKENS]: verdict.missedTokens }) };
+    case "context-window-exceeded":
+      // Anthropic's `stop_reason`, the response's one finish reason.
+      return { ...base, [GEN_AI_PROVIDER_NAME]: "anthropic", [GEN_AI_RESPONSE_FINISH_REASONS]: ["model_context_window_exceeded"] };
+    case "native-item-refused":
+      return { ...base, [GEN_AI_PROVIDER_NAME]: verdict.provider, [VERDICT_CODE]: text(verdict.code), ...(verdict.id === undefined ? {} : { [VERDICT_ITEM_ID]: text(verdict.id) }) };
+    default:
+      return base;
+  }
+}
 
 /** Who made the summary and which summarizers of a chain failed first, as span attributes. */
 function madeByAttributes(event: CompactedEvent): Attributes {
@@ -66,6 +103,8 @@ export interface OtelEventsOptions {
   onCompacted?: (event: CompactedEvent) => void;
   /** Your own `onSkipped`, called after the span is ended. */
   onSkipped?: (event: SkippedEvent) => void;
+  /** Your own `onProviderVerdict`, called after the verdict is recorded. */
+  onProviderVerdict?: (verdict: ProviderVerdict) => void;
 }
 
 /** The callbacks `otelEvents` returns, to give as the `events` of any entry point. */
@@ -73,6 +112,7 @@ export interface OtelEvents {
   onCompacting: (event: CompactingEvent) => void;
   onCompacted: (event: CompactedEvent) => void;
   onSkipped: (event: SkippedEvent) => void;
+  onProviderVerdict: (verdict: ProviderVerdict) => void;
 }
 
 /** The usage the summarizing model reported, for `recordSummaryUsage`. */
@@ -179,11 +219,15 @@ function checkCallback(options: OtelEventsOptions, name: keyof OtelEvents): void
  * the messages summarized and kept, the strategy, the duration, whether it is still over budget
  * and why, or why it was skipped; a skipped compaction's error is recorded on it with status
  * `ERROR`. An error's message is recorded redacted and cut to 500 characters, its stack to 4,000. The active span, when it is a GenAI span (it has `gen_ai.operation.name`), gets
- * `gen_ai.conversation.compacted: true`. A call within budget makes no span.
+ * `gen_ai.conversation.compacted: true`. A call within budget makes no span. Each provider verdict
+ * (`onProviderVerdict`) is an event `context_compactor.provider_verdict` of the active span (or
+ * of a span of that name when none is active), with its kind, reason, path, item id, code or
+ * missed tokens, `gen_ai.provider.name`, and `gen_ai.response.finish_reasons` for a stop at the
+ * context window.
  *
  * @param tracer - the `Tracer` the spans are made with (`trace.getTracer("my-app")`)
  * @param options - `spanName`, `attributes` for every span, and your own callbacks, called after the span's
- * @returns `{ onCompacting, onCompacted, onSkipped }`
+ * @returns `{ onCompacting, onCompacted, onSkipped, onProviderVerdict }`
  * @example
  * ```ts
  * import { trace } from "@opentelemetry/api";
@@ -198,13 +242,13 @@ export function otelEvents(tracer: Tracer, options: OtelEventsOptions = {}): Ote
     throw new TypeError(expectedMessage("tracer", "an OpenTelemetry `Tracer` (with `startSpan`)", tracer));
   }
   if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
-  rejectUnknownKeys(options, ["spanName", "attributes", "onCompacting", "onCompacted", "onSkipped"], "");
+  rejectUnknownKeys(options, ["spanName", "attributes", "onCompacting", "onCompacted", "onSkipped", "onProviderVerdict"], "");
   const { spanName = "compaction", attributes = {} } = options;
   if (typeof spanName !== "string" || spanName === "") throw new TypeError(expectedMessage("spanName", "a non-empty string", spanName));
   if (typeof attributes !== "object" || attributes === null || Array.isArray(attributes)) {
     throw new TypeError(expectedMessage("attributes", "an object of span attributes", attributes));
   }
-  for (const name of ["onCompacting", "onCompacted", "onSkipped"] as const) checkCallback(options, name);
+  for (const name of ["onCompacting", "onCompacted", "onSkipped", "onProviderVerdict"] as const) checkCallback(options, name);
   const owner = {};
 
   const start = (parent: Context, startTime?: number): Span => tracer.startSpan(spanName, { attributes, ...(startTime === undefined ? {} : { startTime }) }, parent);
@@ -264,6 +308,20 @@ export function otelEvents(tracer: Tracer, options: OtelEventsOptions = {}): Ote
       }
       span.end();
       options.onSkipped?.(event);
+    },
+    onProviderVerdict(verdict) {
+      // What the provider said of the last request is an event of the span the hook runs in (an
+      // agent's step, a chat route's request); with none active, of a span of its own, so that no
+      // verdict goes untraced.
+      const attributes = verdictAttributes(verdict);
+      const active = trace.getActiveSpan();
+      if (active !== undefined && active.isRecording()) active.addEvent(VERDICT_EVENT, attributes);
+      else {
+        const span = tracer.startSpan(VERDICT_EVENT, { attributes: { ...options.attributes, ...attributes } }, context.active());
+        span.addEvent(VERDICT_EVENT, attributes);
+        span.end();
+      }
+      options.onProviderVerdict?.(verdict);
     },
   };
 }

@@ -7,7 +7,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { SUMMARY_PREFIX, compactor, firstOf, isCompactionError, memoryStore, statefulCompactor, type CompactedEvent, type SummaryContext } from "../../src/index.js";
+import { SUMMARY_PREFIX, compactor, firstOf, isCompactionError, memoryStore, statefulCompactor, type CompactedEvent, type ProviderVerdict, type SummaryContext } from "../../src/index.js";
 import { openaiCompaction } from "../../src/backends/openai.js";
 import { ANTHROPIC_COMPACTION_BETA, anthropicCompaction } from "../../src/backends/anthropic.js";
 import { providerViolations } from "../support/provider-rules/index.js";
@@ -364,5 +364,171 @@ describe("statefulCompactor with a provider's compaction", () => {
     expect(JSON.stringify(other)).not.toContain('"compaction"');
     expect(JSON.stringify(other)).toContain(compactionBlock.content);
     expect(providerViolations("anthropic", { messages: other!.slice(1), system: system.content })).toEqual([]);
+  });
+});
+
+describe("a native item the provider refuses", () => {
+  // OpenAI's refusal of an encrypted item it cannot verify (a rotated key, another organization), as
+  // users of Codex report it (github.com/openai/codex/issues/8145, 8119): a 400 whose body is
+  // `{ error: { message, type: "invalid_request_error", param: null, code: "invalid_encrypted_content" } }`.
+  const openaiRefusal: Answer = {
+    status: 400,
+    body: { error: { message: "The encrypted content gAAA...mary could not be verified.", type: "invalid_request_error", param: null, code: "invalid_encrypted_content" } },
+  };
+  // Anthropic's: a 400 `invalid_request_error` with `details.error_code` (@anthropic-ai/sdk core/error.ts reads
+  // `error.details.error_code` as `errorCode`; resources/messages/messages.d.ts: `compaction_signature_invalid`,
+  // "The `compaction` block's `signature` does not verify").
+  const anthropicRefusal: Answer = {
+    status: 400,
+    body: { type: "error", error: { type: "invalid_request_error", message: "messages.0.content.0: Invalid `signature` in `compaction` block", details: { error_code: "compaction_signature_invalid" } } },
+  };
+  const holdsCompaction = (input: unknown): boolean => JSON.stringify(input).includes('"type":"compaction"');
+
+  it("OpenAI: given the SDK's error as `response`, the stored item's readable shadow takes its place, in the store too: no compaction call, no store error", async () => {
+    const http = recordingFetch(({ url, body }) => {
+      if (url.endsWith("/responses/compact")) return { body: compactedOf(body["input"] as Record<string, unknown>[]) };
+      return holdsCompaction(body["input"]) ? openaiRefusal : { body: responseOf("Next answer.") };
+    });
+    const client = openaiClient(http.fetch);
+    const storeErrors: unknown[] = [];
+    const verdicts: ProviderVerdict[] = [];
+    const compactions: CompactedEvent[] = [];
+    const compact = statefulCompactor({
+      store: memoryStore(),
+      conversationId: "chat",
+      maxTokens: 1200,
+      keepTail: 300,
+      summarize: firstOf(openaiCompaction(client, { model: "gpt-5.2" }), () => "Own summary."),
+      events: { onStoreError: (error) => storeErrors.push(error), onProviderVerdict: (verdict) => verdicts.push(verdict), onCompacted: (event) => compactions.push(event) },
+    });
+    const history = responsesTranscript(10);
+    const first = (await compact(history))!.messages;
+    expect(first).toContainEqual(compactionItem);
+    const refused = await client.responses.create({ model: "gpt-5.2", input: first as unknown as OpenAI.Responses.ResponseInput }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((refused as InstanceType<typeof OpenAI.BadRequestError>).code).toBe("invalid_encrypted_content");
+
+    // The retry: the same history, with what the SDK threw as the provider's answer.
+    const retried = (await compact(history, { response: refused }))!.messages;
+    expect(verdicts).toEqual([{ kind: "native-item-refused", provider: "openai", code: "invalid_encrypted_content", message: compactionItem }]);
+    expect(retried).not.toContainEqual(compactionItem);
+    expect(JSON.stringify(retried)).toContain(SUMMARY_PREFIX.trim().slice(1, -1));
+    // The shadow says what the item replaced: the model-free summary of the older part.
+    expect(JSON.stringify(retried)).toMatch(/Question 0/);
+    const answered = await client.responses.create({ model: "gpt-5.2", input: retried as unknown as OpenAI.Responses.ResponseInput });
+    expect(answered.output_text).toBe("Next answer.");
+    expect(providerViolations("openai-responses", { messages: http.requests.at(-1)!.body["input"] as object[] })).toEqual([]);
+
+    // The next request, from the store alone: still the shadow, never the item again.
+    history.push({ role: "user", content: "One more question?" });
+    const next = (await compact(history))!.messages;
+    expect(next).not.toContainEqual(compactionItem);
+    expect(JSON.stringify(next)).toContain(SUMMARY_PREFIX.trim().slice(1, -1));
+    expect(http.requests.filter((request) => request.url.endsWith("/responses/compact"))).toHaveLength(1);
+    expect(compactions).toHaveLength(1);
+    expect(storeErrors).toEqual([]);
+  });
+
+  it("the plain hook: an OpenAI item it made gives way to the shadow it kept, the summary in force for its next crossing; an Anthropic block to its own text", async () => {
+    let compactCalls = 0;
+    const http = recordingFetch(({ url, body }) => {
+      if (url.endsWith("/responses/compact")) return compactCalls++ === 0 ? { body: compactedOf(body["input"] as Record<string, unknown>[]) } : { status: 500, body: { error: { message: "The server had an error", type: "server_error", param: null, code: null } } };
+      return holdsCompaction(body["input"]) ? openaiRefusal : { body: responseOf("Next answer.") };
+    });
+    const client = openaiClient(http.fetch);
+    const verdicts: ProviderVerdict[] = [];
+    const previous: (string | undefined)[] = [];
+    const ownModel = (_older: unknown[], context: SummaryContext) => (previous.push(context.previousSummary), "Own summary.");
+    const hook = compactor({ maxTokens: 1200, keepTail: 300, summarize: firstOf(openaiCompaction(client, { model: "gpt-5.2" }), ownModel), events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const first = (await hook({ messages: responsesTranscript(10) }))!.messages;
+    expect(first).toContainEqual(compactionItem);
+    const refused = await client.responses.create({ model: "gpt-5.2", input: first as unknown as OpenAI.Responses.ResponseInput }).then(() => undefined, (error: unknown) => error);
+    const shadowed = (await hook({ messages: first, response: refused }))!.messages;
+    expect(verdicts.map((verdict) => verdict.kind)).toEqual(["native-item-refused"]);
+    expect(shadowed).not.toContainEqual(compactionItem);
+    // The developer prompt, the shadow in place of the user messages and the item that stood for the older part, the tail.
+    expect(shadowed[0]).toEqual(first[0]);
+    expect(shadowed.slice(2)).toEqual(first.slice(first.indexOf(first.find((item) => (item as { type?: string }).type === "compaction")!) + 1));
+    expect(JSON.stringify(shadowed)).toMatch(/Question 0/);
+    expect(compactCalls).toBe(1);
+    await client.responses.create({ model: "gpt-5.2", input: shadowed as unknown as OpenAI.Responses.ResponseInput });
+    expect(providerViolations("openai-responses", { messages: http.requests.at(-1)!.body["input"] as object[] })).toEqual([]);
+    // The next crossing (OpenAI's compaction failing, the caller's own model after it) rolls the shadow forward.
+    await hook({ messages: [...shadowed, ...responsesTranscript(8).slice(1)] });
+    expect(previous).toHaveLength(1);
+    expect(previous[0]).toMatch(/Question 0/);
+
+    const anthropicHttp = recordingFetch(({ body }) => (body["compaction"] !== undefined ? { body: anthropicCompacted() } : holdsCompaction(body["messages"]) ? anthropicRefusal : { body: anthropicReply("Next answer.") }));
+    const anthropic = anthropicClient(anthropicHttp.fetch);
+    const native = compactor({ maxTokens: 1200, keepTail: 300, format: "anthropic", summarize: anthropicCompaction(anthropic, { model: "claude-opus-4-7" }) });
+    const compacted = (await native({ messages: [system, ...anthropicTranscript(10)] }))!.messages;
+    const error = await anthropic.beta.messages
+      .create({ model: "claude-opus-4-7", max_tokens: 1024, system: system.content, betas: [ANTHROPIC_COMPACTION_BETA], messages: compacted.slice(1) as Anthropic.Beta.BetaMessageParam[] })
+      .then(() => undefined, (thrown: unknown) => thrown);
+    const withText = (await native({ messages: compacted, response: error }))!.messages;
+    expect(holdsCompaction(withText)).toBe(false);
+    expect(JSON.stringify(withText[1])).toContain(compactionBlock.content);
+    expect(providerViolations("anthropic", { messages: withText.slice(1), system: system.content })).toEqual([]);
+    expect(anthropicHttp.requests.filter((request) => request.body["compaction"] !== undefined)).toHaveLength(1);
+  });
+
+  it("OpenAI: a refused reasoning item named by its id leaves the stored compaction item in force", async () => {
+    const http = recordingFetch(({ body }) => ({ body: compactedOf(body["input"] as Record<string, unknown>[]) }));
+    const verdicts: ProviderVerdict[] = [];
+    const compact = statefulCompactor({ store: memoryStore(), conversationId: "chat", maxTokens: 1200, keepTail: 300, summarize: openaiCompaction(openaiClient(http.fetch), { model: "gpt-5.2" }), events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const history = responsesTranscript(10);
+    const reasoning = { type: "reasoning", id: "rs_0a18166210d72b5e", summary: [], encrypted_content: "gAAAAABreasoning" };
+    history.push(reasoning, { role: "user", content: "Go on?" });
+    const first = (await compact(history))!.messages;
+    expect(first).toContainEqual(compactionItem);
+    const body = { error: { message: "The encrypted content for item rs_0a18166210d72b5e could not be verified. Reason: Encrypted content could not be decrypted or parsed.", type: "invalid_request_error", param: null, code: "invalid_encrypted_content" } };
+    const error = await openaiClient(recordingFetch(() => ({ status: 400, body })).fetch).responses.create({ model: "gpt-5.2", input: first as unknown as OpenAI.Responses.ResponseInput }).then(() => undefined, (thrown: unknown) => thrown);
+    const again = (await compact(history, { response: error }))!.messages;
+    expect(verdicts).toEqual([{ kind: "native-item-refused", provider: "openai", code: "invalid_encrypted_content", id: "rs_0a18166210d72b5e", message: reasoning }]);
+    expect(again).toContainEqual(compactionItem);
+  });
+
+  it("Anthropic: given the SDK's error for a refused block, the block's own text takes its place: no compaction call, no store error", async () => {
+    const http = recordingFetch(({ body }) => {
+      if (body["compaction"] !== undefined) return { body: anthropicCompacted() };
+      return holdsCompaction(body["messages"]) ? anthropicRefusal : { body: anthropicReply("Next answer.") };
+    });
+    const client = anthropicClient(http.fetch);
+    const storeErrors: unknown[] = [];
+    const verdicts: ProviderVerdict[] = [];
+    const compact = statefulCompactor({
+      store: memoryStore(),
+      conversationId: "chat",
+      maxTokens: 1200,
+      keepTail: 300,
+      format: "anthropic",
+      summarize: anthropicCompaction(client, { model: "claude-opus-4-7", betas: ["context-1m-2025-08-07"] }),
+      events: { onStoreError: (error) => storeErrors.push(error), onProviderVerdict: (verdict) => verdicts.push(verdict) },
+    });
+    const history = [system, ...anthropicTranscript(10)];
+    const first = (await compact(history))!.messages;
+    expect(first[1]).toEqual({ role: "assistant", content: [compactionBlock] });
+    // The betas were added to the compaction beta, never put in its place.
+    expect(http.requests[0]!.headers.get("anthropic-beta")!.split(",").map((beta) => beta.trim())).toEqual([ANTHROPIC_COMPACTION_BETA, "context-1m-2025-08-07"]);
+    const send = (messages: object[]) => client.beta.messages.create({ model: "claude-opus-4-7", max_tokens: 1024, system: system.content, betas: [ANTHROPIC_COMPACTION_BETA], messages: messages.slice(1) as Anthropic.Beta.BetaMessageParam[] });
+    const refused = await send(first).then(() => undefined, (error: unknown) => error);
+    expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((refused as { errorCode?: unknown }).errorCode).toBe("compaction_signature_invalid");
+
+    const retried = (await compact(history, { response: refused }))!.messages;
+    expect(verdicts).toEqual([{ kind: "native-item-refused", provider: "anthropic", code: "compaction_signature_invalid", message: first[1] }]);
+    expect(holdsCompaction(retried)).toBe(false);
+    expect(JSON.stringify(retried)).toContain(compactionBlock.content);
+    const answered = await send(retried);
+    expect(answered.content).toEqual([{ type: "text", text: "Next answer." }]);
+    expect(providerViolations("anthropic", { messages: retried.slice(1), system: system.content })).toEqual([]);
+
+    history.push({ role: "user", content: "One more question?" });
+    expect(holdsCompaction((await compact(history))!.messages)).toBe(false);
+    expect(http.requests.filter((request) => request.body["compaction"] !== undefined)).toHaveLength(1);
+    expect(storeErrors).toEqual([]);
   });
 });

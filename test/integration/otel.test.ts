@@ -367,3 +367,58 @@ describe("the OpenTelemetry recipe as written", () => {
     expect(agentRequests.at(-1)!.body.messages.some((message: { content?: unknown }) => typeof message.content === "string" && message.content.startsWith(SUMMARY_PREFIX))).toBe(true);
   });
 });
+
+describe("otelEvents and the provider's verdict", () => {
+  // Anthropic's response as the SDK types it (@anthropic-ai/sdk resources/beta/messages: `input_transformations`,
+  // `diagnostics.cache_miss_reason`, `stop_reason: "model_context_window_exceeded"`).
+  const response = {
+    id: "msg_1",
+    type: "message",
+    role: "assistant",
+    model: "claude-opus-4-7",
+    content: [{ type: "text", text: "Done." }],
+    stop_reason: "model_context_window_exceeded",
+    stop_sequence: null,
+    usage: { input_tokens: 10, output_tokens: 2 },
+    input_transformations: [{ type: "thinking_dropped", path: "messages.1.content.0", reason: "prefix_binding_mismatch" }],
+    diagnostics: { cache_miss_reason: { type: "tools_changed", cache_missed_input_tokens: 31_000 } },
+  };
+  const transcript = [
+    { role: "user", content: "Fix the build." },
+    { role: "assistant", content: [{ type: "thinking", thinking: "", signature: "sig" }, { type: "text", text: "Fixed." }] },
+    { role: "user", content: "Now the tests." },
+    { role: "assistant", content: "Tests run." },
+    { role: "user", content: "And the lint?" },
+  ];
+
+  it("records each verdict as an event of the active span, and the compaction the stop forced as its span", async () => {
+    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "Earlier: the build and the tests.", events: otelEvents(tracer) });
+    await inAgentSpan(() => hook({ messages: transcript }));
+    await inAgentSpan(() => hook({ messages: transcript, response }));
+    const agent = named("invoke_agent researcher").at(-1)!;
+    const verdicts = agent.events.filter((event) => event.name === "context_compactor.provider_verdict").map((event) => event.attributes);
+    expect(verdicts).toEqual([
+      { "context_compactor.verdict.kind": "context-window-exceeded", "gen_ai.provider.name": "anthropic", "gen_ai.response.finish_reasons": ["model_context_window_exceeded"] },
+      { "context_compactor.verdict.kind": "thinking-dropped", "gen_ai.provider.name": "anthropic", "context_compactor.verdict.reason": "prefix_binding_mismatch", "context_compactor.verdict.path": "messages.1.content.0" },
+      { "context_compactor.verdict.kind": "cache-miss", "gen_ai.provider.name": "anthropic", "context_compactor.verdict.reason": "tools_changed", "context_compactor.verdict.missed_tokens": 31_000 },
+    ]);
+    // The stop at the context window compacted this call, under the same span.
+    expect(parentOf(only("compaction"))).toBe(agent.spanContext().spanId);
+  });
+
+  it("with no active span, a verdict is a span of its own, bounded in what it quotes of the provider", async () => {
+    const hook = compactor({ maxTokens: 100_000, format: "openai-responses", summarize: () => "s", events: otelEvents(tracer, { attributes: { "gen_ai.conversation.id": "chat-7" } }) });
+    const error = Object.assign(new Error("400 The encrypted content gAAA...DQ== could not be verified."), { status: 400, code: "invalid_encrypted_content" });
+    const sent = [{ role: "user", content: "Hi" }, { type: "compaction", id: "cmp_1", encrypted_content: "gAAAA" }, { role: "user", content: "Go on." }];
+    await hook({ messages: sent });
+    await hook({ messages: sent, response: error });
+    const span = only("context_compactor.provider_verdict");
+    expect(span.attributes).toMatchObject({ "gen_ai.conversation.id": "chat-7", "context_compactor.verdict.kind": "native-item-refused", "gen_ai.provider.name": "openai", "context_compactor.verdict.code": "invalid_encrypted_content" });
+    expect(span.events.map((event) => event.name)).toEqual(["context_compactor.provider_verdict"]);
+
+    const long = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", events: otelEvents(tracer) });
+    await inAgentSpan(() => long({ messages: transcript, response: { ...response, stop_reason: "end_turn", diagnostics: null, input_transformations: [{ type: "thinking_dropped", path: "x", reason: "r".repeat(5_000) }] } }));
+    const reason = named("invoke_agent researcher").at(-1)!.events[0]!.attributes!["context_compactor.verdict.reason"] as string;
+    expect(reason.length).toBeLessThanOrEqual(200);
+  });
+});
