@@ -2,6 +2,7 @@ import stableStringify from "fast-json-stable-stringify";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { estimateTokens } from "../src/index.js";
+import { mediaEstimate } from "../src/counting/media-tokens.js";
 import { utf8ByteLengthPortable } from "../src/counting/utf8-length.js";
 import { anyTranscriptArbitrary } from "./support/transcripts.js";
 
@@ -109,5 +110,52 @@ describe("LangChain message instances", () => {
     ];
     expect(estimateTokens(instances)).toBe(estimateTokens(plain));
     expect(estimateTokens(instances)).toBeLessThan(instances.reduce((sum, m) => sum + Math.ceil(JSON.stringify(m).length / 4), 0));
+  });
+});
+
+describe("images and files, read without telling a message's format", () => {
+  // The estimate reads media by the shape of each part, the dialects by each format's own reader:
+  // on messages as each SDK types them, both must find the same media. The shapes follow the SDKs'
+  // types: OpenAI `ChatCompletionContentPartImage`/`File` and Responses `input_image`/`input_file`
+  // (with a `function_call_output` list), Anthropic `ImageBlockParam`/`DocumentBlockParam` and a
+  // `tool_result`'s content, the AI SDK's `ImagePart`/`FilePart` and a tool output of type
+  // `content` (`media`, `image-data`, `file-data` in @ai-sdk/provider-utils), Gemini `Part.inlineData`/
+  // `fileData` and `FunctionResponse.parts`, Genkit `MediaPart` and a `toolResponse`'s content,
+  // Bedrock `ContentBlock.image`/`document` and `ToolResultBlock.content`, pi's `ImageContent`.
+  const png = "data:image/png;base64," + "A".repeat(400);
+  const bare = "A".repeat(300);
+  const pdf = "data:application/pdf;base64," + "QUJD".repeat(30_000);
+  const csv = "data:text/csv;base64,QUJD";
+  const withMedia: object[] = [
+    { role: "user", content: [{ type: "text", text: "see" }, { type: "image_url", image_url: { url: png, detail: "low" } }, { type: "file", file: { file_data: pdf, filename: "a.pdf" } }] },
+    { type: "message", role: "user", content: [{ type: "input_image", image_url: png, detail: "high" }, { type: "input_file", file_data: pdf, filename: "a.pdf" }, { type: "input_file", file_data: csv }] },
+    { type: "function_call_output", call_id: "c", output: [{ type: "input_image", image_url: png }, { type: "input_file", file_id: "file-1" }] },
+    { role: "user", content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: bare } }, { type: "document", source: { type: "base64", media_type: "application/pdf", data: bare } }, { type: "document", source: { type: "text", media_type: "text/plain", data: "hi" } }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: [{ type: "text", text: "shot" }, { type: "image", source: { type: "base64", media_type: "image/png", data: bare } }] }] },
+    { role: "user", content: [{ type: "image", image: png }, { type: "file", data: pdf, mediaType: "application/pdf" }, { type: "file", data: csv, mediaType: "text/csv" }] },
+    { role: "tool", content: [{ type: "tool-result", toolCallId: "t", toolName: "shot", output: { type: "content", value: [{ type: "text", text: "ok" }, { type: "media", data: bare, mediaType: "image/png" }, { type: "image-data", data: bare, mediaType: "image/png" }, { type: "file-data", data: bare, mediaType: "application/pdf" }] } }] },
+    { role: "user", parts: [{ text: "see" }, { inlineData: { mimeType: "image/png", data: bare } }, { inlineData: { mimeType: "application/pdf", data: bare } }, { fileData: { mimeType: "application/pdf", fileUri: "gs://a/b.pdf" } }] },
+    { role: "user", parts: [{ functionResponse: { name: "shot", response: { ok: true }, parts: [{ inlineData: { mimeType: "image/png", data: bare } }] } }] },
+    { role: "user", content: [{ text: "see" }, { media: { url: png, contentType: "image/png" } }, { media: { url: pdf } }, { media: { url: "https://x/a.pdf", contentType: "application/pdf" } }] },
+    { role: "tool", content: [{ toolResponse: { name: "shot", ref: "r", output: "ok", content: [{ media: { url: png } }] } }] },
+    { role: "user", content: [{ text: "see" }, { image: { format: "png", source: { bytes: bare } } }, { document: { format: "pdf", name: "d", source: { bytes: new Uint8Array(200_000) } } }] },
+    { role: "user", content: [{ toolResult: { toolUseId: "t", content: [{ image: { format: "png", source: { bytes: bare } } }] } }] },
+    { role: "toolResult", toolCallId: "t", toolName: "shot", content: [{ type: "text", text: "ok" }, { type: "image", data: bare, mimeType: "image/png" }], isError: false, timestamp: 1 },
+  ];
+  // As docs/counting.md says providers bill them: 1,600 an image, 85 in OpenAI's low detail, 1,600
+  // per 75 KB of a file's data (1,600 at least); the data itself is left out of bytes / 4.
+  const billed = (part: { kind: string; detail?: string; fileBytes?: number }) =>
+    part.kind === "image" ? (part.detail === "low" ? 85 : 1600) : 1600 * Math.max(1, Math.ceil((part.fileBytes ?? 0) / 75_000));
+
+  it("counts the media each message's own dialect reads, in every format", async () => {
+    const { dialectOf } = await import("../src/dialects/registry.js");
+    const { dialectFixtures } = await import("./support/dialect-fixtures.js");
+    const messages: object[] = [...dialectFixtures.flatMap((fixture) => [fixture.user, ...fixture.toolRound, ...fixture.parallel, fixture.resultOnly, fixture.summary]), ...withMedia];
+    for (const message of messages) {
+      const parts = dialectOf(message).media(message as Record<string, unknown>);
+      const expected = parts.length === 0 ? undefined : { dataLength: parts.reduce((sum, part) => sum + part.dataLength, 0), tokens: parts.reduce((sum, part) => sum + billed(part), 0) };
+      expect(mediaEstimate(message), JSON.stringify(message).slice(0, 100)).toEqual(expected);
+    }
+    expect(withMedia.every((message) => mediaEstimate(message) !== undefined)).toBe(true);
   });
 });

@@ -15,20 +15,10 @@ export function utf8ByteLengthPortable(text: string): number {
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if (code < 0x80) continue;
-    if (code < 0x800) {
-      bytes += 1;
-    } else if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
-      const next = text.charCodeAt(index + 1);
-      // A surrogate pair is 2 UTF-16 units and 4 UTF-8 bytes.
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 2;
-        index++;
-      } else {
-        bytes += 2;
-      }
-    } else {
-      bytes += 2;
-    }
+    bytes += code < 0x800 ? 1 : 2;
+    // A surrogate pair is 2 UTF-16 units and 4 UTF-8 bytes: its low half adds nothing more. (Past
+    // the end, `charCodeAt` is NaN, which is no low half.)
+    if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(index + 1) & 0xfc00) === 0xdc00) index++;
   }
   return bytes;
 }

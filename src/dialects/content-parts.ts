@@ -90,7 +90,7 @@ export function records(list: unknown): readonly MessageRecord[] {
   for (const item of list) if (typeof item !== "object" || item === null) return list.filter((entry): entry is MessageRecord => typeof entry === "object" && entry !== null);
   return list as MessageRecord[];
 }
-const noRecords: readonly MessageRecord[] = Object.freeze([]);
+const noRecords: readonly MessageRecord[] = /* @__PURE__ */ Object.freeze([]);
 
 /** True when some object of an array field passes `test`; allocates nothing (detection runs on every message). */
 export function someRecord(list: unknown, test: (entry: MessageRecord) => boolean): boolean {

@@ -1,6 +1,7 @@
 // The images and files of a message, read the way its own format holds them: what the estimate
-// counts as providers bill media instead of as bytes / 4 of their base64. Kept apart from the
-// dialects' other readers so the estimate carries only this.
+// counts as providers bill media instead of as bytes / 4 of their base64. Each format's part is
+// read by a function of its own, which the estimate calls for any part of that shape without
+// telling the message's format (`counting/media-tokens.ts`), so both read media with one code.
 import { asRecord, base64Bytes, jsonLength, records, stringField } from "./content-parts.js";
 import type { MediaPart, MessageRecord } from "./dialect.js";
 import { claimIndexOf } from "./format-claims.js";
@@ -35,60 +36,64 @@ export function contentMedia(content: unknown): MediaPart[] {
 
 function collectContentMedia(content: unknown, found: MediaPart[], depth: number): void {
   if (!Array.isArray(content)) return;
-  for (const entry of content) {
-    if (typeof entry !== "object" || entry === null) continue;
-    const part = entry as MessageRecord;
-    switch (part["type"]) {
-      // A tool result holds content of its own; it never holds another result, so one level is all.
-      case "tool_result":
-        if (depth === 0) collectContentMedia(part["content"], found, 1);
-        break;
-      case "tool-result": {
-        const output = asRecord(part["output"]);
-        if (depth === 0 && output?.["type"] === "content") collectContentMedia(output["value"], found, 1);
-        break;
+  for (const entry of content) if (typeof entry === "object" && entry !== null) contentPartMedia(entry as MessageRecord, found, depth, collectContentMedia);
+}
+
+/**
+ * The media of one part of a content array (a part with a `type`), pushed to `found`; a tool
+ * result's own content is read through `collect` at `depth` 1. A tool result holds content of its
+ * own; it never holds another result, so one level is all.
+ */
+export function contentPartMedia(part: MessageRecord, found: MediaPart[], depth: number, collect: (content: unknown, found: MediaPart[], depth: number) => void): void {
+  switch (part["type"]) {
+    case "tool_result":
+      if (depth === 0) collect(part["content"], found, 1);
+      break;
+    case "tool-result": {
+      const output = asRecord(part["output"]);
+      if (depth === 0 && output?.["type"] === "content") collect(output["value"], found, 1);
+      break;
+    }
+    case "image-data":
+    case "image-url":
+      found.push({ kind: "image", dataLength: jsonLength(part["data"] ?? part["url"]) });
+      break;
+    case "media":
+    case "file-data": {
+      const mediaType = stringField(part, "mediaType") ?? "";
+      if (mediaType.startsWith("image/")) found.push({ kind: "image", dataLength: jsonLength(part["data"]) });
+      else if (!mediaType.startsWith("text/")) {
+        const bytes = base64Bytes(part["data"]);
+        found.push({ kind: "file", dataLength: jsonLength(part["data"]), ...(bytes === undefined ? {} : { fileBytes: bytes }) });
       }
-      case "image-data":
-      case "image-url":
-        found.push({ kind: "image", dataLength: jsonLength(part["data"] ?? part["url"]) });
-        break;
-      case "media":
-      case "file-data": {
-        const mediaType = stringField(part, "mediaType") ?? "";
-        if (mediaType.startsWith("image/")) found.push({ kind: "image", dataLength: jsonLength(part["data"]) });
-        else if (!mediaType.startsWith("text/")) {
-          const bytes = base64Bytes(part["data"]);
-          found.push({ kind: "file", dataLength: jsonLength(part["data"]), ...(bytes === undefined ? {} : { fileBytes: bytes }) });
-        }
-        break;
-      }
-      case "image_url": {
-        const image = asRecord(part["image_url"]);
-        found.push({ kind: "image", dataLength: jsonLength(part["image_url"]), ...(image?.["detail"] === "low" ? { detail: "low" as const } : {}) });
-        break;
-      }
-      case "input_image":
-        found.push({ kind: "image", dataLength: jsonLength(part["image_url"]) + jsonLength(part["file_id"]), ...(part["detail"] === "low" ? { detail: "low" as const } : {}) });
-        break;
-      case "image": {
-        // Anthropic: `source`; AI SDK: `image`; LangChain's standard blocks and pi: `data` or `url`.
-        const data = part["source"] ?? part["image"] ?? part["data"] ?? part["url"];
-        found.push({ kind: "image", dataLength: jsonLength(data) });
-        break;
-      }
-      case "file":
-      case "input_file":
-      case "document": {
-        // A text document is billed as its text, which bytes / 4 of its JSON already counts.
-        if (isTextDocument(part)) break;
-        // OpenAI chat: `file.file_data`; Responses: `file_data`; Anthropic: `source.data`; AI SDK: `data`.
-        const file = asRecord(part["file"]);
-        const data = file?.["file_data"] ?? part["file_data"] ?? asRecord(part["source"])?.["data"] ?? part["data"];
-        const heavy = file ? part["file"] : part["file_data"] !== undefined ? part["file_data"] : part["source"] ?? part["data"];
-        const bytes = base64Bytes(data);
-        found.push({ kind: "file", dataLength: jsonLength(heavy), ...(bytes === undefined ? {} : { fileBytes: bytes }) });
-        break;
-      }
+      break;
+    }
+    case "image_url": {
+      const image = asRecord(part["image_url"]);
+      found.push({ kind: "image", dataLength: jsonLength(part["image_url"]), ...(image?.["detail"] === "low" ? { detail: "low" as const } : {}) });
+      break;
+    }
+    case "input_image":
+      found.push({ kind: "image", dataLength: jsonLength(part["image_url"]) + jsonLength(part["file_id"]), ...(part["detail"] === "low" ? { detail: "low" as const } : {}) });
+      break;
+    case "image": {
+      // Anthropic: `source`; AI SDK: `image`; LangChain's standard blocks and pi: `data` or `url`.
+      const data = part["source"] ?? part["image"] ?? part["data"] ?? part["url"];
+      found.push({ kind: "image", dataLength: jsonLength(data) });
+      break;
+    }
+    case "file":
+    case "input_file":
+    case "document": {
+      // A text document is billed as its text, which bytes / 4 of its JSON already counts.
+      if (isTextDocument(part)) break;
+      // OpenAI chat: `file.file_data`; Responses: `file_data`; Anthropic: `source.data`; AI SDK: `data`.
+      const file = asRecord(part["file"]);
+      const data = file?.["file_data"] ?? part["file_data"] ?? asRecord(part["source"])?.["data"] ?? part["data"];
+      const heavy = file ? part["file"] : part["file_data"] !== undefined ? part["file_data"] : part["source"] ?? part["data"];
+      const bytes = base64Bytes(data);
+      found.push({ kind: "file", dataLength: jsonLength(heavy), ...(bytes === undefined ? {} : { fileBytes: bytes }) });
+      break;
     }
   }
 }
@@ -102,18 +107,21 @@ export function googleGenaiMedia(m: MessageRecord): MediaPart[] {
   const found: MediaPart[] = [];
   const parts = records(m["parts"]);
   const responseParts = parts.flatMap((part) => records(asRecord(part["functionResponse"])?.["parts"]));
-  for (const part of responseParts.length === 0 ? parts : [...parts, ...responseParts]) {
-    const inline = asRecord(part["inlineData"]);
-    const file = asRecord(part["fileData"]);
-    if (inline) {
-      const bytes = base64Bytes(inline["data"]);
-      const kind = stringField(inline, "mimeType")?.startsWith("image/") ? "image" : "file";
-      found.push({ kind, dataLength: jsonLength(inline["data"]), ...(bytes === undefined ? {} : { fileBytes: bytes }) });
-    } else if (file) {
-      found.push({ kind: stringField(file, "mimeType")?.startsWith("image/") ? "image" : "file", dataLength: jsonLength(file["fileUri"]) });
-    }
-  }
+  for (const part of responseParts.length === 0 ? parts : [...parts, ...responseParts]) googleGenaiPartMedia(part, found);
   return found;
+}
+
+/** The media of one Google Gen AI part (`inlineData`, `fileData`), pushed to `found`. */
+export function googleGenaiPartMedia(part: MessageRecord, found: MediaPart[]): void {
+  const inline = asRecord(part["inlineData"]);
+  const file = asRecord(part["fileData"]);
+  if (inline) {
+    const bytes = base64Bytes(inline["data"]);
+    const kind = stringField(inline, "mimeType")?.startsWith("image/") ? "image" : "file";
+    found.push({ kind, dataLength: jsonLength(inline["data"]), ...(bytes === undefined ? {} : { fileBytes: bytes }) });
+  } else if (file) {
+    found.push({ kind: stringField(file, "mimeType")?.startsWith("image/") ? "image" : "file", dataLength: jsonLength(file["fileUri"]) });
+  }
 }
 
 /** True for a Genkit media part that is an image, by its content type or its data URL's. */
@@ -127,17 +135,20 @@ export function genkitMedia(m: MessageRecord): MediaPart[] {
   const found: MediaPart[] = [];
   const parts = records(m["content"]);
   const inResponses = parts.flatMap((part) => records(asRecord(part["toolResponse"])?.["content"]));
-  for (const part of inResponses.length === 0 ? parts : [...parts, ...inResponses]) {
-    const media = asRecord(part["media"]);
-    if (media === undefined) continue;
-    const url = stringField(media, "url") ?? "";
-    if (isGenkitImage(media)) found.push({ kind: "image", dataLength: jsonLength(url) });
-    else {
-      const bytes = url.startsWith("data:") ? base64Bytes(url.slice(url.indexOf(",") + 1)) : undefined;
-      found.push({ kind: "file", dataLength: jsonLength(url), ...(bytes === undefined ? {} : { fileBytes: bytes }) });
-    }
-  }
+  for (const part of inResponses.length === 0 ? parts : [...parts, ...inResponses]) genkitPartMedia(part, found);
   return found;
+}
+
+/** The media of one Genkit part (`media`), pushed to `found`. */
+export function genkitPartMedia(part: MessageRecord, found: MediaPart[]): void {
+  const media = asRecord(part["media"]);
+  if (media === undefined) return;
+  const url = stringField(media, "url") ?? "";
+  if (isGenkitImage(media)) found.push({ kind: "image", dataLength: jsonLength(url) });
+  else {
+    const bytes = url.startsWith("data:") ? base64Bytes(url.slice(url.indexOf(",") + 1)) : undefined;
+    found.push({ kind: "file", dataLength: jsonLength(url), ...(bytes === undefined ? {} : { fileBytes: bytes }) });
+  }
 }
 
 /** Bedrock Converse: `image` and `document` blocks, including those of a tool result's content. */
@@ -145,17 +156,20 @@ export function bedrockMedia(m: MessageRecord): MediaPart[] {
   const found: MediaPart[] = [];
   const blocks = records(m["content"]);
   const inResults = blocks.flatMap((block) => records(asRecord(block["toolResult"])?.["content"]));
-  for (const block of inResults.length === 0 ? blocks : [...blocks, ...inResults]) {
-    const image = asRecord(block["image"]);
-    const document = asRecord(block["document"]);
-    if (image) found.push({ kind: "image", dataLength: jsonLength(image["source"]) });
-    else if (document) {
-      const bytes = asRecord(document["source"])?.["bytes"];
-      const size = typeof bytes === "string" ? base64Bytes(bytes) : ArrayBuffer.isView(bytes) ? bytes.byteLength : undefined;
-      found.push({ kind: "file", dataLength: jsonLength(document["source"]), ...(size === undefined ? {} : { fileBytes: size }) });
-    }
-  }
+  for (const block of inResults.length === 0 ? blocks : [...blocks, ...inResults]) bedrockBlockMedia(block, found);
   return found;
+}
+
+/** The media of one Bedrock Converse block (`image`, `document`), pushed to `found`. */
+export function bedrockBlockMedia(block: MessageRecord, found: MediaPart[]): void {
+  const image = asRecord(block["image"]);
+  const document = asRecord(block["document"]);
+  if (image) found.push({ kind: "image", dataLength: jsonLength(image["source"]) });
+  else if (document) {
+    const bytes = asRecord(document["source"])?.["bytes"];
+    const size = typeof bytes === "string" ? base64Bytes(bytes) : ArrayBuffer.isView(bytes) ? bytes.byteLength : undefined;
+    found.push({ kind: "file", dataLength: jsonLength(document["source"]), ...(size === undefined ? {} : { fileBytes: size }) });
+  }
 }
 
 /** pi: its images carry their base64 in `data`, billed as an image, not as bytes / 4 of it. */

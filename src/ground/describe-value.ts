@@ -15,8 +15,8 @@ const MOST_QUOTED = 32;
 /** The most keys of an object an error message names. */
 const MOST_KEYS = 6;
 
-const isTokenCode = (code: number): boolean =>
-  (code >= 48 && code <= 57) || ((code | 0x20) >= 97 && (code | 0x20) <= 122) || code === 95 || code === 45 || code === 43 || code === 47 || code === 61 || code === 46;
+/** A run of letters, digits and `_ - + / = .`: what a key or a password is written in. */
+const TOKEN_RUN = /[\w+\-/=.]+/g;
 
 /**
  * `text` cut to a short excerpt, with every run that could be a key or a password left out: a
@@ -27,26 +27,8 @@ const isTokenCode = (code: number): boolean =>
  */
 function excerpt(text: string): string {
   // Read a little past the quoted length, so a run that crosses it is judged whole.
-  const head = text.length > MOST_QUOTED * 4 ? text.slice(0, MOST_QUOTED * 4) : text;
-  let shown = "";
-  for (let index = 0; index < head.length && shown.length <= MOST_QUOTED; ) {
-    if (!isTokenCode(head.charCodeAt(index))) {
-      shown += head[index];
-      index++;
-      continue;
-    }
-    let end = index;
-    let letters = 0;
-    let digits = 0;
-    for (; end < head.length && isTokenCode(head.charCodeAt(end)); end++) {
-      const code = head.charCodeAt(end);
-      if (code >= 48 && code <= 57) digits++;
-      else if ((code | 0x20) >= 97 && (code | 0x20) <= 122) letters++;
-    }
-    const length = end - index;
-    shown += length >= 16 || (length >= 6 && letters > 0 && digits > 0) ? "…" : head.slice(index, end);
-    index = end;
-  }
+  const head = text.slice(0, MOST_QUOTED * 4);
+  const shown = head.replace(TOKEN_RUN, (run) => (run.length >= 16 || (run.length >= 6 && /\d/.test(run) && /[a-z]/i.test(run)) ? "…" : run));
   return shown.length > MOST_QUOTED || head.length < text.length ? `${shown.slice(0, MOST_QUOTED - 3)}...` : shown;
 }
 
@@ -56,13 +38,11 @@ function shapeOf(value: object): string {
   // A brand check, not `instanceof`: a typed array of another realm (`vm`, an iframe) is one too.
   const tag = Object.prototype.toString.call(value).slice(8, -1);
   try {
-    if (ArrayBuffer.isView(value)) return `${tag} of ${value.byteLength} bytes`;
-    if (tag === "ArrayBuffer" || tag === "SharedArrayBuffer") return `${tag} of ${(value as ArrayBuffer).byteLength} bytes`;
+    if (ArrayBuffer.isView(value) || tag === "ArrayBuffer" || tag === "SharedArrayBuffer") return `${tag} of ${(value as ArrayBuffer).byteLength} bytes`;
     if (tag !== "Object") return `[object ${tag}]`;
     const keys = Object.keys(value);
     if (keys.length === 0) return "{}";
-    const named = keys.slice(0, MOST_KEYS).map((key) => excerpt(key));
-    return `{${named.join(", ")}${keys.length > MOST_KEYS ? ", …" : ""}}`;
+    return `{${keys.slice(0, MOST_KEYS).map(excerpt).join(", ")}${keys.length > MOST_KEYS ? ", …" : ""}}`;
   } catch {
     // A proxy or a getter that throws: the kind is all there is to say.
     return `[object ${tag}]`;
