@@ -35,8 +35,8 @@ const peers = [
 
 /**
  * Bundles `source` (ES module text, resolved from the repository's root) as a user's bundler would,
- * minified, for no platform in particular. Returns its minified and gzipped sizes in bytes, and
- * esbuild's metafile (which modules went in, and how many bytes each).
+ * minified, for no platform in particular. Returns its minified and gzipped sizes in bytes,
+ * esbuild's metafile (which modules went in, and how many bytes each) and the bundle's text.
  */
 export async function measure(source, { external = [] } = {}) {
   const result = await build({
@@ -54,7 +54,7 @@ export async function measure(source, { external = [] } = {}) {
     logLevel: "silent",
   });
   const code = result.outputFiles[0].contents;
-  return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length, metafile: result.metafile };
+  return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length, metafile: result.metafile, text: result.outputFiles[0].text };
 }
 
 /** The source of an app that imports `names` from `from`, keeping each (a bundler drops an unused import). */

@@ -68,4 +68,5 @@ export { summarizeInPlace } from "./summary-kit/summarize-in-place.js";
 export type { CompleteInPlace, SummarizeInPlaceOptions } from "./summary-kit/summarize-in-place.js";
 export { extractiveSummary } from "./summary-kit/extractive-summary.js";
 export type { ExtractiveSummaryOptions } from "./summary-kit/extractive-summary.js";
+export type { ModelFreeSummary } from "./ground/types.js";
 export type { CompleteSummary, SummarizeWithOptions } from "./summary-kit/summarize-with.js";

@@ -170,7 +170,7 @@ describe.each(dialects)("through a transcript in %s", (dialect: DialectName) => 
         const prompts: SummaryPrompt[] = [];
         const summarize = summarizeWith((prompt) => (prompts.push(prompt), "the build ran"), { maxInputTokens: 150, maxResultChars: 90 });
         const outputs: unknown[] = [prompts];
-        for (const options of [{ summarize }, { summarize: () => Promise.reject(new Error("down")), onError: "fallback" as const }]) {
+        for (const options of [{ summarize }, { summarize: () => Promise.reject(new Error("down")), onError: "fallback" as const, fallback: extractiveSummary }]) {
           const events = { onCompacted: (event: { strategy: string }) => void (event.strategy === "fallback" && fellBack++) };
           const output = await compactor({ maxTokens, ...options, events })({ messages: messages as never }).catch((error: Error) => error.message);
           outputs.push(output);
@@ -252,7 +252,7 @@ describe("replayed: an emoji build log", () => {
       const written: string[] = [];
       const inner = memoryStore();
       const store: CompactionStore = { get: (key) => inner.get(key), set: (key, value) => (written.push(value), inner.set(key, value)) };
-      const compact = statefulCompactor({ maxTokens: 1_500, summarize: () => Promise.reject(new Error("model down")), onError: "fallback", store, conversationId: `c${conversation}` });
+      const compact = statefulCompactor({ maxTokens: 1_500, summarize: () => Promise.reject(new Error("model down")), onError: "fallback", fallback: extractiveSummary, store, conversationId: `c${conversation}` });
       const { user, assistant, toolCall, toolResult } = builders.anthropic;
       const messages: object[] = [];
       for (let turn = 0; turn < 6; turn++) {

@@ -1,6 +1,6 @@
 // Callbacks only over budget, with the documented shapes.
 import { describe, expect, it, vi } from "vitest";
-import { compact, compactor, estimateTokens, firstOf, planCompaction } from "../src/index.js";
+import { extractiveSummary, compact, compactor, estimateTokens, firstOf, planCompaction } from "../src/index.js";
 import { fiveMessages as messages, perMessage } from "./support/five-messages.js";
 import { resetOverBudgetWarning } from "../src/hook/over-budget-warning.js";
 
@@ -61,7 +61,7 @@ describe("events", () => {
     // The model-free summary needs room in tokens: a transcript of some length, counted by the estimate.
     const long = (text: string) => `${text}: order W${text.length}0 ships from the depot at /srv/${text}. `.repeat(20);
     const longer = [messages[0]!, ...messages.slice(1).map((message) => ({ ...message, content: long(message.content) }))];
-    await compactor({ maxTokens: Math.floor(estimateTokens(longer) * 0.7), summarize: firstOf(providerDown, emptyOne), onError: "fallback", events: { onCompacted } })({ messages: longer });
+    await compactor({ maxTokens: Math.floor(estimateTokens(longer) * 0.7), summarize: firstOf(providerDown, emptyOne), onError: "fallback", fallback: extractiveSummary, events: { onCompacted } })({ messages: longer });
     expect(made).toEqual([
       { strategy: "summarize", madeBy: { name: "ownModel", index: 2 }, failed: ["providerCompaction", "emptyOne"] },
       { strategy: "summarize", madeBy: { name: "ownModel", index: 0 }, failed: undefined },

@@ -103,7 +103,7 @@ function chatIn(script: string, prose = false): { role: string; content: string 
 async function rejectedBudgets(messages: readonly object[]): Promise<number[]> {
   const rejected: number[] = [];
   for (let maxTokens = 60; maxTokens <= 600; maxTokens += 3) {
-    const hook = compactor({ maxTokens, summarize: () => Promise.reject(new Error("model down")), onError: "fallback", events: { warnOverBudget: false } });
+    const hook = compactor({ maxTokens, summarize: () => Promise.reject(new Error("model down")), onError: "fallback", fallback: extractiveSummary, events: { warnOverBudget: false } });
     await hook({ messages: messages as never }).catch(() => rejected.push(maxTokens));
   }
   return rejected;

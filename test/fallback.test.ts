@@ -25,7 +25,7 @@ describe("onError: fallback", () => {
 
   it.each(failures)("summarize %s: the extractive summary stands in, within budget, and says why", async (_, summarize, code) => {
     const events: CompactedEvent[] = [];
-    const result = await compactor({ maxTokens, summarize: summarize as never, onError: "fallback", summary: { timeoutMs: 50 }, events: { onCompacted: (event) => events.push(event) } })({ messages });
+    const result = await compactor({ maxTokens, summarize: summarize as never, onError: "fallback", fallback: extractiveSummary, summary: { timeoutMs: 50 }, events: { onCompacted: (event) => events.push(event) } })({ messages });
     expect(result).not.toBeNull();
     const output = result!.messages as Message[];
     expect(estimateTokens(output)).toBeLessThanOrEqual(maxTokens);
@@ -36,8 +36,27 @@ describe("onError: fallback", () => {
 
   it("an abort still rejects: an abort means stop", async () => {
     const controller = new AbortController();
-    const hook = compactor({ maxTokens, onError: "fallback", summarize: () => new Promise(() => controller.abort()) });
+    const hook = compactor({ maxTokens, onError: "fallback", fallback: extractiveSummary, summarize: () => new Promise(() => controller.abort()) });
     await expect(hook({ messages, signal: controller.signal })).rejects.toMatchObject({ code: "ABORTED" });
+  });
+
+  it('onError: "fallback" without a fallback is a TypeError that names what to pass', () => {
+    expect(() => compactor({ maxTokens, summarize: () => "s", onError: "fallback" })).toThrow(TypeError);
+    expect(() => compactor({ maxTokens, summarize: () => "s", onError: "fallback" })).toThrow(/`fallback`.*extractiveSummary/);
+    expect(() => compactor({ maxTokens, summarize: () => "s", fallback: "extractiveSummary" as never })).toThrow(/fallback/);
+  });
+
+  it("a fallback alone means onError: fallback, and onCompacted names the function given", async () => {
+    const events: CompactedEvent[] = [];
+    const ownFallback = (older: readonly object[]) => `${older.length} earlier messages`;
+    const result = await compactor({ maxTokens, summarize: () => Promise.reject(new Error("down")), fallback: ownFallback, events: { onCompacted: (event) => events.push(event) } })({ messages });
+    expect(String((result!.messages as Message[]).find(isSummaryMessage)!["content"])).toContain("earlier messages");
+    expect(events[0]).toMatchObject({ strategy: "fallback", madeBy: { name: "ownFallback" } });
+  });
+
+  it('onError: "throw" with a fallback still rejects: the fallback does not override the mode asked for', async () => {
+    const hook = compactor({ maxTokens, summarize: () => Promise.reject(new Error("down")), onError: "throw", fallback: extractiveSummary });
+    await expect(hook({ messages })).rejects.toMatchObject({ code: "SUMMARIZE_FAILED" });
   });
 });
 

@@ -39,7 +39,7 @@ describe("a quadratic pattern in the model-free summary (case 1)", () => {
     const messages = [system, user("Deploy it."), call("c1", { blob: hex }), result("c1", "ok"), user("And now?")];
     // Before the fix: 7.2 s. That the model-free summary stays linear on such input (and on 1 MB of
     // it) is held by test/linear-time.test.ts and timed by `npm run bench`; here, that it is used.
-    const output = await compactor({ maxTokens: 2_000, keepTail: 100, summarize: () => new Promise<string>(() => {}), summary: { timeoutMs: 100 }, onError: "fallback" })({ messages });
+    const output = await compactor({ maxTokens: 2_000, keepTail: 100, summarize: () => new Promise<string>(() => {}), summary: { timeoutMs: 100 }, onError: "fallback", fallback: extractiveSummary })({ messages });
     expect(output).not.toBeNull();
   });
 });
@@ -129,7 +129,7 @@ describe("secrets are not copied by the model-free summary (case 3)", () => {
     const values: string[] = [];
     const store: CompactionStore = { get: () => undefined, set: (_key, value) => void values.push(value) };
     const history = [system, ...messages, user("next ".repeat(40)), assistant("ok"), user("go on")];
-    const output = await statefulCompactor({ maxTokens: 200, keepTail: 40, store, summarize: () => Promise.reject(new Error("down")), onError: "fallback" })(history);
+    const output = await statefulCompactor({ maxTokens: 200, keepTail: 40, store, summarize: () => Promise.reject(new Error("down")), onError: "fallback", fallback: extractiveSummary })(history);
     expect(output).not.toBeNull();
     expect(values.length).toBe(1);
     for (const [kind, secret] of Object.entries(secrets)) expect(values[0], kind).not.toContain(secret);

@@ -27,7 +27,7 @@ describe("a short chat followed by one huge tool output", () => {
 
   it.each(["throw", "skip", "fallback"] as const)("compacts within the budget with onError: %s, without asking for a summary", async (onError) => {
     const summarize = vi.fn(() => summary);
-    const output = await compact(messages, { maxTokens, onError, summarize });
+    const output = await compact(messages, { maxTokens, onError, fallback: extractiveSummary, summarize });
     expect(output).not.toBeNull();
     expect(summarize).not.toHaveBeenCalled();
     expect(output!.messages.slice(0, 5)).toEqual([system, ...chat, request, call]);

@@ -4,7 +4,7 @@
 // signatures, screenshots in tool results and parallel calls, at budgets that reach every rung of
 // the ladder, through the hook, statefulCompactor and the model-free fallback.
 import { afterAll, describe, expect, it } from "vitest";
-import { compactor, estimateTokens, statefulCompactor, type CompactorOptions } from "../src/index.js";
+import { extractiveSummary, compactor, estimateTokens, statefulCompactor, type CompactorOptions } from "../src/index.js";
 import { convert } from "./support/convert.js";
 import { enrich } from "./support/enrich.js";
 import { loadFixtures } from "./support/fixtures.js";
@@ -19,7 +19,7 @@ const shares = [0.4, 0.25, 0.1];
 const ladders: { name: string; options: Partial<CompactorOptions> }[] = [
   { name: "defaults", options: {} },
   { name: "masking first", options: { ladder: { maskToolResults: true } } },
-  { name: "model-free fallback", options: { onError: "fallback", summarize: () => Promise.reject(new Error("model down")) } },
+  { name: "model-free fallback", options: { onError: "fallback", fallback: extractiveSummary, summarize: () => Promise.reject(new Error("model down")) } },
 ];
 
 /** True for what the model wrote: a request is sent right before each run of these. */

@@ -2,7 +2,7 @@
 // and a provider's own compaction, recognized only where that provider puts it.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compactor, estimateTokens, findToolPairProblems, firstOf, isCompactionError, memoryStore, statefulCompactor, type SummaryContext } from "../src/index.js";
+import { extractiveSummary, compactor, estimateTokens, findToolPairProblems, firstOf, isCompactionError, memoryStore, statefulCompactor, type SummaryContext } from "../src/index.js";
 import { roleOf } from "../src/dialects/messages.js";
 import { transcriptDialect } from "../src/dialects/registry.js";
 import { dialectNamed } from "../src/dialects/transcript-format.js";
@@ -131,7 +131,7 @@ describe("a replacement is checked like a summary: its tool calls and results co
     const store = memoryStore();
     const summarize = () => ({ messages: [assistant("Compacted."), toolCall("call_9", "lookup", { q: "x" })] });
     const errors: unknown[] = [];
-    const compact = statefulCompactor({ maxTokens: 800, keepTail: 200, store, conversationId: "chat", onError: "fallback", summarize, events: { onStoreError: (error) => errors.push(error) } });
+    const compact = statefulCompactor({ maxTokens: 800, keepTail: 200, store, conversationId: "chat", onError: "fallback", fallback: extractiveSummary, summarize, events: { onStoreError: (error) => errors.push(error) } });
     const result = await compact(transcript(8));
     // Before: the unanswered call was sent, stored, and replayed on every later request.
     expect(findToolPairProblems(result!.messages)).toEqual([]);

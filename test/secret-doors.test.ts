@@ -131,6 +131,7 @@ describe("OpenTelemetry events carry error messages bounded and redacted", () =>
         maxTokens: 60,
         keepTail: 20,
         onError,
+        fallback: extractiveSummary,
         summarize: () => {
           throw failure;
         },

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import type { CompletionUsage } from "openai/resources/completions";
 import type { ResponseUsage } from "openai/resources/responses/responses";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { compact, compactor, estimateTokens, planCompaction, statefulCompactor, type UsageEvent } from "../src/index.js";
+import { extractiveSummary, compact, compactor, estimateTokens, planCompaction, statefulCompactor, type UsageEvent } from "../src/index.js";
 import { resetOverBudgetWarning } from "../src/hook/over-budget-warning.js";
 import { builders } from "./support/builders.js";
 import { deepFreeze, dialects, render, shapeArbitrary, summaryRoleFor } from "./support/transcripts.js";
@@ -275,7 +275,7 @@ describe("never a summary limit of a token or two", () => {
       const fallback = compactor({
         maxTokens: 3_711,
         summary: { role: "user" },
-        onError: "fallback",
+        onError: "fallback", fallback: extractiveSummary,
         summarize: () => {
           throw new Error("the model is down");
         },

@@ -1,6 +1,7 @@
 import { piReportedUsage } from "../dialects/pi-agent.js";
 import type { AnyMessage } from "../ground/types.js";
 import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
+import { extractiveSummary } from "../summary-kit/extractive-summary.js";
 
 /** pi's `transformContext`: the messages to send for this call; the agent's own history is not changed. */
 export type CompactingTransformContext<M extends AnyMessage = AnyMessage> = (messages: M[], signal?: AbortSignal) => Promise<M[]>;
@@ -18,8 +19,8 @@ export type TransformContextOptions<M extends AnyMessage = AnyMessage> = Adapter
  * The summary is a user message (pi keeps the system prompt in `systemPrompt`), which pi's default
  * `convertToLlm` sends as it is. The count is anchored on the `usage` of the last assistant
  * message, so the system prompt, the tool definitions and the provider's own tokenizer count too.
- * pi asks that `transformContext` never reject: `onError` defaults to `"fallback"`, which falls
- * back to the model-free summary when `summarize` fails or times out.
+ * pi asks that `transformContext` never reject: `onError` defaults to `"fallback"` and `fallback`
+ * to `extractiveSummary`, which stands in when `summarize` fails or times out.
  *
  * @param options - `statefulCompactor` options (`store`, `conversationId`, …)
  * @returns `(messages, signal?) => Promise<messages>`
@@ -32,7 +33,7 @@ export type TransformContextOptions<M extends AnyMessage = AnyMessage> = Adapter
  * ```
  */
 export function toTransformContext<M extends AnyMessage = AnyMessage>(options: TransformContextOptions<M>): CompactingTransformContext<M> {
-  const { compact, idOf } = adapterCompactor<M, { messages: readonly M[] }>(options, { summary: { role: "user" }, onError: "fallback" });
+  const { compact, idOf } = adapterCompactor<M, { messages: readonly M[] }>(options, { summary: { role: "user" }, onError: "fallback", fallback: extractiveSummary });
   return async (messages, signal) => {
     const usage = piReportedUsage(messages);
     const compacted = await compact(messages, { ...idOf({ messages }), ...(signal ? { signal } : {}), ...(usage ? { usage } : {}) });

@@ -87,7 +87,7 @@ export interface AnthropicCompactionOptions {
  * import { compactor } from "context-compactor";
  * import { anthropicCompaction } from "context-compactor/anthropic";
  *
- * const hook = compactor({ maxTokens: 100_000, summarize: anthropicCompaction(new Anthropic(), { model: "claude-opus-4-7" }), onError: "fallback" });
+ * const hook = compactor({ maxTokens: 100_000, summarize: anthropicCompaction(new Anthropic(), { model: "claude-opus-4-7" }), fallback: extractiveSummary });
  * ```
  */
 export function anthropicCompaction<M extends AnyMessage = AnyMessage>(client: AnthropicCompactionClient, options: AnthropicCompactionOptions): Summarize<M> {

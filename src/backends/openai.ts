@@ -1,6 +1,7 @@
 import type { AnyMessage, Summarize, SummaryContext } from "../ground/types.js";
 import { describeValue } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
+import { extractiveSummary } from "../summary-kit/extractive-summary.js";
 
 /**
  * The one call of an `openai` client this adapter makes (`client.responses.compact`, SDK
@@ -45,7 +46,7 @@ export interface OpenAICompactionOptions {
  * import { compactor } from "context-compactor";
  * import { openaiCompaction } from "context-compactor/openai";
  *
- * const hook = compactor({ maxTokens: 100_000, summarize: openaiCompaction(new OpenAI(), { model: "gpt-5.2" }), onError: "fallback" });
+ * const hook = compactor({ maxTokens: 100_000, summarize: openaiCompaction(new OpenAI(), { model: "gpt-5.2" }), fallback: extractiveSummary });
  * ```
  */
 export function openaiCompaction<M extends AnyMessage = AnyMessage>(client: ResponsesCompactClient, options: OpenAICompactionOptions): Summarize<M> {
@@ -71,7 +72,10 @@ export function openaiCompaction<M extends AnyMessage = AnyMessage>(client: Resp
     }
     // The system prompt is kept in the head, before the replacement.
     const messages = output.filter((item) => !isInstruction(item));
-    return { messages, madeBy };
+    // The item is encrypted: its readable shadow is the model-free summary of what it replaced, what
+    // a later summarizer rolls forward and what is sent instead when the model or provider changes.
+    const text = extractiveSummary(older, { maxTokens: Math.max(1, context.maxSummaryTokens), previousSummary: context.previousSummary });
+    return { messages, text, madeBy };
   };
   // Who this summarizer is: `statefulCompactor` sends a stored item back only to the same provider and model.
   // Named after its factory, which is how `onCompacted`'s `madeBy` names it.

@@ -7,6 +7,7 @@ import type {
   CompactingEvent,
   CountTokens,
   DialectName,
+  ModelFreeSummary,
   ProviderVerdict,
   ReportedUsage,
   SkippedEvent,
@@ -39,6 +40,8 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   isBoundary: ((message: M) => boolean) | undefined;
   timeoutMs: number | undefined;
   onError: "throw" | "skip" | "fallback";
+  /** The model-free summary for `onError: "fallback"` and for a replacement's readable shadow; undefined when none was given. */
+  fallback: ModelFreeSummary | undefined;
   mask: { keepRecent: number; placeholder: string } | undefined;
   /** The least masking alone must free to be used instead of a summary. */
   minFreedTokens: number;
@@ -82,6 +85,7 @@ const compactorKeys = [
   "reserveTokens",
   "format",
   "onError",
+  "fallback",
   "signingKey",
   "summary",
   "ladder",
@@ -232,7 +236,7 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     reserveTokens,
     isBoundary: optionalFunction<(message: M) => boolean>(ladder["isBoundary"], "ladder.isBoundary"),
     timeoutMs: optionalMilliseconds(summary["timeoutMs"], "summary.timeoutMs"),
-    onError: oneOf(raw["onError"], "onError", ["throw", "skip", "fallback"] as const),
+    ...resolveFallback(raw["onError"], raw["fallback"]),
     ...resolveMask(ladder["maskToolResults"], maxTokens),
     splitInsideTurn,
     truncateToolResults,
@@ -248,4 +252,17 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     signal: optionalAbortSignal(raw["signal"], "signal"),
     sealKey: signingKey === undefined ? randomKey() : typeof signingKey === "string" ? new TextEncoder().encode(signingKey) : new Uint8Array(signingKey as Uint8Array),
   };
+}
+
+/**
+ * `onError` and the model-free summary it falls back to. The summary is passed in (never looked up
+ * by name), so a bundle holds it only where it is asked for; `fallback` alone means `"fallback"`.
+ */
+function resolveFallback(onError: unknown, fallback: unknown): Pick<Settings, "onError" | "fallback"> {
+  const given = optionalFunction<ModelFreeSummary>(fallback, "fallback");
+  const mode = onError === undefined && given !== undefined ? "fallback" : oneOf(onError, "onError", ["throw", "skip", "fallback"] as const);
+  if (mode === "fallback" && given === undefined) {
+    throw new TypeError('Expected `fallback` with `onError: "fallback"`: the model-free summary to compact with, for example `fallback: extractiveSummary` (exported by context-compactor)');
+  }
+  return { onError: mode, fallback: given };
 }

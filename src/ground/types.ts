@@ -430,6 +430,16 @@ export interface CompactorEvents {
   onProviderVerdict?: (verdict: ProviderVerdict) => void;
 }
 
+/**
+ * A summary made without a model: `extractiveSummary` is one. Given the older messages and the
+ * room for the summary in tokens (as `estimateTokens` counts text), it returns the summary's text.
+ * @example
+ * ```ts
+ * const fallback: ModelFreeSummary = (older, { maxTokens }) => `${older.length} earlier messages`.slice(0, maxTokens * 4);
+ * ```
+ */
+export type ModelFreeSummary = (older: readonly AnyMessage[], options: { maxTokens: number; previousSummary?: string | undefined }) => string;
+
 /** Options of `compactor`. */
 export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
   /**
@@ -469,11 +479,23 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
   format?: DialectName;
   /**
    * On a failed compaction: reject with `CompactionError`; resolve `null` and call `events.onSkipped`; or
-   * (`"fallback"`) compact with a model-free `extractiveSummary` instead and say so in `events.onCompacted`
-   * (never for `ABORTED`: an abort means stop).
-   * @default "throw"
+   * (`"fallback"`) compact with the model-free summary given as `fallback` instead and say so in
+   * `events.onCompacted` (never for `ABORTED`: an abort means stop). `"fallback"` needs `fallback`.
+   * @default `"fallback"` when `fallback` is given, else `"throw"`
    */
   onError?: "throw" | "skip" | "fallback";
+  /**
+   * The model-free summary `onError: "fallback"` compacts with when `summarize` fails, and the
+   * readable shadow of a replacement `summarize` returned without `text`. Passed in rather than
+   * built in, so a hook that never falls back does not ship one: give `extractiveSummary`.
+   * @default none
+   * @example
+   * ```ts
+   * import { compactor, extractiveSummary } from "context-compactor";
+   * const hook = compactor({ maxTokens: 100_000, summarize, fallback: extractiveSummary });
+   * ```
+   */
+  fallback?: ModelFreeSummary;
   /**
    * A secret that marks this library's summaries. A user-role summary carries a seal (a short
    * HMAC of its text) that the hook checks before it treats a message as an earlier summary, so a

@@ -1,7 +1,6 @@
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
 import type { Dialect } from "../dialects/dialect.js";
 import { summaryRoleIn } from "../dialects/library-messages.js";
-import { extractiveSummary } from "../summary-kit/extractive-summary.js";
 import { CompactionError, isCompactionError } from "../ground/errors.js";
 import type { Settings } from "../ground/options.js";
 import { UsageHistory } from "../counting/usage-anchor.js";
@@ -94,14 +93,14 @@ function summaryTextBudget<M extends AnyMessage>(plan: EnginePlan<M>, summaryMes
 }
 
 /**
- * For `onError: "fallback"`: the extractive summary of `older`, as large as the room for the
+ * For `onError: "fallback"`: the model-free summary (`fallback`) of `older`, as large as the room for the
  * summary allows and smaller than what it replaces; undefined when not even a short one fits.
  */
 function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, summaryMessage: SummaryMaker): object | undefined {
   const textBudget = summaryTextBudget(plan, summaryMessage);
   let budget = textBudget;
   for (let attempt = 0; attempt < 8 && budget >= 1; attempt++) {
-    const text = extractiveSummary(plan.older, { maxTokens: budget, previousSummary: plan.previousSummary });
+    const text = settings.fallback!(plan.older, { maxTokens: budget, previousSummary: plan.previousSummary });
     const summary = summaryMessage.make(text);
     try {
       if (text.trim() === "") return undefined;
@@ -214,7 +213,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
     // An unreadable replacement (OpenAI's encrypted item) gets a readable shadow, the model-free
     // summary of what it replaced: what a later summarizer rolls forward, and what is sent instead
     // when the model or provider changes.
-    else if (replacement.text === undefined) replacement = { ...replacement, text: extractiveSummary(older, { maxTokens: textBudget, previousSummary: plan.previousSummary }) };
+    else if (replacement.text === undefined && settings.fallback !== undefined) replacement = { ...replacement, text: settings.fallback(older, { maxTokens: textBudget, previousSummary: plan.previousSummary }) };
   } catch (error) {
     // An abort means stop: no fallback stands in for it.
     const fallback = settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED" ? modelFreeSummary(plan, settings, summaryMessage) : undefined;
@@ -225,7 +224,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
     if (fallback !== undefined) {
       added = [fallback];
       fallbackFrom = error;
-      account = { madeBy: { name: "extractiveSummary" }, failures: account.failures };
+      account = { madeBy: { name: settings.fallback!.name || "fallback" }, failures: account.failures };
     } else if (settings.onError === "skip" && isCompactionError(error)) {
       settings.onSkipped?.({ reason: "error", tokensBefore, error });
       return null;

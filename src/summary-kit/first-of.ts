@@ -22,7 +22,7 @@ import type { AnyMessage, Summarize, SummarizerFailure, SummaryReplacement } fro
  *
  * const client = new OpenAI();
  * const ownModel = summarizeWith(async (prompt) => (await client.responses.create({ model: "gpt-5-mini", input: prompt.user, instructions: prompt.system })).output_text);
- * const hook = compactor({ maxTokens: 100_000, summarize: firstOf(openaiCompaction(client, { model: "gpt-5.2" }), ownModel), onError: "fallback" });
+ * const hook = compactor({ maxTokens: 100_000, summarize: firstOf(openaiCompaction(client, { model: "gpt-5.2" }), ownModel), fallback: extractiveSummary });
  * ```
  */
 export function firstOf<M extends AnyMessage = AnyMessage>(...summarizers: Summarize<M>[]): Summarize<M> {

@@ -7,7 +7,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { SUMMARY_PREFIX, compactor, firstOf, isCompactionError, memoryStore, statefulCompactor, type CompactedEvent, type ProviderVerdict, type SummaryContext } from "../../src/index.js";
+import { extractiveSummary, SUMMARY_PREFIX, compactor, firstOf, isCompactionError, memoryStore, statefulCompactor, type CompactedEvent, type ProviderVerdict, type SummaryContext } from "../../src/index.js";
 import { openaiCompaction } from "../../src/backends/openai.js";
 import { ANTHROPIC_COMPACTION_BETA, anthropicCompaction } from "../../src/backends/anthropic.js";
 import { providerViolations } from "../support/provider-rules/index.js";
@@ -246,7 +246,7 @@ describe("falling back when the provider's compaction fails", () => {
       expect((error as Error).message).toMatch(reason);
 
       const events: CompactedEvent[] = [];
-      const fallen = await compactor({ maxTokens: 1200, keepTail: 300, format, summarize: native, onError: "fallback", events: { onCompacted: (event) => events.push(event) } })({ messages });
+      const fallen = await compactor({ maxTokens: 1200, keepTail: 300, format, summarize: native, onError: "fallback", fallback: extractiveSummary, events: { onCompacted: (event) => events.push(event) } })({ messages });
       expect(events.map((event) => event.strategy)).toEqual(["fallback"]);
       expect(JSON.stringify(fallen!.messages)).toContain(SUMMARY_PREFIX.trim());
       const backend = provider === "openai" ? { name: "openaiCompaction", provider, model: "gpt-5.2" } : { name: "anthropicCompaction", provider, model: "claude-opus-4-7" };

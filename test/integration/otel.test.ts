@@ -7,7 +7,7 @@ import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-ho
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { SUMMARY_PREFIX, compactor, estimateTokens, firstOf, statefulCompactor, type CompactedEvent } from "../../src/index.js";
+import { extractiveSummary, SUMMARY_PREFIX, compactor, estimateTokens, firstOf, statefulCompactor, type CompactedEvent } from "../../src/index.js";
 import { otelEvents, recordSummaryUsage } from "../../src/telemetry/otel.js";
 import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
 import { supportAgent } from "../../examples/recipes/opentelemetry.js";
@@ -201,7 +201,7 @@ describe("otelEvents", () => {
     const transcript = [{ role: "system", content: "S" }, ...["u1", "a1", "u2", "a2", "u3", "a3"].map((text, index) => ({ role: index % 2 === 0 ? "user" : "assistant", content: long(text) }))];
     const hook = compactor({
       maxTokens: Math.floor(estimateTokens(transcript) * 0.7),
-      onError: "fallback",
+      onError: "fallback", fallback: extractiveSummary,
       summarize: () => {
         throw new Error("model unavailable");
       },
