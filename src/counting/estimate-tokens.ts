@@ -6,9 +6,10 @@ import { utf8ByteLength } from "./utf8-length.js";
 /**
  * Estimated tokens of one message: `ceil(utf8Bytes(JSON.stringify(message)) / 4)`, except that
  * the data of images and files is counted as providers bill it (see `media-tokens.ts`).
+ * `claim`: the message's format, when the call has already read it (see `claimIndexOf`).
  * @internal
  */
-export function estimateMessageTokens(message: unknown, index: number): number {
+export function estimateMessageTokens(message: unknown, index: number, claim?: number): number {
   let json: string | undefined;
   try {
     // A LangChain instance or a pi message counts as what the provider receives of it.
@@ -23,7 +24,7 @@ export function estimateMessageTokens(message: unknown, index: number): number {
   if (json === undefined) {
     throw new TypeError(expectedMessage(`messages[${index}]`, "serializable to JSON", message));
   }
-  const media = mediaEstimate(message);
+  const media = mediaEstimate(message, claim);
   if (media === undefined) return Math.ceil(utf8ByteLength(json) / 4);
   return Math.ceil(Math.max(0, utf8ByteLength(json) - media.dataLength) / 4) + media.tokens;
 }

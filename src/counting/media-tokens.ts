@@ -24,10 +24,11 @@ function partTokens(part: MediaPart): number {
  * For a message that carries images or files: how many characters of its JSON the media's data
  * takes (left out of bytes / 4) and the tokens to count for the media instead. Undefined for a
  * message without media: the cheap common case, decided without serializing anything.
+ * `claim` is the message's format when the call has already read it (see `claimIndexOf`).
  */
-export function mediaEstimate(message: unknown): { dataLength: number; tokens: number } | undefined {
+export function mediaEstimate(message: unknown, claim?: number): { dataLength: number; tokens: number } | undefined {
   if (typeof message !== "object" || message === null) return undefined;
-  const parts = mediaOf(message);
+  const parts = mediaOf(message, claim);
   if (parts.length === 0) return undefined;
   let dataLength = 0;
   let tokens = 0;
