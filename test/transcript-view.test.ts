@@ -3,7 +3,7 @@
 // (a user message that carries no tool result) gives the same plans as when it is passed in.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compactor, estimateTokens, planCompaction } from "../src/index.js";
+import { compactor, estimateTokens, planCompaction, statefulCompactor } from "../src/index.js";
 import { formatReads } from "../src/dialects/format-claims.js";
 import { isUserBoundary } from "../src/dialects/messages.js";
 import { anyTranscriptArbitrary } from "./support/transcripts.js";
@@ -132,5 +132,58 @@ describe("one call tells each message's format once", () => {
     expectOncePerMessage(messages, await readsDuring(async () => (result = await hook({ messages }))));
     expect(strategies).toEqual(["summarize"]);
     expect(JSON.stringify(result)).toContain("characters cut to fit the context window");
+  });
+});
+
+describe("one stateful call tells each message's format once", () => {
+  const dialectNames = Object.keys(builders) as (keyof typeof builders)[];
+
+  function turnsOf(name: keyof typeof builders, from: number, to: number): object[] {
+    const build = builders[name] as unknown as Record<string, (...args: unknown[]) => object>;
+    const idOf = (turn: number) => (name === "google-genai" || name === "genkit" ? undefined : `call_${turn}`);
+    const messages: object[] = [];
+    for (let turn = from; turn < to; turn++) {
+      messages.push(build["user"]!(`Question ${turn}: where is order ${1000 + turn}? ${"Please check the carrier too. ".repeat(12)}`));
+      messages.push(build["toolCall"]!(idOf(turn), "lookup", { order: 1000 + turn }));
+      messages.push(build["toolResult"]!(idOf(turn), `order ${1000 + turn}: ${"shipped to 12 Elm St, tracking 1Z999 ".repeat(40)}`));
+      messages.push(build["assistant"]!(`Order ${1000 + turn} is on its way.`));
+    }
+    return messages;
+  }
+
+  async function readsDuring(run: () => Promise<unknown>): Promise<Map<object, number>> {
+    const reads = new Map<object, number>();
+    formatReads.observe = (message) => reads.set(message, (reads.get(message) ?? 0) + 1);
+    try {
+      await run();
+    } finally {
+      formatReads.observe = undefined;
+    }
+    return reads;
+  }
+
+  function expectOncePerMessage(messages: readonly object[], reads: Map<object, number>): void {
+    expect(messages.map((message) => reads.get(message) ?? 0)).toEqual(messages.map(() => 1));
+    // A summary read back from the store, or one the call wrote, is told once too.
+    const others = [...reads].filter(([message]) => !messages.includes(message)).map(([, times]) => times);
+    expect(others.every((times) => times === 1)).toBe(true);
+  }
+
+  it.each(dialectNames)("%s: the first compaction, a call that continues from the state, and one that compacts again, by id and by the automatic key", async (name) => {
+    const build = builders[name] as unknown as Record<string, (...args: unknown[]) => object>;
+    const first = [...(build["system"] ? [build["system"]("You track orders.")] : []), ...turnsOf(name, 0, 6), build["user"]!("And the last one?")];
+    const grown = [...first, build["assistant"]!("All on their way."), ...turnsOf(name, 6, 12), build["user"]!("Anything else?")];
+    const maxTokens = Math.floor(estimateTokens(first) / 2);
+    for (const [id, options] of [["orders", { archive: true }], [undefined, {}]] as const) {
+      const strategies: string[] = [];
+      const stateful = statefulCompactor({ maxTokens, summarize: () => "Orders shipped.", ...options, events: { onCompacted: ({ strategy }) => strategies.push(strategy) } });
+      const call = (messages: object[]) => stateful(messages, id === undefined ? {} : { conversationId: id });
+      expectOncePerMessage(first, await readsDuring(() => call(first)));
+      let continued: { messages: object[] } | null = null;
+      expectOncePerMessage(first, await readsDuring(async () => (continued = await call(first))));
+      expect(continued!.messages.length).toBeLessThan(first.length);
+      expectOncePerMessage(grown, await readsDuring(() => call(grown)));
+      expect(strategies).toEqual(["summarize", "summarize"]);
+    }
   });
 });

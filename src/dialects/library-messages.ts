@@ -69,16 +69,16 @@ export function libraryMessagesOf(messages: readonly object[], head: number, sum
 }
 
 /** The text of the library's summary among `made`, without the prefix and the seal. */
-export function summaryTextOf(made: ReadonlySet<object>): string | undefined {
+export function summaryTextOf(made: ReadonlySet<object>, formats?: MessageFormats): string | undefined {
   for (const message of made) {
-    const text = summaryTextIn(message);
+    const text = summaryTextIn(message, formats);
     if (text !== undefined) return text;
   }
   return undefined;
 }
 
 /** The text of a message that starts with the summary prefix, without the prefix and the seal; undefined for any other message. */
-export function summaryTextIn(message: object): string | undefined {
-  const text = leadingText(message);
+export function summaryTextIn(message: object, formats?: MessageFormats): string | undefined {
+  const text = leadingText(message, formats);
   return text?.startsWith(SUMMARY_PREFIX) ? withoutSeal(text.slice(SUMMARY_PREFIX.length)) : undefined;
 }

@@ -5,30 +5,30 @@ import type { MessageFormats } from "./format-claims.js";
 import { dialectIn, dialectOf } from "./registry.js";
 
 /** Calls `visit` with the id of every tool call the message makes (undefined for an id-less call). */
-export function forEachToolCall(message: object, visit: (id: string | undefined) => void): void {
-  dialectOf(message).forEachToolCall(message as MessageRecord, visit);
+export function forEachToolCall(message: object, visit: (id: string | undefined) => void, formats?: MessageFormats): void {
+  dialectIn(message, formats).forEachToolCall(message as MessageRecord, visit);
 }
 
 /** Calls `visit` with the id of every tool call the message answers (undefined for an id-less result). */
-export function forEachToolResult(message: object, visit: (id: string | undefined) => void): void {
-  dialectOf(message).forEachToolResult(message as MessageRecord, visit);
+export function forEachToolResult(message: object, visit: (id: string | undefined) => void, formats?: MessageFormats): void {
+  dialectIn(message, formats).forEachToolResult(message as MessageRecord, visit);
 }
 
-/** True when the message answers at least one tool call. */
-export function carriesToolResult(message: object): boolean {
+/** True when the message answers at least one tool call. `formats`: the call's, when read. */
+export function carriesToolResult(message: object, formats?: MessageFormats): boolean {
   let found = false;
   forEachToolResult(message, () => {
     found = true;
-  });
+  }, formats);
   return found;
 }
 
-/** True when the message makes at least one tool call. */
-export function carriesToolCall(message: object): boolean {
+/** True when the message makes at least one tool call. `formats`: the call's, when read. */
+export function carriesToolCall(message: object, formats?: MessageFormats): boolean {
   let found = false;
   forEachToolCall(message, () => {
     found = true;
-  });
+  }, formats);
   return found;
 }
 

@@ -14,8 +14,8 @@ export function dialectNamed(name: DialectName): Dialect {
 }
 
 /** The format a transcript is read in, without checking its messages: the pinned one, else the detected one. */
-export function formatDialect(messages: readonly object[], format: DialectName | undefined): Dialect {
-  return format === undefined ? transcriptDialect(messages) : dialectNamed(format);
+export function formatDialect(messages: readonly object[], format: DialectName | undefined, formats?: MessageFormats): Dialect {
+  return format === undefined ? transcriptDialect(messages, formats) : dialectNamed(format);
 }
 
 /**

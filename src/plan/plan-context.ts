@@ -1,5 +1,6 @@
 import { libraryMessagesOf } from "../dialects/library-messages.js";
 import type { Dialect } from "../dialects/dialect.js";
+import type { MessageFormats } from "../dialects/format-claims.js";
 import { readTranscript } from "../dialects/transcript-format.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
 import { anchoredCounts, type UsageAnchor, type UsageHistory } from "../counting/usage-anchor.js";
@@ -22,6 +23,8 @@ export interface PlanCall {
   history?: UsageHistory | undefined;
   /** The messages a store vouches for as this library's own (no seal needed). */
   stored?: ReadonlySet<object> | undefined;
+  /** The formats of the messages, when the caller has already read them (see `TranscriptView`). */
+  formats?: MessageFormats | undefined;
 }
 
 /** The transcript as counted, before anything is decided. */

@@ -26,7 +26,7 @@ export function planWithSettings<M extends AnyMessage>(
 ): EnginePlan<M> {
   assertTranscript(messages);
   // Each message's format is read once, here; every later step of the call asks the view.
-  const view = new TranscriptView(messages, settings.isBoundary);
+  const view = new TranscriptView(messages, settings.isBoundary, call.formats);
   const measured = measureTranscript(messages, settings, call, view);
   if (!measured.overBudget && !measured.settings.force) return finishedPlan(measured, { action: "none", reason: "under-budget" });
   const context = planContext(measured);

@@ -75,7 +75,7 @@ export function decideOnSummary<M extends AnyMessage>(context: PlanContext<M>, k
     olderTokens,
     summaryLimit: smallerLimit,
     action: "summarize",
-    previousSummary: summaryTextOf(made),
+    previousSummary: summaryTextOf(made, context.view),
     withoutSummary: () => olderKeptAsItIs(context, false),
   });
 }

@@ -28,19 +28,25 @@ export class TranscriptView<M extends AnyMessage> implements MessageFormats {
   private readonly signatures: Uint8Array;
   private dialects: Dialect[] | undefined;
   private safe: Uint8Array | undefined;
-  /** Every message met by object, with its format: the transcript's on the first ask, others when first met. */
+  /** The transcript's messages by object, with their formats: made on the first ask by object. */
   private byObject: Map<object, number> | undefined;
+  /** Every other message met (a copy, a summary, a stored message), with its format, told when first met. */
+  private readonly others = new Map<object, number>();
 
   /**
    * @param isBoundary - what may start a kept tail; undefined: the default rule (a user message
    *   that carries no tool result), read through the message's dialect
+   * @param known - the formats of `messages` when the call has already read them (a stateful call
+   *   reads its input, then plans the stored summary and the input it does not cover): asked
+   *   instead of telling any message again
    */
   constructor(
     readonly messages: readonly M[],
     private readonly isBoundary: ((message: M) => boolean) | undefined,
+    private readonly known?: MessageFormats,
   ) {
     const formats = new Int8Array(messages.length);
-    for (let index = 0; index < messages.length; index++) formats[index] = claimIndexOf(messages[index] as object);
+    for (let index = 0; index < messages.length; index++) formats[index] = known === undefined ? claimIndexOf(messages[index] as object) : known.at(index);
     this.formats = formats;
     this.boundaries = new Uint8Array(messages.length);
     this.signatures = new Uint8Array(messages.length);
@@ -53,11 +59,20 @@ export class TranscriptView<M extends AnyMessage> implements MessageFormats {
 
   /** The format of any message of this call, told once per object. */
   of(message: object): number {
-    const byObject = this.known();
-    let claim = byObject.get(message);
+    if (this.known !== undefined) return this.known.of(message);
+    const other = this.others.get(message);
+    if (other !== undefined) return other;
+    const own = this.transcriptFormats().get(message);
+    return own ?? this.outside(message);
+  }
+
+  /** The format of a message that is not one of the transcript's (a summary read from the store), told once. */
+  outside(message: object): number {
+    if (this.known !== undefined) return this.known.of(message);
+    let claim = this.others.get(message);
     if (claim === undefined) {
       claim = claimIndexOf(message);
-      byObject.set(message, claim);
+      this.others.set(message, claim);
     }
     return claim;
   }
@@ -67,11 +82,12 @@ export class TranscriptView<M extends AnyMessage> implements MessageFormats {
    * keeps the shape it was made in), so that it is never told again.
    */
   adopt(copy: object, claim: number): void {
-    this.known().set(copy, claim);
+    if (this.known !== undefined) this.known.adopt(copy, claim);
+    else this.others.set(copy, claim);
   }
 
-  /** The messages met by object, the transcript's first (made on the first ask: a call under budget never needs it). */
-  private known(): Map<object, number> {
+  /** The transcript's messages by object (made on the first ask: a call under budget never needs it). */
+  private transcriptFormats(): Map<object, number> {
     if (this.byObject !== undefined) return this.byObject;
     const byObject = new Map<object, number>();
     for (let index = 0; index < this.messages.length; index++) byObject.set(this.messages[index] as object, this.formats[index] as number);
