@@ -35,8 +35,10 @@ describe("package", () => {
     // (its tool's rubric, the requests per conversation), the provider's verdict and who made each
     // summary, 46.7 KB; with text cut between whole characters and the archive's one-pass search and
     // positions in conversation terms, 49.2 KB; with usage read in each SDK's shape and a fixed part
-    // for what travels beside the messages, 50.5 KB (the AI SDK adapter, which carries statefulCompactor, 48.4 KB).
-    expect(gzipSync(core).length).toBeLessThan(52 * 1024);
+    // for what travels beside the messages, 50.5 KB (the AI SDK adapter, which carries statefulCompactor, 48.4 KB);
+    // with the refused item's shadow, the verdicts on spans and each message's format told once into
+    // the call's view, 53.0 KB.
+    expect(gzipSync(core).length).toBeLessThan(55 * 1024);
     // The AI SDK and Agents entries carry statefulCompactor and the compact tool beside the recall tool.
     for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js", "openai.js", "anthropic.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(50 * 1024);
   });
@@ -45,13 +47,13 @@ describe("package", () => {
   // frameworks external), as `npm run bench:size` measures it: each ceiling is the size measured
   // when it was set plus about 5%, so growth fails here and a ceiling is raised on purpose only.
   const ceilings: Record<string, number> = {
-    compactor: 29.0, // 27.6 KB (32.6 KB while `onError: "fallback"` found the model-free summary by name: it is passed in as `fallback` now)
+    compactor: 30.8, // 29.3 KB (27.6 KB before each message's format was told once per call into the view every step reads; 32.6 KB while `onError: "fallback"` found the model-free summary by name: it is passed in as `fallback` now)
     estimateTokens: 2.5, // 2.4 KB (8.8 KB while it imported every dialect, 3.2 KB while it told formats apart to read media)
-    statefulCompactor: 44.1, // 42.0 KB (46.1 KB with the model-free summary built in)
+    statefulCompactor: 45.9, // 43.7 KB (46.1 KB with the model-free summary built in)
     extractiveSummary: 15.9, // 15.2 KB
-    toPrepareStep: 45.0, // 42.9 KB (47.0 KB with the model-free summary built in)
-    toCallModelInputFilter: 44.4, // 42.3 KB (46.4 KB with the model-free summary built in)
-    compactionMiddleware: 29.4, // 28.0 KB (33.1 KB with the model-free summary built in)
+    toPrepareStep: 46.8, // 44.6 KB (47.0 KB with the model-free summary built in)
+    toCallModelInputFilter: 46.2, // 44.0 KB (46.4 KB with the model-free summary built in)
+    compactionMiddleware: 31.3, // 29.8 KB (33.1 KB with the model-free summary built in)
     redisStore: 2.8, // 2.6 KB
     otelEvents: 4.8, // 4.6 KB (it redacts and bounds the errors it records, and the verdicts it records as events; 4.2 KB before them)
   };

@@ -3,9 +3,11 @@
 // (a user message that carries no tool result) gives the same plans as when it is passed in.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { estimateTokens, planCompaction } from "../src/index.js";
+import { compactor, estimateTokens, planCompaction, statefulCompactor } from "../src/index.js";
+import { formatReads } from "../src/dialects/format-claims.js";
 import { isUserBoundary } from "../src/dialects/messages.js";
 import { anyTranscriptArbitrary } from "./support/transcripts.js";
+import { builders } from "./support/builders.js";
 
 describe("one reading of the transcript per plan", () => {
   it("a caller's isBoundary is asked about each message at most once per plan, in every dialect", () => {
@@ -39,5 +41,149 @@ describe("one reading of the transcript per plan", () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+// A call tells each message's format once. Every way the library has of telling which format a
+// message is in (`dialectOf`, a dialect's media reader, the detection of the transcript's format,
+// the check that each message reads as it) goes through `claimIndexOf`, and the counter hears
+// each of its calls, whoever makes it and whether or not the answer was remembered from an
+// earlier call. The transcripts are built by `test/support/builders.ts`, each message shaped as
+// its provider's SDK types declare it.
+describe("one call tells each message's format once", () => {
+  const dialectNames = Object.keys(builders) as (keyof typeof builders)[];
+
+  /** A system prompt where the format holds one, then turns with a tool call and its result each. */
+  function transcriptOf(name: keyof typeof builders): object[] {
+    const build = builders[name] as unknown as Record<string, (...args: unknown[]) => object>;
+    // Gemini and Genkit pair calls and results in order, without ids.
+    const idOf = (turn: number) => (name === "google-genai" || name === "genkit" ? undefined : `call_${turn}`);
+    const messages: object[] = build["system"] ? [build["system"]("You track orders.")] : [];
+    for (let turn = 0; turn < 6; turn++) {
+      messages.push(build["user"]!(`Question ${turn}: where is order ${1000 + turn}? ${"Please check the carrier too. ".repeat(12)}`));
+      messages.push(build["toolCall"]!(idOf(turn), "lookup", { order: 1000 + turn }));
+      messages.push(build["toolResult"]!(idOf(turn), `order ${1000 + turn}: ${"shipped to 12 Elm St, tracking 1Z999 ".repeat(40)}`));
+      messages.push(build["assistant"]!(`Order ${1000 + turn} is on its way.`));
+    }
+    messages.push(build["user"]!("And the last one?"));
+    return messages;
+  }
+
+  /** How often each object's format was told while `run` ran. */
+  async function readsDuring(run: () => Promise<unknown>): Promise<Map<object, number>> {
+    const reads = new Map<object, number>();
+    formatReads.observe = (message) => reads.set(message, (reads.get(message) ?? 0) + 1);
+    try {
+      await run();
+    } finally {
+      formatReads.observe = undefined;
+    }
+    return reads;
+  }
+
+  /** Each input message told exactly once; anything else the call met (a summary it wrote, a copy it cut) at most once. */
+  function expectOncePerMessage(messages: readonly object[], reads: Map<object, number>): void {
+    expect(messages.map((message) => reads.get(message) ?? 0)).toEqual(messages.map(() => 1));
+    const others = [...reads].filter(([message]) => !messages.includes(message)).map(([, times]) => times);
+    expect(others.every((times) => times === 1)).toBe(true);
+  }
+
+  const summarize = () => "Orders 1000 to 1004 shipped.";
+
+  it.each(dialectNames)("%s: under budget", async (name) => {
+    const messages = transcriptOf(name);
+    const hook = compactor({ maxTokens: estimateTokens(messages) * 2, summarize });
+    let result: unknown;
+    const reads = await readsDuring(async () => (result = await hook({ messages })));
+    expect(result).toBeNull();
+    expectOncePerMessage(messages, reads);
+  });
+
+  it.each(dialectNames)("%s: under budget with the provider's usage", async (name) => {
+    const messages = transcriptOf(name);
+    const usage = { inputTokens: estimateTokens(messages.slice(0, -2)), messageCount: messages.length - 2 };
+    const hook = compactor({ maxTokens: estimateTokens(messages) * 2, summarize });
+    let result: unknown;
+    const reads = await readsDuring(async () => (result = await hook({ messages, usage })));
+    expect(result).toBeNull();
+    expectOncePerMessage(messages, reads);
+  });
+
+  it.each(dialectNames)("%s: a compaction, the format detected and pinned, with and without usage, and by masking", async (name) => {
+    const messages = transcriptOf(name);
+    const usage = { inputTokens: estimateTokens(messages.slice(0, -2)), messageCount: messages.length - 2 };
+    for (const options of [{}, { format: name }, { ladder: { maskToolResults: { keepRecent: 1 } } }] as const) {
+      const strategies: string[] = [];
+      const hook = compactor({ maxTokens: Math.floor(estimateTokens(messages) / 2), summarize, ...options, events: { onCompacted: ({ strategy }) => strategies.push(strategy) } });
+      expectOncePerMessage(messages, await readsDuring(() => hook({ messages })));
+      expectOncePerMessage(messages, await readsDuring(() => hook({ messages, usage })));
+      // Masking alone brings this transcript within budget; without it, a summary does.
+      expect(strategies).toEqual("ladder" in options ? ["mask", "mask"] : ["summarize", "summarize"]);
+    }
+  });
+
+  it.each(dialectNames)("%s: a tail whose tool payload is cut to fit", async (name) => {
+    const build = builders[name] as unknown as Record<string, (...args: unknown[]) => object>;
+    const id = name === "google-genai" || name === "genkit" ? undefined : "call_big";
+    const messages = [...transcriptOf(name), build["toolCall"]!(id, "lookup", { order: 1 }), build["toolResult"]!(id, "x ".repeat(20_000))];
+    const strategies: string[] = [];
+    const hook = compactor({ maxTokens: 4_000, summarize, events: { onCompacted: ({ strategy }) => strategies.push(strategy) } });
+    let result: { messages: object[] } | null = null;
+    expectOncePerMessage(messages, await readsDuring(async () => (result = await hook({ messages }))));
+    expect(strategies).toEqual(["summarize"]);
+    expect(JSON.stringify(result)).toContain("characters cut to fit the context window");
+  });
+});
+
+describe("one stateful call tells each message's format once", () => {
+  const dialectNames = Object.keys(builders) as (keyof typeof builders)[];
+
+  function turnsOf(name: keyof typeof builders, from: number, to: number): object[] {
+    const build = builders[name] as unknown as Record<string, (...args: unknown[]) => object>;
+    const idOf = (turn: number) => (name === "google-genai" || name === "genkit" ? undefined : `call_${turn}`);
+    const messages: object[] = [];
+    for (let turn = from; turn < to; turn++) {
+      messages.push(build["user"]!(`Question ${turn}: where is order ${1000 + turn}? ${"Please check the carrier too. ".repeat(12)}`));
+      messages.push(build["toolCall"]!(idOf(turn), "lookup", { order: 1000 + turn }));
+      messages.push(build["toolResult"]!(idOf(turn), `order ${1000 + turn}: ${"shipped to 12 Elm St, tracking 1Z999 ".repeat(40)}`));
+      messages.push(build["assistant"]!(`Order ${1000 + turn} is on its way.`));
+    }
+    return messages;
+  }
+
+  async function readsDuring(run: () => Promise<unknown>): Promise<Map<object, number>> {
+    const reads = new Map<object, number>();
+    formatReads.observe = (message) => reads.set(message, (reads.get(message) ?? 0) + 1);
+    try {
+      await run();
+    } finally {
+      formatReads.observe = undefined;
+    }
+    return reads;
+  }
+
+  function expectOncePerMessage(messages: readonly object[], reads: Map<object, number>): void {
+    expect(messages.map((message) => reads.get(message) ?? 0)).toEqual(messages.map(() => 1));
+    // A summary read back from the store, or one the call wrote, is told once too.
+    const others = [...reads].filter(([message]) => !messages.includes(message)).map(([, times]) => times);
+    expect(others.every((times) => times === 1)).toBe(true);
+  }
+
+  it.each(dialectNames)("%s: the first compaction, a call that continues from the state, and one that compacts again, by id and by the automatic key", async (name) => {
+    const build = builders[name] as unknown as Record<string, (...args: unknown[]) => object>;
+    const first = [...(build["system"] ? [build["system"]("You track orders.")] : []), ...turnsOf(name, 0, 6), build["user"]!("And the last one?")];
+    const grown = [...first, build["assistant"]!("All on their way."), ...turnsOf(name, 6, 12), build["user"]!("Anything else?")];
+    const maxTokens = Math.floor(estimateTokens(first) / 2);
+    for (const [id, options] of [["orders", { archive: true }], [undefined, {}]] as const) {
+      const strategies: string[] = [];
+      const stateful = statefulCompactor({ maxTokens, summarize: () => "Orders shipped.", ...options, events: { onCompacted: ({ strategy }) => strategies.push(strategy) } });
+      const call = (messages: object[]) => stateful(messages, id === undefined ? {} : { conversationId: id });
+      expectOncePerMessage(first, await readsDuring(() => call(first)));
+      let continued: { messages: object[] } | null = null;
+      expectOncePerMessage(first, await readsDuring(async () => (continued = await call(first))));
+      expect(continued!.messages.length).toBeLessThan(first.length);
+      expectOncePerMessage(grown, await readsDuring(() => call(grown)));
+      expect(strategies).toEqual(["summarize", "summarize"]);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { providerPayload } from "../dialects/messages.js";
 import type { Dialect } from "../dialects/dialect.js";
+import type { MessageFormats } from "../dialects/format-claims.js";
 import type { AnyMessage } from "../ground/types.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
 import type { ArchivedRange } from "./conversation-archive.js";
@@ -22,16 +23,17 @@ import type { ConversationState } from "../stores/conversation-state.js";
  * @param dialect - the transcript's format, which says where its head ends
  * @returns the position of the input message at an index
  * @example
- * const positionOf = archivePositions(window, appliedState, undefined, dialect);
+ * const positionOf = archivePositions(window, appliedState, undefined, { dialect });
  * positionOf(1); // 41: forty messages slid out before the window's first one
  */
 export function archivePositions(
   messages: readonly AnyMessage[],
   state: ConversationState | undefined,
   archived: readonly ArchivedRange[] | undefined,
-  dialect: Dialect,
+  /** The transcript's format, and the formats of its messages when the call has read them. */
+  { dialect, formats }: { dialect: Dialect; formats?: MessageFormats },
 ): (index: number) => number {
-  const head = headLength(messages, dialect);
+  const head = headLength(messages, dialect, formats);
   const slid = state !== undefined ? (state.conversationCovered ?? state.covered) - state.covered : archived === undefined ? 0 : slidFromArchive(messages, head, archived);
   return (index) => (index < head ? index : index + slid);
 }

@@ -6,9 +6,10 @@ import { utf8ByteLength } from "./utf8-length.js";
 /**
  * Estimated tokens of one message: `ceil(utf8Bytes(JSON.stringify(message)) / 4)`, except that
  * the data of images and files is counted as providers bill it (see `media-tokens.ts`).
+ * `claim`: the message's format, when the call has already read it (see `claimIndexOf`).
  * @internal
  */
-export function estimateMessageTokens(message: unknown, index: number): number {
+export function estimateMessageTokens(message: unknown, index: number, claim?: number): number {
   let json: string | undefined;
   try {
     // A LangChain instance or a pi message counts as what the provider receives of it.

@@ -1,6 +1,7 @@
 import { estimateMessageTokens, estimateTokens } from "./estimate-tokens.js";
 import { messageWordPieces } from "./word-pieces.js";
 import { describeValue, typeName } from "../ground/describe-value.js";
+import type { MessageFormats } from "../dialects/format-claims.js";
 import type { AnyMessage, CountTokens } from "../ground/types.js";
 
 // A counter that is a sum of per-message counts exposes its per-message function under this
@@ -29,9 +30,29 @@ export interface Calibration {
    * Messages the provider has already counted (the first `messageCount` of the reported usage):
    * their total is known exactly, so they get no floor, which would only cost their word pieces.
    */
-  readonly counted?: ReadonlySet<object>;
+  readonly counted?: CountedMessages;
   /** The factor on the counted messages, when it differs from `scale` (see `anchoredCounts`). */
   readonly countedScale?: number;
+}
+
+/** The messages a usage report covered: the first `count` of the transcript it was reported for. */
+export class CountedMessages {
+  private byObject: Set<object> | undefined;
+
+  constructor(
+    private readonly messages: readonly object[],
+    private readonly count: number,
+  ) {}
+
+  /**
+   * True for a message the report covered. Asked with its index in that transcript, it is told by
+   * position, without a set of every message (the call under budget counts only the ones added
+   * since); any other message (a masked copy, a slice) is looked up by object.
+   */
+  has(message: object, index?: number): boolean {
+    if (index !== undefined && this.messages[index] === message) return index < this.count;
+    return (this.byObject ??= new Set(this.messages.slice(0, this.count))).has(message);
+  }
 }
 
 /** Counts as the counter gives them. */
@@ -57,21 +78,33 @@ export class TranscriptTokens<M extends AnyMessage> {
   /** Per-message counts for a per-message counter; NaN marks a message not counted yet. */
   private readonly counts: Float64Array | undefined;
   private readonly floored: boolean;
+  private readonly estimates: boolean;
+  /** How counts are adjusted once a provider has reported what it counted. */
+  readonly calibration: Calibration;
+  /** The formats of the call's messages, when read (see `MessageFormats`). */
+  readonly formats: MessageFormats | undefined;
   private cachedTotal: number | undefined;
 
   /**
    * @param reuse - counts of a transcript that differs from this one only at `changed` indices
-   * @param calibration - what the provider's reported usage revealed (see `usage`); by default the one of `reuse`
+   * @param counting - `calibration`: what the provider's reported usage revealed (see `usage`);
+   *   `formats`: the formats of the call's messages, read once (the estimate reads a message's
+   *   images as its format holds them), else each looked up; by default those of `reuse`
    */
   constructor(
     readonly messages: readonly M[],
     private readonly countTokens: CountTokens<M> | undefined,
     reuse?: { from: TranscriptTokens<M>; changed: readonly number[] },
-    readonly calibration: Calibration = reuse?.from.calibration ?? UNCALIBRATED,
+    counting: { calibration?: Calibration; formats?: MessageFormats | undefined } = {},
   ) {
+    this.calibration = counting.calibration ?? reuse?.from.calibration ?? UNCALIBRATED;
+    this.formats = "formats" in counting ? counting.formats : reuse?.from.formats;
+    const { calibration } = this;
     this.perMessage = perMessageOf(countTokens);
+    // Only the estimate reads formats: a caller's counter gets the message alone.
+    this.estimates = this.perMessage === estimateMessageTokens;
     // Only the byte estimate has a floor: a caller's counter is taken at its word.
-    this.floored = calibration.floor && this.perMessage === estimateMessageTokens;
+    this.floored = calibration.floor && this.estimates;
     if (this.perMessage === undefined) return;
     if (reuse?.from.counts) {
       this.counts = reuse.from.counts.slice();
@@ -95,19 +128,25 @@ export class TranscriptTokens<M extends AnyMessage> {
   countAt(index: number): number {
     const counts = this.counts as Float64Array;
     let count = counts[index] as number;
+    const claim = this.estimates ? this.formats?.at(index) : undefined;
     if (count !== count) {
-      count = (this.perMessage as PerMessage)(this.messages[index], index);
+      count = this.estimates ? estimateMessageTokens(this.messages[index], index, claim) : (this.perMessage as PerMessage)(this.messages[index], index);
       counts[index] = count;
     }
-    return this.calibrated(count, this.messages[index]);
+    return this.calibrated(count, this.messages[index], claim, index);
   }
 
-  private calibrated(count: number, message: unknown): number {
+  private calibrated(count: number, message: unknown, claim: number | undefined, index?: number): number {
     const { scale, counted, countedScale = scale } = this.calibration;
-    if (counted?.has(message as object) ?? false) return count * countedScale;
+    if (counted?.has(message as object, index) ?? false) return count * countedScale;
     const scaled = count * scale;
     if (!this.floored) return scaled;
-    return Math.max(scaled, messageWordPieces(message, count));
+    return Math.max(scaled, messageWordPieces(message, count, claim));
+  }
+
+  /** The format of a message of this call, for the estimate, when the call has read it. */
+  private claimOf(message: unknown): number | undefined {
+    return this.estimates && this.formats !== undefined && typeof message === "object" && message !== null ? this.formats.of(message) : undefined;
   }
 
   /** Tokens of the whole transcript. */
@@ -124,7 +163,11 @@ export class TranscriptTokens<M extends AnyMessage> {
   countList(messages: readonly M[]): number {
     if (this.perMessage !== undefined) {
       let total = 0;
-      for (let index = 0; index < messages.length; index++) total += this.calibrated(this.perMessage(messages[index], index), messages[index]);
+      for (let index = 0; index < messages.length; index++) {
+        const message = messages[index];
+        const claim = this.claimOf(message);
+        total += this.calibrated(this.estimates ? estimateMessageTokens(message, index, claim) : this.perMessage(message, index), message, claim);
+      }
       return total;
     }
     return checkedCount((this.countTokens as CountTokens<M>)(messages)) * this.calibration.scale;

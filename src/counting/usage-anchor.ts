@@ -1,6 +1,7 @@
 import type { AnyMessage, CountTokens, ReportedUsage } from "../ground/types.js";
 import type { CheckedUsage } from "../validation/usage.js";
-import { TranscriptTokens } from "./token-counter.js";
+import type { MessageFormats } from "../dialects/format-claims.js";
+import { CountedMessages, TranscriptTokens } from "./token-counter.js";
 
 /**
  * What a usage report says of the request it describes: the reported input, the counter's own
@@ -85,15 +86,16 @@ export class UsageHistory {
  * The request as it is counts the report plus the messages added since; a compacted one counts the
  * fixed part plus its messages.
  *
+ * @param counting - the counter, `reserveTokens`, and the formats of the call's messages when read once
  * @returns the counts, the messages' part of the request's count, the fixed part, and the anchor (undefined without usage)
  */
 export function anchoredCounts<M extends AnyMessage>(
   messages: readonly M[],
-  { countTokens, reserveTokens }: { countTokens: CountTokens<M> | undefined; reserveTokens: number },
+  { countTokens, reserveTokens, formats }: { countTokens: CountTokens<M> | undefined; reserveTokens: number; formats?: MessageFormats },
   usage: ReportedUsage | CheckedUsage | undefined,
   history: UsageHistory | undefined,
 ): { tokens: TranscriptTokens<M>; messagesTotal: number; fixedTokens: number; anchor: UsageAnchor | undefined } {
-  const raw = new TranscriptTokens(messages, countTokens);
+  const raw = new TranscriptTokens(messages, countTokens, undefined, { formats });
   const unanchored = (anchor?: UsageAnchor) => ({ tokens: raw, messagesTotal: raw.total, fixedTokens: reserveTokens, anchor });
   if (usage === undefined) return unanchored();
   const { inputTokens, messageCount } = usage;
@@ -109,8 +111,8 @@ export function anchoredCounts<M extends AnyMessage>(
   const countedScale = Math.min(HIGHEST_RATIO, Math.max(1, ratio ?? 1));
   const bound = estimatedTokens > 0 ? (inputTokens - Math.min(reserveTokens, inputTokens)) / estimatedTokens : 1;
   const scale = ratio === undefined ? Math.min(HIGHEST_RATIO, Math.max(1, bound)) : countedScale;
-  const calibration = { scale, countedScale, floor: true, counted: new Set<object>(messages.slice(0, messageCount)) };
-  const tokens = new TranscriptTokens(messages, countTokens, { from: raw, changed: [] }, calibration);
+  const calibration = { scale, countedScale, floor: true, counted: new CountedMessages(messages, messageCount) };
+  const tokens = new TranscriptTokens(messages, countTokens, { from: raw, changed: [] }, { calibration });
   const added = tokens.isPerMessage ? tokens.countRange(messageCount, messages.length) : tokens.countList(messages.slice(messageCount));
   return { tokens, messagesTotal: inputTokens - fixedTokens + added, fixedTokens, anchor: { ...anchor, fixedTokens, scale } };
 }

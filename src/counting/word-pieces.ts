@@ -1,6 +1,7 @@
 import type { MessageRecord } from "../dialects/dialect.js";
 import { stringify } from "../dialects/content-parts.js";
-import { dialectOf } from "../dialects/registry.js";
+import { claimIndexOf } from "../dialects/format-claims.js";
+import { dialectAt } from "../dialects/registry.js";
 import { mediaEstimate } from "./media-tokens.js";
 
 // The pieces o200k's pre-tokenizer splits text into before byte-pair encoding: words with their
@@ -64,14 +65,16 @@ const cache = new WeakMap<object, { estimate: number; pieces: number }>();
  * The word pieces of everything a message says (text, tool names, arguments and results), plus
  * the billed figure of its images and files: a floor under the estimate of a message whose text
  * is dense. Cached per message object, since an agent loop passes the same objects every turn;
- * `estimate`, the message's current byte estimate, tells a message changed in place since.
+ * `estimate`, the message's current byte estimate, tells a message changed in place since;
+ * `claim`, the message's format when the call has already read it.
  */
-export function messageWordPieces(message: unknown, estimate: number): number {
+export function messageWordPieces(message: unknown, estimate: number, claim?: number): number {
   if (typeof message !== "object" || message === null) return 0;
   const cached = cache.get(message);
   if (cached !== undefined && cached.estimate === estimate) return cached.pieces;
+  const format = claim ?? claimIndexOf(message);
   let pieces = mediaEstimate(message)?.tokens ?? 0;
-  for (const part of dialectOf(message).describe(message as MessageRecord).parts) {
+  for (const part of dialectAt(format).describe(message as MessageRecord).parts) {
     if (part.kind === "text") pieces += textFloor(part.text);
     else if (part.kind === "call") pieces += countWordPieces(part.name ?? "") + textFloor(stringify(part.input ?? ""));
     else if (part.kind === "result") pieces += textFloor(part.output);

@@ -66,6 +66,32 @@ export const openaiChatClaims = (m: MessageRecord): boolean => Array.isArray(m["
 export const formatOrder: readonly DialectName[] = ["google-genai", "langchain", "openai-responses", "genkit", "bedrock-converse", "pi-agent", "anthropic", "ai-sdk", "openai-chat"];
 const claimsInOrder = [googleGenaiClaims, langchainClaims, openaiResponsesClaims, genkitClaims, bedrockConverseClaims, piAgentClaims, anthropicClaims, aiSdkClaims, openaiChatClaims];
 
+/**
+ * Where the formats of one call's messages are told, each once: the transcript's messages by index
+ * (read when the call starts), any other message the call meets (a copy it made, a summary it
+ * wrote) by object, the first time it is met.
+ */
+export interface MessageFormats {
+  /** The index in `formatOrder` of the message at `index` of the transcript (see `claimIndexOf`). */
+  at(index: number): number;
+  /** The same for any message of this call. */
+  of(message: object): number;
+  /** Records the format of a copy a dialect made of one of the call's messages (it keeps its shape), so that it is never told. */
+  adopt(copy: object, claim: number): void;
+}
+
+/** The formats of a list of one call's messages (a slice, a tail with cut copies), by the list's own indices. */
+export function listFormats(list: readonly object[], formats: MessageFormats): MessageFormats {
+  return { at: (index) => formats.of(list[index] as object), of: (message) => formats.of(message), adopt: (copy, claim) => formats.adopt(copy, claim) };
+}
+
+/**
+ * Hears every time a message's format is told (`claimIndexOf`, however it is reached): what shows
+ * that a call reads each message's format once.
+ * @internal
+ */
+export const formatReads: { observe: ((message: object) => void) | undefined } = { observe: undefined };
+
 // Every stage of a plan asks again about the same messages, so a message that a format claims is
 // told once and then looked up. A message that shows a format's own marks (a `tool_use` block, a
 // `parts` array) keeps that format; a plain one is not remembered, since content added to it later
@@ -77,11 +103,15 @@ const claimed = new WeakMap<object, number>();
  * claims (it reads as OpenAI chat).
  */
 export function claimIndexOf(message: object): number {
+  formatReads.observe?.(message);
   const known = claimed.get(message);
   if (known !== undefined) return known;
   const m = message as MessageRecord;
-  // The commonest message of all, `{ role, content: "…" }`, reads the same in every format.
-  if (typeof m["content"] === "string" && m["type"] === undefined && m["tool_calls"] === undefined && m["role"] !== "tool") return -1;
+  // The commonest message of all, `{ role, content: "…" }`, reads the same in every format: no
+  // format's marks can be on it (a `parts` array, a pi tool result or assistant message aside).
+  if (typeof m["content"] === "string" && m["type"] === undefined && m["tool_calls"] === undefined && m["role"] !== "tool" && m["parts"] === undefined && m["role"] !== "toolResult" && m["api"] === undefined) {
+    return -1;
+  }
   for (let index = 0; index < claimsInOrder.length; index++) {
     if (claimsInOrder[index]!(m)) {
       claimed.set(message, index);

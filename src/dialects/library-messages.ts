@@ -1,6 +1,7 @@
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, SUMMARY_REPLY } from "../ground/constants.js";
 import { verifiedBody, withoutSeal } from "../text/summary-seal.js";
 import type { Dialect } from "./dialect.js";
+import type { MessageFormats } from "./format-claims.js";
 import { leadingText, roleOf } from "./messages.js";
 import { transcriptDialect } from "./registry.js";
 
@@ -24,6 +25,8 @@ export interface Provenance {
   sealKey?: Uint8Array | undefined;
   /** The transcript's format, when it is pinned or already read; detected otherwise. */
   dialect?: Dialect | undefined;
+  /** The formats of the call's messages, when already read. */
+  formats?: MessageFormats | undefined;
 }
 
 /**
@@ -39,42 +42,43 @@ export interface Provenance {
  */
 export function libraryMessagesOf(messages: readonly object[], head: number, summaryRole?: "system" | "user", provenance: Provenance = {}): Set<object> {
   const made = new Set<object>();
+  const { formats } = provenance;
   const summary = messages[head];
   if (typeof summary !== "object" || summary === null) return made;
-  const text = leadingText(summary);
+  const text = leadingText(summary, formats);
   if (!(text?.startsWith(SUMMARY_PREFIX) ?? false)) return made;
   if (provenance.stored !== undefined) {
     if (!provenance.stored.has(summary)) return made;
   } else if (summaryRole !== undefined) {
     const role = summaryRoleIn(provenance.dialect ?? transcriptDialect(messages), summaryRole);
-    if (roleOf(summary) !== role) return made;
+    if (roleOf(summary, formats) !== role) return made;
     if (role !== "system" && verifiedBody((text as string).slice(SUMMARY_PREFIX.length), role, provenance.sealKey) === undefined) return made;
   }
   made.add(summary);
   const vouched = (message: object) => provenance.stored === undefined || provenance.stored.has(message);
   let next = head + 1;
   const reminder = messages[next];
-  if (typeof reminder === "object" && reminder !== null && leadingText(reminder) === FLUSH_TO_MEMORY_REMINDER && roleOf(reminder) === roleOf(summary) && vouched(reminder)) {
+  if (typeof reminder === "object" && reminder !== null && leadingText(reminder, formats) === FLUSH_TO_MEMORY_REMINDER && roleOf(reminder, formats) === roleOf(summary, formats) && vouched(reminder)) {
     made.add(reminder);
     next++;
   }
   // The assistant turn that answers the summary where turns must alternate.
   const reply = messages[next];
-  if (typeof reply === "object" && reply !== null && roleOf(reply) === "assistant" && leadingText(reply) === SUMMARY_REPLY && vouched(reply)) made.add(reply);
+  if (typeof reply === "object" && reply !== null && roleOf(reply, formats) === "assistant" && leadingText(reply, formats) === SUMMARY_REPLY && vouched(reply)) made.add(reply);
   return made;
 }
 
 /** The text of the library's summary among `made`, without the prefix and the seal. */
-export function summaryTextOf(made: ReadonlySet<object>): string | undefined {
+export function summaryTextOf(made: ReadonlySet<object>, formats?: MessageFormats): string | undefined {
   for (const message of made) {
-    const text = summaryTextIn(message);
+    const text = summaryTextIn(message, formats);
     if (text !== undefined) return text;
   }
   return undefined;
 }
 
 /** The text of a message that starts with the summary prefix, without the prefix and the seal; undefined for any other message. */
-export function summaryTextIn(message: object): string | undefined {
-  const text = leadingText(message);
+export function summaryTextIn(message: object, formats?: MessageFormats): string | undefined {
+  const text = leadingText(message, formats);
   return text?.startsWith(SUMMARY_PREFIX) ? withoutSeal(text.slice(SUMMARY_PREFIX.length)) : undefined;
 }

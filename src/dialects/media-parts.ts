@@ -189,9 +189,10 @@ const readerAt = [googleGenaiMedia, contentArrayMedia, responsesMedia, genkitMed
  * array (or Gemini's parts, or a Responses output list) can carry one: every other message is
  * answered without telling its format.
  */
-export function mediaOf(message: object): MediaPart[] {
+export function mediaOf(message: object, claim?: number): MediaPart[] {
   const m = message as MessageRecord;
   if (!(Array.isArray(m["content"]) || Array.isArray(m["parts"]) || Array.isArray(m["output"]))) return [];
-  const index = claimIndexOf(m);
+  // `claim`: the message's format, when the call has already read it.
+  const index = claim ?? claimIndexOf(m);
   return index === -1 ? contentArrayMedia(m) : readerAt[index]!(m);
 }

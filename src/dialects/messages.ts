@@ -1,44 +1,45 @@
 // Questions the library asks of one message, answered by the message's own dialect.
 import { SUMMARY_PREFIX } from "../ground/constants.js";
 import type { Dialect, MessageRecord } from "./dialect.js";
-import { dialectOf } from "./registry.js";
+import type { MessageFormats } from "./format-claims.js";
+import { dialectIn, dialectOf } from "./registry.js";
 
 /** Calls `visit` with the id of every tool call the message makes (undefined for an id-less call). */
-export function forEachToolCall(message: object, visit: (id: string | undefined) => void): void {
-  dialectOf(message).forEachToolCall(message as MessageRecord, visit);
+export function forEachToolCall(message: object, visit: (id: string | undefined) => void, formats?: MessageFormats): void {
+  dialectIn(message, formats).forEachToolCall(message as MessageRecord, visit);
 }
 
 /** Calls `visit` with the id of every tool call the message answers (undefined for an id-less result). */
-export function forEachToolResult(message: object, visit: (id: string | undefined) => void): void {
-  dialectOf(message).forEachToolResult(message as MessageRecord, visit);
+export function forEachToolResult(message: object, visit: (id: string | undefined) => void, formats?: MessageFormats): void {
+  dialectIn(message, formats).forEachToolResult(message as MessageRecord, visit);
 }
 
-/** True when the message answers at least one tool call. */
-export function carriesToolResult(message: object): boolean {
+/** True when the message answers at least one tool call. `formats`: the call's, when read. */
+export function carriesToolResult(message: object, formats?: MessageFormats): boolean {
   let found = false;
   forEachToolResult(message, () => {
     found = true;
-  });
+  }, formats);
   return found;
 }
 
-/** True when the message makes at least one tool call. */
-export function carriesToolCall(message: object): boolean {
+/** True when the message makes at least one tool call. `formats`: the call's, when read. */
+export function carriesToolCall(message: object, formats?: MessageFormats): boolean {
   let found = false;
   forEachToolCall(message, () => {
     found = true;
-  });
+  }, formats);
   return found;
 }
 
 /** The message's text when its content is a string, else the text of its first text block. */
-export function leadingText(message: object): string | undefined {
-  return dialectOf(message).leadingText(message as MessageRecord);
+export function leadingText(message: object, formats?: MessageFormats): string | undefined {
+  return dialectIn(message, formats).leadingText(message as MessageRecord);
 }
 
-/** The speaker in dialect-free terms (`"user"`, `"assistant"`, `"system"`, `"tool"`), if any. */
-export function roleOf(message: object): string | undefined {
-  return dialectOf(message).role(message as MessageRecord);
+/** The speaker in dialect-free terms (`"user"`, `"assistant"`, `"system"`, `"tool"`), if any. `formats`: the call's, when read. */
+export function roleOf(message: object, formats?: MessageFormats): string | undefined {
+  return dialectIn(message, formats).role(message as MessageRecord);
 }
 
 /**
@@ -81,9 +82,10 @@ export function isUserTurnIn(dialect: Dialect, message: object): boolean {
  * True for a message of the leading prompt that is kept verbatim: a system message, or an OpenAI
  * `developer` message (the system prompt of current OpenAI models), that is not a summary.
  */
-export function isSystemPrompt(message: object): boolean {
-  const role = roleOf(message);
-  return (role === "system" || role === "developer") && !isSummaryMessage(message);
+export function isSystemPrompt(message: object, formats?: MessageFormats): boolean {
+  const dialect = dialectIn(message, formats);
+  const role = dialect.role(message as MessageRecord);
+  return (role === "system" || role === "developer") && !(dialect.leadingText(message as MessageRecord)?.startsWith(SUMMARY_PREFIX) ?? false);
 }
 
 /** True for an item that belongs with the one after it (a Responses reasoning item): no cut right after it. */
@@ -102,18 +104,18 @@ export { providerPayload } from "./provider-payload.js";
 export { mediaOf } from "./media-parts.js";
 
 /** True for a message that carries a signature the provider checks: no rung of the ladder edits it. */
-export function isSigned(message: object): boolean {
-  return dialectOf(message).signed(message as MessageRecord);
+export function isSigned(message: object, formats?: MessageFormats): boolean {
+  return dialectIn(message, formats).signed(message as MessageRecord);
 }
 
 /**
  * True when the message at `index` may have its tool payloads cut or masked: it carries no
  * signature, and it does not follow an item bound to it (a Responses reasoning item belongs with
- * the call after it, which the provider reads with it).
+ * the call after it, which the provider reads with it). `formats`: the call's, when read.
  */
-export function isEditableAt(messages: readonly object[], index: number): boolean {
+export function isEditableAt(messages: readonly object[], index: number, formats?: MessageFormats): boolean {
   const message = messages[index];
-  if (message === undefined || isSigned(message)) return false;
+  if (message === undefined || isSigned(message, formats)) return false;
   const previous = index > 0 ? messages[index - 1] : undefined;
-  return previous === undefined || !bindsToNext(previous);
+  return previous === undefined || !dialectIn(previous, formats).bindsToNext(previous as MessageRecord);
 }

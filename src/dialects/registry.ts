@@ -8,7 +8,7 @@ import { langchain } from "./langchain.js";
 import { openaiChat } from "./openai-chat.js";
 import { openaiResponses } from "./openai-responses.js";
 import { piAgent } from "./pi-agent.js";
-import { claimIndexOf } from "./format-claims.js";
+import { claimIndexOf, type MessageFormats } from "./format-claims.js";
 
 /**
  * Every dialect, most distinctive first (the order of `formatOrder`): a message goes to the first
@@ -19,8 +19,17 @@ export const dialects: readonly Dialect[] = [googleGenai, langchain, openaiRespo
 
 /** The dialect that reads this message. */
 export function dialectOf(message: object): Dialect {
-  const index = claimIndexOf(message);
-  return index === -1 ? openaiChat : dialects[index]!;
+  return dialectAt(claimIndexOf(message));
+}
+
+/** The dialect of a claim index (see `claimIndexOf`): -1, what no format claims, reads as OpenAI chat. */
+export function dialectAt(claim: number): Dialect {
+  return claim === -1 ? openaiChat : dialects[claim]!;
+}
+
+/** The dialect of a message of a call whose formats are already read (`formats`), else looked up. */
+export function dialectIn(message: object, formats: MessageFormats | undefined): Dialect {
+  return dialectAt(formats === undefined ? claimIndexOf(message) : formats.of(message));
 }
 
 /**
@@ -39,16 +48,19 @@ export function detectDialect(messages: readonly object[]): DialectName {
 }
 
 /** The dialect of a whole transcript (see `detectDialect`). */
-export function transcriptDialect(messages: readonly object[]): Dialect {
+export function transcriptDialect(messages: readonly object[], formats?: MessageFormats): Dialect {
   if (!Array.isArray(messages)) return openaiChat;
   // A message of typeless text blocks alone (`{ role: "user", content: [{ text }] }`) is Bedrock's
   // and Genkit's alike: it names the format only when no later message tells the two apart.
   let textBlocksOnly: Dialect | undefined;
-  for (const message of messages) {
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index];
     if (typeof message !== "object" || message === null) continue;
     const m = message as MessageRecord;
-    const dialect = dialects.find((candidate) => candidate.claims(m));
-    if (dialect === undefined) continue;
+    // The first format that claims it, in the order of `dialects` (that of `formatOrder`).
+    const claim = formats === undefined ? claimIndexOf(m) : formats.at(index);
+    if (claim === -1) continue;
+    const dialect = dialects[claim] as Dialect;
     if (dialect !== bedrockConverse || !holdsTextBlocksOnly(m)) return dialect;
     textBlocksOnly ??= dialect;
   }

@@ -5,7 +5,8 @@
 import { expectedMessage } from "../ground/describe-value.js";
 import type { Dialect, DialectName, MessageRecord } from "./dialect.js";
 import { bedrockConverse } from "./bedrock-converse.js";
-import { dialectOf, dialects, holdsTextBlocksOnly, transcriptDialect } from "./registry.js";
+import { claimIndexOf, type MessageFormats } from "./format-claims.js";
+import { dialectAt, dialects, holdsTextBlocksOnly, transcriptDialect } from "./registry.js";
 
 /** The dialect of a format name. */
 export function dialectNamed(name: DialectName): Dialect {
@@ -13,8 +14,8 @@ export function dialectNamed(name: DialectName): Dialect {
 }
 
 /** The format a transcript is read in, without checking its messages: the pinned one, else the detected one. */
-export function formatDialect(messages: readonly object[], format: DialectName | undefined): Dialect {
-  return format === undefined ? transcriptDialect(messages) : dialectNamed(format);
+export function formatDialect(messages: readonly object[], format: DialectName | undefined, formats?: MessageFormats): Dialect {
+  return format === undefined ? transcriptDialect(messages, formats) : dialectNamed(format);
 }
 
 /**
@@ -22,10 +23,10 @@ export function formatDialect(messages: readonly object[], format: DialectName |
  * plain `{ role, content: "…" }` shows none, and a list of typeless text blocks is Bedrock's and
  * Genkit's alike.
  */
-function marksAnotherFormat(own: Dialect, pinned: Dialect, m: MessageRecord): boolean {
-  if (own === pinned || pinned.claims(m)) return false;
-  if (own === bedrockConverse && holdsTextBlocksOnly(m)) return false;
-  return own.claims(m);
+function marksAnotherFormat(own: Dialect, claimed: boolean, pinned: Dialect, m: MessageRecord): boolean {
+  // `own` is the first format that claims the message (`claimed`), or OpenAI chat when none does.
+  if (!claimed || own === pinned || pinned.claims(m)) return false;
+  return own !== bedrockConverse || !holdsTextBlocksOnly(m);
 }
 
 /**
@@ -35,20 +36,22 @@ function marksAnotherFormat(own: Dialect, pinned: Dialect, m: MessageRecord): bo
  *
  * @throws TypeError naming the first message that does not read, and what was expected
  */
-export function readTranscript(messages: readonly object[], format?: DialectName, name = "messages"): Dialect {
+export function readTranscript(messages: readonly object[], format?: DialectName, name = "messages", formats?: MessageFormats): Dialect {
+  const claimAt = (index: number): number => (formats === undefined ? claimIndexOf(messages[index] as object) : formats.at(index));
   if (format !== undefined) {
     const pinned = dialectNamed(format);
     for (let index = 0; index < messages.length; index++) {
       const m = messages[index] as MessageRecord;
-      if (pinned.reads(m) && !marksAnotherFormat(dialectOf(m), pinned, m)) continue;
+      const claim = claimAt(index);
+      if (pinned.reads(m) && !marksAnotherFormat(dialectAt(claim), claim !== -1, pinned, m)) continue;
       throw new TypeError(`${expectedMessage(`${name}[${index}]`, `a message of the \`${format}\` format (\`format\`)`, m)}`);
     }
     return pinned;
   }
-  const detected = transcriptDialect(messages);
+  const detected = transcriptDialect(messages, formats);
   for (let index = 0; index < messages.length; index++) {
     const m = messages[index] as MessageRecord;
-    const own = dialectOf(m);
+    const own = dialectAt(claimAt(index));
     if (own.reads(m) || detected.reads(m)) continue;
     throw new TypeError(
       `${expectedMessage(`${name}[${index}]`, `a message of a known format (the transcript reads as \`${detected.name}\`: a \`role\` it has, such as "user" or "assistant", or one of its typed items)`, m)}; map the messages to a provider's format, or pass \`format\` to name it`,

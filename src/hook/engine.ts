@@ -1,5 +1,6 @@
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
 import type { Dialect } from "../dialects/dialect.js";
+import type { MessageFormats } from "../dialects/format-claims.js";
 import { summaryRoleIn } from "../dialects/library-messages.js";
 import { CompactionError, isCompactionError } from "../ground/errors.js";
 import type { Settings } from "../ground/options.js";
@@ -159,6 +160,8 @@ export interface EngineCall<M extends AnyMessage> {
   storedText?: string;
   /** Hears the transcript's count as the plan measured it, under budget too (for `compact_context`'s minimum). */
   measured?: (tokens: number) => void;
+  /** The formats of the messages, when the caller has already read them (`statefulCompactor` reads its input first). */
+  formats?: MessageFormats;
 }
 
 /**
@@ -168,7 +171,7 @@ export interface EngineCall<M extends AnyMessage> {
 export async function runCompaction<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, call: EngineCall<M> = {}): Promise<CompactionOutcome<M> | null> {
   const { signal, usage, stored, planned, history = new UsageHistory() } = call;
   const startedAt = now();
-  const plan = planned ?? planWithSettings(messages, settings, { usage, stored, history });
+  const plan = planned ?? planWithSettings(messages, settings, { usage, stored, history, formats: call.formats });
   sayUsage(plan, settings, history);
   const { tokensBefore } = plan;
   call.measured?.(tokensBefore);

@@ -70,7 +70,7 @@ export function placeSummary<M extends AnyMessage>(
   plan: EnginePlan<M>,
   makeSummary: (text: string) => object,
 ): PlacedSummary<M> {
-  const promptEnd = systemPromptLength(plan.head);
+  const promptEnd = systemPromptLength(plan.head, plan.tokens.formats);
   const inForce = promptEnd < plan.head.length ? providerCompactionOf(plan.head.at(-1) as object, plan.dialect) : undefined;
   if (typeof summary === "string") {
     const head = inForce?.text !== undefined ? plan.head.slice(0, promptEnd) : plan.head;

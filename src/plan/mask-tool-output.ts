@@ -5,6 +5,7 @@ import { dialectOf } from "../dialects/registry.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import type { AnyMessage, MaskToolResultsOptions } from "../ground/types.js";
+import type { TranscriptView } from "./transcript-view.js";
 
 /** What `maskToolResults` did. */
 export interface MaskedTranscript<M extends AnyMessage = AnyMessage> {
@@ -34,6 +35,8 @@ export interface MaskedTranscript<M extends AnyMessage = AnyMessage> {
 export function maskToolResults<M extends AnyMessage>(
   messages: readonly M[],
   options: MaskToolResultsOptions = {},
+  /** The plan's reading of `messages`, when a plan masks: formats are not told again. @internal */
+  view?: TranscriptView<M>,
 ): MaskedTranscript<M> {
   if (!Array.isArray(messages)) throw new TypeError(expectedMessage("messages", "an array", messages));
   if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
@@ -42,8 +45,8 @@ export function maskToolResults<M extends AnyMessage>(
   const slots: { message: number; part: number; masked: boolean }[] = [];
   for (let index = 0; index < messages.length; index++) {
     // A signed message (and a call bound to its reasoning) reaches the provider byte for byte.
-    if (!isEditableAt(messages, index)) continue;
-    const texts = dialectOf(messages[index] as object).resultTexts(messages[index] as MessageRecord);
+    if (!(view === undefined ? isEditableAt(messages, index) : view.isEditableAt(index))) continue;
+    const texts = (view === undefined ? dialectOf(messages[index] as object) : view.dialectAt(index)).resultTexts(messages[index] as MessageRecord);
     texts.forEach((text, part) => slots.push({ message: index, part, masked: text === placeholder }));
   }
   const partsToMask = new Map<number, number[]>();
@@ -59,7 +62,10 @@ export function maskToolResults<M extends AnyMessage>(
   const result = messages.slice();
   for (const [index, parts] of partsToMask) {
     const message = messages[index] as MessageRecord;
-    result[index] = dialectOf(message).replaceResults(message, new Map(parts.map((part) => [part, placeholder]))) as M;
+    const dialect = view === undefined ? dialectOf(message) : view.dialectAt(index);
+    result[index] = dialect.replaceResults(message, new Map(parts.map((part) => [part, placeholder]))) as M;
+    // The copy keeps the shape its dialect made it in.
+    view?.adopt(result[index] as object, view.at(index));
   }
   return { messages: result, masked, changed: [...partsToMask.keys()] };
 }

@@ -1,4 +1,5 @@
-import { isUserBoundary } from "../dialects/messages.js";
+import { isUserTurnIn } from "../dialects/messages.js";
+import { dialectIn } from "../dialects/registry.js";
 import type { Settings } from "../ground/options.js";
 import type { AnyMessage, OverBudgetCause } from "../ground/types.js";
 import type { EnginePlan } from "./compaction-plan.js";
@@ -13,10 +14,11 @@ import { SMALLEST_SUMMARY, summaryTokens } from "./summary-tokens.js";
  */
 export function overBudgetCause<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>): OverBudgetCause {
   const { tokens } = plan;
-  const head = headLength(tokens.messages, plan.dialect);
+  const { formats } = tokens;
+  const head = headLength(tokens.messages, plan.dialect, formats);
   const headTokens = head === 0 ? 0 : tokens.countList(tokens.messages.slice(0, head));
   if (headTokens > settings.maxTokens) return "system-prompt";
-  const isCallerBoundary = settings.isBoundary ?? isUserBoundary;
+  const isCallerBoundary = settings.isBoundary ?? ((message: object) => isUserTurnIn(dialectIn(message, formats), message));
   const messages = tokens.messages;
   const user = latestIndex(messages.length, head, (index) => !plan.made.has(messages[index] as M) && isCallerBoundary(messages[index] as M));
   const userTokens = user === -1 ? 0 : tokens.countList([tokens.messages[user] as M]);

@@ -1,5 +1,6 @@
 import { libraryMessagesOf } from "../dialects/library-messages.js";
 import type { Dialect } from "../dialects/dialect.js";
+import type { MessageFormats } from "../dialects/format-claims.js";
 import { readTranscript } from "../dialects/transcript-format.js";
 import { TranscriptTokens } from "../counting/token-counter.js";
 import { anchoredCounts, type UsageAnchor, type UsageHistory } from "../counting/usage-anchor.js";
@@ -12,7 +13,7 @@ import { maskToolResults } from "./mask-tool-output.js";
 import { latestIndex } from "./search-from-end.js";
 import { headLength } from "./split-at-user-boundary.js";
 import { SMALLEST_SUMMARY, summaryTokens } from "./summary-tokens.js";
-import { TranscriptView } from "./transcript-view.js";
+import type { TranscriptView } from "./transcript-view.js";
 import type { KeptTail } from "./rungs/kept-tail.js";
 
 /** What one plan brings besides the messages and settings. */
@@ -22,6 +23,8 @@ export interface PlanCall {
   history?: UsageHistory | undefined;
   /** The messages a store vouches for as this library's own (no seal needed). */
   stored?: ReadonlySet<object> | undefined;
+  /** The formats of the messages, when the caller has already read them (see `TranscriptView`). */
+  formats?: MessageFormats | undefined;
 }
 
 /** The transcript as counted, before anything is decided. */
@@ -34,6 +37,8 @@ export interface MeasuredTranscript<M extends AnyMessage> {
   /** What the usage report said, when there was one. */
   anchor: UsageAnchor | undefined;
   dialect: Dialect;
+  /** The call's reading of the transcript: each message's format, told once, and what is asked of it. */
+  view: TranscriptView<M>;
   /** Counts of the transcript as it is, anchored on the provider's usage when there is one. */
   original: TranscriptTokens<M>;
   /** The request's count: its messages and the fixed part. */
@@ -63,7 +68,6 @@ export interface PlanContext<M extends AnyMessage> extends MeasuredTranscript<M>
   head: number;
   /** The messages of the transcript that this library made (an earlier summary, its reminder). */
   made: ReadonlySet<object>;
-  view: TranscriptView<M>;
   /** Whether the message at an index is a user turn (not one this library made). */
   isBoundary: (index: number) => boolean;
   /** Whether a kept tail may start at an index: a user turn that cuts no call from its result. */
@@ -89,13 +93,13 @@ export interface PlanContext<M extends AnyMessage> extends MeasuredTranscript<M>
 }
 
 /** Counts the transcript (see `anchoredCounts`) and tells whether it is over budget. */
-export function measureTranscript<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, call: PlanCall): MeasuredTranscript<M> {
-  const dialect = readTranscript(messages, settings.format);
-  const { tokens: original, messagesTotal, fixedTokens, anchor } = anchoredCounts(messages, settings, call.usage, call.history);
+export function measureTranscript<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, call: PlanCall, view: TranscriptView<M>): MeasuredTranscript<M> {
+  const dialect = readTranscript(messages, settings.format, "messages", view);
+  const { tokens: original, messagesTotal, fixedTokens, anchor } = anchoredCounts(messages, { countTokens: settings.countTokens, reserveTokens: settings.reserveTokens, formats: view }, call.usage, call.history);
   const budgeted = budgetSettings(settings, fixedTokens);
   const tokensBefore = Math.ceil(messagesTotal + fixedTokens);
   const overBudget = Math.ceil(messagesTotal) > budgeted.maxTokens;
-  return { messages, settings: budgeted, fixedTokens, anchor, dialect, original, tokensBefore, overBudget, sealed: call.stored === undefined, stored: call.stored };
+  return { messages, settings: budgeted, fixedTokens, anchor, dialect, view, original, tokensBefore, overBudget, sealed: call.stored === undefined, stored: call.stored };
 }
 
 /**
@@ -121,14 +125,13 @@ export function budgetSettings<M extends AnyMessage>(settings: Settings<M>, fixe
 
 /** Reads what the rungs need of a transcript that is to be compacted. */
 export function planContext<M extends AnyMessage>(measured: MeasuredTranscript<M>): PlanContext<M> {
-  const { messages, settings, dialect, original } = measured;
-  const head = headLength(messages, dialect);
+  const { messages, settings, dialect, original, view } = measured;
+  const head = headLength(messages, dialect, view);
   // The library's own summary counts by position and role; a boundary must also not cut a pair
   // (a duplicate result after a user turn would be left without its call).
-  const made = libraryMessagesOf(messages, head, settings.summaryRole, { stored: measured.stored, sealKey: settings.sealKey, dialect });
+  const made = libraryMessagesOf(messages, head, settings.summaryRole, { stored: measured.stored, sealKey: settings.sealKey, dialect, formats: view });
   // Every rung asks about messages by index, through one reading of the transcript. Masking keeps
   // roles, calls and ids, so what it says of a message holds for its masked copy too.
-  const view = new TranscriptView(messages, settings.isBoundary);
   const safe = view.safeCuts();
   const isBoundary = (index: number) => !made.has(messages[index] as M) && view.isBoundaryAt(index);
   const isTailStart = (index: number) => safe[index] === 1 && isBoundary(index);
@@ -146,7 +149,6 @@ export function planContext<M extends AnyMessage>(measured: MeasuredTranscript<M
     reason: measured.overBudget ? "over-budget" : "forced",
     head,
     made,
-    view,
     isBoundary,
     isTailStart,
     latestUser: latestIndex(messages.length, head, isBoundary),
@@ -189,9 +191,9 @@ export function planContext<M extends AnyMessage>(measured: MeasuredTranscript<M
 }
 
 /** Counts of the transcript with old tool results masked, when `maskToolResults` masks any; else the original counts. */
-function maskedTokens<M extends AnyMessage>({ messages, settings, original }: MeasuredTranscript<M>): TranscriptTokens<M> {
+function maskedTokens<M extends AnyMessage>({ messages, settings, original, view }: MeasuredTranscript<M>): TranscriptTokens<M> {
   if (!settings.mask) return original;
-  const masking = maskToolResults(messages, settings.mask);
+  const masking = maskToolResults(messages, settings.mask, view);
   if (masking.masked === 0) return original;
   return new TranscriptTokens(masking.messages, settings.countTokens, { from: original, changed: masking.changed });
 }

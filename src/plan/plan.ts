@@ -10,6 +10,7 @@ import { holdsLatestUserMessage, isLatestUserMessageAlone, latestUserMessageAlon
 import { maskAlone } from "./rungs/mask.js";
 import { truncation } from "./rungs/truncation.js";
 import { decideOnSummary, olderTooSmallToSummarize } from "./summary-decision.js";
+import { TranscriptView } from "./transcript-view.js";
 
 export type { CompactionPlan, EnginePlan, PlanAction, PlanReason } from "./compaction-plan.js";
 export { overBudgetCause } from "./over-budget-cause.js";
@@ -24,7 +25,9 @@ export function planWithSettings<M extends AnyMessage>(
   call: PlanCall = {},
 ): EnginePlan<M> {
   assertTranscript(messages);
-  const measured = measureTranscript(messages, settings, call);
+  // Each message's format is read once, here; every later step of the call asks the view.
+  const view = new TranscriptView(messages, settings.isBoundary, call.formats);
+  const measured = measureTranscript(messages, settings, call, view);
   if (!measured.overBudget && !measured.settings.force) return finishedPlan(measured, { action: "none", reason: "under-budget" });
   const context = planContext(measured);
 

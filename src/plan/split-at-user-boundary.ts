@@ -1,6 +1,7 @@
 import { libraryMessagesOf } from "../dialects/library-messages.js";
 import { isSystemPrompt, isUserBoundary } from "../dialects/messages.js";
 import type { Dialect } from "../dialects/dialect.js";
+import type { MessageFormats } from "../dialects/format-claims.js";
 import { lastProviderCompaction } from "../dialects/provider-compaction.js";
 import { transcriptDialect } from "../dialects/registry.js";
 import { expectedMessage } from "../ground/describe-value.js";
@@ -52,15 +53,15 @@ export interface TailStart {
  * everything up to the last one: it is the summary in force, never cut, masked or truncated, and
  * the older part starts after it.
  */
-export function headLength(messages: readonly object[], dialect: Dialect): number {
-  const prompt = systemPromptLength(messages);
+export function headLength(messages: readonly object[], dialect: Dialect, formats?: MessageFormats): number {
+  const prompt = systemPromptLength(messages, formats);
   return Math.max(prompt, lastProviderCompaction(messages, prompt, dialect) + 1);
 }
 
-/** Length of the run of system and developer messages the transcript opens with, none of them a summary. */
-export function systemPromptLength(messages: readonly object[]): number {
+/** Length of the run of system and developer messages the transcript opens with, none of them a summary. `formats`: the call's, when read. */
+export function systemPromptLength(messages: readonly object[], formats?: MessageFormats): number {
   let length = 0;
-  while (length < messages.length && isSystemPrompt(messages[length] as object)) length++;
+  while (length < messages.length && isSystemPrompt(messages[length] as object, formats)) length++;
   return length;
 }
 

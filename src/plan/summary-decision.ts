@@ -17,7 +17,7 @@ export function olderKeptAsItIs<M extends AnyMessage>(context: PlanContext<M>, r
   if (!settings.truncateToolResults) return undefined;
   const { headTokens } = context.budget;
   const room = settings.maxTokens - headTokens;
-  const truncation = truncateToolPayloads(tokens.messages.slice(head), room, settings.countTokens, tokens.calibration);
+  const truncation = truncateToolPayloads(tokens.messages.slice(head), room, settings.countTokens, { calibration: tokens.calibration, formats: context.view });
   if (truncation === undefined || (!reachSmallest && truncation.tokens > room)) return undefined;
   const keptTokens = tokens.isPerMessage ? headTokens + truncation.tokens : undefined;
   return finishedPlan(context, { action: "truncate", reason: context.reason, head: tokens.messages.slice(0, head), tail: truncation.messages, tokens, keptTokens, tailStart: head, made: context.made });
@@ -75,7 +75,7 @@ export function decideOnSummary<M extends AnyMessage>(context: PlanContext<M>, k
     olderTokens,
     summaryLimit: smallerLimit,
     action: "summarize",
-    previousSummary: summaryTextOf(made),
+    previousSummary: summaryTextOf(made, context.view),
     withoutSummary: () => olderKeptAsItIs(context, false),
   });
 }

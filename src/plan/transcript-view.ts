@@ -1,6 +1,7 @@
 import type { Dialect, MessageRecord } from "../dialects/dialect.js";
+import { claimIndexOf, type MessageFormats } from "../dialects/format-claims.js";
 import { isUserTurnIn } from "../dialects/messages.js";
-import { dialectOf } from "../dialects/registry.js";
+import { dialectAt } from "../dialects/registry.js";
 import { walkToolLinks } from "../dialects/tool-links.js";
 import type { AnyMessage } from "../ground/types.js";
 
@@ -9,27 +10,121 @@ const YES = 1;
 const NO = 2;
 
 /**
- * One plan's reading of its transcript. Each message's dialect is looked up once, and what the
- * stages ask of a message (may a tail start here, is a cut before it safe, does it open a tool
- * group) is read once, when first asked, and kept in typed arrays by index: the tail search, the
- * in-turn split and the ladder's last resort ask about the same recent messages, and a caller's
- * `ladder.isBoundary` is called at most once per message per plan.
+ * One call's reading of its transcript. Each message's format is told once, when the call starts,
+ * and every later step (the count, the check of the format, the head, the boundaries, masking,
+ * truncation, the summary's framing) asks it here: by index for a message of the transcript, by
+ * object for any other message the call meets (a masked or cut copy, a summary it wrote), each of
+ * those told the first time it is met. What the stages ask of a message (its role, is it signed,
+ * may a tail start here, is a cut before it safe, does it open a tool group) is read once, when
+ * first asked, and kept in typed arrays by index: the tail search, the in-turn split and the
+ * ladder's last resort ask about the same recent messages, and a caller's `ladder.isBoundary` is
+ * called at most once per message per plan.
  */
-export class TranscriptView<M extends AnyMessage> {
-  private readonly dialects: Dialect[];
+export class TranscriptView<M extends AnyMessage> implements MessageFormats {
+  /** Each message's index in `formatOrder` (-1: no format claims it, it reads as OpenAI chat). */
+  private readonly formats: Int8Array;
   private readonly boundaries: Uint8Array;
+  /** 0 unknown, 1 signed, 2 not signed. */
+  private readonly signatures: Uint8Array;
+  private dialects: Dialect[] | undefined;
   private safe: Uint8Array | undefined;
+  /** The transcript's messages by object, with their formats: made on the first ask by object. */
+  private byObject: Map<object, number> | undefined;
+  /** Every other message met (a copy, a summary, a stored message), with its format, told when first met. */
+  private readonly others = new Map<object, number>();
 
   /**
    * @param isBoundary - what may start a kept tail; undefined: the default rule (a user message
    *   that carries no tool result), read through the message's dialect
+   * @param known - the formats of `messages` when the call has already read them (a stateful call
+   *   reads its input, then plans the stored summary and the input it does not cover): asked
+   *   instead of telling any message again
    */
   constructor(
     readonly messages: readonly M[],
     private readonly isBoundary: ((message: M) => boolean) | undefined,
+    private readonly known?: MessageFormats,
   ) {
-    this.dialects = messages.map((message) => dialectOf(message));
+    const formats = new Int8Array(messages.length);
+    for (let index = 0; index < messages.length; index++) formats[index] = known === undefined ? claimIndexOf(messages[index] as object) : known.at(index);
+    this.formats = formats;
     this.boundaries = new Uint8Array(messages.length);
+    this.signatures = new Uint8Array(messages.length);
+  }
+
+  /** The format of the message at `index` (see `claimIndexOf`). */
+  at(index: number): number {
+    return this.formats[index] as number;
+  }
+
+  /** The format of any message of this call, told once per object. */
+  of(message: object): number {
+    if (this.known !== undefined) return this.known.of(message);
+    const other = this.others.get(message);
+    if (other !== undefined) return other;
+    const own = this.transcriptFormats().get(message);
+    return own ?? this.outside(message);
+  }
+
+  /** The format of a message that is not one of the transcript's (a summary read from the store), told once. */
+  outside(message: object): number {
+    if (this.known !== undefined) return this.known.of(message);
+    let claim = this.others.get(message);
+    if (claim === undefined) {
+      claim = claimIndexOf(message);
+      this.others.set(message, claim);
+    }
+    return claim;
+  }
+
+  /**
+   * Records the format of a message a dialect made from one of this call's (a masked or cut copy
+   * keeps the shape it was made in), so that it is never told again.
+   */
+  adopt(copy: object, claim: number): void {
+    if (this.known !== undefined) this.known.adopt(copy, claim);
+    else this.others.set(copy, claim);
+  }
+
+  /** The transcript's messages by object (made on the first ask: a call under budget never needs it). */
+  private transcriptFormats(): Map<object, number> {
+    if (this.byObject !== undefined) return this.byObject;
+    const byObject = new Map<object, number>();
+    for (let index = 0; index < this.messages.length; index++) byObject.set(this.messages[index] as object, this.formats[index] as number);
+    return (this.byObject = byObject);
+  }
+
+  /** The dialect of the message at `index`. */
+  dialectAt(index: number): Dialect {
+    return dialectAt(this.formats[index] as number);
+  }
+
+  /** The dialect of any message of this call. */
+  dialectOf(message: object): Dialect {
+    return dialectAt(this.of(message));
+  }
+
+  /** The speaker of the message at `index`, in dialect-free terms. */
+  roleAt(index: number): string | undefined {
+    return this.dialectAt(index).role(this.messages[index] as MessageRecord);
+  }
+
+  /** True for a message that carries a signature the provider checks: no rung of the ladder edits it. */
+  signedAt(index: number): boolean {
+    let known = this.signatures[index];
+    if (known === UNKNOWN) {
+      known = this.dialectAt(index).signed(this.messages[index] as MessageRecord) ? YES : NO;
+      this.signatures[index] = known;
+    }
+    return known === YES;
+  }
+
+  /**
+   * True when the message at `index` may have its tool payloads cut or masked: it is not signed,
+   * and it does not follow an item bound to it (see `isEditableAt`).
+   */
+  isEditableAt(index: number): boolean {
+    return index < this.messages.length && !this.signedAt(index) && (index === 0 || !this.bindsToNextAt(index - 1));
   }
 
   /** True when a tail may start at `index` by the boundary rule (the library's own messages aside, which the plan excludes). */
@@ -37,7 +132,7 @@ export class TranscriptView<M extends AnyMessage> {
     let known = this.boundaries[index];
     if (known === UNKNOWN) {
       const message = this.messages[index] as M;
-      known = (this.isBoundary === undefined ? isUserTurnIn(this.dialects[index] as Dialect, message) : this.isBoundary(message)) ? YES : NO;
+      known = (this.isBoundary === undefined ? isUserTurnIn(this.dialectAt(index), message) : this.isBoundary(message)) ? YES : NO;
       this.boundaries[index] = known;
     }
     return known === YES;
@@ -58,7 +153,7 @@ export class TranscriptView<M extends AnyMessage> {
         (openings[call + 1] as number)++;
         (openings[index + 1] as number)--;
       },
-      this.dialects,
+      this.dialectList(),
     );
     const safe = new Uint8Array(this.messages.length);
     let open = 0;
@@ -70,13 +165,18 @@ export class TranscriptView<M extends AnyMessage> {
     return safe;
   }
 
+  /** The dialect of every message, by index. */
+  dialectList(): readonly Dialect[] {
+    return (this.dialects ??= Array.from(this.formats, (claim) => dialectAt(claim)));
+  }
+
   /** True for a message that may open a complete tool group (an assistant turn, a call item). */
   opensToolGroupAt(index: number): boolean {
-    return (this.dialects[index] as Dialect).opensToolGroup(this.messages[index] as MessageRecord);
+    return this.dialectAt(index).opensToolGroup(this.messages[index] as MessageRecord);
   }
 
   /** True for an item that belongs with the one after it, so no cut may fall right after it. */
   bindsToNextAt(index: number): boolean {
-    return (this.dialects[index] as Dialect).bindsToNext(this.messages[index] as MessageRecord);
+    return this.dialectAt(index).bindsToNext(this.messages[index] as MessageRecord);
   }
 }

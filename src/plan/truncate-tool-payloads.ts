@@ -1,7 +1,8 @@
 import { type Calibration, TranscriptTokens, UNCALIBRATED } from "../counting/token-counter.js";
 import type { MessageRecord } from "../dialects/dialect.js";
 import { isEditableAt } from "../dialects/messages.js";
-import { dialectOf } from "../dialects/registry.js";
+import { listFormats, type MessageFormats } from "../dialects/format-claims.js";
+import { dialectIn } from "../dialects/registry.js";
 import type { AnyMessage, CountTokens } from "../ground/types.js";
 import { cutMiddle, indexIdentifiers, namedIn, type NamedIdentifiers } from "../text/cut-middle.js";
 import { shortenJson } from "../text/shorten-json.js";
@@ -55,12 +56,12 @@ function namedOf(message: object, slot: Slot): NamedIdentifiers {
  */
 const previous = new WeakMap<object, { messages: readonly object[]; texts: readonly string[]; budget: number; countTokens: unknown; calibration: Calibration; cap: number; result: Truncation<AnyMessage> }>();
 
-function slotsOf(messages: readonly object[]): Slot[] {
+function slotsOf(messages: readonly object[], formats: MessageFormats | undefined): Slot[] {
   const slots: Slot[] = [];
   messages.forEach((message, position) => {
     // A signed message (and a call bound to its reasoning) reaches the provider byte for byte.
-    if (!isEditableAt(messages, position)) return;
-    const dialect = dialectOf(message);
+    if (!isEditableAt(messages, position, formats)) return;
+    const dialect = dialectIn(message, formats);
     dialect.argumentTexts(message as MessageRecord).forEach((text, index) => slots.push({ message: position, kind: "arguments", index, text }));
     dialect.resultTexts(message as MessageRecord).forEach((text, index) => slots.push({ message: position, kind: "result", index, text }));
   });
@@ -93,9 +94,12 @@ export function truncateToolPayloads<M extends AnyMessage>(
   messages: readonly M[],
   budget: number,
   countTokens: CountTokens<M> | undefined,
-  calibration: Calibration = UNCALIBRATED,
+  /** `formats`: the call's, when a plan truncates (they are not told again). */
+  counting: { calibration?: Calibration; formats?: MessageFormats } = {},
 ): Truncation<M> | undefined {
-  const slots = slotsOf(messages);
+  const { calibration = UNCALIBRATED } = counting;
+  const formats = counting.formats === undefined ? undefined : listFormats(messages, counting.formats);
+  const slots = slotsOf(messages, formats);
   const texts = slots.map((slot) => slot.text);
   const first = slots.length === 0 ? undefined : (messages[(slots[0] as Slot).message] as object);
   const last = first === undefined ? undefined : previous.get(first);
@@ -103,7 +107,7 @@ export function truncateToolPayloads<M extends AnyMessage>(
     last !== undefined && last.countTokens === countTokens && sameMessages(last.messages, messages) && sameCalibration(last.calibration, calibration, messages) && last.texts.every((text, index) => text === texts[index]);
   if (unchanged && last.budget === budget) return { ...(last.result as Truncation<M>), messages: (last.result.messages as M[]).slice() };
 
-  const original = new TranscriptTokens(messages, countTokens, undefined, calibration);
+  const original = new TranscriptTokens(messages, countTokens, undefined, { calibration, formats });
   if (original.total <= budget) return undefined;
   if (slots.length === 0) return undefined;
 
@@ -127,8 +131,10 @@ export function truncateToolPayloads<M extends AnyMessage>(
     const candidate = messages.slice();
     for (const [position, { results, args }] of byMessage) {
       const message = messages[position] as MessageRecord;
-      const dialect = dialectOf(message);
+      const dialect = dialectIn(message, formats);
       candidate[position] = dialect.replaceResults(dialect.replaceArguments(message, args), results) as M;
+      // The cut copy keeps the shape its dialect made it in.
+      formats?.adopt(candidate[position] as object, formats.at(position));
     }
     const tokens = new TranscriptTokens(candidate, countTokens, { from: original, changed: [...byMessage.keys()] }).total;
     return { messages: candidate, tokens, cut };

@@ -1,7 +1,9 @@
 import type { Settings } from "../ground/options.js";
 import type { AnyMessage } from "../ground/types.js";
+import type { MessageFormats } from "../dialects/format-claims.js";
 import { formatDialect } from "../dialects/transcript-format.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
+import type { TranscriptView } from "../plan/transcript-view.js";
 import { checkedSummary } from "../stores/check-state.js";
 import type { ConversationState } from "../stores/conversation-state.js";
 import { digestMessages } from "../stores/digest.js";
@@ -30,6 +32,8 @@ export interface ApplyContext<M extends AnyMessage> {
    * the state of one of them must never be rebased onto another's input.
    */
   followsSlidWindow: boolean;
+  /** The call's reading of its input: each message's format, told once. */
+  formats?: MessageFormats | undefined;
 }
 
 /** Where the message at `index` of an applied state's `base` sits in the input (-1: a stored summary message). */
@@ -53,7 +57,8 @@ const unapplied = <M extends AnyMessage>(messages: readonly M[]): AppliedState<M
  * does not hold what this library stores.
  */
 export async function appliedState<M extends AnyMessage>(messages: readonly M[], stored: ConversationState | undefined, context: ApplyContext<M>): Promise<AppliedState<M>> {
-  const head = headLength(messages, formatDialect(messages, context.settings.format));
+  const { formats } = context;
+  const head = headLength(messages, formatDialect(messages, context.settings.format, formats), formats);
   // The summary is taken from the store only: a message of the input that looks like one is text of its author.
   if (stored === undefined || stored.covered <= head) return unapplied(messages);
   let state: ConversationState | undefined = stored;
@@ -64,7 +69,7 @@ export async function appliedState<M extends AnyMessage>(messages: readonly M[],
   if (state === undefined) return unapplied(messages);
   let summary: M[];
   try {
-    summary = checkedSummary(state, messages, head, context.settings);
+    summary = checkedSummary(state, messages, { head, formats }, context.settings);
   } catch (error) {
     context.invalid(error);
     return unapplied(messages);
@@ -85,4 +90,20 @@ export async function bestBranch<M extends AnyMessage>(messages: readonly M[], s
     if (continued.stored.size > 0) return continued;
   }
   return unapplied(messages);
+}
+
+/**
+ * The formats of an applied state's `base`, from the call's reading of its input: a message of the
+ * input is asked by its index there, a stored summary message is told once, when first met.
+ */
+export function formatsOfBase<M extends AnyMessage>({ base, origin }: Pick<AppliedState<M>, "base" | "origin">, input: TranscriptView<M>): MessageFormats {
+  if (origin === undefined) return input;
+  return {
+    at: (index) => {
+      const at = origin[index] as number;
+      return at >= 0 ? input.at(at) : input.outside(base[index] as object);
+    },
+    of: (message) => input.of(message),
+    adopt: (copy, claim) => input.adopt(copy, claim),
+  };
 }

@@ -12,9 +12,10 @@ import { planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { formatDialect } from "../dialects/transcript-format.js";
 import { UsageHistories } from "../counting/usage-anchor.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
+import { TranscriptView } from "../plan/transcript-view.js";
 import { assertTranscript } from "../validation/validate-messages.js";
 import { checkedUsage } from "../validation/usage.js";
-import { bestBranch, inputIndexOf, type AppliedState, type ApplyContext } from "./applied-state.js";
+import { bestBranch, formatsOfBase, inputIndexOf, type AppliedState, type ApplyContext } from "./applied-state.js";
 import { archiveLine } from "../archive/archive-line.js";
 import { archivePositions } from "../archive/archive-positions.js";
 import { archiveStore } from "../archive/archive-store.js";
@@ -89,6 +90,8 @@ interface Call<T extends AnyMessage> {
   shadows?: ReadonlySet<ConversationState>;
   /** What the engine measured, and whether it compacted: what a later request is weighed against. */
   seen: { tokens: number; compacted: boolean };
+  /** The call's reading of its input: each message's format, told once, when the call starts. */
+  view: TranscriptView<T>;
 }
 
 /**
@@ -140,14 +143,15 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const signal = optionalAbortSignal(call.signal, "signal");
     const id = optionalNonEmptyString(call.conversationId, "conversationId") ?? defaultId;
     assertTranscript(messages);
+    const view = new TranscriptView(messages, undefined);
     let key: string;
     try {
-      key = await queue.keyInOrder(async () => (id === undefined ? automaticKey(messages, formatDialect(messages, settings.format)) : keyOfId(id)));
+      key = await queue.keyInOrder(async () => (id === undefined ? automaticKey(messages, formatDialect(messages, settings.format, view), view) : keyOfId(id)));
     } catch (error) {
       if (!(error instanceof UnreadableValueError)) throw error;
       // Its opening cannot be read, so the conversation has no key: it is compacted without state.
       const usage = checkedUsage(call.usage, messages.length);
-      return withoutState(error, { messages, key: `${KEY_PREFIX}auto:unreadable`, signal, usage, reported: usage, note: undefined, forced: false, refused: false, seen: { tokens: 0, compacted: false } });
+      return withoutState(error, { messages, key: `${KEY_PREFIX}auto:unreadable`, signal, usage, reported: usage, note: undefined, forced: false, refused: false, seen: { tokens: 0, compacted: false }, view });
     }
     return queue.inTurn(key, async () => {
       const verdict = readVerdict(call.response, sent.get(key), messages, settings.onProviderVerdict);
@@ -155,7 +159,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       // A compaction the agent asked for is this call's, in the conversation's turn.
       const note = requests.take(key);
       const seen = { tokens: 0, compacted: false };
-      const result = await compactOnce({ messages, key, signal, usage, reported: usage, note, forced: verdict.overflowed, refused: verdict.refused, seen });
+      const result = await compactOnce({ messages, key, signal, usage, reported: usage, note, forced: verdict.overflowed, refused: verdict.refused, seen, view });
       requests.saw(key, seen.tokens, note !== undefined && seen.compacted);
       sent.set(key, result === null ? messages : result.messages);
       return result;
@@ -175,17 +179,17 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
 
   /** A call whose input holds a value the digest cannot read: reported, and compacted as `compactor` does, no state read or kept. */
   async function withoutState<T extends M>(error: UnreadableValueError, call: Call<T>): Promise<CompactionResult<T> | null> {
-    const { messages, key, signal, usage, seen } = call;
+    const { messages, key, signal, usage, seen, view } = call;
     report(error, { operation: "get", key });
-    const outcome = await runCompaction<T>(messages, settingsOf(call), definedFields({ signal, usage, history: histories.of(key), measured: (tokens: number) => (seen.tokens = tokens) }));
+    const outcome = await runCompaction<T>(messages, settingsOf(call), definedFields({ signal, usage, history: histories.of(key), measured: (tokens: number) => (seen.tokens = tokens), formats: view }));
     seen.compacted = outcome !== null;
     return outcome === null ? null : resultOf(outcome);
   }
 
   /** Read state → plan → lease (only to summarize) → engine → write state → archive. */
   async function compactStored<T extends M>(input: Call<T>): Promise<CompactionResult<T> | null> {
-    const { messages, key, signal } = input;
-    const apply: ApplyContext<T> = { settings, invalid: (error) => report(error, { operation: "get", key }), followsSlidWindow: !isAutomaticKey(key) };
+    const { messages, key, signal, view } = input;
+    const apply: ApplyContext<T> = { settings, invalid: (error) => report(error, { operation: "get", key }), followsSlidWindow: !isAutomaticKey(key), formats: view };
     // After a refusal, every stored provider compaction of the conversation stands as its readable
     // shadow: the provider will refuse the item again, and the shadow says what it replaced.
     const shadows = new Set<ConversationState>();
@@ -202,7 +206,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const call = { ...input, usage: input.usage ?? (await usageFromState(messages, applied.state)), shadows };
     // One summary per crossing across instances: only the holder of the lease summarizes; the
     // others wait for its state, then go on from it (and summarize alone if it never comes).
-    let planned = typeof store.acquire === "function" ? planWithSettings(applied.base, settingsOf(input), definedFields({ usage: usageOfBase(call.usage, applied.state, applied.origin), stored: applied.stored, history: histories.of(key) })) : undefined;
+    let planned = typeof store.acquire === "function" ? planWithSettings(applied.base, settingsOf(input), definedFields({ usage: usageOfBase(call.usage, applied.state, applied.origin), stored: applied.stored, history: histories.of(key), formats: formatsOfBase(applied, view) })) : undefined;
     if (planned?.action !== "summarize") return compactApplied(call, applied, planned);
     const lease = await leases.acquire(key, signal, async () => {
       const continued = await bestBranch(messages, await readBranches(), apply);
@@ -220,9 +224,10 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   }
 
   async function compactApplied<T extends M>(call: Call<T>, applied: AppliedState<T>, planned: EnginePlan<T> | undefined): Promise<CompactionResult<T> | null> {
-    const { messages, key, signal, usage, reported, seen } = call;
+    const { messages, key, signal, usage, reported, seen, view } = call;
     const callSettings = settingsOf(call);
     const { state, base, origin, stored } = applied;
+    const baseFormats = formatsOfBase(applied, view);
     const inputIndex = inputIndexOf(applied);
     // A conversation without an id has no archive: a recall names its conversation by id.
     const archived = archive !== undefined && !isAutomaticKey(key);
@@ -233,15 +238,15 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     let archiveRead: { ranges: ArchivedRange[] | undefined } | undefined;
     let engineSettings: Settings<T> = callSettings;
     if (archived) {
-      planned ??= planWithSettings(base, callSettings, definedFields({ usage: engineUsage, stored, history: histories.of(key) }));
+      planned ??= planWithSettings(base, callSettings, definedFields({ usage: engineUsage, stored, history: histories.of(key), formats: baseFormats }));
       if (planned.action === "summarize" || planned.action === "truncate") archiveRead = { ranges: await archive.read(key, signal) };
     }
-    const positionOf = archivePositions(messages, state, archiveRead?.ranges, formatDialect(messages, settings.format));
+    const positionOf = archivePositions(messages, state, archiveRead?.ranges, { dialect: formatDialect(messages, settings.format, view), formats: view });
     if (archived && archiveRead !== undefined && planned?.action === "summarize") {
-      engineSettings = withArchiveLine(callSettings, { messages, applied, plan: planned, positionOf, archivedBefore: archiveRead.ranges, toolName: resolved.archiveToolName });
+      engineSettings = withArchiveLine(callSettings, { messages, applied, plan: planned, positionOf, archivedBefore: archiveRead.ranges, toolName: resolved.archiveToolName, view });
     }
     const storedText = state?.madeBy === undefined ? undefined : state.text;
-    const outcome = await runCompaction<T>(base, engineSettings, definedFields({ signal, usage: engineUsage, stored, planned, storedText, history: histories.of(key), measured: (tokens: number) => (seen.tokens = tokens) }));
+    const outcome = await runCompaction<T>(base, engineSettings, definedFields({ signal, usage: engineUsage, stored, planned, storedText, history: histories.of(key), measured: (tokens: number) => (seen.tokens = tokens), formats: baseFormats }));
     seen.compacted = outcome !== null;
     if (outcome === null) {
       // The shadow that stood in for a refused item is the conversation's state from now on, in
@@ -278,21 +283,22 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   }
 
   /** Stores what a summary made: the summary, and which leading input messages it covers. */
-  async function writeOutcome<T extends M>({ messages, key, signal }: Call<T>, applied: AppliedState<T>, outcome: CompactionOutcome<T>, positionOf: (index: number) => number): Promise<void> {
+  async function writeOutcome<T extends M>({ messages, key, signal, view }: Call<T>, applied: AppliedState<T>, outcome: CompactionOutcome<T>, positionOf: (index: number) => number): Promise<void> {
     if (outcome.strategy !== "summarize" && outcome.strategy !== "fallback") return;
     const { state, base } = applied;
     const inputIndex = inputIndexOf(applied);
     const covered = outcome.tailStart >= base.length ? messages.length : inputIndex(outcome.tailStart);
     const pinned = outcome.pinned.map(inputIndex);
     if (covered <= 0 || !pinned.every((index) => index >= 0)) return;
+    const dialect = formatDialect(messages, settings.format, view);
     await unlessUnreadable(key, async () => {
       const next: ConversationState = {
         version: STATE_VERSION,
         covered,
         digest: await digestMessages(messages.slice(0, covered)),
         pinned,
-        ...storedSummaryOf(outcome, applied, messages, formatDialect(messages, settings.format)),
-        coveredTail: await coveredTailOf(messages, covered, headLength(messages, formatDialect(messages, settings.format))),
+        ...storedSummaryOf(outcome, applied, messages, { dialect, formats: view, baseFormats: formatsOfBase(applied, view) }),
+        coveredTail: await coveredTailOf(messages, covered, headLength(messages, dialect, view)),
         conversationCovered: positionOf(covered),
       };
       await branches.write(key, { next, messages, extended: state, signal });
@@ -346,6 +352,8 @@ interface ArchiveLineContext<T extends AnyMessage> {
   archivedBefore: readonly ArchivedRange[] | undefined;
   /** The name the recall tool is registered under (`archive.toolName`). */
   toolName: string;
+  /** The call's reading of its input. */
+  view: TranscriptView<T>;
 }
 
 /**
@@ -355,10 +363,10 @@ interface ArchiveLineContext<T extends AnyMessage> {
  * expired or was lost is not named). When the archive could not be read, nothing will be written,
  * and the summary ends without a line.
  */
-function withArchiveLine<T extends AnyMessage>(settings: Settings<T>, { messages, applied, plan, positionOf, archivedBefore, toolName }: ArchiveLineContext<T>): Settings<T> {
+function withArchiveLine<T extends AnyMessage>(settings: Settings<T>, { messages, applied, plan, positionOf, archivedBefore, toolName, view }: ArchiveLineContext<T>): Settings<T> {
   if (archivedBefore === undefined) return settings;
   const inputIndex = inputIndexOf(applied);
-  const head = headLength(messages, formatDialect(messages, settings.format));
+  const head = headLength(messages, formatDialect(messages, settings.format, view), view);
   return {
     ...settings,
     summarySuffix: (tailStart: number) => {

@@ -1,6 +1,7 @@
 import { carriesToolCall, carriesToolResult, leadingText, roleOf } from "../dialects/messages.js";
 import { summaryRoleIn } from "../dialects/library-messages.js";
 import type { MessageRecord } from "../dialects/dialect.js";
+import { listFormats, type MessageFormats } from "../dialects/format-claims.js";
 import { formatDialect } from "../dialects/transcript-format.js";
 import { providerCompactionOf } from "../dialects/provider-compaction.js";
 import { findToolPairProblems } from "../dialects/tool-pairs.js";
@@ -16,13 +17,19 @@ export class InvalidStateError extends TypeError {
   override name = "InvalidStateError";
 }
 
-function textOf(message: unknown): string | undefined {
+function textOf(message: unknown, formats: MessageFormats | undefined): string | undefined {
   if (typeof message !== "object" || message === null || Array.isArray(message)) return undefined;
   try {
-    return leadingText(message);
+    return leadingText(message, formats);
   } catch {
     return undefined;
   }
+}
+
+/** Where the input's head ends, and the formats of its messages when the call has read them. */
+export interface Opening {
+  head: number;
+  formats?: MessageFormats | undefined;
 }
 
 /**
@@ -33,18 +40,18 @@ function textOf(message: unknown): string | undefined {
  * flush reminder, or `pinned` indices that are not strictly increasing inside the covered part,
  * or that name a message with a tool call or a tool result (a duplicate or an orphan once sent).
  */
-export function checkedSummary<M extends AnyMessage>(state: ConversationState, messages: readonly M[], head: number, settings: Settings<M>): M[] {
-  if (state.madeBy !== undefined) return storedReplacement(state, messages, head, settings);
-  checkPinned(state, messages, head);
-  const dialect = formatDialect(messages, settings.format);
+export function checkedSummary<M extends AnyMessage>(state: ConversationState, messages: readonly M[], opening: Opening, settings: Settings<M>): M[] {
+  if (state.madeBy !== undefined) return storedReplacement(state, messages, opening, settings);
+  checkPinned(state, messages, opening);
+  const dialect = formatDialect(messages, settings.format, opening.formats);
   // The reply that answers the summary where turns must alternate is rebuilt, never read back.
-  const replied = dialect.replyToSummary !== undefined && state.summary.length > 1 && textOf(state.summary.at(-1)) === SUMMARY_REPLY;
+  const replied = dialect.replyToSummary !== undefined && state.summary.length > 1 && textOf(state.summary.at(-1), opening.formats) === SUMMARY_REPLY;
   const [summary, reminder, ...rest] = replied ? state.summary.slice(0, -1) : state.summary;
-  const text = textOf(summary);
+  const text = textOf(summary, opening.formats);
   if (text === undefined || !text.startsWith(SUMMARY_PREFIX) || text.trim() === SUMMARY_PREFIX.trim()) {
     throw new InvalidStateError("Expected the stored state's summary to be a text message that starts with the summary prefix");
   }
-  if (rest.length > 0 || (reminder !== undefined && textOf(reminder) !== FLUSH_TO_MEMORY_REMINDER)) {
+  if (rest.length > 0 || (reminder !== undefined && textOf(reminder, opening.formats) !== FLUSH_TO_MEMORY_REMINDER)) {
     throw new InvalidStateError("Expected the stored state to hold a summary and at most the flush reminder after it");
   }
   // The plan never gives a summary less room than a summary of a few words, whatever
@@ -54,7 +61,7 @@ export function checkedSummary<M extends AnyMessage>(state: ConversationState, m
   // Checked by its length first, so a stored megabyte is refused without being counted.
   if (text.length > limit * 16 + 1024) throw new InvalidStateError(`Expected the stored summary within \`summary.maxTokens\` (${limit}), got ${text.length} characters`);
   const role = summaryRoleIn(dialect, settings.summaryRole);
-  if (roleOf(summary as object) !== role) throw new InvalidStateError(`Expected the stored summary to have the role ${String(role)} (\`summary.role\`)`);
+  if (roleOf(summary as object, opening.formats) !== role) throw new InvalidStateError(`Expected the stored summary to have the role ${String(role)} (\`summary.role\`)`);
   const rebuilt = [dialect.textMessage(settings.summaryRole, text) as M];
   if (reminder !== undefined) rebuilt.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER) as M);
   if (replied) {
@@ -63,19 +70,20 @@ export function checkedSummary<M extends AnyMessage>(state: ConversationState, m
     if (withReminder) rebuilt[0] = dialect.withText!(rebuilt[0] as MessageRecord, FLUSH_TO_MEMORY_REMINDER) as M;
     rebuilt.push(dialect.replyToSummary!() as M);
   }
-  const tokens = new TranscriptTokens(rebuilt.slice(0, 1), settings.countTokens).total;
+  const first = rebuilt.slice(0, 1);
+  const tokens = new TranscriptTokens(first, settings.countTokens, undefined, { formats: opening.formats && listFormats(first, opening.formats) }).total;
   if (tokens > limit) {
     throw new InvalidStateError(`Expected the stored summary within \`summary.maxTokens\` (${limit}), got ${Math.ceil(tokens)} tokens`);
   }
   return rebuilt;
 }
 
-function checkPinned(state: ConversationState, messages: readonly object[], head: number): void {
+function checkPinned(state: ConversationState, messages: readonly object[], { head, formats }: Opening): void {
   let previous = head - 1;
   for (const index of state.pinned) {
     if (index <= previous || index >= state.covered) throw new InvalidStateError("Expected the stored state's `pinned` to be strictly increasing indices after the system prompt and below `covered`");
     const message = messages[index] as object;
-    if (carriesToolResult(message) || carriesToolCall(message)) throw new InvalidStateError(`Expected the stored state's \`pinned\` to name no tool call or result, got index ${index}`);
+    if (carriesToolResult(message, formats) || carriesToolCall(message, formats)) throw new InvalidStateError(`Expected the stored state's \`pinned\` to name no tool call or result, got index ${index}`);
     previous = index;
   }
 }
@@ -85,10 +93,10 @@ function checkPinned(state: ConversationState, messages: readonly object[], head
  * (the current `summarize` says who it is, `madeBy`), and otherwise as a summary of its readable
  * text, rebuilt and checked as any stored summary; without a text it cannot be used.
  */
-function storedReplacement<M extends AnyMessage>(state: ConversationState, messages: readonly M[], head: number, settings: Settings<M>): M[] {
+function storedReplacement<M extends AnyMessage>(state: ConversationState, messages: readonly M[], opening: Opening, settings: Settings<M>): M[] {
   const made = state.madeBy as NonNullable<ConversationState["madeBy"]>;
   const current = (settings.summarize as { madeBy?: unknown } | undefined)?.madeBy as ConversationState["madeBy"];
-  const dialect = formatDialect(messages, settings.format);
+  const dialect = formatDialect(messages, settings.format, opening.formats);
   if (current !== undefined && current.provider === made.provider && current.model === made.model) {
     if (!state.summary.some((message) => providerCompactionOf(message, dialect) !== undefined)) {
       throw new InvalidStateError("Expected the stored state's replacement to hold a provider compaction");
@@ -99,12 +107,12 @@ function storedReplacement<M extends AnyMessage>(state: ConversationState, messa
     if (JSON.stringify(state.summary).length > settings.maxSummaryTokens * 16 + 1024) {
       throw new InvalidStateError(`Expected the stored replacement within \`summary.maxTokens\` (${settings.maxSummaryTokens})`);
     }
-    checkPinned(state, messages, head);
+    checkPinned(state, messages, opening);
     return state.summary as M[];
   }
   const shadow = shadowState(state, messages, settings);
   if (shadow === undefined) throw new InvalidStateError(`Expected the stored compaction by ${made.provider} ${made.model} to carry a readable \`text\` for another provider or model`);
-  return checkedSummary(shadow, messages, head, settings);
+  return checkedSummary(shadow, messages, opening, settings);
 }
 
 /**

@@ -1,6 +1,7 @@
 // The store keys of a conversation: its state, its lease, its archive, and the key of a conversation without an id.
 
 import type { Dialect } from "../dialects/dialect.js";
+import type { MessageFormats } from "../dialects/format-claims.js";
 import { transcriptDialect } from "../dialects/registry.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
 import { digestMessages } from "./digest.js";
@@ -66,8 +67,8 @@ export const isAutomaticKey = (key: string): boolean => key.startsWith(`${KEY_PR
  * to compact almost always does (the opening ends at the first messages that hold some text); one
  * that compacts before (a long system prompt, short messages) finds its state again only from then.
  */
-export async function automaticKey(messages: readonly object[], dialect: Dialect = transcriptDialect(messages)): Promise<string> {
-  return `${KEY_PREFIX}auto:${await digestMessages(messages.slice(0, openingEnd(messages, dialect)))}`;
+export async function automaticKey(messages: readonly object[], dialect: Dialect = transcriptDialect(messages), formats?: MessageFormats): Promise<string> {
+  return `${KEY_PREFIX}auto:${await digestMessages(messages.slice(0, openingEnd(messages, dialect, formats)))}`;
 }
 
 /** Messages after the system prompt that the opening holds at least: the first request, the reply to it and the next message. */
@@ -80,8 +81,8 @@ const OPENING_CHARACTERS = 256;
 const LOOKED_AT_PER_MESSAGE = 256;
 
 /** The index after the opening: see `automaticKey`. */
-function openingEnd(messages: readonly object[], dialect: Dialect): number {
-  const head = headLength(messages, dialect);
+function openingEnd(messages: readonly object[], dialect: Dialect, formats: MessageFormats | undefined): number {
+  const head = headLength(messages, dialect, formats);
   let end = head;
   let characters = 0;
   while (end < messages.length && end - head < OPENING_MAX_MESSAGES && (end - head < OPENING_MESSAGES || characters < OPENING_CHARACTERS)) {

@@ -12,6 +12,6 @@ export function truncation<M extends AnyMessage>(context: PlanContext<M>, kept: 
   const tailTokens = context.tailTokens(kept);
   const room = context.roomFor(kept);
   if (!settings.truncateToolResults || tailTokens <= room) return undefined;
-  const cut = truncateToolPayloads(kept.tail, room, settings.countTokens, tokens.calibration);
+  const cut = truncateToolPayloads(kept.tail, room, settings.countTokens, { calibration: tokens.calibration, formats: context.view });
   return cut === undefined ? undefined : { ...kept, tail: cut.messages, tailTokens: cut.tokens, truncated: true };
 }
