@@ -122,6 +122,8 @@ export function textFacts(text, add) {
   }
   for (let t = 0; t < tokens.length; t++) {
     let [s, e] = tokens[t];
+    // A JSON escape left in text (`\n1. Cancel`) is a separator, not part of the word after it.
+    if (s > 0 && text.charCodeAt(s - 1) === 92 && /^[ntr](?![a-z])/.test(text.slice(s, s + 2))) s++;
     let token = text.slice(s, e);
     // A `key:` or `key=` glued to its value: `price:185`, `order_id=W123`.
     const glued = /^([A-Za-z_][A-Za-z0-9_]*)[:=]([^:=].*)$/.exec(token);

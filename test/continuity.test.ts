@@ -118,9 +118,7 @@ describe("extractiveSummary ranks facts", () => {
 
   it("gives each fact the few words that say what it is", () => {
     const summary = extractiveSummary(older, { maxTokens: 1_000 });
-    // The quoted call already shows the order id whole: it is not listed again among the facts.
-    expect(summary).toContain('"order_id":"#W2378156"');
-    expect(summary.split("#W2378156").length - 1).toBe(2);
+    expect(summary).toContain("order_id #W2378156");
     // A number says what it is by its field, written as one: `price: 47.84`, not any 47.84.
     expect(summary).toContain("price: 47.84");
     expect(summary).toContain("certificate_7480005");

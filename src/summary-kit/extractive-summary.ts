@@ -410,7 +410,9 @@ function textFacts(text: string, source: string, tier: number, order: number): F
     let wordStart = wordEnd;
     while (wordStart > 0 && wordEnd - wordStart < 24 && /[A-Za-z]/.test(window.charAt(wordStart - 1))) wordStart--;
     const word = wordStart < wordEnd && wordEnd < start && (wordStart === 0 || !/[A-Za-z]/.test(window.charAt(wordStart - 1))) ? window.slice(wordStart, wordEnd) : "";
-    found.push({ identifier, item: word.length >= 2 ? `${word} ${identifier}` : identifier, source, tier, order });
+    // A short word of prose before it (`on`, `and`, `the`) says nothing of what it is, and costs room; before a number it stays (`fee 25`).
+    const says = word.length >= 4 || (word.length >= 2 && (word !== word.toLowerCase() || isNumber(identifier)));
+    found.push({ identifier, item: says ? `${word} ${identifier}` : identifier, source, tier, order });
     return found.length < 500;
   });
   // A code with a digit is an identifier the scanner found; one of capitals alone (`EWR`) is found here.
@@ -525,17 +527,13 @@ function factsBlock(facts: Fact[], mentions: ReadonlyMap<string, number>, room: 
     .map((fact, index) => ({ fact, index }))
     .sort((a, b) => a.fact.tier - b.fact.tier || timesSaid(b.fact) - timesSaid(a.fact) || b.fact.order - a.fact.order || a.index - b.index);
   const taken = new Set<string>();
-  // What the quotes above already show, read once: an id or a name they hold whole needs no line of
-  // its own (a number does, with its field: the quote may show it as another kind of value).
-  const quoted = new Set<string>();
-  scanIdentifiers(shown, (identifier) => void quoted.add(identifier));
   const chosen: { fact: Fact; index: number }[] = [];
   const sources = new Set<string>();
   let left = room;
   for (const entry of ranked) {
     const { identifier, item, source } = entry.fact;
     // Once per identifier, and not again when a quoted request above already holds it.
-    if (taken.has(identifier) || (source === "user" && shown.includes(identifier)) || (quoted.has(identifier) && !isNumber(identifier))) continue;
+    if (taken.has(identifier) || (source === "user" && shown.includes(identifier))) continue;
     const cost = tokensOf(`${item}; `) + (sources.has(source) ? 0 : tokensOf(`\n- ${source}: `));
     if (cost > left) continue;
     taken.add(identifier);

@@ -79,7 +79,14 @@ function namedBy(values: readonly unknown[], listChars: number, shown: ReadonlyS
   return names.length === 0 ? "" : `; they named ${names.join(", ")}`;
 }
 
-function shorten(value: unknown, level: { items: number; chars: number }, listChars: number, depth: number, shown: ReadonlySet<string>): unknown {
+/** How lists are made at one level: the room each may take, and what the kept part already shows. */
+interface Listing {
+  listChars: number;
+  shown: ReadonlySet<string>;
+}
+
+function shorten(value: unknown, level: { items: number; chars: number }, listing: Listing, depth: number): unknown {
+  const { listChars, shown } = listing;
   if (typeof value === "string") {
     if (value.length <= level.chars) return value;
     // Cut between whole characters: half an emoji would be escaped as a lone surrogate (`\ud83d`).
@@ -93,19 +100,19 @@ function shorten(value: unknown, level: { items: number; chars: number }, listCh
   if (depth > 32) return "[… nested too deep …]";
   if (Array.isArray(value)) {
     const items = value;
-    if (items.length <= level.items) return items.map((item) => shorten(item, level, listChars, depth + 1, shown));
+    if (items.length <= level.items) return items.map((item) => shorten(item, level, listing, depth + 1));
     const first = Math.ceil(level.items / 2);
     const last = level.items - first;
     const omitted = items.slice(first, items.length - last);
     return [
-      ...items.slice(0, first).map((item) => shorten(item, level, listChars, depth + 1, shown)),
+      ...items.slice(0, first).map((item) => shorten(item, level, listing, depth + 1)),
       `… ${omitted.length} more item${omitted.length === 1 ? "" : "s"}${namedBy(omitted, listChars, shown)}`,
-      ...items.slice(items.length - last).map((item) => shorten(item, level, listChars, depth + 1, shown)),
+      ...items.slice(items.length - last).map((item) => shorten(item, level, listing, depth + 1)),
     ];
   }
   const entries = Object.entries(value);
   const shortened: Record<string, unknown> = {};
-  for (const [key, item] of entries.slice(0, MOST_KEYS)) shortened[key] = shorten(item, level, listChars, depth + 1, shown);
+  for (const [key, item] of entries.slice(0, MOST_KEYS)) shortened[key] = shorten(item, level, listing, depth + 1);
   if (entries.length > MOST_KEYS) shortened["…"] = `${entries.length - MOST_KEYS} more keys${namedBy([Object.fromEntries(entries.slice(MOST_KEYS))], listChars, shown)}`;
   return shortened;
 }
@@ -133,9 +140,9 @@ export function shortenJson(text: string, keep: number, listChars: number): stri
   for (const level of LEVELS) {
     // What the kept items show is not named again: read from the same level shortened without lists.
     const shown = new Set<string>();
-    if (listChars > 0) shownBy(shorten(value, level, 0, 0, shown), undefined, shown, 0);
+    if (listChars > 0) shownBy(shorten(value, level, { listChars: 0, shown }, 0), undefined, shown, 0);
     for (const perList of perLists) {
-      const shortened = JSON.stringify(shorten(value, level, perList, 0, shown));
+      const shortened = JSON.stringify(shorten(value, level, { listChars: perList, shown }, 0));
       if (shortened.length <= keep + listChars) return shortened;
     }
   }
