@@ -11,7 +11,10 @@ import { writeFileSync } from "node:fs";
 import { billed, billedList, o200k } from "./billed.mjs";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, buildSummaryPrompt, compactor, extractiveSummary, statefulCompactor } from "../dist/index.js";
 import { loadTranscripts, sample } from "./data.mjs";
-import { factsOf, messageFacts, visibleFacts, writtenFacts } from "./facts.mjs";
+import * as projectFacts from "./facts.mjs";
+import * as independentFacts from "./independent-facts.mjs";
+
+const { factsOf, messageFacts, visibleFacts } = projectFacts;
 
 const { transcripts, source } = loadTranscripts();
 
@@ -40,7 +43,7 @@ function unavoidable(request, window) {
 const datasetOf = (transcript) => (transcript.dataset === "tau1" ? "tau-bench" : transcript.dataset === "tau2" ? "tau2-bench" : "coding");
 
 /** The facts of the system prompt (never needed), and the last index at which an assistant writes each fact. */
-function factIndex(messages) {
+function factIndex(messages, { messageFacts, writtenFacts } = projectFacts) {
   const systemFacts = new Set(messages[0]?.role === "system" ? messageFacts(messages[0]) : []);
   const lastWritten = new Map();
   messages.forEach((message, index) => {
@@ -49,9 +52,18 @@ function factIndex(messages) {
   return { systemFacts, lastWritten };
 }
 
+const emptyTotals = () => ({ compactions: 0, needed: 0, extractive: 0, summaryHolds: 0, prompt: 0, dropped: 0, trim: 0, rendererHidden: 0, truncated: 0, lost: { conversation: 0, toolResult: 0, previousSummary: 0, maskedOrCut: 0, other: 0 } });
+
+/**
+ * Replays one transcript and judges each compaction twice: with the project's extractor into
+ * `totals`, and with the independent one (`bench/independent-facts.mjs`) into `totals.independent`.
+ */
 async function replay({ messages }, share, totals) {
   const window = Math.floor(billedList(messages) * share);
-  const { systemFacts, lastWritten } = factIndex(messages);
+  const judges = [
+    { extractor: projectFacts, row: totals, ...factIndex(messages, projectFacts) },
+    { extractor: independentFacts, row: totals.independent, ...factIndex(messages, independentFacts) },
+  ];
   let seen;
   const hook = compactor({
     maxTokens: window,
@@ -74,7 +86,7 @@ async function replay({ messages }, share, totals) {
       const result = await hook({ messages: working });
       if (result) {
         const request = result.messages;
-        if (billedList(request) <= window) judge(working, request, seen, position);
+        if (billedList(request) <= window) for (const one of judges) judge(working, request, seen, position, one);
         else if (unavoidable(request, window)) totals.unavoidable++;
         else totals.overWindow++;
         working = request;
@@ -83,7 +95,8 @@ async function replay({ messages }, share, totals) {
     working = working.concat([message]);
   }
 
-  function judge(input, request, summarized, position) {
+  function judge(input, request, summarized, position, { extractor, row, systemFacts, lastWritten }) {
+    const { factsOf, messageFacts, visibleFacts } = extractor;
     const kept = new Set(request);
     const gone = input.filter((m) => !kept.has(m));
     const needed = new Set();
@@ -94,6 +107,7 @@ async function replay({ messages }, share, totals) {
     const summaries = request.filter((m) => !input.includes(m) && m.role !== "tool" && !m.tool_calls && typeof m.content === "string" && (m.content.startsWith(SUMMARY_PREFIX) || m.content === FLUSH_TO_MEMORY_REMINDER));
     const rest = request.filter((m) => !summaries.includes(m));
     const requestShows = visibleFacts(request);
+    const summaryShows = visibleFacts(summaries);
     const restShows = visibleFacts(rest);
     const promptShows = new Set(summarized ? factsOf(buildSummaryPrompt(summarized.older, summarized.context).user) : []);
     const trimShows = summarized ? visibleFacts(lastTokens(summarized.older, 4000)) : new Set();
@@ -106,11 +120,11 @@ async function replay({ messages }, share, totals) {
     // Where a fact the request no longer shows was last seen: what lost it.
     const lossOf = (fact) =>
       previous.has(fact) ? "previousSummary" : writtenRaw.has(fact) ? "conversation" : resultRaw.has(fact) ? "toolResult" : cutRaw.has(fact) ? "maskedOrCut" : "other";
-    const row = totals;
     row.compactions++;
     for (const fact of needed) {
       row.needed++;
       if (requestShows.has(fact)) row.extractive++;
+      if (summaryShows.has(fact)) row.summaryHolds++;
       const inRest = restShows.has(fact);
       if (inRest || promptShows.has(fact)) row.prompt++;
       if (inRest) row.dropped++;
@@ -175,22 +189,33 @@ const selected = sample(transcripts.filter((t) => billedList(t.messages) >= 8000
 const results = { date: new Date().toISOString(), node: process.version, source, transcripts: selected.length, rows: [] };
 const pct = (part, whole) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
 console.log(`bench:continuity — ${selected.length} transcripts of 8,000 tokens or more (${source})\n`);
-const header = ["window", "dataset", "compactions judged", "summaries refused", "not judged: over the window (unavoidable)", "not judged: over the window (estimate under-count)", "needed facts", "extractiveSummary", "what buildSummaryPrompt shows", "dropping the older part", "last 4,000 tokens of it", "hidden by the renderer's cut", "cut out of the tail by truncation", "visible or recallable (archive: true)", "archive trimmed"];
+const header = ["window", "dataset", "compactions judged", "summaries refused", "not judged: over the window (unavoidable)", "not judged: over the window (estimate under-count)", "needed facts", "extractiveSummary", "needed facts (independent extractor)", "extractiveSummary (independent extractor)", "held by the summary itself (project / independent)", "cut out of the tail by truncation (independent extractor)", "what buildSummaryPrompt shows", "dropping the older part", "last 4,000 tokens of it", "hidden by the renderer's cut", "cut out of the tail by truncation", "visible or recallable (archive: true)", "archive trimmed"];
 console.log(`| ${header.join(" | ")} |`);
 console.log(`| ${header.map(() => "---").join(" | ")} |`);
 for (const share of [0.4, 0.25]) {
   for (const dataset of ["tau-bench", "tau2-bench", "coding"]) {
-    const totals = { archiveNeeded: 0, visibleOrRecalled: 0, archiveTrimmed: 0, compactions: 0, refused: 0, unavoidable: 0, overWindow: 0, needed: 0, extractive: 0, prompt: 0, dropped: 0, trim: 0, rendererHidden: 0, truncated: 0, lost: { conversation: 0, toolResult: 0, previousSummary: 0, maskedOrCut: 0, other: 0 } };
+    const totals = { archiveNeeded: 0, visibleOrRecalled: 0, archiveTrimmed: 0, refused: 0, unavoidable: 0, overWindow: 0, ...emptyTotals(), independent: emptyTotals() };
     for (const transcript of selected.filter((t) => datasetOf(t) === dataset)) {
       await replay(transcript, share, totals);
-      await recallReplay(transcript, share, totals);
+      if (process.env.BENCH_ARCHIVE !== "0") await recallReplay(transcript, share, totals);
     }
     const row = { window: share, dataset, ...totals };
     results.rows.push(row);
     const n = totals.needed;
-    console.log(`| ${[`${share * 100}%`, dataset, totals.compactions, totals.refused, totals.unavoidable, totals.overWindow, n, pct(totals.extractive, n), pct(totals.prompt, n), pct(totals.dropped, n), pct(totals.trim, n), pct(totals.rendererHidden, n), pct(totals.truncated, n), `${pct(totals.visibleOrRecalled, totals.archiveNeeded)} of ${totals.archiveNeeded}`, totals.archiveTrimmed].join(" | ")} |`);
+    const ind = totals.independent;
+    console.log(`| ${[`${share * 100}%`, dataset, totals.compactions, totals.refused, totals.unavoidable, totals.overWindow, n, pct(totals.extractive, n), ind.needed, pct(ind.extractive, ind.needed), `${pct(totals.summaryHolds, n)} / ${pct(ind.summaryHolds, ind.needed)}`, pct(ind.truncated, ind.needed), pct(totals.prompt, n), pct(totals.dropped, n), pct(totals.trim, n), pct(totals.rendererHidden, n), pct(totals.truncated, n), `${pct(totals.visibleOrRecalled, totals.archiveNeeded)} of ${totals.archiveNeeded}`, totals.archiveTrimmed].join(" | ")} |`);
   }
 }
+// The two extractors must tell the same story: recall under each, and how far apart they are.
+let apart = 0;
+for (const row of results.rows) {
+  const own = (100 * row.extractive) / Math.max(1, row.needed);
+  const other = (100 * row.independent.extractive) / Math.max(1, row.independent.needed);
+  row.extractorGap = Number(Math.abs(own - other).toFixed(1));
+  apart = Math.max(apart, row.extractorGap);
+}
+results.extractorGap = apart;
+console.log(`\nextractiveSummary's recall under the two extractors differs by at most ${apart.toFixed(1)} points (${apart <= 5 ? "within" : "NOT within"} 5)`);
 console.log("\nWhere the facts extractiveSummary lost were last seen, as a share of the needed facts:\n");
 const lossHeader = ["window", "dataset", "the user's or the agent's words", "a tool result", "the earlier summary", "masked or cut out of the tail", "elsewhere"];
 console.log(`| ${lossHeader.join(" | ")} |`);

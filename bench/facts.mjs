@@ -1,11 +1,12 @@
 // Facts, as the continuity measure defines them, found here independently of the library's own
 // scanner: ids (with or without a digit or a `#`: `#W2378156` and `W2378156` are one fact, so are
 // `HAT106`, `gift_card_7480005` and a reservation code such as `HATHAT`), paths and file names,
-// amounts (`$250`, `250.00` and `250` are one amount; `54.04`, `1,234.56`, two-digit counts),
+// amounts (`$250`, `250.00` and `250` are one amount; a number is an amount only with its `$`, its
+// key, a money word before it or two fraction digits: the `250` of `HAT250` or a bare count is none),
 // dates and times (`2024-05-14`, the date of `2024-05-14T10:00:00`, `May 14`, `10:00`), emails,
 // URLs, and in code the names of functions, classes and methods (snake_case, camelCase,
-// PascalCase, dotted names). A fact is written in one canonical form, so that a request shows it
-// when any of its forms stands in the request as a whole token (not inside a longer one).
+// PascalCase, dotted names). A fact is its kind and its value in one canonical form (`amount:250`,
+// `id:W2378156`), so that a request shows it only where it holds the same value as the same kind.
 
 const months = "Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?";
 const factPattern = new RegExp(
@@ -22,50 +23,66 @@ const monthDate = new RegExp(String.raw`^(?:${months})\.? \d{1,2}$`);
 // All-capital words that are prose or markup, not codes.
 const capitalWords = new Set("AND THE FOR NOT YOU ARE BUT ALL ANY CAN HAS HAD WAS ONE TWO NEW OLD GET PUT POST HEAD JSON YAML HTML HTTP HTTPS API URL URI SQL CSS XML TODO NOTE NOTES ERROR ERRORS WARNING INFO DEBUG TRUE FALSE NULL NONE USD EUR OK ID IDS FAQ PDF ASAP THANKS PLEASE YES STOP DONE FAIL FAILED PASS PASSED SKIP SKIPPED FIXME XXX TBD EOF UTF ASCII UUID".split(" "));
 
-/** A candidate in canonical form, or undefined when it is no fact. */
-function canonical(raw) {
+// Words that make the number after them an amount (`fare 185`, `refund of 250`).
+const moneyWords = /\b(?:price|prices|fare|fares|cost|costs|amount|total|balance|refund|refunded|fee|fees|paid|pay|payment|charge|charged|subtotal|credit|compensation|value)\s+(?:(?:of|is|was)\s+)?\$?$/i;
+// A key before its value: `"price": `, `price: `, `price=`.
+const keyBefore = /"?([A-Za-z_][A-Za-z0-9_]*)"?\s*[:=]\s*"?$/;
+const idKey = (key) => /(?:^id$|_id$|[a-z]Id$|number$|_code$|^code$|zip|phone)/i.test(key);
+
+/**
+ * A candidate as `kind:value`, or undefined when it is no fact. `before` is the text just before it:
+ * a number is an amount only with a `$`, a key (`"price": 185`), a money word (`fare 185`) or two
+ * fraction digits; under an id's key (`order_id`, `zip`) it is an id; alone it is an id from 5
+ * digits, else no fact.
+ */
+function canonical(raw, before) {
   let token = raw.replace(/[.:,\-/]+$/, "");
-  if (/^https?:\/\//i.test(token)) return token.length >= 10 && token.length <= 400 ? token : undefined;
-  if (monthDate.test(token)) return token.replace(/\.? +/, " ").replace(/^(\w{3})\w*/, "$1");
+  if (/^https?:\/\//i.test(token)) return token.length >= 10 && token.length <= 400 ? `url:${token}` : undefined;
+  if (monthDate.test(token)) return `date:${token.replace(/\.? +/, " ").replace(/^(\w{3})\w*/, "$1")}`;
   if (/^\d{1,2}:\d{2}(:\d{2})?$/.test(token)) {
     const [hours, minutes] = token.split(":");
-    return `${Number(hours)}:${minutes}`;
+    return `time:${Number(hours)}:${minutes}`;
   }
+  const signed = token.startsWith("$");
   // `#W2378156` is `W2378156`; `$250` is `250`.
   token = token.replace(/^[#$~]+/, "");
   // The date of a timestamp.
-  const stamp = /^(\d{4}-\d{2}-\d{2})T\d/.exec(token);
-  if (stamp) return stamp[1];
+  const stamp = /^(\d{4}-\d{2}-\d{2})(?:T\d|$)/.exec(token);
+  if (stamp) return `date:${stamp[1]}`;
   if (token.length < 2 || token.length > 200) return undefined;
   // Amounts: grouping commas and a zero fraction do not make another amount.
   if (/^\d[\d,]*(\.\d+)?$/.test(token)) {
     const amount = token.replace(/,/g, "").replace(/\.0+$/, "").replace(/(\.\d*?)0+$/, "$1");
-    return amount.length >= 2 ? amount : undefined;
+    const key = signed ? undefined : keyBefore.exec(before)?.[1];
+    if (key !== undefined && idKey(key)) return `id:${amount}`;
+    if (signed || key !== undefined || moneyWords.test(before) || /\.\d\d$/.test(token)) return amount.length >= 2 || amount.includes(".") ? `amount:${amount}` : undefined;
+    return !token.includes(".") && !token.includes(",") && token.length >= 5 ? `id:${amount}` : undefined;
   }
-  if (/\d/.test(token)) return /[A-Za-z0-9]{2}/.test(token) ? token : undefined;
+  if (/\d/.test(token)) return /[A-Za-z0-9]{2}/.test(token) && !/^\d+(st|nd|rd|th)$/.test(token) ? `id:${token}` : undefined;
   if (token.length < 3) return undefined;
-  if (/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(token)) return token;
-  if (/[A-Za-z]\/|\/[A-Za-z]/.test(token)) return token;
-  if (/_/.test(token) && /[A-Za-z]/.test(token)) return token;
-  if (/[a-z][A-Z]/.test(token)) return token;
-  if (/^[A-Z]{3,12}$/.test(token) && !capitalWords.has(token)) return token;
-  return /^[A-Za-z][A-Za-z0-9]+\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(token) ? token : undefined;
+  if (/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(token)) return `email:${token.toLowerCase()}`;
+  if (/[A-Za-z]\/|\/[A-Za-z]/.test(token)) return `path:${token}`;
+  if (/_/.test(token) && /[A-Za-z]/.test(token)) return `name:${token}`;
+  if (/[a-z][A-Z]/.test(token)) return `name:${token}`;
+  if (/^[A-Z]{3,12}$/.test(token) && !capitalWords.has(token)) return `id:${token}`;
+  return /^[A-Za-z][A-Za-z0-9]+\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(token) ? `path:${token}` : undefined;
 }
 
 const factsCache = new Map();
-/** The facts of a text, each once, in canonical form. */
+/** The facts of a text, each once, as `kind:value`. */
 export function factsOf(text) {
   if (typeof text !== "string" || text === "") return [];
   const cached = factsCache.get(text);
   if (cached) return cached;
   const found = new Set();
   for (const match of text.matchAll(factPattern)) {
-    const fact = canonical(match[0]);
+    const fact = canonical(match[0], text.slice(Math.max(0, match.index - 40), match.index));
     if (fact !== undefined) found.add(fact);
     // A dotted or slashed name also shows its parts: `models.Order` holds `Order`'s file `models`.
-    if (fact !== undefined && /[./]/.test(fact) && /[A-Za-z]/.test(fact) && !/^https?:/.test(fact)) {
-      for (const part of fact.split(/[./]/)) {
-        const inner = part.length >= 3 ? canonical(part) : undefined;
+    const value = fact?.slice(fact.indexOf(":") + 1);
+    if (value !== undefined && !fact.startsWith("url:") && !fact.startsWith("amount:") && /[./]/.test(value) && /[A-Za-z]/.test(value)) {
+      for (const part of value.split(/[./]/)) {
+        const inner = part.length >= 3 ? canonical(part, "") : undefined;
         if (inner !== undefined) found.add(inner);
       }
     }

@@ -103,14 +103,17 @@ if (existsSync(continuityUrl)) {
   const { date, node, transcripts, rows } = JSON.parse(readFileSync(continuityUrl, "utf8"));
   const pct = (part, whole) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
   const table = rows
-    .map((r) => `| ${r.window * 100}% | ${r.dataset} | ${r.compactions} | ${r.refused ?? 0} | ${n(r.needed)} | ${pct(r.extractive, r.needed)} | ${pct(r.prompt, r.needed)} | ${pct(r.dropped, r.needed)} | ${pct(r.trim, r.needed)} | ${pct(r.rendererHidden, r.needed)} | ${pct(r.truncated, r.needed)} |`)
+    .map((r) => `| ${r.window * 100}% | ${r.dataset} | ${r.compactions} | ${r.refused ?? 0} | ${n(r.needed)} | ${pct(r.extractive, r.needed)} | ${r.independent ? `${n(r.independent.needed)} | ${pct(r.independent.extractive, r.independent.needed)} | ${pct(r.summaryHolds, r.needed)} / ${pct(r.independent.summaryHolds, r.independent.needed)} | ` : "– | – | – | "}${pct(r.prompt, r.needed)} | ${pct(r.dropped, r.needed)} | ${pct(r.trim, r.needed)} | ${pct(r.rendererHidden, r.needed)} | ${pct(r.truncated, r.needed)}${r.independent ? ` / ${pct(r.independent.truncated, r.independent.needed)}` : ""} |`)
     .join("\n");
+  const gap = rows.reduce((most, r) => Math.max(most, r.extractorGap ?? 0), 0);
   setSection("continuity", `<!-- continuity:start -->
 Measured by \`npm run bench:continuity\` on ${date.slice(0, 10)}, Node ${node}, over the ${transcripts} transcripts of 8,000 tokens or more; \`bench/continuity.json\` holds every figure, with the compactions left unjudged because their request was over the window.
 
-| window | dataset | compactions judged | summaries refused | needed facts | \`extractiveSummary\` | what \`buildSummaryPrompt\` shows | dropping the older part | its last 4,000 tokens (LangChain's trim) | hidden by the renderer's cut | cut out of the tail by truncation |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| window | dataset | compactions judged | summaries refused | needed facts | \`extractiveSummary\` | needed facts (independent extractor) | \`extractiveSummary\` (independent extractor) | held by the summary itself (project / independent) | what \`buildSummaryPrompt\` shows | dropping the older part | its last 4,000 tokens (LangChain's trim) | hidden by the renderer's cut | cut out of the tail by truncation (project / independent) |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${table}
+
+The two extractors' figures for \`extractiveSummary\` differ by at most ${gap.toFixed(1)} points.
 
 Where the facts \`extractiveSummary\` lost were last seen, as a share of the needed facts:
 

@@ -119,9 +119,10 @@ describe("extractiveSummary ranks facts", () => {
   it("gives each fact the few words that say what it is", () => {
     const summary = extractiveSummary(older, { maxTokens: 1_000 });
     expect(summary).toContain("order_id #W2378156");
-    expect(summary).toContain("price 47.84");
+    // A number says what it is by its field, written as one: `price: 47.84`, not any 47.84.
+    expect(summary).toContain("price: 47.84");
     expect(summary).toContain("certificate_7480005");
-    expect(summary).toContain("amount 250");
+    expect(summary).toContain("amount: 250");
   });
 
   it("keeps what the user and the agent wrote before what a result merely held, when the budget is short", () => {
@@ -153,7 +154,7 @@ describe("extractiveSummary ranks facts", () => {
     const passedOver = Array.from({ length: 20 }, (_, i) => [call(`s${i}`, "search", { q: "x" }), result(`s${i}`, JSON.stringify({ hit_id: `Q${5000 + i}Z`, score: 50 + i })), { role: "assistant", content: "Nothing useful." }]).flat();
     const older = [call("c1", "get_reservation", { id: "r1" }), result("c1", fare), { role: "assistant", content: "The fare is $1,859 from MCO." }, ...passedOver];
     const summary = extractiveSummary(older, { maxTokens: 120 });
-    expect(summary).toContain("price 1859");
+    expect(summary).toContain("price: 1859");
     expect(summary).toContain("MCO");
     // A key without a digit is the result's schema, not a fact.
     expect(summary).not.toMatch(/[:;] first_name[;\n]/);

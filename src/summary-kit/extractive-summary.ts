@@ -309,6 +309,74 @@ function codesOf(text: string, at: (start: number, end: number) => boolean, visi
   });
 }
 
+/**
+ * Where a number with digit grouping really ends (`$1,057.24` is one amount, not `$1` and
+ * `057.24`): read from `start` over `$`, 1 to 3 digits, groups of `,` and three digits, and a
+ * fraction; -1 when it has no group.
+ */
+function groupedEnd(text: string, start: number, scannedEnd: number): number {
+  const isDigitAt = (at: number): boolean => at < text.length && text.charCodeAt(at) >= 48 && text.charCodeAt(at) <= 57;
+  let at = text.charCodeAt(start) === 36 ? start + 1 : start;
+  const first = at;
+  while (isDigitAt(at) && at - first < 4) at++;
+  if (at === first || at - first > 3) return -1;
+  let groups = 0;
+  while (text.charCodeAt(at) === 44 && isDigitAt(at + 1) && isDigitAt(at + 2) && isDigitAt(at + 3) && !isDigitAt(at + 4)) {
+    at += 4;
+    groups++;
+  }
+  if (groups === 0) return -1;
+  if (text.charCodeAt(at) === 46 && isDigitAt(at + 1)) {
+    at++;
+    while (isDigitAt(at)) at++;
+  }
+  // Letters glued after it (`1,234abc`) make it no amount.
+  const after = at < text.length ? text.charCodeAt(at) : 32;
+  if ((after >= 65 && after <= 90) || (after >= 97 && after <= 122) || after === 95) return -1;
+  return Math.max(at, scannedEnd);
+}
+
+/**
+ * Where a grouped number starts when the scanner found only its second group: the `057.24` of
+ * `$1,057.24`, whose `$1` is too short to be an identifier alone. Looks back over one group only.
+ */
+function groupedStart(text: string, start: number, end: number): number {
+  if (start < 2 || text.charCodeAt(start - 1) !== 44 || end - start < 3) return start;
+  for (let index = start; index < start + 3; index++) if (!(text.charCodeAt(index) >= 48 && text.charCodeAt(index) <= 57)) return start;
+  let at = start - 1;
+  let digits = 0;
+  while (digits < 4 && at > 0 && text.charCodeAt(at - 1) >= 48 && text.charCodeAt(at - 1) <= 57) {
+    at--;
+    digits++;
+  }
+  if (digits === 0 || digits > 3) return start;
+  if (at > 0 && text.charCodeAt(at - 1) === 36) at--;
+  // A letter or digit glued before it (`HAT1,234`) makes it no amount.
+  const before = at > 0 ? text.charCodeAt(at - 1) : 32;
+  if ((before >= 48 && before <= 57) || (before >= 65 && before <= 90) || (before >= 97 && before <= 122) || before === 95) return start;
+  return at;
+}
+
+const MONTH_NAMES = new Set("jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july august september october november december".split(" "));
+
+/** Dates written with the month's name and the day (`May 25`, `Sept 3rd`), in one pass over the words. */
+function monthDatesOf(text: string, visit: (date: string) => void): void {
+  let month: string | undefined;
+  let monthEnd = -1;
+  eachWord(text, (word, start) => {
+    if (month !== undefined && start === monthEnd + 1 && text.charCodeAt(monthEnd) === 32) {
+      let digits = 0;
+      while (digits < word.length && word.charCodeAt(digits) >= 48 && word.charCodeAt(digits) <= 57) digits++;
+      const rest = word.slice(digits).toLowerCase();
+      const day = Number(word.slice(0, digits));
+      if (digits >= 1 && digits <= 2 && day >= 1 && day <= 31 && (rest === "" || rest === "st" || rest === "nd" || rest === "rd" || rest === "th")) visit(`${month} ${day}`);
+    }
+    const bare = word.endsWith(".") ? word.slice(0, -1) : word;
+    month = MONTH_NAMES.has(bare.toLowerCase()) && /^[A-Z]/.test(bare) ? bare : undefined;
+    monthEnd = start + word.length;
+  });
+}
+
 /** One identifier and the few words that say what it is, ranked for the summary. */
 interface Fact {
   identifier: string;
@@ -328,18 +396,29 @@ function textFacts(text: string, source: string, tier: number, order: number): F
   const window = text.length > 200_000 ? headOf(text, 100_000) + tailOf(text, 100_000) : text;
   // Judged in context: `hunter2xyz` is a secret after `password: `, not alone.
   const inSecret = secretTest(window);
-  scanIdentifiers(window, (identifier, start, end) => {
-    if (inSecret(start, end)) return true;
+  // The end of an amount read with its digit grouping (`$1,057.24`): the pieces the scanner finds after its comma are part of it.
+  let groupedUntil = -1;
+  scanIdentifiers(window, (scanned, scannedStart, scannedEnd) => {
+    if (scannedStart < groupedUntil || inSecret(scannedStart, scannedEnd)) return true;
+    const grouped = groupedEnd(window, groupedStart(window, scannedStart, scannedEnd), scannedEnd);
+    const start = grouped === -1 ? scannedStart : groupedStart(window, scannedStart, scannedEnd);
+    const end = grouped === -1 ? scannedEnd : grouped;
+    if (end > scannedEnd) groupedUntil = end;
+    const identifier = start < scannedStart || end > scannedEnd ? window.slice(start, end) : scanned;
     let wordEnd = start;
     while (wordEnd > 0 && (window.charCodeAt(wordEnd - 1) === 32 || window.charCodeAt(wordEnd - 1) === 58)) wordEnd--;
     let wordStart = wordEnd;
     while (wordStart > 0 && wordEnd - wordStart < 24 && /[A-Za-z]/.test(window.charAt(wordStart - 1))) wordStart--;
     const word = wordStart < wordEnd && wordEnd < start && (wordStart === 0 || !/[A-Za-z]/.test(window.charAt(wordStart - 1))) ? window.slice(wordStart, wordEnd) : "";
-    found.push({ identifier, item: word.length >= 2 ? `${word} ${identifier}` : identifier, source, tier, order });
+    // A short word of prose before it (`on`, `and`, `the`) says nothing of what it is, and costs room; before a number it stays (`fee 25`).
+    const says = word.length >= 4 || (word.length >= 2 && (word !== word.toLowerCase() || isNumber(identifier)));
+    found.push({ identifier, item: says ? `${word} ${identifier}` : identifier, source, tier, order });
     return found.length < 500;
   });
   // A code with a digit is an identifier the scanner found; one of capitals alone (`EWR`) is found here.
   if (found.length < 500) codesOf(window, inSecret, (code) => found.length < 500 && found.push({ identifier: code, item: code, source, tier, order }));
+  // A date written with its month's name (`May 25`), which no single word holds.
+  if (found.length < 500) monthDatesOf(window, (date) => found.length < 500 && found.push({ identifier: date, item: date, source, tier, order }));
   return found;
 }
 
@@ -359,7 +438,7 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
       }
       const inText = textFacts(trimmed, source, tier, order);
       for (const fact of inText) {
-        const keyed = key !== undefined && fact.item === fact.identifier && !fact.identifier.includes(key) ? { ...fact, item: `${key} ${fact.identifier}` } : fact;
+        const keyed = key !== undefined && fact.item === fact.identifier && !fact.identifier.includes(key) ? { ...fact, item: keyedItem(key, fact.identifier) } : fact;
         // Judged beside its key, as a number is below and as the quoted call is: `card_number 4539…` is a card's.
         if (redactSecrets(keyed.item) === keyed.item) found.push(keyed);
       }
@@ -368,7 +447,7 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
     } else if (typeof item === "number" && Number.isFinite(item)) {
       const text = String(item);
       // A number is judged beside its key, as it would be in text: `card_number 4111111111111111` is a card's.
-      const shown = key === undefined ? text : `${key} ${text}`;
+      const shown = key === undefined ? text : keyedItem(key, text);
       if (redactSecrets(shown) !== shown) return;
       if (text.length >= 2 || !Number.isInteger(item)) found.push({ identifier: text, item: shown, source, tier, order });
     } else if (Array.isArray(item)) {
@@ -387,6 +466,23 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
   visit(value, undefined, 0);
   return found;
 }
+
+/** Whether a value is a number as written (`185`, `1,234.50`, `$250`): an amount or a count, which says nothing without its field. */
+function isNumber(text: string): boolean {
+  let digits = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 48 && code <= 57) digits++;
+    else if (!(code === 44 || code === 46 || (code === 36 && index === 0))) return false;
+  }
+  return digits > 0;
+}
+
+/**
+ * A value with its key: `economy: 185` for a number, so that it reads as the fare it is and not as
+ * any 185; `order_id #W2378156` for the rest.
+ */
+const keyedItem = (key: string, value: string): string => (isNumber(value) ? `${key}: ${value}` : `${key} ${value}`);
 
 const hasDigit = (text: string): boolean => {
   for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) >= 48 && text.charCodeAt(index) <= 57) return true;
