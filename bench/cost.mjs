@@ -22,8 +22,10 @@
 // `compactionLedger`. Prints a table and the cost–recall frontier per dataset and window, writes
 // bench/cost.json and the plot docs/cost-frontier.svg. `BENCH_SAMPLE=n` replays every n-th
 // transcript of each dataset; `BENCH_WINDOWS="40%;128,000"` and `BENCH_POLICIES="large;LangChain"`
-// (window labels, and parts of policy names, separated by `;`) run a part of it, for a quick look.
-import { existsSync, writeFileSync } from "node:fs";
+// (window labels, and parts of policy names, separated by `;`) run a part of it, for a quick look;
+// with `BENCH_OUT=file` a part writes its rows there, and `BENCH_FROM="a.json;b.json"` joins parts
+// run side by side (one per core) into bench/cost.json and the plot, as a full run writes them.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { factsOf, messageFacts, writtenFacts } from "./facts.mjs";
@@ -467,21 +469,26 @@ async function scenario(dataset, windowLabel, runs, windowOf) {
 }
 
 const startedAll = performance.now();
-console.log(`bench:cost — ${benchmark.length} transcripts of 8,000 tokens or more (${source}) and ${real.length} real sessions at windows of 40% and 25% of each; then, per dataset, one long session of its runs back to back (${SESSION_TOKENS.toLocaleString("en-US")} tokens) at windows of ${LONG_WINDOWS.map((w) => w.toLocaleString("en-US")).join(" and ")}\n`);
-console.log(`| ${header.join(" | ")} |`);
-console.log(`| ${header.map(() => "---").join(" | ")} |`);
-for (const share of SHARES) {
-  for (const { name, runs } of datasets) await scenario(name, `${share * 100}%`, runs, (run) => Math.floor(billedList(run.messages) * share));
-}
-for (const window of LONG_WINDOWS) {
-  for (const { name, all } of datasets) {
-    const label = window.toLocaleString("en-US");
-    if (onlyWindows && !onlyWindows.includes(label)) continue;
-    const session = longSessionOf(all, SESSION_TOKENSindow);
-    await scenario(name, label, [{ messages: session }], () => window);
+// `BENCH_FROM=a.json;b.json`: the rows of parts run apart (with `BENCH_OUT`, in parallel), joined into one result.
+const parts = process.env.BENCH_FROM?.split(";").map((file) => JSON.parse(readFileSync(file, "utf8")));
+if (parts) results.rows = parts.flatMap((part) => part.rows);
+else {
+  console.log(`bench:cost — ${benchmark.length} transcripts of 8,000 tokens or more (${source}) and ${real.length} real sessions at windows of 40% and 25% of each; then, per dataset, one long session of its runs back to back (${SESSION_TOKENS.toLocaleString("en-US")} tokens) at windows of ${LONG_WINDOWS.map((w) => w.toLocaleString("en-US")).join(" and ")}\n`);
+  console.log(`| ${header.join(" | ")} |`);
+  console.log(`| ${header.map(() => "---").join(" | ")} |`);
+  for (const share of SHARES) {
+    for (const { name, runs } of datasets) await scenario(name, `${share * 100}%`, runs, (run) => Math.floor(billedList(run.messages) * share));
+  }
+  for (const window of LONG_WINDOWS) {
+    for (const { name, all } of datasets) {
+      const label = window.toLocaleString("en-US");
+      if (onlyWindows && !onlyWindows.includes(label)) continue;
+      const session = longSessionOf(all, SESSION_TOKENS);
+      await scenario(name, label, [{ messages: session }], () => window);
+    }
   }
 }
-results.seconds = Math.round((performance.now() - startedAll) / 1000);
+results.seconds = parts ? Math.max(...parts.map((part) => part.seconds)) : Math.round((performance.now() - startedAll) / 1000);
 
 // What the real sessions' own reported usage says a request's input is made of: cache reads,
 // cache writes and uncached input, and what that input cost at Anthropic prices, beside the
@@ -528,7 +535,7 @@ console.log("| --- | --- | --- | --- | --- | --- |");
 for (const { dataset, window, frontier, libraryOnFrontier, dominatedBy, largeWindowUndercutBy } of scenarios) {
   console.log(`| ${[dataset, window, libraryOnFrontier ? "yes" : "no", dominatedBy.join(", ") || "none", largeWindowUndercutBy.join(", ") || "none", frontier.join("; ")].join(" | ")} |`);
 }
-if (!onlyWindows && !onlyPolicies) writeFileSync(new URL("../docs/cost-frontier.svg", import.meta.url), frontierSvg(scenarios));
+if (parts || (!onlyWindows && !onlyPolicies)) writeFileSync(new URL("../docs/cost-frontier.svg", import.meta.url), frontierSvg(scenarios));
 
 /** One panel per dataset and window: each policy's cost against its recall, the frontier joined by a line. */
 function frontierSvg(panels) {
@@ -572,7 +579,8 @@ function frontierSvg(panels) {
   const totalHeight = legendTop + legendHeight;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${columns * width + 20}" height="${totalHeight}" viewBox="0 0 ${columns * width + 20} ${totalHeight}" font-family="sans-serif">\n<rect width="100%" height="100%" fill="#fff"/>\n<text x="50" y="14" font-size="11">Input cost against recall of needed facts; a ringed point is on the frontier (no policy costs less and keeps more), the dashed line joins them.</text>\n${parts.join("\n")}\n</svg>\n`;
 }
-if (!onlyWindows && !onlyPolicies) {
+if (parts || (!onlyWindows && !onlyPolicies)) {
   writeFileSync(new URL("./cost.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");
   console.log(`\nwrote bench/cost.json and docs/cost-frontier.svg (${results.seconds} s)`);
-} else console.log(`\n(a part of the bench: nothing written; ${results.seconds} s)`);
+} else if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify(results, null, 2) + "\n");
+else console.log(`\n(a part of the bench: nothing written; ${results.seconds} s)`);
