@@ -344,3 +344,31 @@ export function loadSessions(dir) {
   }
   return sessions;
 }
+
+/**
+ * Anthropic Messages `messages` (a Claude Code request, or pi's as `piToAnthropic` sends them) as
+ * OpenAI chat messages, the format the cost and fit replays run on: a user message's
+ * `tool_result` blocks become `tool` messages (in their order, before its text), an assistant's
+ * `tool_use` blocks its `tool_calls` (arguments as JSON), text blocks its text. Thinking blocks are
+ * left out (chat messages have no place for them) and an image is the text `[image]`, so a
+ * replayed request counts a little less than the session sent. `prefix` keeps tool ids unique
+ * when sessions are joined.
+ */
+export function anthropicToChat(messages, prefix = "") {
+  const out = [];
+  const textOf = (content) => (typeof content === "string" ? content : (content ?? []).map((b) => (b?.type === "text" ? b.text : b?.type === "image" ? "[image]" : "")).join("\n"));
+  for (const message of messages) {
+    const blocks = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content ?? [];
+    if (message.role === "assistant") {
+      const text = blocks.filter((b) => b.type === "text").map((b) => b.text).join("\n");
+      const calls = blocks.filter((b) => b.type === "tool_use").map((b) => ({ id: prefix + b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }));
+      if (text === "" && calls.length === 0) continue;
+      out.push(calls.length > 0 ? { role: "assistant", content: text, tool_calls: calls } : { role: "assistant", content: text });
+      continue;
+    }
+    for (const block of blocks) if (block.type === "tool_result") out.push({ role: "tool", tool_call_id: prefix + block.tool_use_id, content: textOf(block.content) });
+    const text = blocks.filter((b) => b.type !== "tool_result").map((b) => (b.type === "text" ? b.text : b.type === "image" ? "[image]" : "")).join("\n");
+    if (text.trim() !== "") out.push({ role: "user", content: text });
+  }
+  return out;
+}

@@ -131,48 +131,49 @@ ${rows.filter((r) => r.archiveNeeded !== undefined).map((r) => `| ${r.window * 1
 // The cost tables, from bench/cost.json (written by `npm run bench:cost`).
 const costUrl = new URL("./cost.json", import.meta.url);
 if (existsSync(costUrl)) {
-  const { date, node, transcripts, longSession, rows, frontier = [] } = JSON.parse(readFileSync(costUrl, "utf8"));
-  const recall = (r) => (r.needed === undefined ? "" : `${((100 * r.visible) / Math.max(1, r.needed)).toFixed(1)}%`);
+  const { date, node, transcripts, sessions = [], longSession, rows, frontier = [], reportedUsage, seconds } = JSON.parse(readFileSync(costUrl, "utf8"));
+  const pctOf = (part, whole) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
+  const recall = (r) => (r.needed === undefined ? "" : pctOf(r.visible, r.needed));
+  const recallable = (r) => (r.options?.archive || r.policy.includes("large-window") ? pctOf(r.recallable, r.needed) : "—");
   const dollars = (value) => `$${value.toFixed(2)}`;
+  const windows = [...new Set(rows.map((r) => r.window))];
   const tableOf = (window) =>
     rows
       .filter((r) => r.window === window)
       .map((r) => {
         const hit = (r.main.cached + r.summarizer.cached) / Math.max(1, r.main.tokens + r.summarizer.tokens);
-        return `| ${r.dataset} | ${r.policy} | ${n(r.requests)} | ${n(r.over)} | ${recall(r)} | ${dollars(r.main.anthropic)} | ${dollars(r.summarizer.anthropic)} | ${dollars(r.main.anthropic + r.summarizer.anthropic)} | ${dollars(r.main.openai + r.summarizer.openai)} | ${(hit * 100).toFixed(0)}% |`;
+        return `| ${r.dataset} | ${r.policy} | ${n(r.requests)} | ${n(r.over)} | ${recall(r)} | ${recallable(r)} | ${n(r.compactions ?? 0)} | ${dollars(r.compactionWriteCost ?? 0)} | ${n(r.compactionsLosing ?? 0)} | ${dollars(r.main.anthropic)} | ${dollars(r.summarizer.anthropic)} | ${dollars(r.main.anthropic + r.summarizer.anthropic)} | ${dollars(r.main.openai + r.summarizer.openai)} | ${(hit * 100).toFixed(0)}% |`;
       })
       .join("\n");
   // How many times cheaper the summarizer's input is in place than rendered, at Anthropic prices.
   const gain = (window, dataset) => {
-    const of = (policy) => rows.find((r) => r.window === window && r.dataset === dataset && r.policy === policy).summarizer.anthropic;
-    return `${(of("defaults, summarizeWith") / of("defaults, summarizeInPlace")).toFixed(1)}×`;
+    const of = (policy) => rows.find((r) => r.window === window && r.dataset === dataset && r.policy === policy)?.summarizer.anthropic;
+    const ratio = of("defaults, summarizeWith") / of("defaults, summarizeInPlace");
+    return Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : "—";
   };
   const datasets = [...new Set(rows.map((r) => r.dataset))];
-  const longWindow = n(longSession.window);
-  const header = `| dataset | policy | requests | over the window | recall | main input, Anthropic | summarizer input, Anthropic | total, Anthropic | total, OpenAI | cache-hit share |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |`;
+  const longWindows = (longSession.windows ?? [longSession.window]).map(n);
+  const header = `| dataset | policy | requests | over the window | recall | visible or recallable | compactions | cache writes caused by compactions, Anthropic | compactions that saved less than they cost | main input, Anthropic | summarizer input, Anthropic | total, Anthropic | total, OpenAI | cache-hit share |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |`;
   const frontierTable = frontier
-    .map((f) => `| ${f.dataset} | ${f.window} | ${f.libraryOnFrontier ? "yes" : "no"} | ${f.dominatedBy.join(", ") || "none"} | ${f.frontier.join("; ")} |`)
+    .map((f) => `| ${f.dataset} | ${f.window} | ${f.libraryOnFrontier ? "yes" : "no"} | ${f.dominatedBy.join(", ") || "none"} | ${(f.largeWindowUndercutBy ?? []).join(", ") || "none"} | ${f.frontier.join("; ")} |`)
     .join("\n");
+  const shareTitle = (window) => `**Windows of ${window} of each transcript** (the ${transcripts} benchmark transcripts of 8,000 tokens or more, and the ${sessions.length} real sessions, each alone):`;
+  const longTitle = (window) => `**A window of ${window}** (per dataset, one session of its runs back to back, ${n(longSession.tokens)} tokens):`;
   setSection("cost", `<!-- cost:start -->
-Measured by \`npm run bench:cost\` on ${date.slice(0, 10)}, Node ${node}; \`bench/cost.json\` holds every figure.
+Measured by \`npm run bench:cost\` on ${date.slice(0, 10)}, Node ${node}${seconds ? `, in ${Math.round(seconds / 60)} minutes` : ""}; \`bench/cost.json\` holds every figure and every policy's options as passed.
 
-The summarizer's input with \`summarizeInPlace\`, against \`summarizeWith\`, at Anthropic prices: ${datasets.map((d) => `${d} ${gain("40%", d)}`).join(", ")} cheaper at windows of 40% of each transcript; ${datasets.map((d) => `${d} ${gain(longWindow, d)}`).join(", ")} cheaper at a window of ${longWindow}.
-
-**Windows of 40% of each transcript** (the ${transcripts} transcripts of 8,000 tokens or more; windows of about 3,000 to 40,000 tokens):
-
-${header}
-${tableOf("40%")}
-
-**A window of ${longWindow}** (per dataset, one session of its runs back to back, ${n(longSession.tokens)} tokens):
+The summarizer's input with \`summarizeInPlace\`, against \`summarizeWith\`, at Anthropic prices: ${datasets.map((d) => `${d} ${gain("40%", d)}`).join(", ")} cheaper at windows of 40% of each transcript; ${longWindows.map((w) => `${datasets.map((d) => `${d} ${gain(w, d)}`).join(", ")} at a window of ${w}`).join("; ")}.
+${reportedUsage ? `\nThe real sessions' own reported usage (${n(reportedUsage.calls)} model calls of ${reportedUsage.sessions} sessions): ${pctOf(reportedUsage.read, reportedUsage.input + reportedUsage.write + reportedUsage.read)} of their input read from the cache, ${pctOf(reportedUsage.write, reportedUsage.input + reportedUsage.write + reportedUsage.read)} written to it, ${dollars(reportedUsage.anthropic)} at the prices above.\n` : ""}
+${windows.map((window) => `${window.endsWith("%") ? shareTitle(window) : longTitle(window)}
 
 ${header}
-${tableOf(longWindow)}
+${tableOf(window)}`).join("\n\n")}
 
-**The cost–recall frontier** (Anthropic prices; recall as in the tables: a request over the window shows nothing). Is \`defaults, summarizeInPlace\` dominated, that is, does a peer policy cost no more and keep no fewer facts?
+**The cost–recall frontier** (Anthropic prices; recall as in the tables: a request over the window shows nothing). Is \`defaults, summarizeInPlace\` dominated, that is, does a peer policy cost no more and keep no fewer facts? Is the large-window setting undercut, that is, does a peer policy cost less at a recall within 0.5 points of its own, or better?
 
-| dataset | window | on the frontier | dominated by | the frontier |
-| --- | --- | --- | --- | --- |
+| dataset | window | defaults on the frontier | dominated by | large-window setting undercut by | the frontier |
+| --- | --- | --- | --- | --- | --- |
 ${frontierTable}
 
 ![Input cost against recall per dataset and window](cost-frontier.svg)
