@@ -14,7 +14,7 @@ import { loadTranscripts, sample } from "./data.mjs";
 import * as projectFacts from "./facts.mjs";
 import * as independentFacts from "./independent-facts.mjs";
 
-const { factsOf, messageFacts, visibleFacts } = projectFacts;
+const { factValue, factsOf, messageFacts, visibleFacts } = projectFacts;
 
 const { transcripts, source } = loadTranscripts();
 
@@ -180,7 +180,7 @@ async function recallReplay({ messages }, share, totals) {
     for (const fact of needed) {
       totals.archiveNeeded++;
       if (shows.has(fact)) totals.visibleOrRecalled++;
-      else if (new Set(factsOf(recalledMessages(await compact.recall(fact, { conversationId })))).has(fact)) totals.visibleOrRecalled++;
+      else if (new Set(factsOf(recalledMessages(await compact.recall(factValue(fact), { conversationId })))).has(fact)) totals.visibleOrRecalled++;
     }
   }
 }

@@ -28,7 +28,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { factsOf, messageFacts, writtenFacts } from "./facts.mjs";
+import { factValue, factsOf, messageFacts, writtenFacts } from "./facts.mjs";
 import { billed, billedList, o200k } from "./billed.mjs";
 import { pruneMessages } from "ai";
 import { compactor, extractiveSummary, renderTranscript, statefulCompactor, summarizeInPlace, summarizeWith } from "../dist/index.js";
@@ -52,6 +52,8 @@ const SESSION_TOKENS = 512_000;
 const SHARES = [0.4, 0.25];
 const onlyWindows = process.env.BENCH_WINDOWS?.split(";");
 const onlyPolicies = process.env.BENCH_POLICIES?.split(";");
+// `BENCH_DATASETS=real sessions`: a part of the bench, to try a setting on one dataset.
+const onlyDatasets = process.env.BENCH_DATASETS?.split(";");
 
 /** A message's JSON, once per message object (the replays send the same objects request after request). */
 const jsonOf = new WeakMap();
@@ -205,7 +207,7 @@ function libraryPolicy({ inPlace, stateful = false, optionsOf = () => ({}) }) {
       ? async (fact) => {
           const known = recalled.get(fact);
           if (known !== undefined && (known.generation === generation || (known.found && !trimmed))) return known.found;
-          const found = factsOf(recalledMessages(await hook.recall(fact, { conversationId }))).includes(fact);
+          const found = factsOf(recalledMessages(await hook.recall(factValue(fact), { conversationId }))).includes(fact);
           recalled.set(fact, { generation, found });
           return found;
         }
@@ -477,12 +479,14 @@ else {
   console.log(`| ${header.join(" | ")} |`);
   console.log(`| ${header.map(() => "---").join(" | ")} |`);
   for (const share of SHARES) {
-    for (const { name, runs } of datasets) await scenario(name, `${share * 100}%`, runs, (run) => Math.floor(billedList(run.messages) * share));
+    if (onlyWindows && !onlyWindows.includes(`${share * 100}%`)) continue;
+    for (const { name, runs } of datasets) if (!onlyDatasets || onlyDatasets.includes(name)) await scenario(name, `${share * 100}%`, runs, (run) => Math.floor(billedList(run.messages) * share));
   }
   for (const window of LONG_WINDOWS) {
     for (const { name, all } of datasets) {
       const label = window.toLocaleString("en-US");
       if (onlyWindows && !onlyWindows.includes(label)) continue;
+      if (onlyDatasets && !onlyDatasets.includes(name)) continue;
       const session = longSessionOf(all, SESSION_TOKENS);
       await scenario(name, label, [{ messages: session }], () => window);
     }

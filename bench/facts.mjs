@@ -68,6 +68,9 @@ function canonical(raw, before) {
   return /^[A-Za-z][A-Za-z0-9]+\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(token) ? `path:${token}` : undefined;
 }
 
+/** A fact's value without its kind: what an agent would search its archive for (`HAT252` of `id:HAT252`). */
+export const factValue = (fact) => fact.slice(fact.indexOf(":") + 1);
+
 const factsCache = new Map();
 /** The facts of a text, each once, as `kind:value`. */
 export function factsOf(text) {
