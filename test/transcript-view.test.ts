@@ -44,6 +44,25 @@ describe("one reading of the transcript per plan", () => {
   });
 });
 
+/** How often each object's format was told while `run` ran. */
+async function readsDuring(run: () => Promise<unknown>): Promise<Map<object, number>> {
+  const reads = new Map<object, number>();
+  formatReads.observe = (message) => reads.set(message, (reads.get(message) ?? 0) + 1);
+  try {
+    await run();
+  } finally {
+    formatReads.observe = undefined;
+  }
+  return reads;
+}
+
+/** Each input message told exactly once; anything else the call met (a summary it wrote or read back from the store, a copy it cut) at most once. */
+function expectOncePerMessage(messages: readonly object[], reads: Map<object, number>): void {
+  expect(messages.map((message) => reads.get(message) ?? 0)).toEqual(messages.map(() => 1));
+  const others = [...reads].filter(([message]) => !messages.includes(message)).map(([, times]) => times);
+  expect(others.every((times) => times === 1)).toBe(true);
+}
+
 // A call tells each message's format once. Every way the library has of telling which format a
 // message is in (`dialectOf`, a dialect's media reader, the detection of the transcript's format,
 // the check that each message reads as it) goes through `claimIndexOf`, and the counter hears
@@ -69,24 +88,6 @@ describe("one call tells each message's format once", () => {
     return messages;
   }
 
-  /** How often each object's format was told while `run` ran. */
-  async function readsDuring(run: () => Promise<unknown>): Promise<Map<object, number>> {
-    const reads = new Map<object, number>();
-    formatReads.observe = (message) => reads.set(message, (reads.get(message) ?? 0) + 1);
-    try {
-      await run();
-    } finally {
-      formatReads.observe = undefined;
-    }
-    return reads;
-  }
-
-  /** Each input message told exactly once; anything else the call met (a summary it wrote, a copy it cut) at most once. */
-  function expectOncePerMessage(messages: readonly object[], reads: Map<object, number>): void {
-    expect(messages.map((message) => reads.get(message) ?? 0)).toEqual(messages.map(() => 1));
-    const others = [...reads].filter(([message]) => !messages.includes(message)).map(([, times]) => times);
-    expect(others.every((times) => times === 1)).toBe(true);
-  }
 
   const summarize = () => "Orders 1000 to 1004 shipped.";
 
@@ -151,23 +152,6 @@ describe("one stateful call tells each message's format once", () => {
     return messages;
   }
 
-  async function readsDuring(run: () => Promise<unknown>): Promise<Map<object, number>> {
-    const reads = new Map<object, number>();
-    formatReads.observe = (message) => reads.set(message, (reads.get(message) ?? 0) + 1);
-    try {
-      await run();
-    } finally {
-      formatReads.observe = undefined;
-    }
-    return reads;
-  }
-
-  function expectOncePerMessage(messages: readonly object[], reads: Map<object, number>): void {
-    expect(messages.map((message) => reads.get(message) ?? 0)).toEqual(messages.map(() => 1));
-    // A summary read back from the store, or one the call wrote, is told once too.
-    const others = [...reads].filter(([message]) => !messages.includes(message)).map(([, times]) => times);
-    expect(others.every((times) => times === 1)).toBe(true);
-  }
 
   it.each(dialectNames)("%s: the first compaction, a call that continues from the state, and one that compacts again, by id and by the automatic key", async (name) => {
     const build = builders[name] as unknown as Record<string, (...args: unknown[]) => object>;
