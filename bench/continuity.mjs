@@ -146,7 +146,7 @@ function recalledMessages(answer) {
 /**
  * The same replay as a chat route runs it, the whole history on every request, through
  * `statefulCompactor` with `archive: true`: each needed fact the request does not show is asked of
- * `compact.recall` with the fact as the query (one recall, its default bound of 2,000 tokens), as
+ * `compact.recall` with the fact's value as the query (one recall, its default bound of 2,000 tokens), as
  * an agent would with the `recall_context` tool. Counts the needed facts visible or recalled.
  */
 async function recallReplay({ messages }, share, totals) {

@@ -18,7 +18,7 @@
 // holds (as `bench/facts.mjs` finds them) that the agent writes again later, the share the request
 // shows; a request over the window shows nothing (the provider rejects it), so all its needed
 // facts count as missed. With the archive on, also the share visible or returned by one
-// `recall` with the fact as the query. And what compactions cost in cache writes: see
+// `recall` with the fact's value as the query. And what compactions cost in cache writes: see
 // `compactionLedger`. Prints a table and the cost–recall frontier per dataset and window, writes
 // bench/cost.json and the plot docs/cost-frontier.svg. `BENCH_SAMPLE=n` replays every n-th
 // transcript of each dataset; `BENCH_WINDOWS="40%;128,000"` and `BENCH_POLICIES="large;LangChain"`
@@ -201,7 +201,7 @@ function libraryPolicy({ inPlace, stateful = false, optionsOf = () => ({}) }) {
     const hook = stateful ? statefulCompactor({ ...options, summarize, onError: "skip", conversationId, events }) : compactor({ ...options, summarize, onError: "skip", events });
     // The provider's count of the last request, passed back as an agent loop does (`usage`).
     let usage;
-    // Whether one recall with the fact as the query returns it: asked again only after a compaction changed the archive.
+    // Whether one recall with the fact's value as the query returns it: asked again only after a compaction changed the archive.
     const recalled = new Map();
     const recall = options.archive
       ? async (fact) => {

@@ -121,7 +121,7 @@ Where the facts \`extractiveSummary\` lost were last seen, as a share of the nee
 | --- | --- | --- | --- | --- | --- |
 ${rows.filter((r) => r.lost).map((r) => `| ${r.window * 100}% | ${r.dataset} | ${pct(r.lost.conversation, r.needed)} | ${pct(r.lost.toolResult, r.needed)} | ${pct(r.lost.previousSummary, r.needed)} | ${pct(r.lost.maskedOrCut, r.needed)} |`).join("\n")}
 
-With \`archive: true\` (the same replay as a chat route, through \`statefulCompactor\`, every needed fact the request does not show asked of one \`compact.recall\` with the fact as the query):
+With \`archive: true\` (the same replay as a chat route, through \`statefulCompactor\`, every needed fact the request does not show asked of one \`compact.recall\` with the fact's value as the query):
 
 | window | dataset | needed facts | visible or returned by one recall | archive trimmed |
 | --- | --- | --- | --- | --- |
