@@ -74,7 +74,8 @@ describe("splitAtUserBoundary", () => {
 });
 
 describe("rolling summaries", () => {
-  it("a second compaction rolls the first summary into the next one", async () => {
+  // A room this small holds one summary (MIN_ROOM_FOR_SECTIONS): the earlier one is rolled into the next.
+  it("a second compaction rolls the first summary into the next one where the summary's room holds one summary", async () => {
     const seen: { older: object[]; previousSummary: string | undefined }[] = [];
     const hook = compactor({
       maxTokens: 5,
@@ -90,7 +91,8 @@ describe("rolling summaries", () => {
     const second = await hook({ messages: [...first!.messages, u(4), a(4)] });
     expect(second!.messages).toEqual([sys, { role: "system", content: `${SUMMARY_PREFIX}summary 2` }, u(4), a(4)]);
     expect(seen[1]!.previousSummary).toBe("summary 1");
-    expect(seen[1]!.older[0]).toBe(first!.messages[1]);
+    // The earlier summary comes in as previousSummary, not again among the messages to summarize.
+    expect(seen[1]!.older[0]).toBe(first!.messages[2]);
   });
 
   it("re-summarizing only an earlier summary is skipped as no-progress", async () => {

@@ -10,7 +10,8 @@ const u = (n: number | string): Message => user(`u${n}`);
 const a = (n: number | string): Message => assistant(`a${n}`);
 const system: Message = { role: "system", content: "sys" };
 /** A summarizer whose summary names every message it replaced, so a stale one is visible. */
-const echo = vi.fn((older: readonly object[], _context?: SummaryContext) => older.map((m) => (m as Message).content.replace(SUMMARY_PREFIX, "")).join("|"));
+// Echoes what it carries forward (the earlier summary, rolled where the room holds one summary) and then the older messages.
+const echo = vi.fn((older: readonly object[], context?: SummaryContext) => [...(context?.previousSummary === undefined ? [] : [context.previousSummary]), ...older.map((m) => (m as Message).content.replace(SUMMARY_PREFIX, ""))].join("|"));
 const options = { maxTokens: 6, keepTail: 2, countTokens: perMessage, summarize: echo };
 
 function conversation(turns: number, tag = ""): Message[] {

@@ -20,3 +20,19 @@ export function archiveLine(from: number, to: number, toolName: string = recallT
     `\n\n(Messages ${range} are archived: ${toolName} reads them.)`,
   ];
 }
+
+const LINE_OPENING = "\n\n(Messages ";
+/** Either form of `archiveLine`, whatever its range and tool name. */
+const LINE_SHAPE = /^\n\n\(Messages \d+(?:-\d+)? are archived(?: verbatim: call [^\n]{1,200} with an identifier, a phrase or the range "\d+(?:-\d+)?" to read them|: [^\n]{1,200} reads them)\.\)$/;
+
+/**
+ * A summary's text without the archive line that ends it, if one does: what the summary itself
+ * says, which the next compaction keeps as it is and ends with a line of its own.
+ *
+ * @example
+ * withoutArchiveLine("Orders.\n\n(Messages 1-40 are archived: recall_context reads them.)"); // "Orders."
+ */
+export function withoutArchiveLine(text: string): string {
+  const at = text.lastIndexOf(LINE_OPENING);
+  return at >= 0 && LINE_SHAPE.test(text.slice(at)) ? text.slice(0, at) : text;
+}

@@ -104,7 +104,8 @@ export function anthropicCompaction<M extends AnyMessage = AnyMessage>(client: A
   if (tools !== undefined && !Array.isArray(tools)) throw new TypeError(`Expected \`tools\` to be a list of tool definitions, got ${describeValue(tools)}`);
   const madeBy = { provider: "anthropic", model };
   const summarize = async (older: M[], context: SummaryContext) => {
-    const all = ((context.head ?? []) as object[]).concat(older as object[]);
+    // The provider's compaction replaces the whole history: the earlier summary goes in with the older messages.
+    const all = ((context.head ?? []) as object[]).concat((context.earlier ?? []) as object[], older as object[]);
     const system = all.filter((message) => roleOf(message) === "system").map(systemText).filter((text) => text !== "");
     const messages = all.filter((message) => roleOf(message) !== "system");
     const wanted = [instructions, context.instructions].filter((text): text is string => typeof text === "string" && text.trim() !== "").join("\n\n");

@@ -2,6 +2,7 @@ import type { AnyMessage, Summarize, SummaryContext } from "../ground/types.js";
 import { describeValue } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import { extractiveSummary } from "../summary-kit/extractive-summary.js";
+import { summaryTextIn } from "../dialects/library-messages.js";
 
 /**
  * The one call of an `openai` client this adapter makes (`client.responses.compact`, SDK
@@ -62,7 +63,8 @@ export function openaiCompaction<M extends AnyMessage = AnyMessage>(client: Resp
   const summarize = async (older: M[], context: SummaryContext) => {
     const head = (context.head ?? []) as object[];
     const wanted = [instructions, context.instructions].filter((text): text is string => typeof text === "string" && text.trim() !== "").join("\n\n");
-    const body = { model, input: head.concat(older as object[]), ...(wanted === "" ? {} : { instructions: wanted }) };
+    // The provider's compaction replaces the whole history: the earlier summary goes in with the older messages.
+    const body = { model, input: head.concat((context.earlier ?? []) as object[], older as object[]), ...(wanted === "" ? {} : { instructions: wanted }) };
     const response = await client.responses.compact(body, { signal: context.signal });
     const output = Array.isArray(response?.output) ? (response.output as object[]) : [];
     // "The compacted list of output items. This is a list of all user messages, followed by a single
@@ -74,7 +76,7 @@ export function openaiCompaction<M extends AnyMessage = AnyMessage>(client: Resp
     const messages = output.filter((item) => !isInstruction(item));
     // The item is encrypted: its readable shadow is the model-free summary of what it replaced, what
     // a later summarizer rolls forward and what is sent instead when the model or provider changes.
-    const text = extractiveSummary(older, { maxTokens: Math.max(1, context.maxSummaryTokens), previousSummary: context.previousSummary });
+    const text = extractiveSummary(older, { maxTokens: Math.max(1, context.maxSummaryTokens), previousSummary: earlierSummaryOf(context) });
     return { messages, text, madeBy };
   };
   // Who this summarizer is: `statefulCompactor` sends a stored item back only to the same provider and model.
@@ -86,4 +88,13 @@ export function openaiCompaction<M extends AnyMessage = AnyMessage>(client: Resp
 function isInstruction(item: object): boolean {
   const role = (item as { role?: unknown }).role;
   return role === "system" || role === "developer";
+}
+
+/** What the shadow of a compaction of the whole history carries forward: the earlier summary in full, else what the context hands over. */
+function earlierSummaryOf(context: SummaryContext): string | undefined {
+  for (const message of context.earlier ?? []) {
+    const text = typeof message === "object" && message !== null ? summaryTextIn(message) : undefined;
+    if (text !== undefined) return text;
+  }
+  return context.previousSummary;
 }

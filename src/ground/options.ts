@@ -66,6 +66,8 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
    * does when none leaves that room.
    */
   summarySuffix?: ((tailStart: number) => readonly string[]) | undefined;
+  /** An earlier summary's text without the suffix that ended it (set with `summarySuffix`'s maker): the sections the next summary keeps. */
+  withoutSummarySuffix?: ((text: string) => string) | undefined;
 }
 
 /** A fresh random key for one hook's seals; undefined where the runtime has no `crypto.getRandomValues` (then no user-role summary verifies). */

@@ -31,8 +31,24 @@ export interface SummaryContext {
   signal: AbortSignal;
   /** Extra instructions from a forced compaction (`compact(messages, { force: true, instructions })`). */
   instructions: string | undefined;
-  /** Text (without `SUMMARY_PREFIX`) of the earlier summary found among the older messages, to roll forward. */
+  /**
+   * Text (without `SUMMARY_PREFIX`) of the earlier summaries this summary carries forward: the ones
+   * it merges (`merging`, joined), or a provider's compaction it follows. Undefined when the earlier
+   * summaries stay in the transcript as they are, and this summary adds a section after them for
+   * `older` alone (see `docs/fit-ladder.md`, "Summaries are frozen").
+   */
   previousSummary: string | undefined;
+  /**
+   * When this summary merges earlier sections of the summary into itself: their texts, oldest
+   * first. They are the newest sections; older ones stay as they are before the merged one.
+   */
+  merging?: readonly string[];
+  /**
+   * The library's own messages before `older` (the earlier summary, its reminder), which stay in
+   * the request unless the result replaces them: a summarizer that replaces the whole history (a
+   * provider's compaction) sends them with `older`. Not part of `older`: they are not summarized again.
+   */
+  earlier?: readonly AnyMessage[];
   /** Token count of the whole transcript before compaction. */
   tokensBefore: number;
   /** The budget, `maxTokens`. */

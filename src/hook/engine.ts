@@ -13,6 +13,8 @@ import { warnOverBudgetOnce } from "./over-budget-warning.js";
 import { sayUsage } from "./usage-notice.js";
 import { placeSummary, providerSummaryIn } from "./place-replacement.js";
 import { sealed } from "../text/summary-seal.js";
+import { joinSections, sectionsOf, withHeader } from "../text/summary-sections.js";
+import { planSections, type SectionPlan } from "./summary-levels.js";
 import type { AnyMessage, CompactionResult, CompactionStrategy, OverBudgetCause, ReportedUsage, SummaryReplacement } from "../ground/types.js";
 
 const now = (): number => globalThis.performance?.now() ?? Date.now();
@@ -97,12 +99,12 @@ function summaryTextBudget<M extends AnyMessage>(plan: EnginePlan<M>, summaryMes
  * For `onError: "fallback"`: the model-free summary (`fallback`) of `older`, as large as the room for the
  * summary allows and smaller than what it replaces; undefined when not even a short one fits.
  */
-function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, summaryMessage: SummaryMaker): object | undefined {
+function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, { summaryMessage, sections }: { summaryMessage: SummaryMaker; sections: SummarySections<M> }): object | undefined {
   const textBudget = summaryTextBudget(plan, summaryMessage);
-  let budget = textBudget;
+  let budget = sections.plan.budget;
   for (let attempt = 0; attempt < 8 && budget >= 1; attempt++) {
-    const text = settings.fallback!(plan.older, { maxTokens: budget, previousSummary: plan.previousSummary });
-    const summary = summaryMessage.make(text);
+    const text = settings.fallback!(sections.older, { maxTokens: budget, previousSummary: sections.previousSummary });
+    const summary = sections.make(text);
     try {
       if (text.trim() === "") return undefined;
       checkSummarySize(summary as M, plan, textBudget);
@@ -135,6 +137,57 @@ function summaryMaker<M extends AnyMessage>(dialect: Dialect, settings: Settings
   const role = summaryRoleIn(dialect, settings.summaryRole);
   const key = seal && role !== "system" ? settings.sealKey : undefined;
   return { make: (text) => dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (key === undefined ? text + suffix : sealed(text + suffix, role, key))) };
+}
+
+/**
+ * How the summary joins the earlier ones: the older messages it is made of (without the library's
+ * own), what it carries forward, and the message that holds the earlier sections kept as they are,
+ * then the new one.
+ */
+interface SummarySections<M extends AnyMessage> {
+  plan: SectionPlan;
+  /** The messages this summary is made of: `older` without the earlier summary and its reminder. */
+  older: M[];
+  /** The library's own messages among `older` (`context.earlier`). */
+  earlier: M[];
+  /** The merged sections' texts joined, or, without a summary of this library's before, a provider compaction's text. */
+  previousSummary: string | undefined;
+  /** The earlier summary's text in full (without its suffix): what a shadow of a replacement of everything carries forward. */
+  earlierText: string | undefined;
+  /** The summary message holding the kept sections, then `text` as the new one. */
+  make(text: string): object;
+}
+
+/**
+ * Reads the earlier summary's sections and chooses which of them the new summary merges (see
+ * `planSections`); each section is counted as it stands in the message, in the text budget's units.
+ */
+function summarySections<M extends AnyMessage>(
+  plan: EnginePlan<M>,
+  settings: Settings<M>,
+  /** `room`: what the whole summary's text may take (`summaryTextBudget`). */
+  { summaryMessage, fallbackText, room }: { summaryMessage: SummaryMaker; fallbackText: string | undefined; room: number },
+): SummarySections<M> {
+  const earlierText = plan.previousSummary === undefined ? undefined : (settings.withoutSummarySuffix?.(plan.previousSummary) ?? plan.previousSummary);
+  const earlier = earlierText === undefined ? [] : sectionsOf(earlierText);
+  // Counted only when there are earlier sections: a first summary costs the counter nothing more.
+  let textTokens = (_text: string) => 0;
+  if (earlier.length > 0) {
+    const framing = plan.tokens.countList([summaryMessage.make("") as M]);
+    const scale = Math.max(1, plan.tokens.scale);
+    textTokens = (text) => Math.ceil((plan.tokens.countList([summaryMessage.make(text) as M]) - framing) / scale);
+  }
+  const sectionPlan = planSections(earlier, room, earlier.map((section) => textTokens(withHeader(section))), textTokens(withHeader({ text: "", depth: 9, covers: 99 })));
+  const merging = sectionPlan.merging.map((section) => section.text);
+  const { kept, depth, covers } = sectionPlan;
+  return {
+    plan: sectionPlan,
+    older: plan.older.filter((message) => !plan.made.has(message)),
+    earlier: plan.older.filter((message) => plan.made.has(message)),
+    previousSummary: earlierText === undefined ? fallbackText : merging.length > 0 ? merging.join("\n\n") : undefined,
+    earlierText: earlierText ?? fallbackText,
+    make: (text) => summaryMessage.make(joinSections([...kept, { text, depth, covers }])),
+  };
 }
 
 /** What one call of the engine brings besides the transcript and the settings. */
@@ -195,31 +248,35 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
   let keptHead = head;
   let replacement: SummaryReplacement | undefined;
   const textBudget = summaryTextBudget(plan, summaryMessage);
+  // Earlier summaries stay as they are; the new one is a section after them, or merges the newest.
+  const sections = summarySections(plan, settings, { summaryMessage, fallbackText: providerSummaryIn(head, plan.dialect) ?? call.storedText, room: textBudget });
   try {
     const summary = await runSummarize(
       settings.summarize as NonNullable<Settings<M>["summarize"]>,
-      older,
+      sections.older,
       {
         instructions: settings.instructions,
-        previousSummary: plan.previousSummary ?? providerSummaryIn(head, plan.dialect) ?? call.storedText,
+        previousSummary: sections.previousSummary,
+        ...(sections.plan.merging.length === 0 ? {} : { merging: sections.plan.merging.map((section) => section.text) }),
+        ...(sections.earlier.length === 0 ? {} : { earlier: sections.earlier }),
         tokensBefore,
         maxTokens: settings.maxTokens,
         keepTail: settings.keepTail,
         head,
         requestPrefix: messages.slice(0, plan.tailStart),
-        maxSummaryTokens: textBudget,
+        maxSummaryTokens: sections.plan.budget,
       },
       { timeoutMs: settings.timeoutMs, signal, account: (told) => (account = told) },
     );
-    ({ head: keptHead, added, replacement } = placeSummary(summary, plan, summaryMessage.make));
+    ({ head: keptHead, added, replacement } = placeSummary(summary, plan, sections.make));
     if (replacement === undefined) checkSummarySize(added[0] as M, plan, textBudget);
     // An unreadable replacement (OpenAI's encrypted item) gets a readable shadow, the model-free
-    // summary of what it replaced: what a later summarizer rolls forward, and what is sent instead
-    // when the model or provider changes.
-    else if (replacement.text === undefined && settings.fallback !== undefined) replacement = { ...replacement, text: settings.fallback(older, { maxTokens: textBudget, previousSummary: plan.previousSummary }) };
+    // summary of what it replaced (the earlier summaries too): what a later summarizer rolls
+    // forward, and what is sent instead when the model or provider changes.
+    else if (replacement.text === undefined && settings.fallback !== undefined) replacement = { ...replacement, text: settings.fallback(sections.older, { maxTokens: textBudget, previousSummary: sections.earlierText }) };
   } catch (error) {
     // An abort means stop: no fallback stands in for it.
-    const fallback = settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED" ? modelFreeSummary(plan, settings, summaryMessage) : undefined;
+    const fallback = settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED" ? modelFreeSummary(plan, settings, { summaryMessage, sections }) : undefined;
     // A refused summary is no reason to send nothing, or more than the budget: when the older part
     // kept as it is and the tool payloads cut fit, that is the result.
     const withoutSummary = fallback === undefined && isCompactionError(error) && error.code === "INVALID_SUMMARY" ? plan.withoutSummary?.() : undefined;

@@ -16,7 +16,7 @@ import { TranscriptView } from "../plan/transcript-view.js";
 import { assertTranscript } from "../validation/validate-messages.js";
 import { checkedUsage } from "../validation/usage.js";
 import { bestBranch, formatsOfBase, inputIndexOf, type AppliedState, type ApplyContext } from "./applied-state.js";
-import { archiveLine } from "../archive/archive-line.js";
+import { archiveLine, withoutArchiveLine } from "../archive/archive-line.js";
 import { archivePositions } from "../archive/archive-positions.js";
 import { archiveStore } from "../archive/archive-store.js";
 import { branchStorage } from "./branch-storage.js";
@@ -124,7 +124,9 @@ interface Call<T extends AnyMessage> {
  */
 export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: StatefulCompactorOptions<M>): StatefulCompactor<M> {
   const resolved = resolveStatefulOptions<M>(options);
-  const { settings, store, defaultId, report, storeTimeoutMs, stateKey } = resolved;
+  const { store, defaultId, report, storeTimeoutMs, stateKey } = resolved;
+  // An earlier summary ends with its archive line; the next summary keeps its sections without it and ends with its own.
+  const settings: Settings<M> = resolved.archive ? { ...resolved.settings, withoutSummarySuffix: withoutArchiveLine } : resolved.settings;
   const queue = conversationQueue();
   const requests = compactionRequests();
   // What each conversation's last call returned: the request a provider's response answers.

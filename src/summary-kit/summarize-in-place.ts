@@ -40,7 +40,13 @@ ${SUMMARY_RULES}
 ${sectionHeadings(sections)}`,
   ];
   const previous = context.previousSummary?.trim();
-  if (previous !== undefined && previous !== "") {
+  // The earlier summary stays where it is: the new one covers only what followed it, or merges its newest parts.
+  const opensWithSummary = (context.earlier?.length ?? 0) > 0 && !holdsSummary(request, previous ?? "");
+  if (opensWithSummary && (previous === undefined || previous === "")) {
+    parts.push(`The conversation above opens with the earlier summary (the message that begins with "${SUMMARY_PREFIX.trim()}"). It stays in place as it is: summarize only the messages after it, and do not repeat what it says.`);
+  } else if (opensWithSummary) {
+    parts.push(`The conversation above opens with the earlier summary (the message that begins with "${SUMMARY_PREFIX.trim()}"). Its last parts, quoted here, are merged into your summary: carry everything in them forward, extended with the messages after the earlier summary; its other parts stay in place as they are, so do not repeat them.\n<previous-summary>\n${escapeFences(previous as string)}\n</previous-summary>`);
+  } else if (previous !== undefined && previous !== "") {
     if (holdsSummary(request, previous)) parts.push(`The conversation above opens with the previous summary (the message that begins with "${SUMMARY_PREFIX.trim()}"): carry everything in it forward, extended with what followed.`);
     else parts.push(`The conversation above follows the previous summary; extend it:\n<previous-summary>\n${escapeFences(previous)}\n</previous-summary>`);
   }

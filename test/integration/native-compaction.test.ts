@@ -456,10 +456,14 @@ describe("a native item the provider refuses", () => {
     expect(compactCalls).toBe(1);
     await client.responses.create({ model: "gpt-5.2", input: shadowed as unknown as OpenAI.Responses.ResponseInput });
     expect(providerViolations("openai-responses", { messages: http.requests.at(-1)!.body["input"] as object[] })).toEqual([]);
-    // The next crossing (OpenAI's compaction failing, the caller's own model after it) rolls the shadow forward.
-    await hook({ messages: [...shadowed, ...responsesTranscript(8).slice(1)] });
+    // The next crossing (OpenAI's compaction failing, the caller's own model after it) keeps the
+    // shadow as the summary's first section, as it is, and adds the own model's summary after it.
+    const next = (await hook({ messages: [...shadowed, ...responsesTranscript(8).slice(1)] }))!.messages;
     expect(previous).toHaveLength(1);
-    expect(previous[0]).toMatch(/Question 0/);
+    expect(previous[0]).toBeUndefined();
+    const summaryText = JSON.stringify(next.find((item) => JSON.stringify(item).includes("Own summary.")));
+    expect(summaryText).toMatch(/Question 0/);
+    expect(summaryText.indexOf("Question 0")).toBeLessThan(summaryText.indexOf("Own summary."));
 
     const anthropicHttp = recordingFetch(({ body }) => (body["compaction"] !== undefined ? { body: anthropicCompacted() } : holdsCompaction(body["messages"]) ? anthropicRefusal : { body: anthropicReply("Next answer.") }));
     const anthropic = anthropicClient(anthropicHttp.fetch);

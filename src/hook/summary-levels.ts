@@ -1,0 +1,70 @@
+import type { SummarySection } from "../text/summary-sections.js";
+
+/**
+ * How sections share the summary's room (`context.maxSummaryTokens` of a whole summary). The first
+ * summary takes all of it; each later one half of what the earlier ones leave, so sections shrink
+ * geometrically and the room holds about log₂(room / MIN_SECTION_TOKENS) of them. When what is left
+ * cannot give a new section its minimum, the newest sections merge into one, which takes half of
+ * what stays: the merge of equal depths doubles what a section stands for, as a binary counter
+ * carries, so a fact goes through at most ⌈log₂ n⌉ + 2 summarizations over n compactions even when
+ * every summary fills its room (checked to 1,024 compactions from a room of 600 tokens, 256 from
+ * 400), where re-summarizing the whole summary at each compaction puts the first facts through n.
+ */
+const MIN_SECTION_TOKENS = 24;
+/**
+ * A summary's room under this many tokens holds one summary, not sections with their headers: the
+ * earlier one is rolled into the new one, which takes the whole room, as a single plain section.
+ */
+export const MIN_ROOM_FOR_SECTIONS = 16 * MIN_SECTION_TOKENS;
+
+/** What the next summary does with the earlier ones. */
+export interface SectionPlan {
+  /** Earlier sections that stay exactly as they are, before the new one. */
+  kept: SummarySection[];
+  /** The newest earlier sections the new one merges (adjacent, oldest first); empty when none. */
+  merging: SummarySection[];
+  /** Tokens the new section's text may take (`context.maxSummaryTokens`). */
+  budget: number;
+  /** The new section's depth and what it stands for. */
+  depth: number;
+  covers: number;
+}
+
+/**
+ * Chooses what the next compaction's summary merges. Without earlier sections, nothing, and the
+ * summary takes the whole room; while the earlier ones leave room for a section, nothing, and the
+ * new one takes half of what they leave. Otherwise the newest section merges with the new range,
+ * and so does each older one whose depth is no greater than the deepest merged so far (or while
+ * what stays still leaves no room): the oldest sections, the deepest, stay as they are. Linear in
+ * the number of sections.
+ *
+ * @param earlier - the earlier summary's sections, oldest first
+ * @param room - tokens the whole summary's text may take
+ * @param tokens - tokens of each earlier section as it stands in the summary (its header included)
+ * @param header - tokens of the header a new section adds
+ */
+export function planSections(earlier: readonly SummarySection[], room: number, tokens: readonly number[], header: number): SectionPlan {
+  const total = tokens.reduce((sum, count) => sum + count, 0);
+  if (room < MIN_ROOM_FOR_SECTIONS) return { kept: [], merging: earlier.slice(), budget: Math.max(1, room), depth: 1, covers: 1 };
+  // The first summary takes the whole room: a summarizer that fills it merges with the next one.
+  if (earlier.length === 0) return { kept: [], merging: [], budget: Math.max(1, room), depth: 1, covers: 1 };
+  const half = (left: number) => Math.max(1, Math.min(left, Math.max(Math.floor(left / 2), MIN_SECTION_TOKENS)));
+  const enough = (left: number) => left >= 2 * MIN_SECTION_TOKENS;
+  if (enough(room - total - header)) return { kept: earlier.slice(), merging: [], budget: half(room - total - header), depth: 1, covers: 1 };
+  let keptTokens = total;
+  let first = earlier.length;
+  let deepest = 0;
+  do {
+    first--;
+    keptTokens -= tokens[first] as number;
+    deepest = Math.max(deepest, (earlier[first] as SummarySection).depth);
+  } while (first > 0 && ((earlier[first - 1] as SummarySection).depth <= deepest || !enough(room - keptTokens - header)));
+  const merging = earlier.slice(first);
+  return {
+    kept: earlier.slice(0, first),
+    merging,
+    budget: half(room - keptTokens - header),
+    depth: deepest + 1,
+    covers: merging.reduce((sum, section) => sum + section.covers, 1),
+  };
+}
