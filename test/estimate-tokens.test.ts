@@ -148,11 +148,11 @@ describe("images and files, read without telling a message's format", () => {
     part.kind === "image" ? (part.detail === "low" ? 85 : 1600) : 1600 * Math.max(1, Math.ceil((part.fileBytes ?? 0) / 75_000));
 
   it("counts the media each message's own dialect reads, in every format", async () => {
-    const { dialectOf } = await import("../src/dialects/registry.js");
+    const { mediaOf } = await import("../src/dialects/media-parts.js");
     const { dialectFixtures } = await import("./support/dialect-fixtures.js");
     const messages: object[] = [...dialectFixtures.flatMap((fixture) => [fixture.user, ...fixture.toolRound, ...fixture.parallel, fixture.resultOnly, fixture.summary]), ...withMedia];
     for (const message of messages) {
-      const parts = dialectOf(message).media(message as Record<string, unknown>);
+      const parts = mediaOf(message);
       const expected = parts.length === 0 ? undefined : { dataLength: parts.reduce((sum, part) => sum + part.dataLength, 0), tokens: parts.reduce((sum, part) => sum + billed(part), 0) };
       expect(mediaEstimate(message), JSON.stringify(message).slice(0, 100)).toEqual(expected);
     }

@@ -4,7 +4,6 @@
 import { argumentText, carriesSignature, contentAsText, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, stringify, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 import { aiSdkClaims, aiSdkToolPartTypes as toolPartTypes } from "./format-claims.js";
-import { contentMedia } from "./media-parts.js";
 
 const aiSdkRoles: ReadonlySet<unknown> = new Set(["system", "user", "assistant", "tool"]);
 
@@ -46,7 +45,6 @@ export const aiSdk: Dialect = {
   argumentTexts: (m) => parts(m).filter((part) => part["type"] === "tool-call").map((part) => argumentText(part["input"] ?? part["args"])),
   replaceArguments: (m, texts) =>
     replaceEntries(m, { field: "content", slots: indicesWhere(m["content"], (part) => part["type"] === "tool-call") }, texts, (part, text) => ({ ...part, input: cutArgumentsObject(text) })),
-  media: (m) => contentMedia(m["content"]),
   describe(m) {
     const view: MessagePart[] = textParts(m["content"], toolPartTypes);
     for (const part of parts(m)) {

@@ -4,7 +4,6 @@
 import { argumentText, carriesSignature, contentAsText, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 import { anthropicClaims } from "./format-claims.js";
-import { contentMedia } from "./media-parts.js";
 
 const toolPartTypes: ReadonlySet<string> = new Set(["tool_use", "tool_result"]);
 
@@ -39,7 +38,6 @@ export const anthropic: Dialect = {
   argumentTexts: (m) => blocks(m).filter((part) => part["type"] === "tool_use").map((part) => argumentText(part["input"])),
   replaceArguments: (m, texts) =>
     replaceEntries(m, { field: "content", slots: indicesWhere(m["content"], (part) => part["type"] === "tool_use") }, texts, (part, text) => ({ ...part, input: cutArgumentsObject(text) })),
-  media: (m) => contentMedia(m["content"]),
   describe(m) {
     const parts: MessagePart[] = textParts(m["content"], toolPartTypes);
     for (const part of blocks(m)) {

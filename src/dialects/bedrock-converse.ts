@@ -6,7 +6,6 @@ import { argumentText, asRecord as record, carriesSignature, cutArgumentsObject,
 import { SUMMARY_REPLY } from "../ground/constants.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 import { bedrockConverseClaims } from "./format-claims.js";
-import { bedrockMedia } from "./media-parts.js";
 
 const blocks = (m: MessageRecord): readonly MessageRecord[] => records(m["content"]);
 const resultIndices = (m: MessageRecord): number[] => indicesWhere(m["content"], (block) => record(block["toolResult"]) !== undefined);
@@ -70,7 +69,6 @@ export const bedrockConverse: Dialect = {
       ...block,
       toolUse: { ...(block["toolUse"] as MessageRecord), input: cutArgumentsObject(text) },
     })),
-  media: bedrockMedia,
   describe(m) {
     const texts: string[] = [];
     const tools: MessagePart[] = [];

@@ -74,8 +74,6 @@ export interface Dialect {
   argumentTexts(message: MessageRecord): string[];
   /** A copy of the message with the arguments of call `i` (as counted by `argumentTexts`) replaced by `texts.get(i)`; ids kept. */
   replaceArguments(message: MessageRecord, texts: ReadonlyMap<number, string>): MessageRecord;
-  /** The images and files the message carries, for the estimate (empty for most messages). */
-  media(message: MessageRecord): MediaPart[];
   /** The message in dialect-free terms, for rendering. */
   describe(message: MessageRecord): MessageView;
   /**

@@ -5,7 +5,7 @@
 import { argumentText, asRecord as record, carriesSignature, cutArgumentsObject, indicesWhere, records, replaceEntries, someRecord, stringField, stringify } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 import { genkitClaims } from "./format-claims.js";
-import { genkitMedia, isGenkitImage as isImage } from "./media-parts.js";
+import { isGenkitImage as isImage } from "./media-parts.js";
 
 const parts = (m: MessageRecord): readonly MessageRecord[] => records(m["content"]);
 const requestIndices = (m: MessageRecord): number[] => indicesWhere(m["content"], (part) => record(part["toolRequest"]) !== undefined);
@@ -60,7 +60,6 @@ export const genkit: Dialect = {
   argumentTexts: (m) => requestIndices(m).map((index) => argumentText(record((m["content"] as MessageRecord[])[index]?.["toolRequest"])?.["input"])),
   replaceArguments: (m, texts) =>
     replaceEntries(m, { field: "content", slots: requestIndices(m) }, texts, (part, text) => ({ ...part, toolRequest: { ...(part["toolRequest"] as MessageRecord), input: cutArgumentsObject(text) } })),
-  media: genkitMedia,
   describe(m) {
     const texts: string[] = [];
     const tools: MessagePart[] = [];

@@ -6,7 +6,6 @@
 import { argumentText, asRecord as record, carriesSignature, someRecord, cutArgumentsObject, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 import { googleGenaiClaims } from "./format-claims.js";
-import { googleGenaiMedia } from "./media-parts.js";
 
 const parts = (m: MessageRecord): readonly MessageRecord[] => records(m["parts"]);
 const responseIndices = (m: MessageRecord): number[] => indicesWhere(m["parts"], (part) => record(part["functionResponse"]) !== undefined);
@@ -67,7 +66,6 @@ export const googleGenai: Dialect = {
       ...part,
       functionCall: { ...(part["functionCall"] as MessageRecord), args: cutArgumentsObject(text) },
     })),
-  media: googleGenaiMedia,
   describe(m) {
     const texts: string[] = [];
     const tools: MessagePart[] = [];

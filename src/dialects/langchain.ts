@@ -6,7 +6,6 @@
 import { argumentText, asRecord, carriesSignature, contentAsText, someRecord, cutArgumentsObject, leadingContentText, records, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 import { langchainClaims, langchainRoles as roles } from "./format-claims.js";
-import { contentMedia } from "./media-parts.js";
 
 export { langchainPayload } from "./provider-payload.js";
 
@@ -53,7 +52,6 @@ export const langchain: Dialect = {
     const calls = toolCalls(m).map((call, index) => (texts.has(index) ? { ...call, args: cutArgumentsObject(texts.get(index) as string) } : call));
     return withFields(m, { tool_calls: calls });
   },
-  media: (m) => contentMedia(m["content"]),
   describe(m) {
     const role = roles.get(m["type"]);
     if (isToolResult(m)) {

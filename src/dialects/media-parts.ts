@@ -1,7 +1,8 @@
 // The images and files of a message, read the way its own format holds them: what the estimate
 // counts as providers bill media instead of as bytes / 4 of their base64. Each format's part is
 // read by a function of its own, which the estimate calls for any part of that shape without
-// telling the message's format (`counting/media-tokens.ts`), so both read media with one code.
+// telling the message's format (`counting/media-tokens.ts`); each format's whole message is read
+// by `mediaOf`, which the estimate's walk is checked against.
 import { asRecord, base64Bytes, jsonLength, records, stringField } from "./content-parts.js";
 import type { MediaPart, MessageRecord } from "./dialect.js";
 import { claimIndexOf } from "./format-claims.js";
@@ -185,9 +186,11 @@ const contentArrayMedia = (m: MessageRecord): MediaPart[] => contentMedia(m["con
 const readerAt = [googleGenaiMedia, contentArrayMedia, responsesMedia, genkitMedia, bedrockMedia, piMedia, contentArrayMedia, contentArrayMedia, contentArrayMedia];
 
 /**
- * The images and files a message carries, as its format reads them. Only a message with a content
- * array (or Gemini's parts, or a Responses output list) can carry one: every other message is
- * answered without telling its format.
+ * The images and files a message carries, as its own format reads them: what the estimate's walk
+ * by shape (`mediaByShape`) must find in every message, which `test/dialects.test.ts` checks. No
+ * step of a call needs the format's own reading, so no bundle carries it. Only a message with a
+ * content array (or Gemini's parts, or a Responses output list) can carry one: every other message
+ * is answered without telling its format.
  */
 export function mediaOf(message: object, claim?: number): MediaPart[] {
   const m = message as MessageRecord;

@@ -98,10 +98,9 @@ export function opensToolGroup(message: object): boolean {
   return dialectOf(message).opensToolGroup(message as MessageRecord);
 }
 
-// What the provider receives of a message, and the media it carries, are told apart from the
-// dialects' other readers (the estimate needs only them).
+// What the provider receives of a message is told apart from the dialects' other readers (the
+// estimate needs only it).
 export { providerPayload } from "./provider-payload.js";
-export { mediaOf } from "./media-parts.js";
 
 /** True for a message that carries a signature the provider checks: no rung of the ladder edits it. */
 export function isSigned(message: object, formats?: MessageFormats): boolean {

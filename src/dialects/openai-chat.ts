@@ -4,7 +4,6 @@
 import { argumentText, asRecord, contentAsText, indicesWhere, leadingContentText, records, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 import { openaiChatClaims, isChatToolResult as isToolResult } from "./format-claims.js";
-import { contentMedia } from "./media-parts.js";
 
 const noToolParts: ReadonlySet<string> = new Set();
 const chatRoles: ReadonlySet<unknown> = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
@@ -42,7 +41,6 @@ export const openaiChat: Dialect = {
     }
     return { ...m, tool_calls: calls };
   },
-  media: (m) => contentMedia(m["content"]),
   describe(m) {
     const role = stringField(m, "role");
     if (isToolResult(m)) {

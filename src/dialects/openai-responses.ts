@@ -6,7 +6,6 @@
 import { argumentText, contentAsText, leadingContentText, stringField, stringify, textParts } from "./content-parts.js";
 import type { Dialect, MessageRecord } from "./dialect.js";
 import { openaiResponsesClaims } from "./format-claims.js";
-import { responsesMedia } from "./media-parts.js";
 
 const noToolParts: ReadonlySet<string> = new Set();
 // Result items whose `output` is free text; computer and shell outputs have shapes of their own.
@@ -58,7 +57,6 @@ export const openaiResponses: Dialect = {
   replaceResults: (m, texts) => (texts.has(0) ? { ...m, output: texts.get(0) } : m),
   argumentTexts: (m) => (m["type"] === "function_call" ? [argumentText(m["arguments"])] : []),
   replaceArguments: (m, texts) => (m["type"] === "function_call" && texts.has(0) ? { ...m, arguments: texts.get(0) } : m),
-  media: responsesMedia,
   describe(m) {
     const type = itemType(m);
     if (type === undefined || type === "message") return { role: stringField(m, "role"), parts: textParts(m["content"], noToolParts) };

@@ -6,7 +6,6 @@
 import { argumentText, asRecord, carriesSignature, contentAsText, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 import { piAgentClaims, isPiAssistant, isPiToolResult as isToolResult } from "./format-claims.js";
-import { piMedia } from "./media-parts.js";
 
 export { piPayload } from "./provider-payload.js";
 
@@ -37,7 +36,6 @@ export const piAgent: Dialect = {
   },
   argumentTexts: (m) => callIndices(m).map((index) => argumentText(asRecord((m["content"] as unknown[])[index])?.["arguments"])),
   replaceArguments: (m, texts) => replaceEntries(m, { field: "content", slots: callIndices(m) }, texts, (part, text) => ({ ...part, arguments: cutArgumentsObject(text) })),
-  media: piMedia,
   describe(m) {
     if (isToolResult(m)) {
       const output = contentAsText(m["content"], toolPartTypes);

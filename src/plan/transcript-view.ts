@@ -99,16 +99,6 @@ export class TranscriptView<M extends AnyMessage> implements MessageFormats {
     return dialectAt(this.formats[index] as number);
   }
 
-  /** The dialect of any message of this call. */
-  dialectOf(message: object): Dialect {
-    return dialectAt(this.of(message));
-  }
-
-  /** The speaker of the message at `index`, in dialect-free terms. */
-  roleAt(index: number): string | undefined {
-    return this.dialectAt(index).role(this.messages[index] as MessageRecord);
-  }
-
   /** True for a message that carries a signature the provider checks: no rung of the ladder edits it. */
   signedAt(index: number): boolean {
     let known = this.signatures[index];
