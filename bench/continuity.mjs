@@ -75,7 +75,7 @@ async function replay({ messages }, share, totals) {
     } },
     summarize: (older, context) => {
       seen = { older, context };
-      return extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary });
+      return extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary, keptSummary: context.keptSummary });
     },
   });
   let working = [];
@@ -102,15 +102,19 @@ async function replay({ messages }, share, totals) {
     const needed = new Set();
     for (const m of gone) for (const fact of messageFacts(m)) if (!systemFacts.has(fact) && (lastWritten.get(fact) ?? -1) >= position) needed.add(fact);
     if (needed.size === 0) return;
-    const older = new Set(summarized?.older ?? []);
+    // What the summary replaced: the older messages, and the earlier summary message, whose kept
+    // sections the new summary message holds again as they were (\`context.earlier\`).
+    const older = new Set([...(summarized?.context.earlier ?? []), ...(summarized?.older ?? [])]);
     // The messages the hook added: a new summary and its reminder (a cut tail message is a new object too, but no summary).
     const summaries = request.filter((m) => !input.includes(m) && m.role !== "tool" && !m.tool_calls && typeof m.content === "string" && (m.content.startsWith(SUMMARY_PREFIX) || m.content === FLUSH_TO_MEMORY_REMINDER));
     const rest = request.filter((m) => !summaries.includes(m));
     const requestShows = visibleFacts(request);
     const summaryShows = visibleFacts(summaries);
     const restShows = visibleFacts(rest);
-    const promptShows = new Set(summarized ? factsOf(buildSummaryPrompt(summarized.older, summarized.context).user) : []);
-    const trimShows = summarized ? visibleFacts(lastTokens(summarized.older, 4000)) : new Set();
+    // What a model summarizer is shown: the prompt, and the earlier sections that stay before what it writes.
+    const promptShows = new Set(summarized ? [...factsOf(buildSummaryPrompt(summarized.older, summarized.context).user), ...factsOf(summarized.context.keptSummary ?? "")] : []);
+    // LangChain's trim reads the older part as it stands, the earlier summary first.
+    const trimShows = summarized ? visibleFacts(lastTokens([...(summarized.context.earlier ?? []), ...summarized.older], 4000)) : new Set();
     const olderRaw = new Set(gone.filter((m) => older.has(m)).flatMap(messageFacts));
     const cutRaw = new Set(gone.filter((m) => !older.has(m)).flatMap(messageFacts));
     const previous = new Set(factsOf(summarized?.context.previousSummary ?? ""));
@@ -164,7 +168,7 @@ async function recallReplay({ messages }, share, totals) {
         if (error?.name === "ArchiveTrimmedError") totals.archiveTrimmed++;
       },
     },
-    summarize: (older, context) => extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary }),
+    summarize: (older, context) => extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary, keptSummary: context.keptSummary }),
   });
   for (let position = 0; position < messages.length; position++) {
     if (messages[position].role !== "assistant") continue;

@@ -155,7 +155,7 @@ function compactionLedger(totals) {
 }
 
 // What the model writes, the same for every policy: a summary made without a model.
-const summaryText = (older, context) => extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary });
+const summaryText = (older, context) => extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary, keptSummary: context.keptSummary });
 
 /** The archived messages a recall returns: its fenced part only, never its own words (which repeat the query). */
 function recalledMessages(answer) {

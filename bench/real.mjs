@@ -79,7 +79,7 @@ function neededAt(session, index) {
 const PARTIAL_LOG_FIXED = 60_000;
 const isPartial = (session, fixed) => session.kind === "claude-code" && fixed > PARTIAL_LOG_FIXED;
 
-const summarize = (older, context) => extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary });
+const summarize = (older, context) => extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary, keptSummary: context.keptSummary });
 
 async function replay(session, kind, window, fixed) {
   const pi = session.kind === "pi";

@@ -5,7 +5,7 @@
 // an app that uses an adapter already has its framework. A peer ships inside its framework, so what
 // it costs is what it adds: the app `import { generateText } from "ai"` bundled with and without it.
 // Our adapters are measured that way too, for the ratio. Run: npm run bench:size (it builds first).
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
@@ -100,8 +100,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const ratio = r.ratioToPeer === undefined ? "" : `${r.ratioToPeer.toFixed(1)}× \`${r.peer}\``;
     console.log(`| ${r.peer === true ? `peer: ${r.import}` : r.import} | ${r.from} | ${kb(r.minified)} KB | ${kb(r.gzip)} KB | ${ratio} |`);
   }
-  const manifest = JSON.parse(await import("node:fs").then((fs) => fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")));
-  const versions = { esbuild: manifest.devDependencies.esbuild, ai: manifest.devDependencies.ai, langchain: manifest.devDependencies.langchain };
+  const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  // The peers are packages of the development tree (dev/package.json), the bundler the package's own.
+  const devManifest = JSON.parse(readFileSync(new URL("../dev/package.json", import.meta.url), "utf8"));
+  const versions = { esbuild: manifest.devDependencies.esbuild, ai: devManifest.devDependencies?.ai ?? devManifest.dependencies?.ai, langchain: devManifest.devDependencies?.langchain ?? devManifest.dependencies?.langchain };
   writeFileSync(new URL("./size.json", import.meta.url), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, versions, rows }, null, 2)}\n`);
   console.log("bench/size.json written");
 }

@@ -157,10 +157,10 @@ describe("frozen summaries, merged by levels", () => {
     expect(calls.slice(1).every((context) => (context.earlier ?? []).length > 0)).toBe(true);
   });
 
-  it("planSections keeps every fact within ⌈log₂ n⌉ + 2 summarizations over 1,024 compactions (256 at a room of 400 tokens), even when every summary fills its room", () => {
+  it("planSections keeps every fact within ⌈log₂ n⌉ + 2 summarizations over 1,024 compactions (200 at a room of 400 tokens), even when every summary fills its room", () => {
     for (const room of [400, 600, 1_000, 8_000, 50_000, 200_000]) {
       let sections: { section: SummarySection; tokens: number }[] = [];
-      for (let n = 1; n <= (room < 600 ? 256 : 1_024); n++) {
+      for (let n = 1; n <= (room < 600 ? 200 : 1_024); n++) {
         const plan = planSections(sections.map((entry) => entry.section), room, sections.map((entry) => entry.tokens), 12);
         const kept = sections.slice(0, plan.kept.length);
         expect(kept.map((entry) => entry.section)).toEqual(plan.kept);

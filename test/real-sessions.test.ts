@@ -14,7 +14,7 @@ import { anthropicViolations } from "./support/provider-rules/index.js";
 
 const sessions = loadSessions(new URL("./fixtures/sessions", import.meta.url).pathname);
 
-const summarize: Summarize = (older, context) => extractiveSummary(older, { maxTokens: context.maxSummaryTokens, ...(context.previousSummary !== undefined ? { previousSummary: context.previousSummary } : {}) });
+const summarize: Summarize = (older, context) => extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary, keptSummary: context.keptSummary });
 
 interface Replayed {
   requests: number;

@@ -44,6 +44,11 @@ export interface SummaryContext {
    */
   merging?: readonly string[];
   /**
+   * The earlier sections that stay in the request, as they are, before this summary: what it need
+   * not say again (`extractiveSummary`'s `keptSummary`). Undefined when none stays.
+   */
+  keptSummary?: string;
+  /**
    * The library's own messages before `older` (the earlier summary, its reminder), which stay in
    * the request unless the result replaces them: a summarizer that replaces the whole history (a
    * provider's compaction) sends them with `older`. Not part of `older`: they are not summarized again.
@@ -454,7 +459,7 @@ export interface CompactorEvents {
  * const fallback: ModelFreeSummary = (older, { maxTokens }) => `${older.length} earlier messages`.slice(0, maxTokens * 4);
  * ```
  */
-export type ModelFreeSummary = (older: readonly AnyMessage[], options: { maxTokens: number; previousSummary?: string | undefined }) => string;
+export type ModelFreeSummary = (older: readonly AnyMessage[], options: { maxTokens: number; previousSummary?: string | undefined; keptSummary?: string | undefined }) => string;
 
 /** Options of `compactor`. */
 export interface CompactorOptions<M extends AnyMessage = AnyMessage> {

@@ -103,7 +103,7 @@ function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: S
   const textBudget = summaryTextBudget(plan, summaryMessage);
   let budget = sections.plan.budget;
   for (let attempt = 0; attempt < 8 && budget >= 1; attempt++) {
-    const text = settings.fallback!(sections.older, { maxTokens: budget, previousSummary: sections.previousSummary });
+    const text = settings.fallback!(sections.older, { maxTokens: budget, previousSummary: sections.previousSummary, keptSummary: sections.keptSummary });
     const summary = sections.make(text);
     try {
       if (text.trim() === "") return undefined;
@@ -154,6 +154,8 @@ interface SummarySections<M extends AnyMessage> {
   previousSummary: string | undefined;
   /** The earlier summary's text in full (without its suffix): what a shadow of a replacement of everything carries forward. */
   earlierText: string | undefined;
+  /** The kept sections' text (`context.keptSummary`), when any stay. */
+  keptSummary: string | undefined;
   /** The summary message holding the kept sections, then `text` as the new one. */
   make(text: string): object;
 }
@@ -186,6 +188,7 @@ function summarySections<M extends AnyMessage>(
     earlier: plan.older.filter((message) => plan.made.has(message)),
     previousSummary: earlierText === undefined ? fallbackText : merging.length > 0 ? merging.join("\n\n") : undefined,
     earlierText: earlierText ?? fallbackText,
+    keptSummary: kept.length === 0 ? undefined : joinSections(kept),
     make: (text) => summaryMessage.make(joinSections([...kept, { text, depth, covers }])),
   };
 }
@@ -258,6 +261,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
         instructions: settings.instructions,
         previousSummary: sections.previousSummary,
         ...(sections.plan.merging.length === 0 ? {} : { merging: sections.plan.merging.map((section) => section.text) }),
+        ...(sections.keptSummary === undefined ? {} : { keptSummary: sections.keptSummary }),
         ...(sections.earlier.length === 0 ? {} : { earlier: sections.earlier }),
         tokensBefore,
         maxTokens: settings.maxTokens,

@@ -7,7 +7,7 @@ import type { SummarySection } from "../text/summary-sections.js";
  * cannot give a new section its minimum, the newest sections merge into one, which takes half of
  * what stays: the merge of equal depths doubles what a section stands for, as a binary counter
  * carries, so a fact goes through at most ⌈log₂ n⌉ + 2 summarizations over n compactions even when
- * every summary fills its room (checked to 1,024 compactions from a room of 600 tokens, 256 from
+ * every summary fills its room (checked to 1,024 compactions from a room of 600 tokens, 200 from
  * 400), where re-summarizing the whole summary at each compaction puts the first facts through n.
  */
 const MIN_SECTION_TOKENS = 24;
@@ -60,11 +60,11 @@ export function planSections(earlier: readonly SummarySection[], room: number, t
     deepest = Math.max(deepest, (earlier[first] as SummarySection).depth);
   } while (first > 0 && ((earlier[first - 1] as SummarySection).depth <= deepest || !enough(room - keptTokens - header)));
   const merging = earlier.slice(first);
-  return {
-    kept: earlier.slice(0, first),
-    merging,
-    budget: half(room - keptTokens - header),
-    depth: deepest + 1,
-    covers: merging.reduce((sum, section) => sum + section.covers, 1),
-  };
+  const depth = deepest + 1;
+  const covers = merging.reduce((sum, section) => sum + section.covers, 1);
+  // A merge no deeper than a balanced one of as many compactions (depth ≤ log₂ covers + 1) may take
+  // all that stays, as a rolled summary would: its facts are within the bound however it is merged
+  // next. A deeper one takes half, and leaves the room for the sections that will catch up with it.
+  const left = room - keptTokens - header;
+  return { kept: earlier.slice(0, first), merging, budget: depth <= Math.log2(covers) + 1 ? Math.max(1, left) : half(left), depth, covers };
 }

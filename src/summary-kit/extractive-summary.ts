@@ -25,6 +25,12 @@ export interface ExtractiveSummaryOptions {
    * @default none
    */
   previousSummary?: string | undefined;
+  /**
+   * The earlier summary that stays in the request before this one (`context.keptSummary`): what it
+   * already says is not said again, so the room goes to what it does not hold.
+   * @default none
+   */
+  keptSummary?: string | undefined;
 }
 
 // Counted as the estimate counts the text inside a message (JSON-escaped: a newline is two bytes),
@@ -103,18 +109,19 @@ const errorOpening =
  * that needs no model, and what `onError: "fallback"` uses when `summarize` fails.
  *
  * @param older - the messages to summarize; any array (what cannot be read is skipped)
- * @param options - `maxTokens`, and `previousSummary` to carry forward
+ * @param options - `maxTokens`, `previousSummary` to carry forward, and `keptSummary`, what stays before it and need not be said again
  * @returns the summary text
  * @example
  * ```ts
- * const beforeLlm = compactor({ maxTokens: 100_000, summarize: (older, { maxSummaryTokens, previousSummary }) => extractiveSummary(older, { maxTokens: maxSummaryTokens, previousSummary }) });
+ * const beforeLlm = compactor({ maxTokens: 100_000, summarize: (older, { maxSummaryTokens, previousSummary, keptSummary }) => extractiveSummary(older, { maxTokens: maxSummaryTokens, previousSummary, keptSummary }) });
  * ```
  */
 export function extractiveSummary(older: readonly AnyMessage[], options: ExtractiveSummaryOptions): string {
   if (!Array.isArray(older)) throw new TypeError(expectedMessage("older", "an array of messages", older));
   if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
-  rejectUnknownKeys(options, ["maxTokens", "previousSummary"], "");
-  const { maxTokens: requested, previousSummary } = options;
+  rejectUnknownKeys(options, ["maxTokens", "previousSummary", "keptSummary"], "");
+  const { maxTokens: requested, previousSummary, keptSummary } = options;
+  if (keptSummary !== undefined && typeof keptSummary !== "string") throw new TypeError(expectedMessage("keptSummary", "a string", keptSummary));
   if (typeof requested !== "number" || !Number.isFinite(requested) || requested < 1) {
     throw new (typeof requested === "number" ? RangeError : TypeError)(expectedMessage("maxTokens", "a finite number from 1 and up (a fraction is rounded down)", requested));
   }
@@ -190,6 +197,12 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
     const wrote = agentWrote.get(fact.identifier) ?? agentWrote.get(withoutSign(fact.identifier)) ?? -1;
     if (wrote > fact.order || fact.order > lastAgentTurn) fact.tier = 1;
   }
+  // What the summary kept before this one already holds is not listed again: the request shows it.
+  if (keptSummary?.trim()) {
+    const shown = new Set([...earlierSections(keptSummary).facts, ...textFacts(keptSummary, "kept", 0, -1)].map((fact) => fact.identifier));
+    const fresh = facts.filter((fact) => !shown.has(fact.identifier));
+    facts.splice(0, facts.length, ...fresh);
+  }
   // The earlier summary's facts rank with the new ones by where they came from; a fact said again
   // now is counted once, at its newest.
   facts.push(...earlier.facts);
@@ -201,7 +214,8 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   // A rolled summary of this function's own merges section by section; another one is kept as a
   // block. At a budget of a few dozen tokens the facts take it all: headings and quotes would.
   const factsOnly = maxTokens < SECTIONS_FROM;
-  const header = maxTokens >= HEADER_FROM ? HEADER : undefined;
+  // Said once: a summary kept before this one that says it already is the same summary's start.
+  const header = maxTokens >= HEADER_FROM && !(keptSummary?.includes(HEADER) ?? false) ? HEADER : undefined;
   const sections: { title: string; lines: string[]; share: number }[] = factsOnly
     ? []
     : [
