@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as library from "../src/index.js";
 import { adversarialTexts, untrustedTextPaths } from "./support/adversarial-text.mjs";
+import { sectionsOf } from "../src/text/summary-sections.js";
+import { withoutArchiveLine } from "../src/archive/archive-line.js";
 
 const MB = 1 << 20;
 const adversarial = adversarialTexts(MB);
@@ -17,6 +19,14 @@ const { truncation, recall, ...paths } = untrustedTextPaths(library);
 describe.each(Object.entries(paths))("%s reads each crafted input", (_, path) => {
   it.each(Object.keys(adversarial))("%s", (name) => {
     expect(path(adversarial[name]!)).toBeDefined();
+  });
+});
+
+// The next compaction reads an earlier summary's sections (and its archive line) back.
+describe("the summary's sections are read from each crafted input", () => {
+  it.each(Object.keys(adversarial))("%s", (name) => {
+    const text = adversarial[name]!;
+    expect(sectionsOf(withoutArchiveLine(`${text}\n\n[Summary part: 2 compactions, depth 2]\n${text}`)).length).toBeGreaterThanOrEqual(2);
   });
 });
 

@@ -16,6 +16,8 @@ export interface SummarySection {
 }
 
 const HEADER_OPENING = "[Summary part: ";
+/** The longest header: the opening, two counts of seven digits and the words between them. */
+const HEADER_MAX_LENGTH = 80;
 /** Larger counts are no summary this library wrote: read as the largest. */
 const MAX_COUNT = 1_000_000;
 
@@ -83,9 +85,11 @@ export function sectionsOf(text: string): SummarySection[] {
 /** The header starting at `index`, with the index after its line break; undefined when none starts there. */
 function headerAt(text: string, index: number): { depth: number; covers: number; end: number } | undefined {
   if (!text.startsWith(HEADER_OPENING, index)) return undefined;
-  const close = text.indexOf("]\n", index);
-  // A header is short: a bracket far away closes something else.
-  if (close < 0 || close - index > 80) return undefined;
+  // A header is short: only its own few characters are searched for its end, so that many openings
+  // without one cost no more than the text's length.
+  const found = text.slice(index, index + HEADER_MAX_LENGTH).indexOf("]\n");
+  if (found < 0) return undefined;
+  const close = index + found;
   const match = /^(\d{1,7}) compactions?, depth (\d{1,7})$/.exec(text.slice(index + HEADER_OPENING.length, close));
   if (match === null) return undefined;
   const count = (digits: string) => Math.min(MAX_COUNT, Math.max(1, Number(digits)));

@@ -9,6 +9,8 @@ export function adversarialTexts(length) {
   return {
     "hex digits": Array.from({ length }, (_, i) => "0123456789abcdef"[(i * 7919) % 16]).join(""),
     "one long word": fill("a"),
+    // A summary's section openings that never close: each one read must not scan to the end.
+    "section openings without their end": fill("\n\n[Summary part: 1"),
     "dotted run": fill("a."),
     "slashed run": fill("a/"),
     "dashes and dots": fill("a.-"),
