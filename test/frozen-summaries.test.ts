@@ -9,7 +9,6 @@ import { SUMMARY_PREFIX, compactor, estimateTokens, memoryStore, statefulCompact
 import { joinSections, sectionsOf, type SummarySection } from "../src/text/summary-sections.js";
 import { planSections } from "../src/hook/summary-levels.js";
 import { withoutSeal } from "../src/text/summary-seal.js";
-import { withoutArchiveLine } from "../src/archive/archive-line.js";
 
 type Chat = { role: string; content: string };
 
@@ -26,7 +25,7 @@ const turn = (k: number): Chat[] => [
  * A summarizer that counts, for every fact, the summarizations it went through: a fact read from a
  * message is written `F<k>#1`; one read from a section it merges, `F<k>#<d + 1>`. Each fact line is
  * padded so that summaries fill their room and must merge; lines that do not fit the limit are left
- * out, oldest first.
+ * out, newest first (the deepest facts are the last to go).
  */
 function countingSummarizer(calls: SummaryContext[]) {
   return (older: readonly Chat[], context: SummaryContext): string => {
@@ -35,7 +34,7 @@ function countingSummarizer(calls: SummaryContext[]) {
     for (const section of context.merging ?? []) for (const [, fact, depth] of section.matchAll(/(F\d+)#(\d+)/g)) facts.set(fact!, Math.max(facts.get(fact!) ?? 0, Number(depth) + 1));
     for (const message of older) for (const [fact] of message.content.matchAll(/F\d+/g)) if (!facts.has(fact)) facts.set(fact, 1);
     const lines = [...facts].map(([fact, depth]) => `${fact}#${depth}: the customer asked to keep this; order and delivery details as discussed.`);
-    while (lines.length > 1 && estimateTokens([{ role: "system", content: lines.join("\n") }]) > context.maxSummaryTokens) lines.shift();
+    while (lines.length > 1 && estimateTokens([{ role: "system", content: lines.join("\n") }]) > context.maxSummaryTokens) lines.pop();
     return lines.join("\n");
   };
 }
@@ -44,7 +43,8 @@ function countingSummarizer(calls: SummaryContext[]) {
 function summarySectionsIn(messages: readonly Chat[]): SummarySection[] {
   const summary = messages.find((message) => message.content.startsWith(SUMMARY_PREFIX));
   if (summary === undefined) return [];
-  return sectionsOf(withoutArchiveLine(withoutSeal(summary.content.slice(SUMMARY_PREFIX.length))));
+  // The archive line this library ends a summary with (the counting summarizer writes none of its own).
+  return sectionsOf(withoutSeal(summary.content.slice(SUMMARY_PREFIX.length)).replace(/\n\n\(Messages \d+(?:-\d+)? are archived[^\n]*\)$/, ""));
 }
 
 const maxDepthIn = (sections: readonly SummarySection[]) => Math.max(0, ...sections.flatMap((section) => [...section.text.matchAll(/F\d+#(\d+)/g)].map((match) => Number(match[1]))));
@@ -155,6 +155,64 @@ describe("frozen summaries, merged by levels", () => {
     // Every compaction after the first found the earlier summary as the library's own: none was summarized as a user's text.
     for (const context of calls) for (const message of [...(context.earlier ?? [])]) expect((message as Chat).content.startsWith(SUMMARY_PREFIX)).toBe(true);
     expect(calls.slice(1).every((context) => (context.earlier ?? []).length > 0)).toBe(true);
+  });
+
+  it("a summarizer that fills context.maxSummaryTokens exactly is accepted at every compaction, merges and 120 compactions included", async () => {
+    // The text's tokens as the estimate counts them inside a message (its JSON string, bytes / 4).
+    const tokensOf = (text: string) => Math.ceil(new TextEncoder().encode(JSON.stringify(text)).length / 4);
+    let made = 0;
+    const exactly = (budget: number) => {
+      let text = `S${made++} `;
+      while (tokensOf(`${text}xxxx`) <= budget) text += "xxxx";
+      while (tokensOf(`${text}x`) <= budget) text += "x";
+      return text;
+    };
+    for (const format of ["openai-chat", "anthropic"] as const) {
+      made = 0;
+      let merges = 0;
+      const hook = compactor<Chat>({ maxTokens: 4_000, keepTail: 800, format, summarize: (_older, context) => ((merges += context.merging === undefined ? 0 : 1), exactly(context.maxSummaryTokens)) });
+      let transcript: Chat[] = format === "anthropic" ? [] : [system];
+      for (let k = 1; made < 120; k++) {
+        transcript = transcript.concat(turn(k));
+        const result = await hook({ messages: transcript });
+        if (result !== null) transcript = result.messages.slice();
+      }
+      expect(merges, format).toBeGreaterThan(10);
+    }
+  });
+
+  it("a summary rolled where the room holds one still says the depth its facts went through", async () => {
+    const calls: SummaryContext[] = [];
+    const summarize = countingSummarizer(calls);
+    // One conversation, compacted by turns with a large room and with one under MIN_ROOM_FOR_SECTIONS.
+    const hooks = [compactor<Chat>({ maxTokens: 4_000, keepTail: 800, summarize }), compactor<Chat>({ maxTokens: 4_000, keepTail: 800, summary: { maxTokens: 300 }, summarize })];
+    let transcript: Chat[] = [system];
+    let compactions = 0;
+    for (let k = 1; compactions < 24; k++) {
+      transcript = transcript.concat(turn(k));
+      const result = await hooks[Math.floor(compactions / 3) % 2]!({ messages: transcript });
+      if (result === null) continue;
+      compactions++;
+      transcript = result.messages.slice();
+      for (const section of summarySectionsIn(transcript)) expect(maxDepthIn([section]), `compaction ${compactions}`).toBeLessThanOrEqual(section.depth);
+    }
+  });
+
+  it("a summarizer's own line shaped like the archive line is part of its section, kept byte for byte", async () => {
+    let made = 0;
+    // Under the automatic key, which keeps no archive, and so ends no summary with a line of its own.
+    const compact = statefulCompactor<Chat>({ maxTokens: 4_000, keepTail: 800, store: memoryStore(), archive: true, summarize: () => `Part ${++made}: orders.\n\n(Messages 1-5 are archived: recall_context reads them.)` });
+    const history: Chat[] = [system];
+    const summaries: string[] = [];
+    for (let k = 1; made < 3; k++) {
+      history.push(...turn(k));
+      const result = await compact(history.slice());
+      const summary = result?.messages.find((message) => message.content.startsWith(SUMMARY_PREFIX))?.content;
+      if (summary !== undefined && summaries.at(-1) !== summary) summaries.push(summary);
+    }
+    expect(summaries).toHaveLength(3);
+    const first = `${SUMMARY_PREFIX}Part 1: orders.\n\n(Messages 1-5 are archived: recall_context reads them.)`;
+    for (const summary of summaries) expect(summary.startsWith(first)).toBe(true);
   });
 
   it("planSections keeps every fact within ⌈log₂ n⌉ + 2 summarizations over 1,024 compactions (200 at a room of 400 tokens), even when every summary fills its room", () => {

@@ -26,7 +26,7 @@ describe.each(Object.entries(paths))("%s reads each crafted input", (_, path) =>
 describe("the summary's sections are read from each crafted input", () => {
   it.each(Object.keys(adversarial))("%s", (name) => {
     const text = adversarial[name]!;
-    expect(sectionsOf(withoutArchiveLine(`${text}\n\n[Summary part: 2 compactions, depth 2]\n${text}`)).length).toBeGreaterThanOrEqual(2);
+    expect(sectionsOf(withoutArchiveLine(`${text}\n\n[Summary part: 2 compactions, depth 2]\n${text}`, { last: 2, toolName: "recall_context" })).length).toBeGreaterThanOrEqual(2);
   });
 });
 

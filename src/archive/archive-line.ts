@@ -22,17 +22,24 @@ export function archiveLine(from: number, to: number, toolName: string = recallT
 }
 
 const LINE_OPENING = "\n\n(Messages ";
-/** Either form of `archiveLine`, whatever its range and tool name. */
-const LINE_SHAPE = /^\n\n\(Messages \d+(?:-\d+)? are archived(?: verbatim: call [^\n]{1,200} with an identifier, a phrase or the range "\d+(?:-\d+)?" to read them|: [^\n]{1,200} reads them)\.\)$/;
+/** Either form of `archiveLine`: its range's end, and the tool it names. */
+const LINE_SHAPE = /^\n\n\(Messages (?:\d+-)?(\d+) are archived(?: verbatim: call ([^\n]{1,200}) with an identifier, a phrase or the range "(?:\d+-)?\d+" to read them|: ([^\n]{1,200}) reads them)\.\)$/;
 
 /**
- * A summary's text without the archive line that ends it, if one does: what the summary itself
- * says, which the next compaction keeps as it is and ends with a line of its own.
+ * A summary's text without the archive line this library ended it with, if it did: what the
+ * summary itself says, which the next compaction keeps as it is and ends with a line of its own.
+ * Only the line the library wrote is taken off (its range ends where the summary's compaction
+ * ended, it names the recall tool as registered): a line of the same shape that a summarizer wrote
+ * is part of the summary.
  *
+ * @param text - the summary's text, without its prefix and seal
+ * @param written - the last position the line named (`conversationCovered - 1` of the state the summary was stored with), and the tool's name
  * @example
- * withoutArchiveLine("Orders.\n\n(Messages 1-40 are archived: recall_context reads them.)"); // "Orders."
+ * withoutArchiveLine("Orders.\n\n(Messages 1-40 are archived: recall_context reads them.)", { last: 40, toolName: "recall_context" }); // "Orders."
  */
-export function withoutArchiveLine(text: string): string {
+export function withoutArchiveLine(text: string, written: { last: number; toolName: string }): string {
   const at = text.lastIndexOf(LINE_OPENING);
-  return at >= 0 && LINE_SHAPE.test(text.slice(at)) ? text.slice(0, at) : text;
+  if (at < 0) return text;
+  const match = LINE_SHAPE.exec(text.slice(at));
+  return match !== null && Number(match[1]) === written.last && (match[2] ?? match[3]) === written.toolName ? text.slice(0, at) : text;
 }

@@ -160,6 +160,9 @@ interface SummarySections<M extends AnyMessage> {
   make(text: string): object;
 }
 
+/** The longest header a section can have: what a new section's header is planned with before its counts are known. */
+const LONGEST_HEADER = { text: "", depth: 9_999_999, covers: 9_999_999 };
+
 /**
  * Reads the earlier summary's sections and chooses which of them the new summary merges (see
  * `planSections`); each section is counted as it stands in the message, in the text budget's units.
@@ -179,9 +182,16 @@ function summarySections<M extends AnyMessage>(
     const scale = Math.max(1, plan.tokens.scale);
     textTokens = (text) => Math.ceil((plan.tokens.countList([summaryMessage.make(text) as M]) - framing) / scale);
   }
-  const sectionPlan = planSections(earlier, room, earlier.map((section) => textTokens(withHeader(section))), textTokens(withHeader({ text: "", depth: 9, covers: 99 })));
+  // Each section as it stands: the first as it opens the text, a later one after its blank line.
+  const counts = earlier.map((section, index) => textTokens(index === 0 ? joinSections([section]) : `\n\n${withHeader(section)}`));
+  const planned = planSections(earlier, room, counts, textTokens(`\n\n${withHeader(LONGEST_HEADER)}`));
+  const { kept, depth, covers } = planned;
+  // The room the new section has, counted on the summary as it will be written (the kept sections,
+  // then the new one's header), less a token for the rounding of the text it adds: a summary that
+  // takes exactly `context.maxSummaryTokens` fits.
+  const left = earlier.length === 0 ? planned.budget : room - textTokens(joinSections([...kept, { text: "", depth, covers }])) - 1;
+  const sectionPlan = { ...planned, budget: Math.max(1, Math.min(planned.budget, left)) };
   const merging = sectionPlan.merging.map((section) => section.text);
-  const { kept, depth, covers } = sectionPlan;
   return {
     plan: sectionPlan,
     older: plan.older.filter((message) => !plan.made.has(message)),

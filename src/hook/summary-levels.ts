@@ -12,8 +12,10 @@ import type { SummarySection } from "../text/summary-sections.js";
  */
 const MIN_SECTION_TOKENS = 24;
 /**
- * A summary's room under this many tokens holds one summary, not sections with their headers: the
- * earlier one is rolled into the new one, which takes the whole room, as a single plain section.
+ * A summary's room under this many tokens holds one summary, not sections: the earlier one is
+ * rolled into the new one, which takes the whole room as a single section. Its header still says
+ * what its facts went through, from half this room; below that (a window of a few hundred tokens)
+ * it has no header, and the count starts again.
  */
 export const MIN_ROOM_FOR_SECTIONS = 16 * MIN_SECTION_TOKENS;
 
@@ -45,7 +47,17 @@ export interface SectionPlan {
  */
 export function planSections(earlier: readonly SummarySection[], room: number, tokens: readonly number[], header: number): SectionPlan {
   const total = tokens.reduce((sum, count) => sum + count, 0);
-  if (room < MIN_ROOM_FOR_SECTIONS) return { kept: [], merging: earlier.slice(), budget: Math.max(1, room), depth: 1, covers: 1 };
+  if (room < MIN_ROOM_FOR_SECTIONS) {
+    // Rolled, the summary still says what its facts went through, where its header leaves room enough.
+    const carried = earlier.length > 0 && room >= MIN_ROOM_FOR_SECTIONS / 2;
+    return {
+      kept: [],
+      merging: earlier.slice(),
+      budget: Math.max(1, room),
+      depth: carried ? Math.max(...earlier.map((section) => section.depth)) + 1 : 1,
+      covers: carried ? earlier.reduce((sum, section) => sum + section.covers, 1) : 1,
+    };
+  }
   // The first summary takes the whole room: a summarizer that fills it merges with the next one.
   if (earlier.length === 0) return { kept: [], merging: [], budget: Math.max(1, room), depth: 1, covers: 1 };
   const half = (left: number) => Math.max(1, Math.min(left, Math.max(Math.floor(left / 2), MIN_SECTION_TOKENS)));

@@ -124,9 +124,7 @@ interface Call<T extends AnyMessage> {
  */
 export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: StatefulCompactorOptions<M>): StatefulCompactor<M> {
   const resolved = resolveStatefulOptions<M>(options);
-  const { store, defaultId, report, storeTimeoutMs, stateKey } = resolved;
-  // An earlier summary ends with its archive line; the next summary keeps its sections without it and ends with its own.
-  const settings: Settings<M> = resolved.archive ? { ...resolved.settings, withoutSummarySuffix: withoutArchiveLine } : resolved.settings;
+  const { settings, store, defaultId, report, storeTimeoutMs, stateKey } = resolved;
   const queue = conversationQueue();
   const requests = compactionRequests();
   // What each conversation's last call returned: the request a provider's response answers.
@@ -238,14 +236,16 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     // then: it says where a window that no state follows starts, the summary's line names what it
     // holds (nothing, when it could not be read), and the append after the compaction writes it.
     let archiveRead: { ranges: ArchivedRange[] | undefined } | undefined;
-    let engineSettings: Settings<T> = callSettings;
+    // The stored summary ends with the archive line written with it: the next summary keeps its
+    // sections without that line and ends with a line of its own.
+    let engineSettings: Settings<T> = archived && state !== undefined ? { ...callSettings, withoutSummarySuffix: (text) => withoutArchiveLine(text, { last: (state.conversationCovered ?? state.covered) - 1, toolName: resolved.archiveToolName }) } : callSettings;
     if (archived) {
       planned ??= planWithSettings(base, callSettings, definedFields({ usage: engineUsage, stored, history: histories.of(key), formats: baseFormats }));
       if (planned.action === "summarize" || planned.action === "truncate") archiveRead = { ranges: await archive.read(key, signal) };
     }
     const positionOf = archivePositions(messages, state, archiveRead?.ranges, { dialect: formatDialect(messages, settings.format, view), formats: view });
     if (archived && archiveRead !== undefined && planned?.action === "summarize") {
-      engineSettings = withArchiveLine(callSettings, { messages, applied, plan: planned, positionOf, archivedBefore: archiveRead.ranges, toolName: resolved.archiveToolName, view });
+      engineSettings = withArchiveLine(engineSettings, { messages, applied, plan: planned, positionOf, archivedBefore: archiveRead.ranges, toolName: resolved.archiveToolName, view });
     }
     const storedText = state?.madeBy === undefined ? undefined : state.text;
     const outcome = await runCompaction<T>(base, engineSettings, definedFields({ signal, usage: engineUsage, stored, planned, storedText, history: histories.of(key), measured: (tokens: number) => (seen.tokens = tokens), formats: baseFormats }));
