@@ -79,6 +79,7 @@ async function replay({ messages }, share, totals) {
     },
   });
   let working = [];
+  let summaries = 0;
   for (let position = 0; position < messages.length; position++) {
     const message = messages[position];
     if (message.role === "assistant") {
@@ -86,6 +87,16 @@ async function replay({ messages }, share, totals) {
       const result = await hook({ messages: working });
       if (result) {
         const request = result.messages;
+        if (seen !== undefined) {
+          // How many summarizations the deepest fact of the summary went through: its sections'
+          // depths (a section without a header, one); re-summarizing the whole summary at each
+          // compaction would put the first facts through every one of them.
+          summaries++;
+          totals.mostCompactions = Math.max(totals.mostCompactions ?? 0, summaries);
+          const summary = request.find((m) => typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX));
+          const depths = [...String(summary?.content ?? "").matchAll(/\[Summary part: \d+ compactions?, depth (\d+)\]/g)].map((match) => Number(match[1]));
+          totals.deepest = Math.max(totals.deepest ?? 0, 1, ...depths);
+        }
         if (billedList(request) <= window) for (const one of judges) judge(working, request, seen, position, one);
         else if (unavoidable(request, window)) totals.unavoidable++;
         else totals.overWindow++;
@@ -210,6 +221,9 @@ for (const share of [0.4, 0.25]) {
     console.log(`| ${[`${share * 100}%`, dataset, totals.compactions, totals.refused, totals.unavoidable, totals.overWindow, n, pct(totals.extractive, n), ind.needed, pct(ind.extractive, ind.needed), `${pct(totals.summaryHolds, n)} / ${pct(ind.summaryHolds, ind.needed)}`, pct(ind.truncated, ind.needed), pct(totals.prompt, n), pct(totals.dropped, n), pct(totals.trim, n), pct(totals.rendererHidden, n), pct(totals.truncated, n), `${pct(totals.visibleOrRecalled, totals.archiveNeeded)} of ${totals.archiveNeeded}`, totals.archiveTrimmed].join(" | ")} |`);
   }
 }
+console.log("\nThe deepest fact's summarizations, against the most compactions of one transcript (what re-summarizing the whole summary each time would put its first facts through):\n");
+console.log("| window | dataset | most compactions of one transcript | summarizations of the deepest fact |\n| --- | --- | --- | --- |");
+for (const row of results.rows) console.log(`| ${row.window * 100}% | ${row.dataset} | ${row.mostCompactions ?? 0} | ${row.deepest ?? 0} |`);
 // The two extractors must tell the same story: recall under each, and how far apart they are.
 let apart = 0;
 for (const row of results.rows) {

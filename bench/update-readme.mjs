@@ -121,6 +121,12 @@ Where the facts \`extractiveSummary\` lost were last seen, as a share of the nee
 | --- | --- | --- | --- | --- | --- |
 ${rows.filter((r) => r.lost).map((r) => `| ${r.window * 100}% | ${r.dataset} | ${pct(r.lost.conversation, r.needed)} | ${pct(r.lost.toolResult, r.needed)} | ${pct(r.lost.previousSummary, r.needed)} | ${pct(r.lost.maskedOrCut, r.needed)} |`).join("\n")}
 
+How many summarizations the deepest fact went through (the sections' depths, frozen summaries merged by levels), against the most compactions of one transcript, which re-summarizing the whole summary at each compaction would put its first facts through:
+
+| window | dataset | most compactions of one transcript | summarizations of the deepest fact |
+| --- | --- | --- | --- |
+${rows.filter((r) => r.mostCompactions !== undefined).map((r) => `| ${r.window * 100}% | ${r.dataset} | ${r.mostCompactions} | ${r.deepest} |`).join("\n")}
+
 With \`archive: true\` (the same replay as a chat route, through \`statefulCompactor\`, every needed fact the request does not show asked of one \`compact.recall\` with the fact's value as the query):
 
 | window | dataset | needed facts | visible or returned by one recall | archive trimmed |
