@@ -200,8 +200,10 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   // What the summary kept before this one already holds is not listed again: the request shows it.
   if (keptSummary?.trim()) {
     const shown = new Set([...earlierSections(keptSummary).facts, ...textFacts(keptSummary, "kept", 0, -1)].map((fact) => fact.identifier));
-    const fresh = facts.filter((fact) => !shown.has(fact.identifier));
-    facts.splice(0, facts.length, ...fresh);
+    // Filtered in place: a spread of a long list of facts into one call would overflow the stack.
+    let fresh = 0;
+    for (const fact of facts) if (!shown.has(fact.identifier)) facts[fresh++] = fact;
+    facts.length = fresh;
   }
   // The earlier summary's facts rank with the new ones by where they came from; a fact said again
   // now is counted once, at its newest.

@@ -46,6 +46,8 @@ export function untrustedTextPaths({ buildSummaryPrompt, compact, extractiveSumm
   const transcript = (text) => [{ role: "user", content: text }, call(text.slice(0, text.length / 4)), result(text.slice(0, text.length / 4))];
   return {
     extractiveSummary: (text) => extractiveSummary(transcript(text), { maxTokens: 4_000 }),
+    // With a kept summary of the same text: every fact it holds is left out of the new one.
+    "extractiveSummary with a kept summary": (text) => extractiveSummary(transcript(text), { maxTokens: 4_000, keptSummary: text.slice(text.length / 2) }),
     renderTranscript: (text) => renderTranscript(transcript(text)),
     buildSummaryPrompt: (text) => buildSummaryPrompt(transcript(text), { previousSummary: text.slice(0, text.length / 4), instructions: text.slice(0, text.length / 4) }),
     // With usage reported, each message also counts no less than its word pieces.
