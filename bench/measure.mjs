@@ -61,5 +61,23 @@ export function timeSlow(task, samples = 3) {
 
 function summarize(values) {
   const sorted = [...values].sort((a, b) => a - b);
-  return { median: sorted[Math.floor(sorted.length / 2)], min: sorted[0], max: sorted[sorted.length - 1], samples: values.length };
+  const stats = { median: sorted[Math.floor(sorted.length / 2)], min: sorted[0], max: sorted[sorted.length - 1], samples: values.length };
+  // The samples in the order taken, for `pairedRatio` (left out of the results file).
+  Object.defineProperty(stats, "times", { value: values, enumerable: false });
+  return stats;
+}
+
+/**
+ * How many times `baseline` a task takes: the median, over the samples, of each sample's time over
+ * the baseline's sample taken beside it (the two alternate within a sample, see `compare`). A pause
+ * of the machine (another process, a collection) slows both of a pair alike, so the ratio holds
+ * where a ratio of two medians drifts by several percent from one run to the next. Falls back to
+ * the ratio of the medians for timings that were not taken in pairs.
+ */
+export function pairedRatio(stats, baseline) {
+  const { times } = stats;
+  const base = baseline.times;
+  if (times === undefined || base === undefined || times.length !== base.length) return stats.median / baseline.median;
+  const ratios = times.map((time, index) => time / base[index]).sort((a, b) => a - b);
+  return ratios[Math.floor(ratios.length / 2)];
 }

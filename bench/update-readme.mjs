@@ -33,7 +33,7 @@ const rows = [
 ];
 
 const section = `<!-- bench:start -->
-Measured by \`npm run bench\` on ${results.date.slice(0, 10)}, Node ${machine.node}, ${machine.cpu} (${machine.cores} cores), over ${data.transcripts} real transcripts; every ratio is against a baseline timed in the same run, and \`bench/results.json\` holds every figure.
+Measured by \`npm run bench\` on ${results.date.slice(0, 10)}, Node ${machine.node}, ${machine.cpu} (${machine.cores} cores), over ${data.transcripts} real transcripts; every ratio is against a baseline timed in the same run (the median of each sample over the baseline's sample taken beside it), and \`bench/results.json\` holds every figure.
 
 | what | baseline | context-compactor | ratio |
 | --- | --- | --- | --- |

@@ -40,7 +40,9 @@ describe("package", () => {
     // the call's view, 53.0 KB.
     expect(gzipSync(core).length).toBeLessThan(55 * 1024);
     // The AI SDK and Agents entries carry statefulCompactor and the compact tool beside the recall tool.
-    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js", "openai.js", "anthropic.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(50 * 1024);
+    // The largest, pi's, measured 50.0 KB with the estimate of plain text messages told from the
+    // call's reading of their format (49.9 KB before).
+    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js", "openai.js", "anthropic.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(52 * 1024);
   });
 
   // What a user pays for each import alone (esbuild, `--platform=neutral`, minified, gzipped, the

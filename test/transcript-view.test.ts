@@ -44,6 +44,32 @@ describe("one reading of the transcript per plan", () => {
   });
 });
 
+// The count reads plain text messages through the view's reading of their format, skipping the
+// checks that reading already made: the total must stay `estimateTokens`'s, message by message,
+// for a plain message that still carries what the estimate treats apart (a Mastra stamp, which the
+// provider never receives; a Responses `output` list of images, billed as images).
+describe("the count read through the view", () => {
+  const stamp = { mastra: { createdAt: 1_760_000_000_000 } };
+  const plainOddities = fc.constantFrom<object>(
+    { role: "user", content: "hi", providerOptions: stamp },
+    { role: "assistant", content: "done", providerOptions: { ...stamp, openai: { store: false } } },
+    { role: "user", content: "see the screenshot", output: [{ type: "input_image", image_url: `data:image/png;base64,${"iVBO".repeat(4_000)}` }] },
+    { role: "user", content: "日本語のテキスト 🎉 and an emoji" },
+  );
+
+  it("is estimateTokens's for every transcript, plain text messages with a stamp or an output list included", () => {
+    fc.assert(
+      fc.property(anyTranscriptArbitrary(), fc.array(fc.tuple(plainOddities, fc.nat()), { maxLength: 4 }), ({ messages }, inserts) => {
+        const list: object[] = [...messages];
+        for (const [message, at] of inserts) list.splice(at % (list.length + 1), 0, message);
+        const plan = planCompaction(list, { maxTokens: 10_000_000 });
+        expect(plan.tokensBefore).toBe(estimateTokens(list));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 /** How often each object's format was told while `run` ran. */
 async function readsDuring(run: () => Promise<unknown>): Promise<Map<object, number>> {
   const reads = new Map<object, number>();

@@ -1,15 +1,15 @@
 import { expectedMessage } from "../ground/describe-value.js";
 import { providerPayload } from "../dialects/provider-payload.js";
+import type { MessageRecord } from "../dialects/dialect.js";
 import { mediaEstimate } from "./media-tokens.js";
 import { utf8ByteLength } from "./utf8-length.js";
 
 /**
  * Estimated tokens of one message: `ceil(utf8Bytes(JSON.stringify(message)) / 4)`, except that
  * the data of images and files is counted as providers bill it (see `media-tokens.ts`).
- * `claim`: the message's format, when the call has already read it (see `claimIndexOf`).
  * @internal
  */
-export function estimateMessageTokens(message: unknown, index: number, claim?: number): number {
+export function estimateMessageTokens(message: unknown, index: number): number {
   let json: string | undefined;
   try {
     // A LangChain instance or a pi message counts as what the provider receives of it.
@@ -27,6 +27,24 @@ export function estimateMessageTokens(message: unknown, index: number, claim?: n
   const media = mediaEstimate(message);
   if (media === undefined) return Math.ceil(utf8ByteLength(json) / 4);
   return Math.ceil(Math.max(0, utf8ByteLength(json) - media.dataLength) / 4) + media.tokens;
+}
+
+/**
+ * `estimateMessageTokens` of a message its call has already told to be plain text (`PLAIN_TEXT`):
+ * that reading showed no LangChain instance, no pi message and no list of parts, so what is left of
+ * the estimate's own checks is a Mastra stamp and a Responses `output` list. The count is the same;
+ * a call under budget reads each message once rather than twice.
+ * @internal
+ */
+export function estimatePlainMessageTokens(message: MessageRecord, index: number): number {
+  if (message["providerOptions"] !== undefined || message["output"] !== undefined) return estimateMessageTokens(message, index);
+  let json: string;
+  try {
+    json = JSON.stringify(message);
+  } catch (error) {
+    return estimateMessageTokens(message, index);
+  }
+  return Math.ceil(utf8ByteLength(json) / 4);
 }
 
 /**

@@ -1,7 +1,8 @@
-import { estimateMessageTokens, estimateTokens } from "./estimate-tokens.js";
+import { estimateMessageTokens, estimatePlainMessageTokens, estimateTokens } from "./estimate-tokens.js";
 import { messageWordPieces } from "./word-pieces.js";
 import { describeValue, typeName } from "../ground/describe-value.js";
-import type { MessageFormats } from "../dialects/format-claims.js";
+import { PLAIN_TEXT, type MessageFormats } from "../dialects/format-claims.js";
+import type { MessageRecord } from "../dialects/dialect.js";
 import type { AnyMessage, CountTokens } from "../ground/types.js";
 
 // A counter that is a sum of per-message counts exposes its per-message function under this
@@ -130,7 +131,7 @@ export class TranscriptTokens<M extends AnyMessage> {
     let count = counts[index] as number;
     const claim = this.estimates ? this.formats?.at(index) : undefined;
     if (count !== count) {
-      count = this.estimates ? estimateMessageTokens(this.messages[index], index, claim) : (this.perMessage as PerMessage)(this.messages[index], index);
+      count = this.estimates ? this.estimateAt(index, this.formats) : (this.perMessage as PerMessage)(this.messages[index], index);
       counts[index] = count;
     }
     return this.calibrated(count, this.messages[index], claim, index);
@@ -154,7 +155,7 @@ export class TranscriptTokens<M extends AnyMessage> {
     if (this.cachedTotal !== undefined) return this.cachedTotal;
     let total = 0;
     if (this.counts === undefined) total = checkedCount((this.countTokens as CountTokens<M>)(this.messages)) * this.calibration.scale;
-    else for (let index = 0; index < this.messages.length; index++) total += this.countAt(index);
+    else total = this.countRange(0, this.messages.length);
     this.cachedTotal = total;
     return total;
   }
@@ -166,7 +167,7 @@ export class TranscriptTokens<M extends AnyMessage> {
       for (let index = 0; index < messages.length; index++) {
         const message = messages[index];
         const claim = this.claimOf(message);
-        total += this.calibrated(this.estimates ? estimateMessageTokens(message, index, claim) : this.perMessage(message, index), message, claim);
+        total += this.calibrated(this.estimates ? estimateMessageTokens(message, index) : this.perMessage(message, index), message, claim);
       }
       return total;
     }
@@ -186,7 +187,33 @@ export class TranscriptTokens<M extends AnyMessage> {
   /** Tokens of the messages from `start` to `end` (exclusive), summed (per-message counters only). */
   countRange(start: number, end: number): number {
     let total = 0;
+    if (this.calibration === UNCALIBRATED) return this.sumRange(start, end);
     for (let index = start; index < end; index++) total += this.countAt(index);
     return total;
+  }
+
+  /**
+   * The uncalibrated sum of `countRange`, in one loop that calls the counter straight: the under-
+   * budget call's whole cost beside the count itself, so it asks no format and no calibration per message.
+   */
+  private sumRange(start: number, end: number): number {
+    const counts = this.counts as Float64Array;
+    const { messages, formats } = this;
+    let total = 0;
+    for (let index = start; index < end; index++) {
+      let count = counts[index] as number;
+      if (count !== count) {
+        count = this.estimates ? this.estimateAt(index, formats) : (this.perMessage as PerMessage)(messages[index], index);
+        counts[index] = count;
+      }
+      total += count;
+    }
+    return total;
+  }
+
+  /** The estimate of the message at `index`, with what the call's reading of its format already showed. */
+  private estimateAt(index: number, formats: MessageFormats | undefined): number {
+    const message = this.messages[index];
+    return formats !== undefined && formats.at(index) === PLAIN_TEXT ? estimatePlainMessageTokens(message as MessageRecord, index) : estimateMessageTokens(message, index);
   }
 }

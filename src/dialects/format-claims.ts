@@ -98,25 +98,35 @@ export const formatReads: { observe: ((message: object) => void) | undefined } =
 // may be what tells its format.
 const claimed = new WeakMap<object, number>();
 
+/** The claim of a message no format claims: it reads as OpenAI chat. */
+export const UNCLAIMED = -1;
 /**
- * The index in `formatOrder` of the format that claims the message; -1 for a message no format
- * claims (it reads as OpenAI chat).
+ * The claim of a plain `{ role, content: "…" }` message: no format claims it either (it reads as
+ * OpenAI chat), and what was read to tell that also shows it carries neither a format's marks nor a
+ * list of parts, which the estimate uses (see `estimatePlainMessageTokens`).
+ */
+export const PLAIN_TEXT = -2;
+
+/**
+ * The index in `formatOrder` of the format that claims the message; `UNCLAIMED` or `PLAIN_TEXT`
+ * (below 0 either way) for a message no format claims (it reads as OpenAI chat).
  */
 export function claimIndexOf(message: object): number {
   formatReads.observe?.(message);
-  const known = claimed.get(message);
-  if (known !== undefined) return known;
   const m = message as MessageRecord;
   // The commonest message of all, `{ role, content: "…" }`, reads the same in every format: no
   // format's marks can be on it (a `parts` array, a pi tool result or assistant message aside).
+  // Told before the remembered claims are looked up, which never hold it.
   if (typeof m["content"] === "string" && m["type"] === undefined && m["tool_calls"] === undefined && m["role"] !== "tool" && m["parts"] === undefined && m["role"] !== "toolResult" && m["api"] === undefined) {
-    return -1;
+    return PLAIN_TEXT;
   }
+  const known = claimed.get(message);
+  if (known !== undefined) return known;
   for (let index = 0; index < claimsInOrder.length; index++) {
     if (claimsInOrder[index]!(m)) {
       claimed.set(message, index);
       return index;
     }
   }
-  return -1;
+  return UNCLAIMED;
 }

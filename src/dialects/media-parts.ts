@@ -197,5 +197,5 @@ export function mediaOf(message: object, claim?: number): MediaPart[] {
   if (!(Array.isArray(m["content"]) || Array.isArray(m["parts"]) || Array.isArray(m["output"]))) return [];
   // `claim`: the message's format, when the call has already read it.
   const index = claim ?? claimIndexOf(m);
-  return index === -1 ? contentArrayMedia(m) : readerAt[index]!(m);
+  return index < 0 ? contentArrayMedia(m) : readerAt[index]!(m);
 }

@@ -22,9 +22,9 @@ export function dialectOf(message: object): Dialect {
   return dialectAt(claimIndexOf(message));
 }
 
-/** The dialect of a claim index (see `claimIndexOf`): -1, what no format claims, reads as OpenAI chat. */
+/** The dialect of a claim index (see `claimIndexOf`): below 0, what no format claims, reads as OpenAI chat. */
 export function dialectAt(claim: number): Dialect {
-  return claim === -1 ? openaiChat : dialects[claim]!;
+  return claim < 0 ? openaiChat : dialects[claim]!;
 }
 
 /** The dialect of a message of a call whose formats are already read (`formats`), else looked up. */
@@ -59,7 +59,7 @@ export function transcriptDialect(messages: readonly object[], formats?: Message
     const m = message as MessageRecord;
     // The first format that claims it, in the order of `dialects` (that of `formatOrder`).
     const claim = formats === undefined ? claimIndexOf(m) : formats.at(index);
-    if (claim === -1) continue;
+    if (claim < 0) continue;
     const dialect = dialects[claim] as Dialect;
     if (dialect !== bedrockConverse || !holdsTextBlocksOnly(m)) return dialect;
     textBlocksOnly ??= dialect;

@@ -43,7 +43,7 @@ export function readTranscript(messages: readonly object[], format?: DialectName
     for (let index = 0; index < messages.length; index++) {
       const m = messages[index] as MessageRecord;
       const claim = claimAt(index);
-      if (pinned.reads(m) && !marksAnotherFormat(dialectAt(claim), claim !== -1, pinned, m)) continue;
+      if (pinned.reads(m) && !marksAnotherFormat(dialectAt(claim), claim >= 0, pinned, m)) continue;
       throw new TypeError(`${expectedMessage(`${name}[${index}]`, `a message of the \`${format}\` format (\`format\`)`, m)}`);
     }
     return pinned;
@@ -52,7 +52,7 @@ export function readTranscript(messages: readonly object[], format?: DialectName
   for (let index = 0; index < messages.length; index++) {
     const m = messages[index] as MessageRecord;
     const own = dialectAt(claimAt(index));
-    if (own.reads(m) || detected.reads(m)) continue;
+    if (own.reads(m) || (own !== detected && detected.reads(m))) continue;
     throw new TypeError(
       `${expectedMessage(`${name}[${index}]`, `a message of a known format (the transcript reads as \`${detected.name}\`: a \`role\` it has, such as "user" or "assistant", or one of its typed items)`, m)}; map the messages to a provider's format, or pass \`format\` to name it`,
     );

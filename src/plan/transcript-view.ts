@@ -21,7 +21,7 @@ const NO = 2;
  * called at most once per message per plan.
  */
 export class TranscriptView<M extends AnyMessage> implements MessageFormats {
-  /** Each message's index in `formatOrder` (-1: no format claims it, it reads as OpenAI chat). */
+  /** Each message's index in `formatOrder` (below 0: no format claims it, it reads as OpenAI chat; see `claimIndexOf`). */
   private readonly formats: Int8Array;
   private readonly boundaries: Uint8Array;
   /** 0 unknown, 1 signed, 2 not signed. */
