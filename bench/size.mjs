@@ -76,6 +76,55 @@ async function added(base, framework, name, from) {
 
 const kb = (bytes) => (bytes / 1024).toFixed(1);
 
+/**
+ * The parts of `compactor`'s bundle, each as the source modules that make it: what the default
+ * path carries that a later section of the contract asked for, and the option checks any design
+ * keeps. What a part weighs is what `compactor` loses when its modules are left out.
+ */
+export const compactorParts = [
+  { part: "the eight formats besides OpenAI chat: telling each, reading each", modules: ["dialects/anthropic.ts", "dialects/bedrock-converse.ts", "dialects/google-genai.ts", "dialects/genkit.ts", "dialects/langchain.ts", "dialects/ai-sdk.ts", "dialects/openai-responses.ts", "dialects/pi-agent.ts"] },
+  { part: "the truncation rung: payloads cut by their JSON, markers naming the values cut", modules: ["plan/truncate-tool-payloads.ts", "text/shorten-json.ts", "text/scan-identifiers.ts"] },
+  { part: "secret redaction (truncation markers, error excerpts)", modules: ["text/redact-secrets.ts"] },
+  { part: "the provider's verdict read from the event's `response`", modules: ["dialects/provider-verdict.ts", "hook/read-verdict.ts"] },
+  { part: "a provider's compaction placed, a refused item's shadow", modules: ["hook/place-replacement.ts", "hook/refused-item-shadow.ts"] },
+  { part: "images and files counted as providers bill them", modules: ["dialects/media-parts.ts", "counting/media-tokens.ts"] },
+  { part: "SHA-256 of the summary seal", modules: ["text/sha256.ts"] },
+  { part: "the option checks and their messages", modules: ["ground/options.ts"], kept: true },
+];
+
+/**
+ * `compactor` bundled from the source (esbuild reads the TypeScript) with the modules of `parts`
+ * left out: each replaced by a module of the same exports that do nothing, so that every caller
+ * still bundles and only the part's own code is gone.
+ */
+export async function compactorWithout(parts) {
+  const modules = parts.flatMap((part) => part.modules);
+  const leaveOut = {
+    name: "leave-out",
+    setup(builder) {
+      builder.onLoad({ filter: /\/src\/.*\.ts$/ }, (args) => {
+        if (!modules.some((module) => args.path.endsWith(`/src/${module}`))) return undefined;
+        const names = [...readFileSync(args.path, "utf8").matchAll(/export (?:async )?(?:function\*?|const|let|class) (\w+)/g)].map((match) => match[1]);
+        return { contents: names.map((name) => `export const ${name} = () => undefined;`).join("\n"), loader: "ts" };
+      });
+    },
+  };
+  const result = await build({
+    stdin: { contents: `export { compactor } from "./src/index.ts";`, resolveDir: root, loader: "ts" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    external: frameworks,
+    plugins: [leaveOut],
+    write: false,
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0].contents;
+  return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = [];
   for (const entry of imports) {
@@ -100,10 +149,23 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const ratio = r.ratioToPeer === undefined ? "" : `${r.ratioToPeer.toFixed(1)}× \`${r.peer}\``;
     console.log(`| ${r.peer === true ? `peer: ${r.import}` : r.import} | ${r.from} | ${kb(r.minified)} KB | ${kb(r.gzip)} KB | ${ratio} |`);
   }
+  // What each part weighs in `compactor`, and what is left with every part out but the option checks.
+  const whole = await compactorWithout([]);
+  const parts = [];
+  for (const part of compactorParts) {
+    const without = await compactorWithout([part]);
+    parts.push({ part: part.part, modules: part.modules, kept: part.kept === true, minified: whole.minified - without.minified, gzip: whole.gzip - without.gzip });
+  }
+  const floor = await compactorWithout(compactorParts.filter((part) => part.kept !== true));
+  console.log(`\nWhat each part weighs in \`compactor\` (from the source, ${kb(whole.gzip)} KB gzipped whole):`);
+  console.log("| part | minified | gzip |");
+  console.log("| --- | --- | --- |");
+  for (const p of parts) console.log(`| ${p.part} | ${kb(p.minified)} KB | ${kb(p.gzip)} KB |`);
+  console.log(`| \`compactor\` with every part above out but the option checks | ${kb(floor.minified)} KB | ${kb(floor.gzip)} KB |`);
   const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
   // The peers are packages of the development tree (dev/package.json), the bundler the package's own.
   const devManifest = JSON.parse(readFileSync(new URL("../dev/package.json", import.meta.url), "utf8"));
   const versions = { esbuild: manifest.devDependencies.esbuild, ai: devManifest.devDependencies?.ai ?? devManifest.dependencies?.ai, langchain: devManifest.devDependencies?.langchain ?? devManifest.dependencies?.langchain };
-  writeFileSync(new URL("./size.json", import.meta.url), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, versions, rows }, null, 2)}\n`);
+  writeFileSync(new URL("./size.json", import.meta.url), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, versions, rows, compactorParts: { whole, parts, floor } }, null, 2)}\n`);
   console.log("bench/size.json written");
 }

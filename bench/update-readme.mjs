@@ -204,8 +204,19 @@ ${table}
 // The size of each import, from bench/size.json (written by `npm run bench:size`).
 const sizeUrl = new URL("./size.json", import.meta.url);
 if (existsSync(sizeUrl)) {
-  const { date, node, versions, rows } = JSON.parse(readFileSync(sizeUrl, "utf8"));
+  const { date, node, versions, rows, compactorParts } = JSON.parse(readFileSync(sizeUrl, "utf8"));
   const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+  const partsTable =
+    compactorParts === undefined
+      ? ""
+      : `
+
+What each part weighs in \`compactor\`: bundled from the source (${kb(compactorParts.whole.gzip)} gzipped whole), with the part's modules left out and every caller of them still in.
+
+| part | minified | gzipped |
+| --- | --- | --- |
+${compactorParts.parts.map((p) => `| ${p.part} | ${kb(p.minified)} | ${kb(p.gzip)} |`).join("\n")}
+| \`compactor\` with every part above left out but the option checks | ${kb(compactorParts.floor.minified)} | ${kb(compactorParts.floor.gzip)} |`;
   const table = rows
     .map((r) => `| ${r.peer === true ? `\`${r.import}\` (peer, added to \`${r.addsTo}\`)` : `\`${r.import}\``} | \`${r.from}\` | ${kb(r.minified)} | ${kb(r.gzip)} | ${r.ratioToPeer === undefined ? "" : `${kb(r.addsToApp.gzip)} added, ${r.ratioToPeer.toFixed(1)}× \`${r.peer}\``} |`)
     .join("\n");
@@ -214,7 +225,7 @@ Measured by \`npm run bench:size\` on ${date.slice(0, 10)}, Node ${node}, esbuil
 
 | import | from | minified | gzipped | beside the peer (gzipped, added to an app of its framework) |
 | --- | --- | --- | --- | --- |
-${table}
+${table}${partsTable}
 <!-- size:end -->`);
 }
 // The real-sessions table, from bench/real.json (written by `npm run bench:real`).
