@@ -31,13 +31,14 @@ export function estimateMessageTokens(message: unknown, index: number): number {
 
 /**
  * `estimateMessageTokens` of a message its call has already told to be plain text (`PLAIN_TEXT`):
- * that reading showed no LangChain instance, no pi message and no list of parts, so what is left of
- * the estimate's own checks is a Mastra stamp and a Responses `output` list. The count is the same;
- * a call under budget reads each message once rather than twice.
+ * that reading showed no typed message (a LangChain instance has a `type`), no pi message and no
+ * list of parts, so what is left of the estimate's own checks is a Mastra stamp, a Responses
+ * `output` list and LangChain's wrapper on an instance without a `type`. The count is the same; a
+ * call under budget reads each message once rather than twice.
  * @internal
  */
 export function estimatePlainMessageTokens(message: MessageRecord, index: number): number {
-  if (message["providerOptions"] !== undefined || message["output"] !== undefined) return estimateMessageTokens(message, index);
+  if (message["providerOptions"] !== undefined || message["output"] !== undefined || message["lc_kwargs"] !== undefined) return estimateMessageTokens(message, index);
   let json: string;
   try {
     json = JSON.stringify(message);
