@@ -45,10 +45,10 @@ describe("one reading of the transcript per plan", () => {
 });
 
 // The count reads plain text messages through the view's reading of their format, skipping the
-// checks that reading already made: the total must stay `estimateTokens`'s, message by message,
-// for a plain message that still carries what the estimate treats apart (a Mastra stamp, which the
-// provider never receives; a Responses `output` list of images, billed as images; LangChain's
-// serialization wrapper).
+// checks that reading already made (and so do OpenAI chat messages whose content is no list): the
+// total must stay `estimateTokens`'s, message by message, for such a message that still carries
+// what the estimate treats apart (a Mastra stamp, which the provider never receives; a Responses
+// `output` list of images, billed as images; LangChain's serialization wrapper).
 describe("the count read through the view", () => {
   const stamp = { mastra: { createdAt: 1_760_000_000_000 } };
   const plainOddities = fc.constantFrom<object>(
@@ -56,6 +56,9 @@ describe("the count read through the view", () => {
     { role: "assistant", content: "done", providerOptions: { ...stamp, openai: { store: false } } },
     { role: "user", content: "see the screenshot", output: [{ type: "input_image", image_url: `data:image/png;base64,${"iVBO".repeat(4_000)}` }] },
     { role: "user", content: "日本語のテキスト 🎉 and an emoji" },
+    // OpenAI chat messages whose content is text or null, read the same way.
+    { role: "assistant", content: null, tool_calls: [{ id: "call_9", type: "function", function: { name: "lookup", arguments: "{}" } }], providerOptions: stamp },
+    { role: "tool", tool_call_id: "call_9", content: "a screenshot follows", output: [{ type: "input_image", image_url: `data:image/png;base64,${"iVBO".repeat(4_000)}` }] },
     // LangChain's wrapper on a message that has no `type` field: the estimate counts its content, not the wrapper.
     { role: "user", lc_serializable: true, lc_kwargs: { content: "from an older LangChain" }, lc_namespace: ["langchain_core", "messages"], content: "from an older LangChain", additional_kwargs: {} },
   );

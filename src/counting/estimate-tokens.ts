@@ -30,14 +30,15 @@ export function estimateMessageTokens(message: unknown, index: number): number {
 }
 
 /**
- * `estimateMessageTokens` of a message its call has already told to be plain text (`PLAIN_TEXT`):
- * that reading showed no typed message (a LangChain instance has a `type`), no pi message and no
- * list of parts, so what is left of the estimate's own checks is a Mastra stamp, a Responses
- * `output` list and LangChain's wrapper on an instance without a `type`. The count is the same; a
- * call under budget reads each message once rather than twice.
+ * `estimateMessageTokens` of a message whose call has already read it as holding no list of parts:
+ * plain text (`PLAIN_TEXT`), or an OpenAI chat message whose content is text or null. That reading
+ * showed no pi message and no typed message (a LangChain instance has a `type`), so what is left
+ * of the estimate's own checks is a Mastra stamp, a Responses `output` list and LangChain's wrapper
+ * on a message without a `type`. The count is the same; a call under budget reads each message
+ * once rather than twice.
  * @internal
  */
-export function estimatePlainMessageTokens(message: MessageRecord, index: number): number {
+export function estimateListlessMessageTokens(message: MessageRecord, index: number): number {
   if (message["providerOptions"] !== undefined || message["output"] !== undefined || message["lc_kwargs"] !== undefined) return estimateMessageTokens(message, index);
   let json: string;
   try {

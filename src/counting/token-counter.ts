@@ -1,7 +1,7 @@
-import { estimateMessageTokens, estimatePlainMessageTokens, estimateTokens } from "./estimate-tokens.js";
+import { estimateListlessMessageTokens, estimateMessageTokens, estimateTokens } from "./estimate-tokens.js";
 import { messageWordPieces } from "./word-pieces.js";
 import { describeValue, typeName } from "../ground/describe-value.js";
-import { PLAIN_TEXT, type MessageFormats } from "../dialects/format-claims.js";
+import { OPENAI_CHAT, PLAIN_TEXT, type MessageFormats } from "../dialects/format-claims.js";
 import type { MessageRecord } from "../dialects/dialect.js";
 import type { AnyMessage, CountTokens } from "../ground/types.js";
 
@@ -213,7 +213,9 @@ export class TranscriptTokens<M extends AnyMessage> {
 
   /** The estimate of the message at `index`, with what the call's reading of its format already showed. */
   private estimateAt(index: number, formats: MessageFormats | undefined): number {
-    const message = this.messages[index];
-    return formats !== undefined && formats.at(index) === PLAIN_TEXT ? estimatePlainMessageTokens(message as MessageRecord, index) : estimateMessageTokens(message, index);
+    const message = this.messages[index] as MessageRecord;
+    const claim = formats?.at(index);
+    const listless = claim === PLAIN_TEXT || (claim === OPENAI_CHAT && !Array.isArray(message["content"]));
+    return listless ? estimateListlessMessageTokens(message, index) : estimateMessageTokens(message, index);
   }
 }
