@@ -64,8 +64,11 @@ export const openaiChatClaims = (m: MessageRecord): boolean => Array.isArray(m["
  * reads the same in every format that has such messages). The registry lists its dialects in this order.
  */
 export const formatOrder: readonly DialectName[] = ["google-genai", "langchain", "openai-responses", "genkit", "bedrock-converse", "pi-agent", "anthropic", "ai-sdk", "openai-chat"];
-/** The claim of a message that OpenAI chat's own marks name (a `tool_calls` list, a `tool` result). */
-export const OPENAI_CHAT = formatOrder.indexOf("openai-chat");
+/**
+ * The claim of a message that OpenAI chat's own marks name (a `tool_calls` list, a `tool` result).
+ * Marked pure so that a bundle which never asks for it leaves out the call and the list it reads.
+ */
+export const OPENAI_CHAT = /* @__PURE__ */ formatOrder.indexOf("openai-chat");
 const claimsInOrder = [googleGenaiClaims, langchainClaims, openaiResponsesClaims, genkitClaims, bedrockConverseClaims, piAgentClaims, anthropicClaims, aiSdkClaims, openaiChatClaims];
 
 /**
