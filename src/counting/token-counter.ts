@@ -211,11 +211,15 @@ export class TranscriptTokens<M extends AnyMessage> {
     return total;
   }
 
-  /** The estimate of the message at `index`, with what the call's reading of its format already showed. */
+  /**
+   * The estimate of the message at `index`, with what the call's reading of its format already
+   * showed. The content is looked at again: the message here may be a copy a rung made of the one
+   * that was read (a masked or cut tool result), and only a content that is no list is counted as such.
+   */
   private estimateAt(index: number, formats: MessageFormats | undefined): number {
     const message = this.messages[index] as MessageRecord;
     const claim = formats?.at(index);
-    const listless = claim === PLAIN_TEXT || (claim === OPENAI_CHAT && !Array.isArray(message["content"]));
+    const listless = (claim === PLAIN_TEXT || claim === OPENAI_CHAT) && !Array.isArray(message["content"]);
     return listless ? estimateListlessMessageTokens(message, index) : estimateMessageTokens(message, index);
   }
 }
