@@ -107,7 +107,10 @@ export class TranscriptTokens<M extends AnyMessage> {
     // Only the byte estimate has a floor: a caller's counter is taken at its word.
     this.floored = calibration.floor && this.estimates;
     if (this.perMessage === undefined) return;
-    if (reuse?.from.counts) {
+    if (reuse?.from.counts && reuse.changed.length === 0 && reuse.from.messages === messages) {
+      // The same messages: their uncalibrated counts are the same, so one array serves both.
+      this.counts = reuse.from.counts;
+    } else if (reuse?.from.counts) {
       this.counts = reuse.from.counts.slice();
       for (const index of reuse.changed) this.counts[index] = Number.NaN;
     } else {

@@ -23,9 +23,10 @@ const NO = 2;
 export class TranscriptView<M extends AnyMessage> implements MessageFormats {
   /** Each message's index in `formatOrder` (below 0: no format claims it, it reads as OpenAI chat; see `claimIndexOf`). */
   private readonly formats: Int8Array;
-  private readonly boundaries: Uint8Array;
+  // Made on the first ask: a call under budget never asks, and allocates no more than it must.
+  private boundaries: Uint8Array | undefined;
   /** 0 unknown, 1 signed, 2 not signed. */
-  private readonly signatures: Uint8Array;
+  private signatures: Uint8Array | undefined;
   private dialects: Dialect[] | undefined;
   private safe: Uint8Array | undefined;
   /** The transcript's messages by object, with their formats: made on the first ask by object. */
@@ -48,8 +49,6 @@ export class TranscriptView<M extends AnyMessage> implements MessageFormats {
     const formats = new Int8Array(messages.length);
     for (let index = 0; index < messages.length; index++) formats[index] = known === undefined ? claimIndexOf(messages[index] as object) : known.at(index);
     this.formats = formats;
-    this.boundaries = new Uint8Array(messages.length);
-    this.signatures = new Uint8Array(messages.length);
   }
 
   /** The format of the message at `index` (see `claimIndexOf`). */
@@ -101,10 +100,11 @@ export class TranscriptView<M extends AnyMessage> implements MessageFormats {
 
   /** True for a message that carries a signature the provider checks: no rung of the ladder edits it. */
   signedAt(index: number): boolean {
-    let known = this.signatures[index];
+    const signatures = (this.signatures ??= new Uint8Array(this.messages.length));
+    let known = signatures[index];
     if (known === UNKNOWN) {
       known = this.dialectAt(index).signed(this.messages[index] as MessageRecord) ? YES : NO;
-      this.signatures[index] = known;
+      signatures[index] = known;
     }
     return known === YES;
   }
@@ -119,11 +119,12 @@ export class TranscriptView<M extends AnyMessage> implements MessageFormats {
 
   /** True when a tail may start at `index` by the boundary rule (the library's own messages aside, which the plan excludes). */
   isBoundaryAt(index: number): boolean {
-    let known = this.boundaries[index];
+    const boundaries = (this.boundaries ??= new Uint8Array(this.messages.length));
+    let known = boundaries[index];
     if (known === UNKNOWN) {
       const message = this.messages[index] as M;
       known = (this.isBoundary === undefined ? isUserTurnIn(this.dialectAt(index), message) : this.isBoundary(message)) ? YES : NO;
-      this.boundaries[index] = known;
+      boundaries[index] = known;
     }
     return known === YES;
   }
