@@ -43,7 +43,8 @@ export function estimateListlessMessageTokens(message: MessageRecord, index: num
   let json: string;
   try {
     json = JSON.stringify(message);
-  } catch (error) {
+  } catch {
+    // Said as the full estimate says it: the error names the message.
     return estimateMessageTokens(message, index);
   }
   return Math.ceil(utf8ByteLength(json) / 4);

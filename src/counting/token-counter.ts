@@ -196,8 +196,8 @@ export class TranscriptTokens<M extends AnyMessage> {
   }
 
   /**
-   * The uncalibrated sum of `countRange`, in one loop that calls the counter straight: the under-
-   * budget call's whole cost beside the count itself, so it asks no format and no calibration per message.
+   * The uncalibrated sum of `countRange`, in one loop that calls the counter directly and asks no
+   * calibration per message: a call under budget spends all its time here but for the count itself.
    */
   private sumRange(start: number, end: number): number {
     const counts = this.counts as Float64Array;

@@ -108,7 +108,7 @@ export const UNCLAIMED = -1;
 /**
  * The claim of a plain `{ role, content: "…" }` message: no format claims it either (it reads as
  * OpenAI chat), and what was read to tell that also shows it carries neither a format's marks nor a
- * list of parts, which the estimate uses (see `estimatePlainMessageTokens`).
+ * list of parts, which the estimate uses (see `estimateListlessMessageTokens`).
  */
 export const PLAIN_TEXT = -2;
 
