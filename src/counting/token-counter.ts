@@ -134,7 +134,7 @@ export class TranscriptTokens<M extends AnyMessage> {
     let count = counts[index] as number;
     const claim = this.estimates ? this.formats?.at(index) : undefined;
     if (count !== count) {
-      count = this.estimates ? this.estimateAt(index, this.formats) : (this.perMessage as PerMessage)(this.messages[index], index);
+      count = this.estimates ? this.estimateAt(index, claim) : (this.perMessage as PerMessage)(this.messages[index], index);
       counts[index] = count;
     }
     return this.calibrated(count, this.messages[index], claim, index);
@@ -206,7 +206,7 @@ export class TranscriptTokens<M extends AnyMessage> {
     for (let index = start; index < end; index++) {
       let count = counts[index] as number;
       if (count !== count) {
-        count = this.estimates ? this.estimateAt(index, formats) : (this.perMessage as PerMessage)(messages[index], index);
+        count = this.estimates ? this.estimateAt(index, formats?.at(index)) : (this.perMessage as PerMessage)(messages[index], index);
         counts[index] = count;
       }
       total += count;
@@ -215,13 +215,12 @@ export class TranscriptTokens<M extends AnyMessage> {
   }
 
   /**
-   * The estimate of the message at `index`, with what the call's reading of its format already
-   * showed. The content is looked at again: the message here may be a copy a rung made of the one
+   * The estimate of the message at `index`, with what the call's reading of its format (`claim`)
+   * already showed. The content is looked at again: the message here may be a copy a rung made of the one
    * that was read (a masked or cut tool result), and only a content that is no list is counted as such.
    */
-  private estimateAt(index: number, formats: MessageFormats | undefined): number {
+  private estimateAt(index: number, claim: number | undefined): number {
     const message = this.messages[index] as MessageRecord;
-    const claim = formats?.at(index);
     const listless = (claim === PLAIN_TEXT || claim === OPENAI_CHAT) && !Array.isArray(message["content"]);
     return listless ? estimateListlessMessageTokens(message, index) : estimateMessageTokens(message, index);
   }

@@ -38,6 +38,8 @@ export function identifiersBetween(text: string, from: number, to: number, listC
   // set, so that each identifier of the cut part is looked up, not searched for in the kept text.
   const shown = new Set<string>();
   const remember = (identifier: string) => void shown.add(identifier);
+  // These two slices are only read, never written: what they name is looked up, not printed, so a
+  // half of a pair at either edge reaches no output.
   scanIdentifiers(text.slice(0, from), remember);
   scanIdentifiers(text.slice(to), remember);
   // Only whole identifiers: a run cut by either edge is not named. The scan reads at most 64 times
