@@ -27,6 +27,9 @@ const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
 /** Each entry of dist/ and the module of src/ it is built from. */
 export const entries = {
   index: "src/index.ts",
+  "summary-kit": "src/summary-kit.ts",
+  tools: "src/tools.ts",
+  expert: "src/expert.ts",
   "ai-sdk": "src/adapters/ai-sdk.ts",
   "openai-agents": "src/adapters/openai-agents.ts",
   langchain: "src/adapters/langchain.ts",

@@ -9,7 +9,9 @@
 // transcript of each dataset, for a quick look while changing the code. Prints a table per dataset and window, writes bench/continuity.json.
 import { writeFileSync } from "node:fs";
 import { billed, billedList, o200k } from "./billed.mjs";
-import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, buildSummaryPrompt, compactor, extractiveSummary, statefulCompactor } from "../dist/index.js";
+import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../dist/expert.js";
+import { buildSummaryPrompt } from "../dist/summary-kit.js";
+import { compactor, extractiveSummary, statefulCompactor } from "../dist/index.js";
 import { loadTranscripts, sample } from "./data.mjs";
 import * as projectFacts from "./facts.mjs";
 import * as independentFacts from "./independent-facts.mjs";

@@ -31,7 +31,8 @@ import { fileURLToPath } from "node:url";
 import { factValue, factsOf, messageFacts, writtenFacts } from "./facts.mjs";
 import { billed, billedList, o200k } from "./billed.mjs";
 import { pruneMessages } from "ai";
-import { compactor, extractiveSummary, renderTranscript, statefulCompactor, summarizeInPlace, summarizeWith } from "../dist/index.js";
+import { compactor, extractiveSummary, statefulCompactor, summarizeWith } from "../dist/index.js";
+import { renderTranscript, summarizeInPlace } from "../dist/summary-kit.js";
 import { firstTokens, loadTranscripts, longSession, sample, toAiSdk } from "./data.mjs";
 import { anthropicToChat, fixedPart, loadSessions, piToAnthropic } from "./sessions.mjs";
 

@@ -3,7 +3,9 @@
 // (gpt-tokenizer) stand in for what the provider bills. Prints a table and writes bench/fit.json.
 import { writeFileSync } from "node:fs";
 import { billed, billedList, o200k } from "./billed.mjs";
-import { compactor, createCachedCounter, estimateTokens, planCompaction, renderTranscript } from "../dist/index.js";
+import { compactor, estimateTokens } from "../dist/index.js";
+import { createCachedCounter, planCompaction } from "../dist/expert.js";
+import { renderTranscript } from "../dist/summary-kit.js";
 import { loadTranscripts } from "./data.mjs";
 
 const { transcripts, source } = loadTranscripts();

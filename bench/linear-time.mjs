@@ -4,7 +4,9 @@
 // when one is over 2.5, and writes bench/linear-time.json. A recall whose query is 333 two-letter
 // words is timed against a recall of one word on the same archive (`--recall-only`: that row alone).
 import { writeFileSync } from "node:fs";
-import { buildSummaryPrompt, compact, extractiveSummary, planCompaction, renderTranscript, statefulCompactor } from "../dist/index.js";
+import { buildSummaryPrompt, renderTranscript } from "../dist/summary-kit.js";
+import { compact, extractiveSummary, statefulCompactor } from "../dist/index.js";
+import { planCompaction } from "../dist/expert.js";
 import { adversarialTexts, untrustedTextPaths } from "../test/support/adversarial-text.mjs";
 
 const SMALL = 1 << 18;

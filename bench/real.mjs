@@ -24,7 +24,8 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { SUMMARY_PREFIX, compactor, extractiveSummary, statefulCompactor } from "../dist/index.js";
+import { SUMMARY_PREFIX } from "../dist/expert.js";
+import { compactor, extractiveSummary, statefulCompactor } from "../dist/index.js";
 import { toTransformContext } from "../dist/pi.js";
 import { factsOf, messageFacts, visibleFacts, writtenFacts } from "./facts.mjs";
 import { billedList, fixedPart, loadSessions, piToAnthropic, signedBlocks } from "./sessions.mjs";

@@ -8,13 +8,15 @@ import { pruneMessages } from "ai";
 import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base";
 import {
   compactor,
-  createCachedCounter,
   estimateTokens,
+  statefulCompactor,
+} from "../dist/index.js";
+import {
+  createCachedCounter,
   maskToolResults,
   planCompaction,
   splitAtUserBoundary,
-  statefulCompactor,
-} from "../dist/index.js";
+} from "../dist/expert.js";
 import { toPrepareStep } from "../dist/ai-sdk.js";
 import { firstTokens, loadTranscripts, longSession, nonLatinConversation, toAiSdk } from "./data.mjs";
 import { compare, compareAsync, pairedRatio, timeSlow } from "./measure.mjs";

@@ -4,7 +4,8 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import OpenAI from "openai";
-import { compactor, estimateTokens, findToolPairProblems, isSummaryMessage } from "../dist/index.js";
+import { compactor, estimateTokens } from "../dist/index.js";
+import { findToolPairProblems } from "../dist/expert.js";
 import { chatCompletion, startStubModel } from "./stub-model.mjs";
 
 const { values } = parseArgs({ options: { "max-tokens": { type: "string" }, "keep-tail": { type: "string" } } });

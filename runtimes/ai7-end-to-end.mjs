@@ -3,7 +3,7 @@
 import { createOpenAICompatible } from "openai-compatible-v3";
 import { generateText, jsonSchema, stepCountIs, tool } from "ai7";
 import { toPrepareStep } from "../dist/ai-sdk.js";
-import { findToolPairProblems, SUMMARY_PREFIX } from "../dist/index.js";
+import { findToolPairProblems, SUMMARY_PREFIX } from "../dist/expert.js";
 import { chatCompletion, startStubModel } from "../examples/stub-model.mjs";
 
 const results = [];

@@ -6,7 +6,7 @@
 import { register } from "node:module";
 import { assert, check, results } from "./checks.mjs";
 import { crossingsOf } from "./crossings.mjs";
-import { SUMMARY_PREFIX, findToolPairProblems } from "../dist/index.js";
+import { SUMMARY_PREFIX, findToolPairProblems } from "../dist/expert.js";
 
 register(new URL("./ai-sdk-hook.mjs", import.meta.url));
 

@@ -9,7 +9,7 @@ import { Type } from "typebox";
 import { toModelMiddleware } from "../dist/genkit.js";
 import { toTransformContext } from "../dist/pi.js";
 import { assert, check, results } from "./checks.mjs";
-import { SUMMARY_PREFIX, findToolPairProblems } from "../dist/index.js";
+import { SUMMARY_PREFIX, findToolPairProblems } from "../dist/expert.js";
 
 const question = (turn) => `Question ${turn}: ${"context ".repeat(30)}`;
 

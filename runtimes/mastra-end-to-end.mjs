@@ -13,7 +13,8 @@ import { z } from "zod";
 import { compactionProcessor } from "../dist/mastra.js";
 import { assert, check, results } from "./checks.mjs";
 import { crossingsOf } from "./crossings.mjs";
-import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems, memoryStore } from "../dist/index.js";
+import { SUMMARY_PREFIX, findToolPairProblems } from "../dist/expert.js";
+import { estimateTokens, memoryStore } from "../dist/index.js";
 import { startStubModel } from "../examples/stub-model.mjs";
 
 const maxTokens = 1_200;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { toPrepareStep } from "../src/adapters/ai-sdk.js";
 import { toCallModelInputFilter } from "../src/adapters/openai-agents.js";
-import { SUMMARY_PREFIX, compactor } from "../src/index.js";
+import { SUMMARY_PREFIX } from "../src/expert.js";
+import { compactor } from "../src/index.js";
 import { builders } from "./support/builders.js";
 
 const perMessage = (list: readonly unknown[]) => list.length;

@@ -7,7 +7,8 @@
 // does, the input tokens of what it received, counted higher than the estimate.
 import { describe, expect, it } from "vitest";
 import { toPrepareStep } from "../src/adapters/ai-sdk.js";
-import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems } from "../src/index.js";
+import { SUMMARY_PREFIX, findToolPairProblems } from "../src/expert.js";
+import { estimateTokens } from "../src/index.js";
 import { builders } from "./support/builders.js";
 
 type Message = { role: string; content: unknown };

@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { ArchiveTrimmedError, SUMMARY_PREFIX, memoryStore, recallToolDefinition, statefulCompactor, type CompactionStore, type SummaryContext } from "../src/index.js";
+import { ArchiveTrimmedError, recallToolDefinition } from "../src/tools.js";
+import { SUMMARY_PREFIX } from "../src/expert.js";
+import { memoryStore, statefulCompactor, type CompactionStore, type SummaryContext } from "../src/index.js";
 import { appendBounded, serializeArchive, type ArchivedRange } from "../src/archive/conversation-archive.js";
 import { MAX_RECALL_QUERY_CHARS } from "../src/archive/recall-archive.js";
 import { builders } from "./support/builders.js";
@@ -212,7 +214,7 @@ describe("archive", () => {
     [{ archive: { maxBytes: 0 } }, RangeError, "Expected `archive.maxBytes` to be a positive integer"],
     [{ archive: { maxBytes: "8mb" } }, TypeError, "Expected `archive.maxBytes` to be a positive integer"],
     [{ archive: { maxbytes: 1000 } }, TypeError, "Unknown option `archive.maxbytes`. Did you mean `archive.maxBytes`?"],
-    [{ archiveMaxBytes: 1000 }, TypeError, "Unknown option `archiveMaxBytes`: it moved to `archive.maxBytes`."],
+    [{ archiveMaxBytes: 1000 }, TypeError, "Unknown option `archiveMaxBytes`. Known options:"],
   ])("validates %o", (extra, type, message) => {
     expect(() => statefulCompactor({ ...options, ...extra } as never)).toThrow(type);
     expect(() => statefulCompactor({ ...options, ...extra } as never)).toThrow(message);

@@ -2,7 +2,8 @@
 // their messages, every call they write is answered by the result written for its id, and a
 // result written for another id leaves its call unanswered and is an orphan itself.
 import { describe, expect, it } from "vitest";
-import { detectDialect, findToolPairProblems, renderTranscript } from "../src/index.js";
+import { detectDialect, findToolPairProblems } from "../src/expert.js";
+import { renderTranscript } from "../src/summary-kit.js";
 import { builders } from "./support/builders.js";
 import { dialects } from "./support/transcripts.js";
 

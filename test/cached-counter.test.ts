@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compactor, createCachedCounter, splitAtUserBoundary } from "../src/index.js";
+import { compactor } from "../src/index.js";
+import { createCachedCounter, splitAtUserBoundary } from "../src/expert.js";
 import { referenceSplit } from "./support/reference-split.js";
 
 const messages = [

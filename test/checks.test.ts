@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { memoryStore, renderTranscript, splitAtUserBoundary, summarizeWith } from "../src/index.js";
+import { memoryStore, summarizeWith } from "../src/index.js";
+import { renderTranscript } from "../src/summary-kit.js";
+import { splitAtUserBoundary } from "../src/expert.js";
 import { redisStore } from "../src/stores/redis.js";
 
 // Every factory checks its options through the same few checks, so each kind of mistake reads the same everywhere.

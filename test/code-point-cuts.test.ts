@@ -3,7 +3,8 @@
 // test/support/well-formed.ts), and where the runtime can tell grapheme clusters, none is split.
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { compactor, estimateTokens, extractiveSummary, memoryStore, renderTranscript, statefulCompactor, summarizeWith, type CompactionStore, type SummaryPrompt } from "../src/index.js";
+import { compactor, estimateTokens, extractiveSummary, memoryStore, statefulCompactor, summarizeWith, type CompactionStore } from "../src/index.js";
+import { renderTranscript, type SummaryPrompt } from "../src/summary-kit.js";
 import { bestOccurrence } from "../src/text/best-occurrence.js";
 import { cutMiddle, identifiersBetween, indexIdentifiers } from "../src/text/cut-middle.js";
 import { cutPayload } from "../src/text/cut-payload.js";

@@ -2,7 +2,9 @@
 // that name what they removed, and a model-free summary that ranks facts.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SUMMARY_PREFIX, compact, estimateTokens, extractiveSummary, findToolPairProblems, renderTranscript, type SummaryContext } from "../src/index.js";
+import { SUMMARY_PREFIX, findToolPairProblems } from "../src/expert.js";
+import { compact, estimateTokens, extractiveSummary, type SummaryContext } from "../src/index.js";
+import { renderTranscript } from "../src/summary-kit.js";
 import { truncateToolPayloads } from "../src/plan/truncate-tool-payloads.js";
 import { identifiersOf } from "../src/text/scan-identifiers.js";
 import { dialects, transcriptArbitrary } from "./support/transcripts.js";

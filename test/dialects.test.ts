@@ -1,18 +1,22 @@
 // The same suite over every dialect's fixtures (test/support/dialect-fixtures.ts).
+import { isSummaryMessage } from "../src/dialects/messages.js";
 import { describe, expect, it } from "vitest";
 import {
   FLUSH_TO_MEMORY_REMINDER,
   SUMMARY_PREFIX,
   SUMMARY_REPLY,
   MASKED_TOOL_RESULT,
-  compact,
   detectDialect,
   findToolPairProblems,
-  isSummaryMessage,
   maskToolResults,
-  renderTranscript,
   splitAtUserBoundary,
+} from "../src/expert.js";
+import {
+  compact,
 } from "../src/index.js";
+import {
+  renderTranscript,
+} from "../src/summary-kit.js";
 import { formatOrder } from "../src/dialects/format-claims.js";
 import { mediaOf } from "../src/dialects/media-parts.js";
 import { mediaByShape } from "../src/dialects/media-by-shape.js";

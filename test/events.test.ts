@@ -1,6 +1,8 @@
 // Callbacks only over budget, with the documented shapes.
 import { describe, expect, it, vi } from "vitest";
-import { extractiveSummary, compact, compactor, estimateTokens, firstOf, planCompaction } from "../src/index.js";
+import { extractiveSummary, compact, compactor, estimateTokens } from "../src/index.js";
+import { firstOf } from "../src/summary-kit.js";
+import { planCompaction } from "../src/expert.js";
 import { fiveMessages as messages, perMessage } from "./support/five-messages.js";
 import { resetOverBudgetWarning } from "../src/hook/over-budget-warning.js";
 

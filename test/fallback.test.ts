@@ -1,7 +1,9 @@
 // Never stuck when the summarizer fails; the model-free summary on its own.
+import { isSummaryMessage } from "../src/dialects/messages.js";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { compactor, estimateTokens, extractiveSummary, isSummaryMessage, SUMMARY_PREFIX, type CompactedEvent } from "../src/index.js";
+import { compactor, estimateTokens, extractiveSummary, type CompactedEvent } from "../src/index.js";
+import { SUMMARY_PREFIX } from "../src/expert.js";
 import { utf8ByteLength } from "../src/counting/utf8-length.js";
 import { convert } from "./support/convert.js";
 import { loadFixtures } from "./support/fixtures.js";

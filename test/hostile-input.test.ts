@@ -12,11 +12,13 @@ import { overflowRecovery } from "../src/adapters/ai-sdk.js";
 import {
   FLUSH_TO_MEMORY_REMINDER,
   SUMMARY_PREFIX,
-  compactor,
   detectDialect,
+  findToolPairProblems,
+} from "../src/expert.js";
+import {
+  compactor,
   estimateTokens,
   extractiveSummary,
-  findToolPairProblems,
   memoryStore,
   statefulCompactor,
   type CompactionStore,

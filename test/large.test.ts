@@ -1,6 +1,7 @@
 // A million messages work without recursion or argument spreading overflowing the stack.
 import { describe, expect, it } from "vitest";
-import { compactor, estimateTokens, findToolPairProblems, planCompaction, splitAtUserBoundary, statefulCompactor } from "../src/index.js";
+import { compactor, estimateTokens, statefulCompactor } from "../src/index.js";
+import { findToolPairProblems, planCompaction, splitAtUserBoundary } from "../src/expert.js";
 import { builders } from "./support/builders.js";
 
 function longTranscript(pairs: number) {

@@ -7,13 +7,16 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import * as library from "../src/index.js";
+import * as root from "../src/index.js";
+import * as expert from "../src/expert.js";
+import * as summaryKit from "../src/summary-kit.js";
 import { adversarialTexts, untrustedTextPaths } from "./support/adversarial-text.mjs";
 import { sectionsOf } from "../src/text/summary-sections.js";
 import { withoutArchiveLine } from "../src/archive/archive-line.js";
 
 const MB = 1 << 20;
 const adversarial = adversarialTexts(MB);
+const library = { ...root, ...expert, ...summaryKit };
 const { truncation, recall, ...paths } = untrustedTextPaths(library);
 
 describe.each(Object.entries(paths))("%s reads each crafted input", (_, path) => {

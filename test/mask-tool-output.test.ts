@@ -1,13 +1,15 @@
+import { isSummaryMessage } from "../src/dialects/messages.js";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import {
-  isSummaryMessage,
   MASKED_TOOL_RESULT,
-  compactor,
-  estimateTokens,
   findToolPairProblems,
   maskToolResults,
   planCompaction,
+} from "../src/expert.js";
+import {
+  compactor,
+  estimateTokens,
 } from "../src/index.js";
 import { toolResultPayloads } from "./support/tool-results.js";
 import { deepFreeze, jsonDialects as dialects, render, shapeArbitrary, summaryRoleFor, transcriptArbitrary, type DialectName, type Shape } from "./support/transcripts.js";

@@ -2,7 +2,8 @@
 // with the real @mastra/core, which needs Node 22, is in `npm run test:runtimes`).
 import { describe, expect, it } from "vitest";
 import { compactionProcessor } from "../src/adapters/mastra.js";
-import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems, memoryStore } from "../src/index.js";
+import { SUMMARY_PREFIX, findToolPairProblems } from "../src/expert.js";
+import { estimateTokens, memoryStore } from "../src/index.js";
 import { digestMessages } from "../src/stores/digest.js";
 
 type Part = Record<string, unknown>;

@@ -122,7 +122,7 @@ describe("package", () => {
     const required = createRequire(import.meta.url)(dist("index.cjs"));
     const imported = await import(dist("index.js"));
     expect(Object.keys(required).sort()).toEqual(Object.keys(imported).sort());
-    expect(required.SUMMARY_PREFIX).toBe("[Summary of earlier conversation]\n");
+    expect(createRequire(import.meta.url)(dist("expert.cjs")).SUMMARY_PREFIX).toBe("[Summary of earlier conversation]\n");
     // An error made by one build is recognised by the other.
     expect(imported.isCompactionError(new required.CompactionError("TIMEOUT", "x"))).toBe(true);
   });

@@ -3,7 +3,8 @@
 // costs a request that cutting alone would fit.
 import { describe, expect, it, vi } from "vitest";
 import { toPrepareStep } from "../src/adapters/ai-sdk.js";
-import { compact, compactor, estimateTokens, extractiveSummary, planCompaction, type SummaryContext } from "../src/index.js";
+import { compact, compactor, estimateTokens, extractiveSummary, type SummaryContext } from "../src/index.js";
+import { planCompaction } from "../src/expert.js";
 
 type Message = Record<string, unknown>;
 const system = { role: "system", content: "You are a coding agent." };
@@ -99,14 +100,15 @@ describe("context.maxSummaryTokens", () => {
     expect(Number.isInteger(limit) && limit >= 15, String(limit)).toBe(true);
   });
 
-  it.each([0.5, 0.6, 0.7])("is never a token or two: where the latest request leaves no room for a few words, no summary is asked for (window %d)", async (share) => {
+  it.each([0.4, 0.5, 0.6, 0.7])("is never a token or two: where the latest request leaves no room for a few words, no summary is asked for (window %d)", async (share) => {
     const budget = Math.floor(estimateTokens(transcript) * share);
     const usage = { inputTokens: Math.round(estimateTokens(transcript.slice(0, 5)) * 1.37), messageCount: 5 };
-    const summarize = vi.fn(() => "s");
+    const summarize = vi.fn((_older: object[], _context: SummaryContext) => "s");
     const onSkipped = vi.fn();
     await compact(transcript, { maxTokens: budget, usage, summarize, events: { onSkipped, warnOverBudget: false } });
-    expect(summarize).not.toHaveBeenCalled();
-    expect(onSkipped).toHaveBeenCalledWith(expect.objectContaining({ overBudget: true }));
+    // Either a summary of a few words fits, and is asked for with room for them, or none is asked for and the call says it is over budget.
+    if (summarize.mock.calls.length > 0) for (const [, context] of summarize.mock.calls) expect(context.maxSummaryTokens).toBeGreaterThanOrEqual(15);
+    else expect(onSkipped).toHaveBeenCalledWith(expect.objectContaining({ overBudget: true }));
   });
 
   it("never lets a summary be as large as what it replaces", async () => {

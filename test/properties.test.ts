@@ -1,14 +1,16 @@
 // The hook's three invariants, and the split's agreement with the plain scan, over
 // random transcripts of every dialect with parallel tool calls.
+import { isSummaryMessage } from "../src/dialects/messages.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   compactor,
   estimateTokens,
-  findToolPairProblems,
-  isSummaryMessage,
-  splitAtUserBoundary,
 } from "../src/index.js";
+import {
+  findToolPairProblems,
+  splitAtUserBoundary,
+} from "../src/expert.js";
 import { enrich } from "./support/enrich.js";
 import { requestViolations } from "./support/provider-request.js";
 import { referenceSplit } from "./support/reference-split.js";

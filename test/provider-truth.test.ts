@@ -2,7 +2,8 @@
 // summary's role per format, a pinned format, messages no format holds, the developer prompt,
 // media inside tool results, signed messages and what is sent beside the messages.
 import { describe, expect, it } from "vitest";
-import { compact, compactor, estimateTokens, planCompaction, SUMMARY_PREFIX } from "../src/index.js";
+import { compact, compactor, estimateTokens } from "../src/index.js";
+import { planCompaction, SUMMARY_PREFIX } from "../src/expert.js";
 import { dialects, render, summaryRoleFor, type Shape } from "./support/transcripts.js";
 
 type Message = Record<string, unknown>;

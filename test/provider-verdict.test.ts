@@ -106,11 +106,13 @@ describe("events.onProviderVerdict", () => {
     expect(said.length).toBeGreaterThan(0);
     expect(said.every((event) => event.inputTokens === 30_010 && event.messageCount === sent.length && event.read.includes("cache_read_input_tokens"))).toBe(true);
     expect(said.map((event) => event.kind)).toContain("over-budget");
-    // A transcript that no longer starts with the request the hook returned is not counted by that response.
+    // The same transcript read back from a database (new objects) is counted by the response alike,
+    // by another hook that never saw it: the report describes the messages before the model's latest reply.
     const fresh: UsageEvent[] = [];
-    const other = compactor({ maxTokens: 20_000, format: "anthropic", summarize: () => "s", events: { onUsage: (event) => fresh.push(event) } });
-    expect(await other({ messages: sent, response: anthropicReply({ usage: usage as unknown as Anthropic.Beta.BetaUsage }) })).toBeNull();
-    expect(fresh).toEqual([]);
+    const other = compactor({ maxTokens: 20_000, format: "anthropic", summarize: () => "s", events: { warnOverBudget: false, onUsage: (event) => fresh.push(event) } });
+    const readBack = structuredClone([...sent, assistant("Lint is clean."), user("Ship it.")]);
+    expect(await other({ messages: readBack, response: anthropicReply({ usage: usage as unknown as Anthropic.Beta.BetaUsage }) })).not.toBeNull();
+    expect(fresh.map((event) => [event.kind, event.inputTokens, event.messageCount])).toContainEqual(["over-budget", 30_010, sent.length]);
   });
 });
 

@@ -1,6 +1,8 @@
 // Real agent runs (tau-bench, tau2-bench, moatless-tools, SWE-agent) in every dialect.
+import { isSummaryMessage } from "../src/dialects/messages.js";
 import { describe, expect, it } from "vitest";
-import { compactor, detectDialect, estimateTokens, findToolPairProblems, isSummaryMessage, maskToolResults } from "../src/index.js";
+import { compactor, estimateTokens } from "../src/index.js";
+import { detectDialect, findToolPairProblems, maskToolResults } from "../src/expert.js";
 import { convert } from "./support/convert.js";
 import { loadFixtures } from "./support/fixtures.js";
 import { deepFreeze, jsonDialects as dialects, hasSystemMessages, summaryRoleFor } from "./support/transcripts.js";

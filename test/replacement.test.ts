@@ -2,7 +2,9 @@
 // and a provider's own compaction, recognized only where that provider puts it.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { extractiveSummary, compactor, estimateTokens, findToolPairProblems, firstOf, isCompactionError, memoryStore, statefulCompactor, type SummaryContext } from "../src/index.js";
+import { extractiveSummary, compactor, estimateTokens, isCompactionError, memoryStore, statefulCompactor, type SummaryContext } from "../src/index.js";
+import { findToolPairProblems } from "../src/expert.js";
+import { firstOf } from "../src/summary-kit.js";
 import { roleOf } from "../src/dialects/messages.js";
 import { transcriptDialect } from "../src/dialects/registry.js";
 import { dialectNamed } from "../src/dialects/transcript-format.js";

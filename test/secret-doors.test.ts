@@ -4,7 +4,9 @@
 import { runInNewContext } from "node:vm";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
-import { buildSummaryPrompt, compactor, extractiveSummary, findToolPairProblems, type SummaryContext } from "../src/index.js";
+import { buildSummaryPrompt } from "../src/summary-kit.js";
+import { compactor, extractiveSummary, type SummaryContext } from "../src/index.js";
+import { findToolPairProblems } from "../src/expert.js";
 import { otelEvents } from "../src/telemetry/otel.js";
 import { htmlReport } from "../src/cli/html-report.js";
 import { inspectTranscript, planOptionsOf } from "../src/cli/inspect.js";

@@ -7,12 +7,16 @@ import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import {
   SUMMARY_PREFIX,
-  buildSummaryPrompt,
-  compactor,
   findToolPairProblems,
   maskToolResults,
-  renderTranscript,
   splitAtUserBoundary,
+} from "../src/expert.js";
+import {
+  buildSummaryPrompt,
+  renderTranscript,
+} from "../src/summary-kit.js";
+import {
+  compactor,
   type SummaryContext,
 } from "../src/index.js";
 import { builders } from "./support/builders.js";

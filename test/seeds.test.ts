@@ -1,6 +1,7 @@
 // The worked examples of the reference pages (Elixir, Python, Java), translated.
 import { describe, expect, it } from "vitest";
-import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, compactor } from "../src/index.js";
+import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../src/expert.js";
+import { compactor } from "../src/index.js";
 
 const countMessages = (messages: readonly unknown[]) => messages.length;
 // The reference pages know neither the in-turn split nor truncation: both rungs are off here.

@@ -3,7 +3,8 @@
 // front of every request, and the summary must still be made once per crossing.
 import { describe, expect, it } from "vitest";
 import { compactionProcessor } from "../src/adapters/mastra.js";
-import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems } from "../src/index.js";
+import { SUMMARY_PREFIX, findToolPairProblems } from "../src/expert.js";
+import { estimateTokens } from "../src/index.js";
 import { parseStates } from "../src/stores/conversation-state.js";
 import { isOwnRun } from "../src/state/slid-window.js";
 

@@ -1,6 +1,8 @@
+import { isSummaryMessage } from "../src/dialects/messages.js";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { SUMMARY_REPLY, compactor, estimateTokens, findToolPairProblems, isSummaryMessage, type CompactedEvent } from "../src/index.js";
+import { SUMMARY_REPLY, findToolPairProblems } from "../src/expert.js";
+import { compactor, estimateTokens, type CompactedEvent } from "../src/index.js";
 import { deepFreeze, jsonDialects as dialects, hasSystemMessages, render, shapeArbitrary, summaryRoleFor, type DialectName, type Shape } from "./support/transcripts.js";
 
 // A coding agent: one request, then many rounds of (parallel) tool calls, no later user turn.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SUMMARY_PREFIX, compactor, splitAtUserBoundary } from "../src/index.js";
+import { SUMMARY_PREFIX, splitAtUserBoundary } from "../src/expert.js";
+import { compactor } from "../src/index.js";
 import { builders } from "./support/builders.js";
 
 // One token per message keeps every case readable.

@@ -3,7 +3,8 @@
 import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { SUMMARY_PREFIX, memoryStore, statefulCompactor, type CompactionStore } from "../src/index.js";
+import { SUMMARY_PREFIX } from "../src/expert.js";
+import { memoryStore, statefulCompactor, type CompactionStore } from "../src/index.js";
 import { digestMessages } from "../src/stores/digest.js";
 import { archiveKeyOf, keyOfId, leaseKeyOf } from "../src/stores/store-keys.js";
 import { builders } from "./support/builders.js";

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
-import { SUMMARY_PREFIX, memoryStore, statefulCompactor, type CompactionStore, type SummaryContext } from "../src/index.js";
+import { SUMMARY_PREFIX } from "../src/expert.js";
+import { memoryStore, statefulCompactor, type CompactionStore, type SummaryContext } from "../src/index.js";
 import { builders } from "./support/builders.js";
 
 type Message = { role: string; content: string };
@@ -175,7 +176,7 @@ describe("statefulCompactor", () => {
     expect(() => statefulCompactor({ ...options, conversationId: "" })).toThrow(RangeError);
     expect(() => statefulCompactor({ ...options, stroe: memoryStore() } as never)).toThrow("Did you mean `store`?");
     expect(() => statefulCompactor({ ...options, events: { onStoreError: 1 as never } })).toThrow("Expected `events.onStoreError` to be a function");
-    expect(() => statefulCompactor({ ...options, onStoreError: () => {} } as never)).toThrow("Unknown option `onStoreError`: it moved to `events.onStoreError`.");
+    expect(() => statefulCompactor({ ...options, onStoreError: () => {} } as never)).toThrow("Unknown option `onStoreError`. Known options: `maxTokens`");
     const compact = statefulCompactor(options);
     await expect(compact(conversation(1), { conversationID: "x" } as never)).rejects.toThrow("Did you mean `conversationId`?");
     await expect(compact("x" as never)).rejects.toThrow(TypeError);

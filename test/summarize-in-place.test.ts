@@ -1,7 +1,9 @@
 // summarizeInPlace's instructions: the previous summary is quoted only when the request does not
 // already hold it, since after the cached prefix every repeated token is billed at the full price.
 import { describe, expect, it } from "vitest";
-import { SUMMARY_PREFIX, compactor, summarizeInPlace, type SummaryContext } from "../src/index.js";
+import { SUMMARY_PREFIX } from "../src/expert.js";
+import { compactor, type SummaryContext } from "../src/index.js";
+import { summarizeInPlace } from "../src/summary-kit.js";
 
 type Message = { role: string; content: string };
 

@@ -3,11 +3,15 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   DEFAULT_SUMMARY_SECTIONS,
-  SUMMARY_PREFIX,
   buildSummaryPrompt,
+  renderTranscript,
+} from "../src/summary-kit.js";
+import {
+  SUMMARY_PREFIX,
+} from "../src/expert.js";
+import {
   compactor,
   isCompactionError,
-  renderTranscript,
   summarizeWith,
 } from "../src/index.js";
 import { chatCompletion, startStubModel } from "../examples/stub-model.mjs";
@@ -132,7 +136,8 @@ describe("summarizeWith over the real openai SDK", () => {
     expect(signals).toHaveLength(1);
     expect(signals[0]).toBeInstanceOf(AbortSignal);
     const request = stub.requests.at(-1)!.body;
-    expect(request.messages[0].content).toContain("## Goals and constraints");
+    // A window of 200 tokens leaves the summary a few dozen: one plain paragraph is asked for, not seven headed sections (SPEC §40).
+    expect(request.messages[0].content).toContain("Write one short paragraph of plain text, without headings");
     expect(request.messages[1].content).toContain("<previous-summary>");
     const summary = (result!.messages[1] as { content: string }).content;
     expect(summary).toMatch(new RegExp(`^${SUMMARY_PREFIX.replace(/[[\]]/g, "\\$&")}summary of \\d+ characters$`));
@@ -155,5 +160,16 @@ describe("summarizeWith over the real openai SDK", () => {
     const error = await compactor({ maxTokens: 200, keepTail: 10, summarize, summary: { timeoutMs: 20 } })({ messages: render(shape, "openai-chat") }).catch((e: unknown) => e);
     expect(isCompactionError(error) && error.code).toBe("TIMEOUT");
     expect(seen).toHaveBeenCalled();
+  });
+});
+
+describe("the summary's form fits the limit the prompt states", () => {
+  it("asks for the sections where the limit holds them twice over, else one plain paragraph", async () => {
+    const { buildSummaryPrompt } = await import("../src/summary-kit/build-summary-prompt.js");
+    const older = [{ role: "user", content: "Never disable TLS verification." }];
+    expect(buildSummaryPrompt(older, { previousSummary: undefined, instructions: undefined, maxSummaryTokens: 32 }).system).toContain("one short paragraph");
+    expect(buildSummaryPrompt(older, { previousSummary: undefined, instructions: undefined, maxSummaryTokens: 32 }).system).not.toContain("## Goals");
+    expect(buildSummaryPrompt(older, { previousSummary: undefined, instructions: undefined, maxSummaryTokens: 400 }).system).toContain("## Goals and constraints");
+    expect(buildSummaryPrompt(older).system).toContain("## Goals and constraints");
   });
 });

@@ -3,7 +3,8 @@
 // (a user message that carries no tool result) gives the same plans as when it is passed in.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compactor, estimateTokens, planCompaction, statefulCompactor } from "../src/index.js";
+import { compactor, estimateTokens, statefulCompactor } from "../src/index.js";
+import { planCompaction } from "../src/expert.js";
 import { formatReads } from "../src/dialects/format-claims.js";
 import { isUserBoundary } from "../src/dialects/messages.js";
 import { anyTranscriptArbitrary } from "./support/transcripts.js";

@@ -2,7 +2,8 @@
 // result of megabytes, which must cost work in proportion to its length and not be cut again on
 // every step of an agent loop.
 import { describe, expect, it, vi } from "vitest";
-import { compact, createCachedCounter, findToolPairProblems, isCompactionError } from "../src/index.js";
+import { compact, isCompactionError } from "../src/index.js";
+import { createCachedCounter, findToolPairProblems } from "../src/expert.js";
 import { truncateToolPayloads } from "../src/plan/truncate-tool-payloads.js";
 
 // Work is counted, not timed: the characters handed to the identifier scanner and to the counter.

@@ -5,8 +5,11 @@ import type { LanguageModelUsage } from "ai";
 import fc from "fast-check";
 import type { CompletionUsage } from "openai/resources/completions";
 import type { ResponseUsage } from "openai/resources/responses/responses";
+import type { ConverseResponse, TokenUsage as BedrockTokenUsage } from "@aws-sdk/client-bedrock-runtime";
+import type { GenerateContentResponseUsageMetadata } from "@google/genai";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { extractiveSummary, compact, compactor, estimateTokens, planCompaction, statefulCompactor, type UsageEvent } from "../src/index.js";
+import { extractiveSummary, compact, compactor, estimateTokens, statefulCompactor, type UsageEvent } from "../src/index.js";
+import { planCompaction } from "../src/expert.js";
 import { resetOverBudgetWarning } from "../src/hook/over-budget-warning.js";
 import { builders } from "./support/builders.js";
 import { deepFreeze, dialects, render, shapeArbitrary, summaryRoleFor } from "./support/transcripts.js";
@@ -32,13 +35,15 @@ describe("what travels beside the messages is a fixed part of every request", ()
   // estimate counts it times the provider's own ratio.
   const providerCount = (fixed: number, ratio: number, messages: readonly unknown[]) => fixed + ratio * estimateTokens(messages);
 
+  // One report cannot tell the messages from what travels beside them: what travels apart is
+  // `reserveTokens`, as the caller measured it, or what two reports show (statefulCompactor).
   it("a compacted request is counted with it: 42,000 tokens of system prompt and tools in a window of 50,000", async () => {
     const fixed = 42_000;
     const maxTokens = 50_000;
     const messages = session(60);
     const held = messages.length - 2;
     const usage = { inputTokens: providerCount(fixed, 1, messages.slice(0, held)), messageCount: held };
-    const hook = compactor({ maxTokens, summarize: (older) => `${older.length} messages: read files, found nothing yet`, events: { warnOverBudget: false } });
+    const hook = compactor({ maxTokens, reserveTokens: fixed, summarize: (older) => `${older.length} messages: read files, found nothing yet`, events: { warnOverBudget: false } });
     const result = await hook({ messages, usage });
     expect(result).not.toBeNull();
     // What the provider would count for the request sent: within the window, or said to be over it.
@@ -63,7 +68,8 @@ describe("what travels beside the messages is a fixed part of every request", ()
             const usage = { inputTokens: Math.ceil(providerCount(fixed, ratio, messages.slice(0, messageCount))), messageCount };
             let skippedOver = false;
             const onSkipped = (event: { overBudget?: boolean }) => (skippedOver ||= event.overBudget === true);
-            const hook = compactor({ maxTokens, summary: { role: summaryRoleFor(dialect) }, summarize: () => "s", onError: "skip", events: { warnOverBudget: false, onSkipped } });
+            const reserveTokens = Math.min(fixed, maxTokens - 1);
+            const hook = compactor({ maxTokens, reserveTokens, summary: { role: summaryRoleFor(dialect) }, summarize: () => "s", onError: "skip", events: { warnOverBudget: false, onSkipped } });
             const result = await hook({ messages, usage });
             const sent = result?.messages ?? messages;
             // A result over the window says so; a request left as it is says so through onSkipped.
@@ -75,7 +81,7 @@ describe("what travels beside the messages is a fixed part of every request", ()
     }
   });
 
-  it("two reports show the per-message ratio, and the fixed part is measured with it (a provider that counts the messages at 0.7 of the estimate)", async () => {
+  it("two reports of a conversation show statefulCompactor the per-message ratio, and the fixed part is measured with it (a provider that counts the messages at 0.7 of the estimate)", async () => {
     const fixed = 20_000;
     const ratio = 0.7;
     const maxTokens = 40_000;
@@ -83,12 +89,12 @@ describe("what travels beside the messages is a fixed part of every request", ()
     const first = Math.floor(messages.length / 3);
     const second = messages.length - 2;
     const events: UsageEvent[] = [];
-    const hook = compactor({ maxTokens, summarize: (older) => `${older.length} messages: read files`, events: { warnOverBudget: false, onUsage: (event) => events.push(event) } });
-    await hook({ messages: messages.slice(0, first + 1), usage: { inputTokens: Math.ceil(providerCount(fixed, ratio, messages.slice(0, first))), messageCount: first } });
+    const stateful = statefulCompactor({ maxTokens, conversationId: "c", summarize: (older) => `${older.length} messages: read files`, events: { warnOverBudget: false, onUsage: (event) => events.push(event) } });
+    await stateful(messages.slice(0, first + 1), { usage: { inputTokens: Math.ceil(providerCount(fixed, ratio, messages.slice(0, first))), messageCount: first } });
     const usage = { inputTokens: Math.ceil(providerCount(fixed, ratio, messages.slice(0, second))), messageCount: second };
     const plan = planCompaction(messages, { maxTokens, usage });
     expect(plan.tokensBefore).toBeGreaterThanOrEqual(usage.inputTokens);
-    const result = await hook({ messages, usage });
+    const result = await stateful(messages, { usage });
     expect(result).not.toBeNull();
     if (result!.overBudget !== true) expect(providerCount(fixed, ratio, result!.messages)).toBeLessThanOrEqual(maxTokens);
   });
@@ -117,6 +123,26 @@ describe("each provider's usage, as its SDK returns it", () => {
     expect(tokensBefore({ ...usage, messageCount: held })).toBeGreaterThanOrEqual(9 + 1_204 + 40_113 + added);
     // Caching off: the SDK reports null for both cache fields.
     expect(tokensBefore({ ...usage, cache_creation_input_tokens: null, cache_read_input_tokens: null, input_tokens: 41_326, messageCount: held })).toBeGreaterThanOrEqual(41_326 + added);
+  });
+
+  it("Bedrock Converse: inputTokens + cacheReadInputTokens + cacheWriteInputTokens (inputTokens alone is the uncached part)", () => {
+    const usage = { inputTokens: 26_000, outputTokens: 300, totalTokens: 64_300, cacheReadInputTokens: 30_000, cacheWriteInputTokens: 8_000 } satisfies BedrockTokenUsage;
+    expect(tokensBefore({ ...usage, messageCount: held })).toBeGreaterThanOrEqual(64_000 + added);
+    // From the response, as the SDK returns it: a request the provider counted over the budget is said.
+    const said: UsageEvent[] = [];
+    const response = { usage, stopReason: "end_turn", output: { message: { role: "assistant", content: [{ text: "ok" }] } }, metrics: { latencyMs: 1 } } satisfies Omit<ConverseResponse, "$metadata">;
+    return compactor({ maxTokens: 60_000, summarize: () => "s", events: { warnOverBudget: false, onUsage: (event) => said.push(event) } })({ messages, response }).then(() => {
+      expect(said.map((event) => [event.kind, event.inputTokens])).toContainEqual(["over-budget", 64_000]);
+    });
+  });
+
+  it("Gemini: usageMetadata.promptTokenCount, the cached content inside it", async () => {
+    const usageMetadata = { promptTokenCount: 41_326, cachedContentTokenCount: 40_000, candidatesTokenCount: 200, totalTokenCount: 41_526 } satisfies GenerateContentResponseUsageMetadata;
+    expect(tokensBefore({ ...usageMetadata, messageCount: held })).toBeGreaterThanOrEqual(41_326 + added);
+    expect(tokensBefore({ ...usageMetadata, messageCount: held })).toBeLessThan(41_326 + 5 * added);
+    const said: UsageEvent[] = [];
+    await compactor({ maxTokens: 40_000, summarize: () => "s", events: { warnOverBudget: false, onUsage: (event) => said.push(event) } })({ messages, response: { usageMetadata } });
+    expect(said.map((event) => [event.kind, event.inputTokens, event.read])).toContainEqual(["over-budget", 41_326, "promptTokenCount"]);
   });
 
   it("OpenAI Chat Completions: prompt_tokens, the cached part inside it", () => {
@@ -149,13 +175,14 @@ describe("each provider's usage, as its SDK returns it", () => {
     expect(tokensBefore({ ...usage, inputTokens: undefined, messageCount: held })).toBeGreaterThanOrEqual(41_326 + added);
   });
 
-  it("a report that cannot be counted by is said once through onUsage, and the request is counted by the estimate", async () => {
+  it("a report that cannot be counted by is said through onUsage on each call that brings it, and the request is counted by the estimate", async () => {
     const events: UsageEvent[] = [];
     const hook = compactor({ maxTokens: 10_000_000, summarize: () => "s", events: { onUsage: (event) => events.push(event) } });
     // Anthropic's input_tokens alone, under prompt caching: 9 tokens for a request of thousands.
     await hook({ messages, usage: { inputTokens: 9, messageCount: held } });
     await hook({ messages, usage: { inputTokens: 9, messageCount: held } });
-    expect(events).toHaveLength(1);
+    // The plain hook keeps nothing between calls: the same event is said the same way.
+    expect(events).toHaveLength(2);
     expect(events[0]).toMatchObject({ kind: "unusable", inputTokens: 9, messageCount: held });
     expect(events[0]!.reason).toMatch(/under a quarter of the estimate/);
     expect(planCompaction(messages, { maxTokens: 10_000_000, usage: { inputTokens: 9, messageCount: held } }).tokensBefore).toBe(estimateTokens(messages));
@@ -199,13 +226,18 @@ describe("what a report shows is said", () => {
   const held = messages.length - 2;
   const estimate = estimateTokens(messages.slice(0, held));
 
-  it("a report over the estimate by more than 20% is said once per hook", async () => {
+  it("a report over the estimate by more than 20% is said on the call that brings it (once per conversation by statefulCompactor)", async () => {
     const events: UsageEvent[] = [];
     const hook = compactor({ maxTokens: 10_000_000, summarize: () => "s", events: { onUsage: (event) => events.push(event) } });
     await hook({ messages, usage: { inputTokens: Math.ceil(estimate * 1.1), messageCount: held } });
     expect(events).toEqual([]);
     for (let call = 0; call < 3; call++) await hook({ messages, usage: { inputTokens: Math.ceil(estimate * 1.5) + call, messageCount: held } });
-    expect(events).toHaveLength(1);
+    expect(events).toHaveLength(3);
+    const told: UsageEvent[] = [];
+    const stateful = statefulCompactor({ maxTokens: 10_000_000, conversationId: "c", summarize: () => "s", events: { onUsage: (event) => told.push(event) } });
+    for (let call = 0; call < 3; call++) await stateful(messages, { usage: { inputTokens: Math.ceil(estimate * 1.5) + call, messageCount: held } });
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ kind: "calibrated", inputTokens: Math.ceil(estimate * 1.5), estimatedTokens: estimate, messageCount: held });
     expect(events[0]).toMatchObject({ kind: "calibrated", inputTokens: Math.ceil(estimate * 1.5), estimatedTokens: estimate, messageCount: held });
   });
 
@@ -219,9 +251,9 @@ describe("what a report shows is said", () => {
     const next = [...messages, builders.anthropic.assistant("Done.") as Message, builders.anthropic.user("Thanks, and the tests?") as Message];
     await hook({ messages: next, usage: { inputTokens: maxTokens + 5_000, messageCount: messages.length } });
     expect(events.filter((event) => event.kind === "over-budget")).toEqual([expect.objectContaining({ kind: "over-budget", inputTokens: maxTokens + 5_000, maxTokens })]);
-    // The same report again is not a new request over budget.
+    // The plain hook keeps nothing between calls: the same report brought again is said again.
     await hook({ messages: next, usage: { inputTokens: maxTokens + 5_000, messageCount: messages.length } });
-    expect(events.filter((event) => event.kind === "over-budget")).toHaveLength(1);
+    expect(events.filter((event) => event.kind === "over-budget")).toHaveLength(2);
   });
 
   it("without onUsage, a request the provider counted over budget is said on the console", async () => {

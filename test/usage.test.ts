@@ -4,11 +4,15 @@ import {
   compact,
   compactor,
   estimateTokens,
-  planCompaction,
   statefulCompactor,
   summarizeWith,
-  type SummaryPrompt,
 } from "../src/index.js";
+import {
+  planCompaction,
+} from "../src/expert.js";
+import {
+  type SummaryPrompt,
+} from "../src/summary-kit.js";
 import { utf8ByteLength } from "../src/counting/utf8-length.js";
 import { builders } from "./support/builders.js";
 

@@ -4,7 +4,9 @@ import fc from "fast-check";
 import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base";
 import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 import { describe, expect, it } from "vitest";
-import { compactor, estimateTokens, planCompaction, renderTranscript } from "../src/index.js";
+import { compactor, estimateTokens } from "../src/index.js";
+import { planCompaction } from "../src/expert.js";
+import { renderTranscript } from "../src/summary-kit.js";
 import { countWordPieces, messageWordPieces } from "../src/counting/word-pieces.js";
 import { loadFixtures } from "./support/fixtures.js";
 

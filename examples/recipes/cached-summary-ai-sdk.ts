@@ -1,6 +1,6 @@
 import { generateText, stepCountIs, tool, type LanguageModel, type ModelMessage } from "ai";
 import { z } from "zod";
-import { summarizeInPlace } from "context-compactor";
+import { summarizeInPlace } from "context-compactor/summary-kit";
 import { toPrepareStep } from "context-compactor/ai-sdk";
 
 export function researcher(model: LanguageModel) {

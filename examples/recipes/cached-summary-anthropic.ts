@@ -1,5 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { compactor, summarizeInPlace } from "context-compactor";
+import { compactor } from "context-compactor";
+import { summarizeInPlace } from "context-compactor/summary-kit";
 
 const client = new Anthropic(); // reads ANTHROPIC_API_KEY
 const model = "claude-sonnet-4-6";

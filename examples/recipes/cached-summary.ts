@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
-import { compactor, summarizeInPlace } from "context-compactor";
+import { compactor } from "context-compactor";
+import { summarizeInPlace } from "context-compactor/summary-kit";
 
 const client = new OpenAI(); // reads OPENAI_API_KEY
 const model = "gpt-4.1";

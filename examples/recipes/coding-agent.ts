@@ -1,4 +1,6 @@
-import { compactor, planCompaction, renderTranscript } from "context-compactor";
+import { compactor } from "context-compactor";
+import { planCompaction } from "context-compactor/expert";
+import { renderTranscript } from "context-compactor/summary-kit";
 
 // A coding agent: one request, then hundreds of tool calls with large outputs.
 export const beforeLlm = compactor({

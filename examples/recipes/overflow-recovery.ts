@@ -1,5 +1,6 @@
 import OpenAI from "openai";
-import { compact, estimateTokens, isContextOverflowError, type CompactorOptions } from "context-compactor";
+import { compact, estimateTokens, type CompactorOptions } from "context-compactor";
+import { isContextOverflowError } from "context-compactor/expert";
 
 type Message = OpenAI.ChatCompletionMessageParam;
 

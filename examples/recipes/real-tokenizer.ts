@@ -1,5 +1,6 @@
 import { countTokens as tokenize } from "gpt-tokenizer/encoding/o200k_base";
-import { compactor, createCachedCounter } from "context-compactor";
+import { compactor } from "context-compactor";
+import { createCachedCounter } from "context-compactor/expert";
 
 // Exact counts from a real tokenizer. Each message is tokenized once and remembered by identity,
 // so a turn only tokenizes its new messages (treat messages as immutable: replace, do not edit).

@@ -1,3 +1,4 @@
+import { HOOK_SETTINGS } from "../hook/hook-settings.js";
 import type { AnyMessage, UsageReport } from "../ground/types.js";
 import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
 import type { Recalling } from "./recall-answer.js";
@@ -76,7 +77,7 @@ export type PrepareStepCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
  * the context window makes this step compact.
  *
  * @param options - `statefulCompactor` options (`store`, `conversationId` as a string or a function of `prepareStep`'s arguments)
- * @returns `({ messages }) => Promise<{ messages } | {}>`, with `recall(query, { conversationId })` and `requestCompaction(keep, { conversationId })` (what `compactTool` calls)
+ * @returns `({ messages }) => Promise<{ messages } | {}>`, with `recall(query, { conversationId })`, and the checked options `compactTool` and `answerCompactContext` answer from
  * @example
  * ```ts
  * import { generateText } from "ai";
@@ -93,14 +94,14 @@ export function toPrepareStep<M extends AnyMessage = AnyMessage>(
     const compacted = await compact(args.messages, { ...idOf(args), ...(usage ? { usage } : {}), ...responseOfLastStep(args) });
     return compacted === null ? {} : { messages: compacted.messages };
   }) as CompactingPrepareStep;
-  return Object.assign(prepareStep, { recall: compact.recall, recallToolName: compact.recallToolName, requestCompaction: compact.requestCompaction });
+  return Object.assign(prepareStep, { recall: compact.recall, recallToolName: compact.recallToolName, [HOOK_SETTINGS]: (compact as unknown as Record<symbol, unknown>)[HOOK_SETTINGS] });
 }
 
 export { recallTool } from "./ai-sdk-recall-tool.js";
 export { compactTool } from "./ai-sdk-compact-tool.js";
 export type { CompactContextTool, CompactInput } from "./ai-sdk-compact-tool.js";
 export type { ToolInputSchema } from "./ai-sdk-tool-schema.js";
-export type { CompactToolOptions, Requesting } from "./compact-answer.js";
+export type { Requesting } from "./compact-answer.js";
 export type { RecallContextTool, RecallInput, RecallInputSchema, RecallToolCallOptions } from "./ai-sdk-recall-tool.js";
 export type { Recalling, RecallToolOptions } from "./recall-answer.js";
 export { overflowRecovery } from "./ai-sdk-overflow-recovery.js";

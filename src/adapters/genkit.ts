@@ -31,8 +31,8 @@ export type ModelMiddlewareOptions<M extends AnyMessage = AnyMessage> = AdapterO
  * from the model", Genkit's `ModelResponseData`, which the plugins fill with the provider's own
  * response) is read as `statefulCompactor`'s `response` on the conversation's next call, so its
  * verdicts reach `events.onProviderVerdict` and a stop at the context window makes that call
- * compact. Responses are kept per `conversationId`; without one, a middleware keeps one, for the
- * one conversation it serves.
+ * compact. Responses are kept per `conversationId` only: a middleware serving calls that name no
+ * conversation keeps none, so no call's verdict can reach another conversation's call.
  *
  * @param options - `statefulCompactor` options (`store`, `conversationId` as a string or a function of the request)
  * @returns `(request, next) => Promise<response>`
@@ -48,14 +48,14 @@ export function toModelMiddleware<M extends AnyMessage = AnyMessage>(options: Mo
   const responses = boundedMap<object>(MAX_KEPT_RESPONSES);
   return (async (request: GenkitModelRequest<M>, next: (request?: GenkitModelRequest<M>) => Promise<unknown>) => {
     const id = idOf(request);
-    const slot = id.conversationId ?? (typeof options.conversationId === "string" ? options.conversationId : "");
-    const last = responses.get(slot);
+    const slot = id.conversationId ?? (typeof options.conversationId === "string" ? options.conversationId : undefined);
+    const last = slot === undefined ? undefined : responses.get(slot);
     // Read once: a later call of the conversation answers a newer response, or none.
-    responses.delete(slot);
+    if (slot !== undefined) responses.delete(slot);
     const compacted = await compact(request.messages, { ...id, ...(last === undefined ? {} : { response: last }) });
     const response = await next(compacted === null ? request : { ...request, messages: compacted.messages });
     const raw = (response as { raw?: unknown } | null | undefined)?.raw;
-    if (typeof raw === "object" && raw !== null) responses.set(slot, raw);
+    if (slot !== undefined && typeof raw === "object" && raw !== null) responses.set(slot, raw);
     return response;
   }) as CompactingModelMiddleware;
 }

@@ -1,7 +1,8 @@
 import { HumanMessage, RemoveMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ClientTool, ServerTool } from "@langchain/core/tools";
 import { createMiddleware, type AgentMiddleware } from "langchain";
-import { compactor, type CompactorHook } from "../hook/compactor.js";
+import { compactor } from "../hook/compactor.js";
+import { HOOK_SETTINGS } from "../hook/hook-settings.js";
 import type { CompactorOptions } from "../ground/types.js";
 import { withDefaults } from "../ground/option-defaults.js";
 
@@ -68,29 +69,30 @@ function lastResponse(messages: readonly BaseMessage[], read: WeakSet<object>): 
  * ```
  */
 // The return type is written out (it is what `createMiddleware` returns here with the hook's
-// `requestCompaction`, test/types.test-d.ts checks it): the declarations are emitted without the
+// its checked options under a symbol, test/types.test-d.ts checks it): the declarations are emitted without the
 // LangChain packages (build.mjs), where an inferred type would be lost.
 export function compactionMiddleware(
   options: CompactionMiddlewareOptions,
-): AgentMiddleware<undefined, undefined, unknown, readonly (ClientTool | ServerTool)[], readonly []> & { requestCompaction: CompactorHook<BaseMessage>["requestCompaction"] } {
+): AgentMiddleware<undefined, undefined, unknown, readonly (ClientTool | ServerTool)[], readonly []> {
   const hook = compactor<BaseMessage>(withDefaults({ summary: { role: "user" } }, options));
   const read = new WeakSet<object>();
   const middleware = createMiddleware({
     name: "ContextCompactorMiddleware",
-    beforeModel: async (state: { messages: BaseMessage[] }, runtime: { configurable?: { thread_id?: unknown } }) => {
-      // The thread is the conversation: a compaction its agent asked for (`compactTool`) is made on its next call.
-      const thread = runtime?.configurable?.thread_id;
-      const result = await hook({ messages: state.messages, ...(typeof thread === "string" && thread !== "" ? { conversationId: thread } : {}), ...lastResponse(state.messages, read) });
+    // Everything the hook needs is in the thread's own messages: a compaction its agent asked for
+    // (`compactTool`) is the tool call in them, so no thread's request can reach another.
+    beforeModel: async (state: { messages: BaseMessage[] }) => {
+      const result = await hook({ messages: state.messages, ...lastResponse(state.messages, read) });
       if (result === null) return undefined;
       const input = new Set(state.messages);
       return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...result.messages.map((message) => asLangChainMessage(message, input))] };
     },
   });
-  return Object.assign(middleware, { requestCompaction: hook.requestCompaction });
+  // Its checked options, for `answerCompactContext` and `compactTool` (what a `compact_context` call returns).
+  return Object.defineProperty(middleware, HOOK_SETTINGS, { value: (hook as unknown as Record<symbol, unknown>)[HOOK_SETTINGS] });
 }
 
 export { recallTool } from "./langchain-recall-tool.js";
 export { compactTool } from "./langchain-compact-tool.js";
-export type { CompactToolOptions, Requesting } from "./compact-answer.js";
+export type { Requesting } from "./compact-answer.js";
 export type { RecallToolConfig } from "./langchain-recall-tool.js";
 export type { Recalling, RecallToolOptions } from "./recall-answer.js";

@@ -1,5 +1,5 @@
 import { compactToolDefinition, type CompactToolInputSchema } from "../dialects/compact-tool-definition.js";
-import { compactAnswerer, type CompactToolOptions, type Requesting } from "./compact-answer.js";
+import { compactAnswerer, type Requesting } from "./compact-answer.js";
 import { functionTool, type FunctionToolOf } from "./openai-agents-function-tool.js";
 import type { RecallRunContext } from "./openai-agents-recall-tool.js";
 
@@ -9,23 +9,21 @@ export type CompactFunctionTool = FunctionToolOf<typeof compactToolDefinition.na
 /**
  * The `compact_context` function tool for the OpenAI Agents SDK (`new Agent({ tools: [compactTool(…)] })`):
  * the model calls it when a sub-task is done or an exploration has converged (the rubric is in its
- * description), and the next model call's `callModelInputFilter` compacts, with the model's note of
- * what to keep passed to `summarize` as instructions. A call on a context under `minTokens`, or
- * right after a compaction it asked for, changes nothing and tells the model why. It acts on the
- * conversation named here (a string, or a function of `{ context }`, as `toCallModelInputFilter`'s
- * `conversationId` receives it), never one the model names.
+ * description), and the next model call's `callModelInputFilter` reads the call in the run's
+ * items: it summarizes the finished work before the tool group the call is in, with the model's
+ * note of what to keep passed to `summarize` as instructions, when that frees at least the
+ * compactor's `compactTool.minTokens`. The request lives in the run's own items, so it can never
+ * reach another conversation.
  *
  * @param compact - the `toCallModelInputFilter` the same `run` uses
- * @param options - `conversationId` and `minTokens` (default a quarter of `maxTokens`)
  * @returns the function tool
  * @example
  * ```ts
- * const conversationId = ({ context }: { context?: unknown }) => (context as { chatId: string }).chatId;
  * const callModelInputFilter = toCallModelInputFilter({ maxTokens: 100_000, summarize, store, conversationId });
- * const agent = new Agent({ name: "support", instructions, tools: [compactTool(callModelInputFilter, { conversationId })] });
+ * const agent = new Agent({ name: "support", instructions, tools: [compactTool(callModelInputFilter)] });
  * ```
  */
-export function compactTool(compact: Requesting, options: CompactToolOptions<{ context?: unknown }> = {}): CompactFunctionTool {
-  const answer = compactAnswerer<{ context?: unknown }>(compact, options);
-  return functionTool(compactToolDefinition, async (input, runContext: RecallRunContext) => answer(input, { context: runContext?.context }));
+export function compactTool(compact: Requesting): CompactFunctionTool {
+  const answer = compactAnswerer(compact);
+  return functionTool(compactToolDefinition, async (input) => answer(input));
 }

@@ -1,3 +1,4 @@
+import { HOOK_SETTINGS } from "../hook/hook-settings.js";
 import type { AnyMessage } from "../ground/types.js";
 import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
 import type { Recalling } from "./recall-answer.js";
@@ -47,14 +48,14 @@ export function toCallModelInputFilter<M extends AnyMessage = AnyMessage>(
     const compacted = await compact(args.modelData.input, idOf(args));
     return compacted === null ? args.modelData : { ...args.modelData, input: compacted.messages };
   };
-  return Object.assign(filter, { preserveInputIdentity: true, recall: compact.recall, recallToolName: compact.recallToolName, requestCompaction: compact.requestCompaction }) as unknown as CompactingInputFilter & Recalling & Requesting;
+  return Object.assign(filter, { preserveInputIdentity: true, recall: compact.recall, recallToolName: compact.recallToolName, [HOOK_SETTINGS]: (compact as unknown as Record<symbol, unknown>)[HOOK_SETTINGS] }) as unknown as CompactingInputFilter & Recalling & Requesting;
 }
 
 export { recallTool } from "./openai-agents-recall-tool.js";
 export { compactTool } from "./openai-agents-compact-tool.js";
 export type { CompactFunctionTool } from "./openai-agents-compact-tool.js";
 export type { FunctionToolOf } from "./openai-agents-function-tool.js";
-export type { CompactToolOptions, Requesting } from "./compact-answer.js";
+export type { Requesting } from "./compact-answer.js";
 export type { RecallFunctionTool, RecallRunContext } from "./openai-agents-recall-tool.js";
 export type { Recalling, RecallToolOptions } from "./recall-answer.js";
 export { withOverflowRecovery } from "./openai-agents-overflow-recovery.js";

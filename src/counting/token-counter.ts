@@ -32,8 +32,6 @@ export interface Calibration {
    * their total is known exactly, so they get no floor, which would only cost their word pieces.
    */
   readonly counted?: CountedMessages;
-  /** The factor on the counted messages, when it differs from `scale` (see `anchoredCounts`). */
-  readonly countedScale?: number;
 }
 
 /** The messages a usage report covered: the first `count` of the transcript it was reported for. */
@@ -141,9 +139,9 @@ export class TranscriptTokens<M extends AnyMessage> {
   }
 
   private calibrated(count: number, message: unknown, claim: number | undefined, index?: number): number {
-    const { scale, counted, countedScale = scale } = this.calibration;
-    if (counted?.has(message as object, index) ?? false) return count * countedScale;
+    const { scale, counted } = this.calibration;
     const scaled = count * scale;
+    if (counted?.has(message as object, index) ?? false) return scaled;
     if (!this.floored) return scaled;
     return Math.max(scaled, messageWordPieces(message, count, claim));
   }

@@ -70,18 +70,17 @@ export class UsageHistory {
 /**
  * The transcript's counts anchored on a usage report. The report's input is the request as the
  * provider counted it: the first `messageCount` messages and what travelled beside them. One report
- * cannot tell the two apart; two reports can (see `UsageHistory`), and a request is counted so
- * that it is never less than the provider's count whenever the provider counts the messages at
- * least as the counter does, or as the ratio two reports showed:
- * - the fixed part is the report less the counter's count of its messages (times the ratio, when
- *   one under 1 was shown), at least `reserveTokens` and at most the report;
- * - the messages the report held count as the counter counts them, times the ratio when one over 1
- *   was shown;
- * - the messages added since (and the summary, and any message this library makes) count times
- *   that ratio, or, before two reports have shown one, times the report over the counter's count of
- *   its messages (what travels apart left out as far as `reserveTokens` says): the most any of them
- *   could count. With the default estimate, none counts less than its word pieces (see
- *   `word-pieces.ts`): dense tool output is what bytes / 4 under-counts most.
+ * cannot tell the two apart, so it books beside the messages only what is known to travel there:
+ * - the fixed part is `reserveTokens` (what the caller says travels apart: the system prompt
+ *   passed apart, the tool definitions), or what two reports show (see `UsageHistory`), and never
+ *   less than what the messages cannot plausibly hold (the report less four times their count);
+ * - the rest of the report is the messages': they all count, the reported ones and the ones added
+ *   since alike, at the report's ratio to the counter's count of them (`scale`). Booking the gap
+ *   as fixed and counting the messages above the counter as well counted dense tool output twice:
+ *   a compacted request was said to hold up to three times what the provider counted in it.
+ * - a message the provider has not counted yet (added since, the summary, a cut payload) counts no
+ *   less than its word pieces with the default estimate (see `word-pieces.ts`): dense text is what
+ *   bytes / 4 under-counts most, and what no ratio of other messages shows.
  *
  * The request as it is counts the report plus the messages added since; a compacted one counts the
  * fixed part plus its messages.
@@ -106,15 +105,23 @@ export function anchoredCounts<M extends AnyMessage>(
   if (inputTokens < SMALLEST_SHARE * estimatedTokens) {
     return unanchored({ ...anchor, unusable: `${inputTokens} tokens (\`${read}\`) is under a quarter of the estimate of the ${messageCount} messages it held (${Math.ceil(estimatedTokens)})` });
   }
-  const ratio = history?.ratio;
-  const fixedTokens = Math.min(inputTokens, Math.max(0, inputTokens - Math.min(1, ratio ?? 1) * estimatedTokens, reserveTokens));
-  const countedScale = Math.min(HIGHEST_RATIO, Math.max(1, ratio ?? 1));
-  const bound = estimatedTokens > 0 ? (inputTokens - Math.min(reserveTokens, inputTokens)) / estimatedTokens : 1;
-  const scale = ratio === undefined ? Math.min(HIGHEST_RATIO, Math.max(1, bound)) : countedScale;
-  const calibration = { scale, countedScale, floor: true, counted: new CountedMessages(messages, messageCount) };
+  const fixedTokens = fixedPartOf({ inputTokens, estimatedTokens, reserveTokens, ratio: history?.ratio });
+  // With no message reported, nothing shows how the provider counts them: they count as estimated.
+  const scale = estimatedTokens > 0 ? Math.min(HIGHEST_RATIO, Math.max(SMALLEST_SHARE, (inputTokens - fixedTokens) / estimatedTokens)) : 1;
+  const calibration = { scale, floor: true, counted: new CountedMessages(messages, messageCount) };
   const tokens = new TranscriptTokens(messages, countTokens, { from: raw, changed: [] }, { calibration });
   const added = tokens.isPerMessage ? tokens.countRange(messageCount, messages.length) : tokens.countList(messages.slice(messageCount));
   return { tokens, messagesTotal: inputTokens - fixedTokens + added, fixedTokens, anchor: { ...anchor, fixedTokens, scale } };
+}
+
+/**
+ * What travels beside the messages, as far as can be known: what two reports show (the report less
+ * the messages at the ratio they revealed), else `reserveTokens`; never more than the report, and
+ * never less than what the messages cannot hold at the highest plausible ratio.
+ */
+function fixedPartOf({ inputTokens, estimatedTokens, reserveTokens, ratio }: { inputTokens: number; estimatedTokens: number; reserveTokens: number; ratio: number | undefined }): number {
+  const shown = ratio === undefined ? reserveTokens : Math.max(0, inputTokens - ratio * estimatedTokens);
+  return Math.min(inputTokens, Math.max(shown, inputTokens - HIGHEST_RATIO * estimatedTokens));
 }
 
 /** How many conversations' histories a `statefulCompactor` keeps; the least recently used goes first. */

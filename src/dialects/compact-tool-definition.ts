@@ -15,8 +15,8 @@ export interface CompactToolInputSchema {
  * it. The description carries a rubric of when to call it (a sub-task resolved, an exploration
  * done) and when not to (in the middle of a derivation, or while stuck): a compaction tool without
  * one is called at unhelpful moments or not at all ("Self-Compacting Language Model Agents", 2026).
- * Hand it to any tool-calling API, and answer a call with `hook.requestCompaction(input.keep)` (or
- * a `statefulCompactor`'s, with the conversation's own id): the next model call compacts.
+ * Hand it to any tool-calling API, and answer a call with `answerCompactContext(hook, input.keep,
+ * { messages })`: the next model call reads the call from the transcript and compacts.
  *
  * @example
  * ```ts

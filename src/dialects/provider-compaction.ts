@@ -41,3 +41,14 @@ export function lastProviderCompaction(messages: readonly object[], from: number
   }
   return -1;
 }
+
+/**
+ * What a message holding a provider compaction says besides it (an Anthropic reply after a
+ * compaction the server made), as a copy without the compaction; undefined when nothing else.
+ */
+export function withoutProviderCompaction(message: object, dialect: Dialect): MessageRecord | undefined {
+  const record = message as MessageRecord;
+  if (dialect.name !== "anthropic" || !Array.isArray(record["content"])) return undefined;
+  const rest = (record["content"] as unknown[]).filter((block) => (block as MessageRecord | null)?.["type"] !== "compaction");
+  return rest.length > 0 ? { ...record, content: rest } : undefined;
+}

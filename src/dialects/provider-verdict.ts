@@ -12,6 +12,7 @@
 //   withheld from the model, in input order", `{ type: "reasoning", action: "removed", id, reason }`;
 //   `usage.input_tokens` (cached tokens included, `input_tokens_details.cached_tokens`).
 // - OpenAI `ChatCompletion`: `usage.prompt_tokens`.
+// - Bedrock `ConverseResponse`: `usage` (`TokenUsage`); Gemini `GenerateContentResponse`: `usageMetadata`.
 // - A refused native item, when the SDK threw instead of answering (the error is passed as the
 //   response):
 //   OpenAI: 400 `{ error: { message, type: "invalid_request_error", param: null, code:
@@ -159,8 +160,8 @@ export function refusesCompaction(verdict: ProviderVerdict): boolean {
   return verdict.message === undefined || isCompactionItem(verdict.message) || holdsCompactionBlock(verdict.message);
 }
 
-/** The response's `usage` object, as the SDK returned it, when it has one. */
+/** The response's `usage` object (Gemini's `usageMetadata`), as the SDK returned it, when it has one. */
 export function usageOf(response: unknown): Record<string, unknown> | undefined {
-  const usage = fieldOf(response, "usage");
+  const usage = fieldOf(response, "usage") ?? fieldOf(response, "usageMetadata");
   return typeof usage === "object" && usage !== null && !Array.isArray(usage) ? (usage as Record<string, unknown>) : undefined;
 }

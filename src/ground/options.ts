@@ -54,6 +54,11 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   warnOverBudget: boolean;
   onProviderVerdict: ((verdict: ProviderVerdict) => void) | undefined;
   onUsage: ((event: UsageEvent) => void) | undefined;
+  /**
+   * The agent's own tool (`compactTool`): the name its calls are read under in the transcript, and
+   * the least a compaction it asks for must free; undefined when its calls are not read.
+   */
+  compactTool: { name: string; minTokens: number } | undefined;
   force: boolean;
   instructions: string | undefined;
   signal: AbortSignal | undefined;
@@ -92,6 +97,7 @@ const compactorKeys = [
   "summary",
   "ladder",
   "events",
+  "compactTool",
 ] as const;
 const summaryKeys = ["maxTokens", "role", "flushToMemory", "timeoutMs"] as const;
 const ladderKeys = ["maskToolResults", "splitInsideTurn", "truncateToolResults", "isBoundary"] as const;
@@ -99,30 +105,12 @@ const eventKeys = ["onCompacting", "onCompacted", "onSkipped", "warnOverBudget",
 /** The events only `statefulCompactor` and the adapters tell (validated there). */
 const statefulEventKeys = ["onStoreError"] as const;
 const maskKeys = ["keepRecent", "placeholder", "minFreedTokens"] as const;
+const compactToolKeys = ["name", "minTokens"] as const;
+/** The name the agent's compaction tool is declared under by default (`compactToolDefinition.name`). */
+export const COMPACT_TOOL_NAME = "compact_context";
 const callKeys = ["force", "instructions", "signal", "usage"] as const;
 /** The keys `statefulCompactor` and the adapters take besides those of `compactor` (validated there). */
 const statefulKeys = ["store", "conversationId", "storeTimeoutMs", "maxBranches", "archive"] as const;
-/** Options that were once given at the top level, and where each is given now. */
-const movedKeys: Readonly<Record<string, string>> = {
-  maxSummaryTokens: "summary.maxTokens",
-  summaryRole: "summary.role",
-  flushToMemory: "summary.flushToMemory",
-  timeoutMs: "summary.timeoutMs",
-  maskToolResults: "ladder.maskToolResults",
-  minFreedTokens: "ladder.maskToolResults.minFreedTokens",
-  splitInsideTurn: "ladder.splitInsideTurn",
-  truncateToolResults: "ladder.truncateToolResults",
-  isBoundary: "ladder.isBoundary",
-  onCompacting: "events.onCompacting",
-  onCompacted: "events.onCompacted",
-  onSkipped: "events.onSkipped",
-  warnOverBudget: "events.warnOverBudget",
-  onUsage: "events.onUsage",
-  onProviderVerdict: "events.onProviderVerdict",
-  onStoreError: "events.onStoreError",
-  archiveMaxBytes: "archive.maxBytes",
-};
-
 function rejectMisplacedKeys(object: object, known: readonly string[], prefix: string): void {
   for (const key of Object.keys(object)) {
     if (known.includes(key)) continue;
@@ -132,9 +120,6 @@ function rejectMisplacedKeys(object: object, known: readonly string[], prefix: s
     if (prefix === "" && (callKeys as readonly string[]).includes(key)) {
       throw new TypeError(`Unknown option \`${key}\`: it belongs to a single call, \`compact(messages, { ${key} })\`, not to \`compactor()\`.`);
     }
-    // An old name is told where it went wherever it is given: at the top level or inside a group.
-    const moved = Object.hasOwn(movedKeys, key) ? movedKeys[key] : undefined;
-    if (moved !== undefined) throw new TypeError(`Unknown option \`${prefix}${key}\`: it moved to \`${moved}\`.`);
   }
 }
 
@@ -252,8 +237,24 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     force: optionalBoolean(raw["force"], "force"),
     instructions: instructions as string | undefined,
     signal: optionalAbortSignal(raw["signal"], "signal"),
+    compactTool: resolveCompactTool(raw["compactTool"], maxTokens),
     sealKey: signingKey === undefined ? randomKey() : typeof signingKey === "string" ? new TextEncoder().encode(signingKey) : new Uint8Array(signingKey as Uint8Array),
   };
+}
+
+/**
+ * `compactTool`: on by default, under `compact_context`, a request freeing at least a tenth of
+ * `maxTokens` (below that, a summary rewrites the provider's cache of everything after it for little).
+ */
+function resolveCompactTool(value: unknown, maxTokens: number): Settings["compactTool"] {
+  const minTokens = Math.floor(maxTokens / 10);
+  if (value === false) return undefined;
+  if (value === undefined || value === true) return { name: COMPACT_TOOL_NAME, minTokens };
+  if (!isPlainObject(value)) throw new TypeError(expectedMessage("compactTool", "a boolean or an object `{ name?, minTokens? }`", value));
+  const fields = group(value, "compactTool", compactToolKeys);
+  const name = fields["name"] ?? COMPACT_TOOL_NAME;
+  if (typeof name !== "string" || name === "") throw new TypeError(expectedMessage("compactTool.name", "a non-empty string", name));
+  return { name, minTokens: optionalInteger(fields["minTokens"], "compactTool.minTokens", 0, minTokens) };
 }
 
 /**

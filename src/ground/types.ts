@@ -172,16 +172,13 @@ export interface BeforeLlmEvent<M extends AnyMessage = AnyMessage> {
   /** The provider's reported usage for the last request, to count by (see `UsageReport`). */
   usage?: UsageReport;
   /**
-   * Which conversation this call is, when one hook serves several: a compaction requested for it
-   * (`hook.requestCompaction(keep, { conversationId })`) is made on its next call, never another's.
-   * The hook keeps nothing else per conversation.
-   */
-  conversationId?: string;
-  /**
    * The provider's response to the last request, as its SDK returned it (an Anthropic `Message`, an
-   * OpenAI `Response` or `ChatCompletion`), or the error the SDK threw instead. The hook reads what
-   * it says: its usage (when `usage` is not given and the transcript still starts with the request
-   * the hook last returned), each input transformation and cache miss (`events.onProviderVerdict`),
+   * OpenAI `Response` or `ChatCompletion`, a Bedrock `ConverseResponse`, a Gemini
+   * `GenerateContentResponse`), or the error the SDK threw instead. The request it answers is the
+   * start of `messages`: those before the model's latest reply, which the loop appended after it
+   * (the objects the hook returned, or the same messages read back from a database). The hook reads
+   * what it says: its usage (when `usage` is not given), each input transformation and cache miss
+   * (`events.onProviderVerdict`, naming the message of `messages` it concerns),
    * a stop at the context window, after which this call compacts whatever the estimate says, and a
    * refused provider compaction (`"native-item-refused"`).
    */
@@ -232,7 +229,7 @@ export interface SummarizerFailure extends SummarizerIdentity {
   error: unknown;
 }
 
-/** What a request for a compaction (`requestCompaction`, the `compact_context` tool) is told. */
+/** What a request for a compaction (`answerCompactContext`, the `compact_context` tool) is told. */
 export interface CompactionRequestAnswer {
   /** True when the conversation's next model call compacts. */
   scheduled: boolean;
@@ -542,6 +539,15 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
    * @default {}
    */
   events?: CompactorEvents;
+  /**
+   * The agent's own compaction (`compact_context`, see `compactToolDefinition`): a call of the tool
+   * named `name` in the model's latest reply makes this call compact, keeping the latest user message
+   * and the tool group the call is in, summarizing the finished work before them with the call's
+   * `keep` note as instructions; taken only when it frees at least `minTokens`. The call is read from
+   * the transcript, so nothing waits in the process for a conversation. `false`: calls are not read.
+   * @default { name: "compact_context", minTokens: Math.floor(maxTokens / 10) }
+   */
+  compactTool?: boolean | { name?: string; minTokens?: number };
 }
 
 /** Options of a one-off `compact` call. */

@@ -1,93 +1,89 @@
-import { boundedMap } from "../ground/bounded-map.js";
-import { optionalInteger, optionsObject } from "../ground/checks.js";
 import { expectedMessage } from "../ground/describe-value.js";
+import { optionsObject } from "../ground/checks.js";
 import type { Settings } from "../ground/options.js";
 import type { AnyMessage, CompactionRequestAnswer } from "../ground/types.js";
+import { planWithSettings } from "../plan/plan.js";
+import { boundedNote } from "../plan/requested-compaction.js";
+import { assertTranscript } from "../validation/validate-messages.js";
+import { HOOK_SETTINGS } from "./hook-settings.js";
+
+/** Options of `answerCompactContext`. */
+export interface CompactionRequestOptions {
+  /**
+   * The conversation as the model saw it when it asked: the answer then says whether the next
+   * call compacts, and about how much it frees. Without it, the answer says what the next call
+   * will weigh.
+   * @default undefined
+   */
+  messages?: readonly object[];
+}
+
+const CONTINUE = "Continue with the task.";
 
 /**
- * Compactions the agent asked for (`compact_context`), per conversation: a request waits for the
- * conversation's next model call, which then compacts with the model's note as `instructions`.
- * What the latest call saw decides whether a request is worth taking: a transcript under the
- * minimum, or one compacted on request with nothing added since, answers with why not.
+ * What a `compact_context` call answers. The request itself is the call in the transcript, which
+ * the next model call reads: nothing is kept here. With the messages, the answer is the plan the
+ * next call will make of them.
  */
-export interface CompactionRequests {
-  /** The model asks; the answer is what its tool call returns. */
-  ask(key: string, note: string, minTokens: number): CompactionRequestAnswer;
-  /** The note of the request waiting for this conversation's call, taken once. */
-  take(key: string): string | undefined;
-  /** What this conversation's call just measured, and whether it compacted on request. */
-  saw(key: string, tokens: number, compactedOnRequest: boolean): void;
-}
-
-/** The longest note passed on to `summarize`, in characters: a note, not a second transcript. */
-export const MAX_NOTE_CHARS = 2000;
-
-/** Conversations remembered at once; the oldest are forgotten first (a forgotten one can still ask). */
-const MAX_CONVERSATIONS = 10_000;
-
-interface Seen {
-  tokens: number;
-  compactedOnRequest: boolean;
-}
-
-/** A registry of requests for one compactor. */
-export function compactionRequests(): CompactionRequests {
-  const pending = boundedMap<string>(MAX_CONVERSATIONS);
-  const seen = boundedMap<Seen>(MAX_CONVERSATIONS);
+export function answerRequest<M extends AnyMessage>(settings: Settings<M>, keep: unknown, options: unknown): CompactionRequestAnswer {
+  if (typeof keep !== "string") throw new TypeError(expectedMessage("keep", "a string (the model's note of what the summary must keep)", keep));
+  optionsObject(options, "request options", ["messages"]);
+  const { messages } = options as CompactionRequestOptions;
+  const tool = settings.compactTool;
+  if (tool === undefined) return { scheduled: false, message: `Not compacted: this agent's compactions are not taken on request. ${CONTINUE}` };
+  if (messages === undefined) {
+    return {
+      scheduled: true,
+      message: `Compaction requested: before your next step, the finished work is summarized, keeping what you noted, when that frees at least ${tool.minTokens} tokens; otherwise nothing changes. ${CONTINUE}`,
+    };
+  }
+  assertTranscript(messages);
+  const request = { index: messages.length - 1, note: boundedNote(keep) };
+  const plan = planWithSettings(messages as readonly M[], settings, { request });
+  if (plan.requested === undefined && (plan.action === "summarize" || plan.action === "truncate" || plan.action === "mask")) {
+    return { scheduled: true, message: `Compaction scheduled: the context is over its budget, so the earlier part is summarized before your next step. ${CONTINUE}` };
+  }
+  if (plan.requested !== undefined) {
+    const freed = Math.max(0, Math.floor((plan.olderTokens ?? 0) - plan.summaryLimit));
+    return { scheduled: true, message: `Compaction scheduled: before your next step, the finished work is summarized (at least ${freed} tokens freed), keeping what you noted. ${CONTINUE}` };
+  }
   return {
-    ask(key, note, minTokens) {
-      if (pending.has(key)) return { scheduled: false, message: "A compaction is already scheduled before your next step. Continue with the task." };
-      const last = seen.get(key);
-      if (last?.compactedOnRequest === true) {
-        return { scheduled: false, message: "Not compacted: the context was compacted right before this step, and nothing has been added since. Continue with the task." };
-      }
-      if (last !== undefined && last.tokens < minTokens) {
-        return {
-          scheduled: false,
-          message: `Not compacted: the context holds about ${Math.ceil(last.tokens)} tokens, under the ${minTokens} from which compacting is worth it. Continue with the task.`,
-        };
-      }
-      pending.set(key, boundedNote(note));
-      return { scheduled: true, message: "Compaction scheduled: before your next step, the earlier part of this conversation is summarized, keeping what you noted. Continue with the task." };
-    },
-    take(key) {
-      const note = pending.get(key);
-      pending.delete(key);
-      return note;
-    },
-    saw(key, tokens, compactedOnRequest) {
-      seen.set(key, { tokens, compactedOnRequest });
-    },
+    scheduled: false,
+    message: `Not compacted: the finished work since the last compaction is too small to free the ${tool.minTokens} tokens from which compacting is worth it. ${CONTINUE}`,
   };
 }
 
-/** The note within `MAX_NOTE_CHARS`, never cut inside a surrogate pair. */
-function boundedNote(note: string): string {
-  if (note.length <= MAX_NOTE_CHARS) return note;
-  const code = note.charCodeAt(MAX_NOTE_CHARS - 1);
-  return note.slice(0, code >= 0xd800 && code <= 0xdbff ? MAX_NOTE_CHARS - 1 : MAX_NOTE_CHARS);
-}
-
-/** Options of `requestCompaction`, checked. */
-export interface CompactionRequestOptions {
-  /**
-   * The least the context must hold, in tokens as the compactor counts them, for a request to be
-   * taken: below it, compacting costs a summary and saves little.
-   * @default Math.floor(maxTokens / 4)
-   */
-  minTokens?: number;
-}
-
-/** Checks a request's note and options, with the default minimum. */
-export function checkedRequest(keep: unknown, options: unknown, known: readonly string[], maxTokens: number): { minTokens: number } {
-  if (typeof keep !== "string") throw new TypeError(expectedMessage("keep", "a string (the model's note of what the summary must keep)", keep));
-  optionsObject(options, "request options", known);
-  return { minTokens: optionalInteger((options as CompactionRequestOptions).minTokens, "minTokens", 0, Math.floor(maxTokens / 4)) };
-}
-
-/** The settings of a call that honours a request: forced, with the model's note as the instructions. */
+/** The settings of a call that carries out a request: the model's note added to the instructions. */
 export function withRequest<M extends AnyMessage>(settings: Settings<M>, note: string | undefined): Settings<M> {
   if (note === undefined) return settings;
   const instructions = [settings.instructions, note.trim() === "" ? undefined : `The agent asked for this compaction. Keep: ${note}`].filter((text) => text !== undefined).join("\n\n");
-  return { ...settings, force: true, instructions: instructions === "" ? undefined : instructions };
+  return { ...settings, instructions: instructions === "" ? undefined : instructions };
+}
+
+/**
+ * What a `compact_context` tool call returns, for a hook made by `compactor`, a `statefulCompactor`
+ * or an adapter: `{ scheduled, message }`, `message` the tool result the model reads. The request
+ * itself is the tool call in the transcript, which the next call of the hook reads; nothing is
+ * kept. Given the conversation as the model saw it (`messages`), the answer is the plan that call
+ * will make of it; without, it says what that call will weigh.
+ *
+ * @param compact - the hook (or `statefulCompactor`, or adapter) that makes the conversation's next call
+ * @param keep - the model's note of what the summary must keep (the call's `keep`)
+ * @param options - `messages`: the conversation as the model saw it
+ * @returns the answer
+ * @example
+ * ```ts
+ * const hook = compactor({ maxTokens: 100_000, summarize: (older) => `${older.length} earlier messages` });
+ * const { message } = answerCompactContext(hook, "the failing test and the fix plan", { messages: [] });
+ * ```
+ */
+export function answerCompactContext(compact: unknown, keep: string, options: CompactionRequestOptions = {}): CompactionRequestAnswer {
+  return answerRequest(settingsOf(compact), keep, options);
+}
+
+/** The checked options a hook, `statefulCompactor` or adapter of this library carries; a `TypeError` for anything else. */
+export function settingsOf(compact: unknown): Settings<AnyMessage> {
+  const settings = (typeof compact === "function" || (typeof compact === "object" && compact !== null)) ? (compact as Record<symbol, unknown>)[HOOK_SETTINGS] : undefined;
+  if (settings === undefined) throw new TypeError(expectedMessage("compact", "a hook, statefulCompactor or adapter of this library", compact));
+  return settings as Settings<AnyMessage>;
 }

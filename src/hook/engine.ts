@@ -8,6 +8,7 @@ import { UsageHistory } from "../counting/usage-anchor.js";
 import { overBudgetCause, planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { SMALLEST_SUMMARY } from "../plan/summary-tokens.js";
 import { runSummarize } from "./run-summarize.js";
+import { withRequest } from "./compaction-requests.js";
 import type { SummarizerAccount } from "../ground/summarizer-account.js";
 import { warnOverBudgetOnce } from "./over-budget-warning.js";
 import { sayUsage } from "./usage-notice.js";
@@ -62,16 +63,20 @@ function saidOverBudget<M extends AnyMessage>(plan: EnginePlan<M>, settings: Set
   return { overBudgetCause: cause };
 }
 
+/** A summary over the room left for it: the one refusal a merge of the earlier sections can mend. */
+class SummaryTooLarge extends CompactionError {}
+
 /**
  * A summary must fit the room left for it and be smaller than what it replaces; otherwise the
- * compaction fails like any bad summary, and the transcript stays as it was.
+ * compaction fails like any bad summary, and the transcript stays as it was. The refusal names the
+ * limit `summarize` was given (`given`: its `context.maxSummaryTokens`) and what its text took.
  */
-function checkSummarySize<M extends AnyMessage>(summary: M, plan: EnginePlan<M>, textBudget: number): void {
+function checkSummarySize<M extends AnyMessage>(summary: M, plan: EnginePlan<M>, given: { maxSummaryTokens: number; textTokens: () => number }): void {
   const summaryTokens = Math.ceil(plan.tokens.countList([summary]));
   if (summaryTokens > plan.summaryLimit) {
-    throw new CompactionError(
+    throw new SummaryTooLarge(
       "INVALID_SUMMARY",
-      `summarize returned a summary of ${summaryTokens} tokens with its message, over the ${Math.floor(plan.summaryLimit)} left for it (its text: \`context.maxSummaryTokens\` (${textBudget})); the transcript was left as it was`,
+      `summarize returned a summary of about ${given.textTokens()} tokens, over the ${given.maxSummaryTokens} it was given (\`context.maxSummaryTokens\`); the transcript was left as it was`,
     );
   }
   const replaced = Math.ceil(plan.olderTokens ?? plan.tokens.countList(plan.older));
@@ -81,6 +86,12 @@ function checkSummarySize<M extends AnyMessage>(summary: M, plan: EnginePlan<M>,
       `summarize returned a summary of ${summaryTokens} tokens, not smaller than the ${replaced} tokens it replaces; the transcript was left as it was`,
     );
   }
+}
+
+/** What a section's text took, in the units `context.maxSummaryTokens` is given in. */
+function textTokensOf<M extends AnyMessage>(plan: EnginePlan<M>, sections: SummarySections<M>, text: string): number {
+  const framing = plan.tokens.countList([sections.make("") as M]);
+  return Math.max(0, Math.ceil((plan.tokens.countList([sections.make(text) as M]) - framing) / Math.max(1, plan.tokens.scale)));
 }
 
 /**
@@ -99,14 +110,13 @@ function summaryTextBudget<M extends AnyMessage>(plan: EnginePlan<M>, summaryMes
  * summary allows and smaller than what it replaces; undefined when not even a short one fits.
  */
 function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, { summaryMessage, sections }: { summaryMessage: SummaryMaker; sections: SummarySections<M> }): object | undefined {
-  const textBudget = summaryTextBudget(plan, summaryMessage);
   let budget = sections.plan.budget;
   for (let attempt = 0; attempt < 8 && budget >= 1; attempt++) {
     const text = settings.fallback!(sections.older, { maxTokens: budget, previousSummary: sections.previousSummary, keptSummary: sections.keptSummary });
     const summary = sections.make(text);
     try {
       if (text.trim() === "") return undefined;
-      checkSummarySize(summary as M, plan, textBudget);
+      checkSummarySize(summary as M, plan, { maxSummaryTokens: budget, textTokens: () => textTokensOf(plan, sections, text) });
       return summary;
     } catch {
       // A counter other than the estimate may count the text higher: ask for less.
@@ -197,32 +207,50 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
   let replacement: SummaryReplacement | undefined;
   const textBudget = summaryTextBudget(plan, summaryMessage);
   // Earlier summaries stay as they are; the new one is a section after them, or merges the newest.
-  const sections = summarySections(plan, settings, { summaryMessage, fallbackText: providerSummaryIn(head, plan.dialect) ?? call.storedText, room: textBudget });
-  try {
+  let sections = summarySections(plan, settings, { summaryMessage, fallbackText: providerSummaryIn(head, plan.dialect) ?? call.storedText, room: textBudget });
+  const ask = async (of: SummarySections<M>) => {
     const summary = await runSummarize(
       settings.summarize as NonNullable<Settings<M>["summarize"]>,
-      sections.older,
+      of.older,
       {
-        instructions: settings.instructions,
-        previousSummary: sections.previousSummary,
-        ...(sections.plan.merging.length === 0 ? {} : { merging: sections.plan.merging.map((section) => section.text) }),
-        ...(sections.keptSummary === undefined ? {} : { keptSummary: sections.keptSummary }),
-        ...(sections.earlier.length === 0 ? {} : { earlier: sections.earlier }),
+        instructions: plan.requested === undefined ? settings.instructions : withRequest(settings, plan.requested.note).instructions,
+        previousSummary: of.previousSummary,
+        ...(of.plan.merging.length === 0 ? {} : { merging: of.plan.merging.map((section) => section.text) }),
+        ...(of.keptSummary === undefined ? {} : { keptSummary: of.keptSummary }),
+        ...(of.earlier.length === 0 ? {} : { earlier: of.earlier }),
         tokensBefore,
         maxTokens: settings.maxTokens,
         keepTail: settings.keepTail,
         head,
         requestPrefix: messages.slice(0, plan.tailStart),
-        maxSummaryTokens: sections.plan.budget,
+        maxSummaryTokens: of.plan.budget,
       },
       { timeoutMs: settings.timeoutMs, signal, account: (told) => (account = told) },
     );
-    ({ head: keptHead, added, replacement } = placeSummary(summary, plan, sections.make));
-    if (replacement === undefined) checkSummarySize(added[0] as M, plan, textBudget);
+    const placed = placeSummary(summary, plan, of.make);
+    if (placed.replacement === undefined) {
+      const text = summary as string;
+      checkSummarySize(placed.added[0] as M, plan, { maxSummaryTokens: of.plan.budget, textTokens: () => textTokensOf(plan, of, text) });
+    }
+    return placed;
+  };
+  try {
+    let placed;
+    try {
+      placed = await ask(sections);
+    } catch (error) {
+      // A section refused for its size merges with every earlier one, and is asked again once, with
+      // the whole room: a summarizer that cannot write as short as the room left never sticks.
+      const merged = error instanceof SummaryTooLarge && sections.plan.kept.length > 0 ? summarySections(plan, settings, { summaryMessage, fallbackText: providerSummaryIn(head, plan.dialect) ?? call.storedText, room: textBudget, mergeAll: true }) : undefined;
+      if (merged === undefined) throw error;
+      sections = merged;
+      placed = await ask(sections);
+    }
+    ({ head: keptHead, added, replacement } = placed);
     // An unreadable replacement (OpenAI's encrypted item) gets a readable shadow, the model-free
     // summary of what it replaced (the earlier summaries too): what a later summarizer rolls
     // forward, and what is sent instead when the model or provider changes.
-    else if (replacement.text === undefined && settings.fallback !== undefined) replacement = { ...replacement, text: settings.fallback(sections.older, { maxTokens: textBudget, previousSummary: sections.earlierText }) };
+    if (replacement !== undefined && replacement.text === undefined && settings.fallback !== undefined) replacement = { ...replacement, text: settings.fallback(sections.older, { maxTokens: textBudget, previousSummary: sections.earlierText }) };
   } catch (error) {
     // An abort means stop: no fallback stands in for it.
     const fallback = settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED" ? modelFreeSummary(plan, settings, { summaryMessage, sections }) : undefined;

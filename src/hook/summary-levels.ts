@@ -2,15 +2,24 @@ import type { SummarySection } from "../text/summary-sections.js";
 
 /**
  * How sections share the summary's room (`context.maxSummaryTokens` of a whole summary). The first
- * summary takes all of it; each later one half of what the earlier ones leave, so sections shrink
- * geometrically and the room holds about log₂(room / MIN_SECTION_TOKENS) of them. When what is left
- * cannot give a new section its minimum, the newest sections merge into one, which takes half of
- * what stays: the merge of equal depths doubles what a section stands for, as a binary counter
- * carries, so a fact goes through at most ⌈log₂ n⌉ + 2 summarizations over n compactions even when
- * every summary fills its room (checked to 1,024 compactions from a room of 600 tokens, 200 from
- * 400), where re-summarizing the whole summary at each compaction puts the first facts through n.
+ * summary takes all of it; each later one half of what the earlier ones leave, but never less than
+ * a useful share (`smallestAsk`: a quarter of the room, and at least `USEFUL_SECTION_TOKENS` where
+ * the room holds that many): a section asked for a few dozen tokens is one no model writes, and a
+ * summarizer refused at every later call leaves the transcript growing past its budget. When what
+ * is left cannot give a new section that share, the newest sections merge into one, which takes
+ * half of what stays (or all of it, where the merge is balanced): the merge of equal depths doubles
+ * what a section stands for, as a binary counter carries. With at most a few sections in the room,
+ * the oldest facts go through more summarizations than a counter of log₂ n digits would put them
+ * through, and far fewer than re-summarizing the whole summary at each compaction (n).
  */
 const MIN_SECTION_TOKENS = 24;
+/** The least a new section is asked for where the room holds it: a paragraph a model can write. */
+export const USEFUL_SECTION_TOKENS = 300;
+
+/** The least a new section is asked for in a room of `room` tokens. */
+export function smallestAsk(room: number): number {
+  return Math.max(1, Math.min(room, Math.max(Math.ceil(room / 4), USEFUL_SECTION_TOKENS)));
+}
 /**
  * A summary's room under this many tokens holds one summary, not sections: the earlier one is
  * rolled into the new one, which takes the whole room as a single section. Its header still says
@@ -60,8 +69,9 @@ export function planSections(earlier: readonly SummarySection[], room: number, t
   }
   // The first summary takes the whole room: a summarizer that fills it merges with the next one.
   if (earlier.length === 0) return { kept: [], merging: [], budget: Math.max(1, room), depth: 1, covers: 1 };
-  const half = (left: number) => Math.max(1, Math.min(left, Math.max(Math.floor(left / 2), MIN_SECTION_TOKENS)));
-  const enough = (left: number) => left >= 2 * MIN_SECTION_TOKENS;
+  const floor = smallestAsk(room);
+  const half = (left: number) => Math.max(1, Math.min(left, Math.max(Math.floor(left / 2), floor)));
+  const enough = (left: number) => left >= floor;
   if (enough(room - total - header)) return { kept: earlier.slice(), merging: [], budget: half(room - total - header), depth: 1, covers: 1 };
   let keptTokens = total;
   let first = earlier.length;
@@ -79,4 +89,10 @@ export function planSections(earlier: readonly SummarySection[], room: number, t
   // next. A deeper one takes half, and leaves the room for the sections that will catch up with it.
   const left = room - keptTokens - header;
   return { kept: earlier.slice(0, first), merging, budget: depth <= Math.log2(covers) + 1 ? Math.max(1, left) : half(left), depth, covers };
+}
+
+/** Every earlier section merged with the new one, which takes the whole room. */
+export function mergedSections(earlier: readonly SummarySection[], room: number): SectionPlan {
+  const depth = earlier.reduce((deepest, section) => Math.max(deepest, section.depth), 0) + 1;
+  return { kept: [], merging: earlier.slice(), budget: Math.max(1, room), depth, covers: earlier.reduce((sum, section) => sum + section.covers, 1) };
 }

@@ -2,7 +2,7 @@ import type { Settings } from "../ground/options.js";
 import type { AnyMessage } from "../ground/types.js";
 import type { EnginePlan } from "../plan/plan.js";
 import { joinSections, sectionsOf, withHeader } from "../text/summary-sections.js";
-import { planSections, type SectionPlan } from "./summary-levels.js";
+import { mergedSections, planSections, type SectionPlan } from "./summary-levels.js";
 
 /** Makes the summary message around a text (see the engine's `summaryMaker`). */
 interface SummaryMaker {
@@ -40,8 +40,12 @@ const LONGEST_HEADER = { text: "", depth: 9_999_999, covers: 9_999_999 };
 export function summarySections<M extends AnyMessage>(
   plan: EnginePlan<M>,
   settings: Settings<M>,
-  /** `room`: what the whole summary's text may take (`summaryTextBudget`). */
-  { summaryMessage, fallbackText, room }: { summaryMessage: SummaryMaker; fallbackText: string | undefined; room: number },
+  /**
+   * `room`: what the whole summary's text may take (`summaryTextBudget`); `mergeAll`: every earlier
+   * section merges with the new one, which takes the whole room (a section refused for its size is
+   * asked again so, once).
+   */
+  { summaryMessage, fallbackText, room, mergeAll = false }: { summaryMessage: SummaryMaker; fallbackText: string | undefined; room: number; mergeAll?: boolean },
 ): SummarySections<M> {
   const earlierText = plan.previousSummary === undefined ? undefined : (settings.withoutSummarySuffix?.(plan.previousSummary) ?? plan.previousSummary);
   const earlier = earlierText === undefined ? [] : sectionsOf(earlierText);
@@ -54,7 +58,7 @@ export function summarySections<M extends AnyMessage>(
   }
   // Each section as it stands: the first as it opens the text, a later one after its blank line.
   const counts = earlier.map((section, index) => textTokens(index === 0 ? joinSections([section]) : `\n\n${withHeader(section)}`));
-  const planned = planSections(earlier, room, counts, textTokens(`\n\n${withHeader(LONGEST_HEADER)}`));
+  const planned = mergeAll ? mergedSections(earlier, room) : planSections(earlier, room, counts, textTokens(`\n\n${withHeader(LONGEST_HEADER)}`));
   const { kept, depth, covers } = planned;
   // The room the new section has, counted on the summary as it will be written (the kept sections,
   // then the new one's header), less a token for the rounding of the text it adds: a summary that

@@ -3,6 +3,7 @@ import type { TranscriptTokens } from "../counting/token-counter.js";
 import type { UsageAnchor } from "../counting/usage-anchor.js";
 import type { AnyMessage } from "../ground/types.js";
 import type { MeasuredTranscript } from "./plan-context.js";
+import type { RequestedCompaction } from "./requested-compaction.js";
 
 /** What a compaction would do now. */
 export type PlanAction = "none" | "mask" | "truncate" | "summarize" | "skip";
@@ -60,6 +61,8 @@ export interface EnginePlan<M extends AnyMessage> extends CompactionPlan<M> {
    * fit the budget, when that fits: what is sent when the summary is refused. Made on demand.
    */
   withoutSummary?: () => EnginePlan<M> | undefined;
+  /** The agent's request this plan carries out (its note goes to `summarize` as instructions). */
+  requested?: RequestedCompaction;
 }
 
 /** The fields a finished plan names; the rest default to "nothing kept, nothing counted". */

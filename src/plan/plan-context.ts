@@ -15,6 +15,7 @@ import { headLength } from "./split-at-user-boundary.js";
 import { SMALLEST_SUMMARY, summaryTokens } from "./summary-tokens.js";
 import type { TranscriptView } from "./transcript-view.js";
 import type { KeptTail } from "./rungs/kept-tail.js";
+import type { RequestedCompaction } from "./requested-compaction.js";
 
 /** What one plan brings besides the messages and settings. */
 export interface PlanCall {
@@ -25,6 +26,8 @@ export interface PlanCall {
   stored?: ReadonlySet<object> | undefined;
   /** The formats of the messages, when the caller has already read them (see `TranscriptView`). */
   formats?: MessageFormats | undefined;
+  /** A request of the agent's to weigh instead of the one its latest reply holds (what the tool answers, before the next call). */
+  request?: RequestedCompaction | undefined;
 }
 
 /** The transcript as counted, before anything is decided. */

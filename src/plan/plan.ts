@@ -8,9 +8,10 @@ import { boundaryTail } from "./rungs/boundary-tail.js";
 import { inTurnSplit } from "./rungs/in-turn-split.js";
 import { holdsLatestUserMessage, isLatestUserMessageAlone, latestUserMessageAlone } from "./rungs/latest-user-message.js";
 import { maskAlone } from "./rungs/mask.js";
-import { truncation } from "./rungs/truncation.js";
+import { latestTurnCut, truncation } from "./rungs/truncation.js";
 import { decideOnSummary, olderTooSmallToSummarize } from "./summary-decision.js";
 import { TranscriptView } from "./transcript-view.js";
+import { requestedCompactionIn, requestedPlan } from "./requested-compaction.js";
 
 export type { CompactionPlan, EnginePlan, PlanAction, PlanReason } from "./compaction-plan.js";
 export { overBudgetCause } from "./over-budget-cause.js";
@@ -28,8 +29,16 @@ export function planWithSettings<M extends AnyMessage>(
   // Each message's format is read once, here; every later step of the call asks the view.
   const view = new TranscriptView(messages, settings.isBoundary, call.formats);
   const measured = measureTranscript(messages, settings, call, view);
-  if (!measured.overBudget && !measured.settings.force) return finishedPlan(measured, { action: "none", reason: "under-budget" });
+  // The agent's own request (`compact_context`), read from its latest reply.
+  const request = settings.compactTool === undefined ? undefined : (call.request ?? requestedCompactionIn(view, messages, { from: 0, toolName: settings.compactTool.name }));
+  const due = measured.overBudget || measured.settings.force;
+  if (!due && request === undefined) return finishedPlan(measured, { action: "none", reason: "under-budget" });
   const context = planContext(measured);
+  if (request !== undefined) {
+    const requested = requestedPlan(context, request, (settings.compactTool as { minTokens: number }).minTokens);
+    if (requested !== undefined) return requested;
+    if (!due) return finishedPlan(measured, { action: "none", reason: "under-budget" });
+  }
 
   // 1. Old tool results masked, alone, when that fits and frees enough.
   const masked = maskAlone(context);
@@ -43,8 +52,10 @@ export function planWithSettings<M extends AnyMessage>(
   // An older part no larger than a summary of a few words stays as it is, its payloads cut, when that fits.
   const tooSmall = olderTooSmallToSummarize(context, kept);
   if (tooSmall !== undefined) return tooSmall;
-  // 4. The oversized tool payloads of the kept tail cut to fit its room.
+  // 4. The oversized tool payloads of the kept tail cut to fit its room;
   kept = truncation(context, kept) ?? kept;
+  // and the latest turn kept whole, its oversized payloads cut, rather than summarized away.
+  kept = latestTurnCut(context, kept) ?? kept;
   // 5. The last resort: the latest user message alone, everything after it summarized.
   if (context.tailTokens(kept) > context.roomFor(kept) && !isLatestUserMessageAlone(kept)) kept = latestUserMessageAlone(context) ?? kept;
   return decideOnSummary(context, kept);

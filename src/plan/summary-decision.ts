@@ -54,7 +54,11 @@ export function decideOnSummary<M extends AnyMessage>(context: PlanContext<M>, k
   const countedOlder = original.isPerMessage && older.length > 0 ? context.olderTokens(kept) : undefined;
   const head = tokens.messages.slice(0, context.head);
   const fields = { reason: context.reason, head, older, tail, tokens, keptTokens, olderTokens: countedOlder, tailStart, pinned, summaryLimit, made };
-  if (older.length === 0) return finishedPlan(context, { ...fields, action: "skip", reason: "nothing-to-summarize" });
+  if (older.length === 0) {
+    // Nothing to summarize, but the kept messages' payloads were cut to fit: that is the result.
+    if (kept.truncated) return finishedPlan(context, { ...fields, action: "truncate" });
+    return finishedPlan(context, { ...fields, action: "skip", reason: "nothing-to-summarize" });
+  }
   if (older.every((message) => made.has(message))) {
     // Re-summarizing a summary gains nothing; cutting oversized tool payloads of the tail may.
     if (kept.truncated) return finishedPlan(context, { ...fields, action: "truncate", head: head.concat(older), older: [] });

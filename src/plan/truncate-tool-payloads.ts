@@ -74,7 +74,7 @@ const sameMessages = (left: readonly object[], right: readonly object[]): boolea
 /** Whether two calibrations count `messages` alike (each call with usage makes a new one). */
 const sameCalibration = (left: Calibration, right: Calibration, messages: readonly object[]): boolean =>
   left === right ||
-  (left.scale === right.scale && left.countedScale === right.countedScale && left.floor === right.floor && messages.every((message) => (left.counted?.has(message) ?? false) === (right.counted?.has(message) ?? false)));
+  (left.scale === right.scale && left.floor === right.floor && messages.every((message) => (left.counted?.has(message) ?? false) === (right.counted?.has(message) ?? false)));
 
 /**
  * Cuts the tool payloads (results and call arguments) of `messages` in the middle, the longest

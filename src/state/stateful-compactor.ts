@@ -4,9 +4,9 @@ import { optionalAbortSignal } from "../ground/abort-signal.js";
 import { definedFields } from "../ground/defined-fields.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import type { Settings } from "../ground/options.js";
-import type { AnyMessage, CompactionRequestAnswer, CompactionResult, ReportedUsage } from "../ground/types.js";
-import { checkedRequest, compactionRequests, withRequest, type CompactionRequestOptions } from "../hook/compaction-requests.js";
-import { MAX_REMEMBERED_REQUESTS, readVerdict } from "../hook/read-verdict.js";
+import type { AnyMessage, CompactionResult, ReportedUsage } from "../ground/types.js";
+import { HOOK_SETTINGS } from "../hook/hook-settings.js";
+import { MAX_REMEMBERED_REQUESTS, readVerdict, requestLength } from "../hook/read-verdict.js";
 import { boundedMap } from "../ground/bounded-map.js";
 import { planWithSettings, type EnginePlan } from "../plan/plan.js";
 import { formatDialect } from "../dialects/transcript-format.js";
@@ -58,14 +58,6 @@ export type StatefulCompactor<M extends AnyMessage = AnyMessage> = (<T extends M
   recall(query: string, options?: RecallOptions): Promise<string>;
   /** With `archive: true`: the name the summary's archive line gives the recall tool (`archive.toolName`), which a recall tool made from this compactor takes. */
   readonly recallToolName: string | undefined;
-  /**
-   * The agent's own hand (`compact_context`): makes the conversation's next call compact, with
-   * `keep` (the model's note of what the summary must hold) in the `instructions` `summarize`
-   * receives. Not taken, and said why, when the conversation's latest call measured less than
-   * `minTokens` (default a quarter of `maxTokens`), or compacted on request with nothing added
-   * since. The conversation is the call's `conversationId` or the compactor's own.
-   */
-  requestCompaction(keep: string, options?: CompactionRequestOptions & { conversationId?: string }): CompactionRequestAnswer;
 };
 
 /** What a recall answers at most unless its `maxTokens` says otherwise. */
@@ -80,8 +72,6 @@ interface Call<T extends AnyMessage> {
   usage: ReportedUsage | undefined;
   /** What the caller reported itself. */
   reported: ReportedUsage | undefined;
-  /** The agent's note, when it asked for this compaction (`requestCompaction`): the call is forced, with it as instructions. */
-  note: string | undefined;
   /** True when the provider stopped the last request at its context window: this call compacts. */
   forced: boolean;
   /** True when the provider refused a native item of the last request: its readable shadow takes its place. */
@@ -126,11 +116,11 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   const resolved = resolveStatefulOptions<M>(options);
   const { settings, store, defaultId, report, storeTimeoutMs, stateKey } = resolved;
   const queue = conversationQueue();
-  const requests = compactionRequests();
-  // What each conversation's last call returned: the request a provider's response answers.
-  const sent = boundedMap<readonly object[]>(MAX_REMEMBERED_REQUESTS);
-  /** The settings of one call: forced by the agent's request or by a stop at the context window. */
-  const settingsOf = (call: { note: string | undefined; forced: boolean }) => (call.forced ? { ...withRequest(settings, call.note), force: true } : withRequest(settings, call.note));
+  // What each conversation's last call returned: the request a provider's response answers. Held
+  // weakly: the caller holds it while the conversation goes on, and a finished one costs nothing.
+  const sent = boundedMap<WeakRef<readonly object[]>>(MAX_REMEMBERED_REQUESTS);
+  /** The settings of one call: forced by a stop at the context window. */
+  const settingsOf = (call: { forced: boolean }) => (call.forced ? { ...settings, force: true } : settings);
   const histories = new UsageHistories();
   const branches = branchStorage(resolved);
   const leases = conversationLeases(resolved);
@@ -151,17 +141,17 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       if (!(error instanceof UnreadableValueError)) throw error;
       // Its opening cannot be read, so the conversation has no key: it is compacted without state.
       const usage = checkedUsage(call.usage, messages.length);
-      return withoutState(error, { messages, key: `${KEY_PREFIX}auto:unreadable`, signal, usage, reported: usage, note: undefined, forced: false, refused: false, seen: { tokens: 0, compacted: false }, view });
+      return withoutState(error, { messages, key: `${KEY_PREFIX}auto:unreadable`, signal, usage, reported: usage, forced: false, refused: false, seen: { tokens: 0, compacted: false }, view });
     }
     return queue.inTurn(key, async () => {
-      const verdict = readVerdict(call.response, sent.get(key), messages, settings.onProviderVerdict);
-      const usage = checkedUsage(call.usage ?? verdict.usage, messages.length);
-      // A compaction the agent asked for is this call's, in the conversation's turn.
-      const note = requests.take(key);
+      const verdict = readVerdict(call.response, sent.get(key)?.deref(), settings.onProviderVerdict);
+      // The response's report describes the messages before the model's latest reply: the history
+      // as the caller keeps it, read back from a database or not.
+      const reported = call.usage ?? (verdict.usage === undefined ? undefined : { ...verdict.usage, messageCount: requestLength(messages, formatDialect(messages, settings.format, view)) });
+      const usage = checkedUsage(reported, messages.length);
       const seen = { tokens: 0, compacted: false };
-      const result = await compactOnce({ messages, key, signal, usage, reported: usage, note, forced: verdict.overflowed, refused: verdict.refused, seen, view });
-      requests.saw(key, seen.tokens, note !== undefined && seen.compacted);
-      sent.set(key, result === null ? messages : result.messages);
+      const result = await compactOnce({ messages, key, signal, usage, reported: usage, forced: verdict.overflowed, refused: verdict.refused, seen, view });
+      sent.set(key, new WeakRef(result === null ? messages : result.messages));
       return result;
     });
   };
@@ -333,15 +323,9 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     });
   }
 
-  function requestCompaction(keep: string, requestOptions: CompactionRequestOptions & { conversationId?: string } = {}): CompactionRequestAnswer {
-    const { minTokens } = checkedRequest(keep, requestOptions, ["conversationId", "minTokens"], settings.maxTokens);
-    const id = optionalNonEmptyString(requestOptions.conversationId, "conversationId") ?? defaultId;
-    // A note of one conversation must never reach another's summary: a request names its conversation.
-    if (id === undefined) throw new TypeError("Expected a `conversationId` (of the request or the compactor): a requested compaction is the next call of that conversation");
-    return requests.ask(keyOfId(id), keep, minTokens);
-  }
-
-  return Object.assign(compact, { recall, requestCompaction, recallToolName: resolved.archive ? resolved.archiveToolName : undefined });
+  // Its checked options, for `answerCompactContext` (what a `compact_context` tool call returns).
+  Object.defineProperty(compact, HOOK_SETTINGS, { value: settings });
+  return Object.assign(compact, { recall, recallToolName: resolved.archive ? resolved.archiveToolName : undefined });
 }
 
 /** What the archive line is made from. */

@@ -37,6 +37,18 @@ const SHAPES: readonly UsageShape[] = [
     matches: (fields) => "input_tokens" in fields && ("cache_creation_input_tokens" in fields || "cache_read_input_tokens" in fields),
     summed: ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"],
   },
+  // @aws-sdk/client-bedrock-runtime `TokenUsage` (Converse): `inputTokens`, "The number of tokens
+  // sent in the request to the model", beside `cacheReadInputTokens` ("read from the cache for the
+  // request") and `cacheWriteInputTokens` ("written to the cache for the request"), which it does
+  // not hold (a cached request reports 26,000 input tokens of 64,000): the three together.
+  {
+    matches: (fields) => "inputTokens" in fields && ("cacheReadInputTokens" in fields || "cacheWriteInputTokens" in fields),
+    summed: ["inputTokens", "cacheReadInputTokens", "cacheWriteInputTokens"],
+  },
+  // @google/genai `GenerateContentResponseUsageMetadata`: `promptTokenCount`, "The total number of
+  // tokens in the prompt … When `cached_content` is set, this also includes the number of tokens in
+  // the cached content": `cachedContentTokenCount` is inside it.
+  { matches: (fields) => "promptTokenCount" in fields, summed: ["promptTokenCount"] },
   // openai `ResponseUsage` (Responses API): `input_tokens`, "The number of input tokens", of which
   // `input_tokens_details.cached_tokens` were "retrieved from the cache": the cached part is inside it.
   { matches: (fields) => "input_tokens" in fields, summed: ["input_tokens"] },

@@ -13,7 +13,8 @@ import { tool as langchainTool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
 import { genkit, z, type MessageData } from "genkit";
 import { toModelMiddleware } from "../../src/adapters/genkit.js";
-import { SUMMARY_PREFIX, memoryStore, type ProviderVerdict } from "../../src/index.js";
+import { SUMMARY_PREFIX } from "../../src/expert.js";
+import { memoryStore, type ProviderVerdict } from "../../src/index.js";
 
 /** An Anthropic `Message` (@anthropic-ai/sdk resources/beta/messages: `BetaMessage`) with the verdict fields. */
 function anthropicMessage(content: object[], extra: Record<string, unknown>) {

@@ -4,7 +4,8 @@ import { generateText, stepCountIs, tool, type ModelMessage } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toPrepareStep } from "../../src/adapters/ai-sdk.js";
-import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems } from "../../src/index.js";
+import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/expert.js";
+import { estimateTokens } from "../../src/index.js";
 import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
 import { builders } from "../support/builders.js";
 

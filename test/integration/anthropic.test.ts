@@ -3,7 +3,8 @@
 import Anthropic from "@anthropic-ai/sdk";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SUMMARY_PREFIX, compactor, estimateTokens } from "../../src/index.js";
+import { SUMMARY_PREFIX } from "../../src/expert.js";
+import { compactor, estimateTokens } from "../../src/index.js";
 import { startStubModel } from "../../examples/stub-model.mjs";
 import { providerViolations } from "../support/provider-rules/index.js";
 import { render, shapeArbitrary } from "../support/transcripts.js";

@@ -3,7 +3,8 @@
 // a toolUse of the assistant message right before it.
 import { BedrockRuntimeClient, ConverseCommand, type ContentBlock, type Message } from "@aws-sdk/client-bedrock-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SUMMARY_PREFIX, compactor, detectDialect, findToolPairProblems } from "../../src/index.js";
+import { SUMMARY_PREFIX, detectDialect, findToolPairProblems } from "../../src/expert.js";
+import { compactor } from "../../src/index.js";
 import { startStubModel } from "../../examples/stub-model.mjs";
 
 /** Bedrock's own rule: the toolResult blocks of a user message answer the toolUse blocks of the assistant message before it. */

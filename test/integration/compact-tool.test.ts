@@ -1,6 +1,7 @@
 // The `compact_context` tool in the real frameworks, with offline models: the model asks for a
-// compaction, the next request holds a summary made with the model's note, and a second request
-// right after it, or one on a small context, changes nothing and says why.
+// compaction, the next request holds a summary made with the model's note (the call is read from
+// the conversation's own messages), and a second request right after it, or one on a small
+// context, changes nothing.
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { Agent, Usage, run, setTracingDisabled, type AgentInputItem, type Model, type ModelRequest } from "@openai/agents";
@@ -11,13 +12,13 @@ import { describe, expect, it } from "vitest";
 import { compactTool as aiSdkCompactTool, toPrepareStep } from "../../src/adapters/ai-sdk.js";
 import { compactTool as agentsCompactTool, toCallModelInputFilter } from "../../src/adapters/openai-agents.js";
 import { compactTool as langchainCompactTool, compactionMiddleware } from "../../src/adapters/langchain.js";
-import { SUMMARY_PREFIX, compactToolDefinition, memoryStore, type SummaryContext } from "../../src/index.js";
+import { SUMMARY_PREFIX } from "../../src/expert.js";
+import { compactToolDefinition } from "../../src/tools.js";
+import { memoryStore, type SummaryContext } from "../../src/index.js";
 import { builders } from "../support/builders.js";
 
 const NOTE = "order W-3 and its tracking number W3TRK";
-const scheduled = /Compaction scheduled: before your next step/;
-const justCompacted = /Not compacted: the context was compacted right before this step/;
-const tooSmall = /^Not compacted: the context holds about \d+ tokens, under the \d+/;
+const requested = /Compaction requested: before your next step, the finished work is summarized, keeping what you noted, when that frees at least 500 tokens/;
 
 /** A summarizer that says what it was asked to keep, and records the instructions it got. */
 function notingSummarizer() {
@@ -48,7 +49,7 @@ describe("compact_context with the AI SDK", () => {
   it("generateText: the model asks, the next step's request holds a summary made with its note; asking again at once changes nothing", async () => {
     const { summarize, instructions } = notingSummarizer();
     // A budget the conversation never crosses: only the model's request compacts.
-    const prepareStep = toPrepareStep({ maxTokens: 100_000, summarize, store: memoryStore(), conversationId: "alice" });
+    const prepareStep = toPrepareStep({ maxTokens: 100_000, summarize, store: memoryStore(), conversationId: "alice", compactTool: { minTokens: 500 } });
     const prompts: string[] = [];
     const answers: string[] = [];
     const model = new MockLanguageModelV3({
@@ -60,7 +61,7 @@ describe("compact_context with the AI SDK", () => {
         return { content: [{ type: "text", text: "Refund planned." }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] };
       },
     });
-    const compact_context = aiSdkCompactTool(prepareStep, { minTokens: 500 });
+    const compact_context = aiSdkCompactTool(prepareStep);
     const result = await generateText({ model, messages: aiSdkHistory(), prepareStep, tools: { compact_context }, stopWhen: stepCountIs(4) });
     expect(result.text).toBe("Refund planned.");
     expect(prompts).toHaveLength(3);
@@ -71,9 +72,9 @@ describe("compact_context with the AI SDK", () => {
     expect(prompts[1]).toContain(SUMMARY_PREFIX.trim().slice(1, -1));
     expect(prompts[1]).toContain(`Kept as asked: ${NOTE}.`);
     expect(prompts[1]).not.toContain("W1TRK");
-    expect(answers[0]).toMatch(scheduled);
-    // The second request came right after the compaction it asked for: refused, with the reason.
-    expect(answers[1]).toMatch(justCompacted);
+    expect(answers[0]).toMatch(requested);
+    // The second request came right after the compaction it asked for: nothing finished since frees anything.
+    expect(answers[1]).toMatch(requested);
     expect(instructions).toHaveLength(1);
     // The tool is declared with the shared name, description and JSON schema.
     const declared = (model.doGenerateCalls[0]!.tools ?? []).find((tool) => tool.name === "compact_context") as { description?: string; inputSchema?: unknown };
@@ -81,14 +82,15 @@ describe("compact_context with the AI SDK", () => {
     expect(declared.inputSchema).toMatchObject(compactToolDefinition.inputSchema);
   });
 
-  it("a context under the minimum is not compacted, and the model is told why", async () => {
+  it("a request that cannot free the minimum is not taken", async () => {
     const { summarize, instructions } = notingSummarizer();
     const prepareStep = toPrepareStep({ maxTokens: 100_000, summarize, store: memoryStore(), conversationId: "small" });
-    await prepareStep({ messages: aiSdkHistory() });
-    // The default minimum is a quarter of the budget, 25,000 tokens: this conversation holds about 3,000.
+    // The default minimum is a tenth of the budget, 10,000 tokens: this conversation holds about 3,000.
     const answer = await aiSdkCompactTool(prepareStep).execute({ keep: NOTE }, {});
-    expect(answer).toMatch(tooSmall);
-    expect(await prepareStep({ messages: aiSdkHistory() })).toEqual({});
+    expect(answer).toMatch(/when that frees at least 10000 tokens/);
+    const { toolCall, toolResult } = builders["ai-sdk"];
+    const asked = [...aiSdkHistory(), toolCall("k", "compact_context", { keep: NOTE }), toolResult("k", answer, { name: "compact_context" })];
+    expect(await prepareStep({ messages: asked })).toEqual({});
     expect(instructions).toHaveLength(0);
   });
 });
@@ -111,7 +113,7 @@ describe("compact_context with the OpenAI Agents SDK", () => {
     const { summarize, instructions } = notingSummarizer();
     const store = memoryStore();
     const conversationId = ({ context }: { context?: unknown }) => (context as { chatId: string }).chatId;
-    const callModelInputFilter = toCallModelInputFilter({ maxTokens: 100_000, summarize, store, conversationId });
+    const callModelInputFilter = toCallModelInputFilter({ maxTokens: 100_000, summarize, store, conversationId, compactTool: { minTokens: 500 } });
     // Another conversation on the same filter: the request is alice's, and bob's next call stays as it is.
     await callModelInputFilter({ modelData: { input: agentsHistory() }, context: { chatId: "bob" } } as never);
     const requests: ModelRequest[] = [];
@@ -128,7 +130,7 @@ describe("compact_context with the OpenAI Agents SDK", () => {
         throw new Error("not streamed");
       },
     };
-    const agent = new Agent({ name: "support", instructions: "Help with orders.", model, tools: [agentsCompactTool(callModelInputFilter, { conversationId, minTokens: 500 })] });
+    const agent = new Agent({ name: "support", instructions: "Help with orders.", model, tools: [agentsCompactTool(callModelInputFilter)] });
     const result = await run(agent, agentsHistory(), { callModelInputFilter, context: { chatId: "alice" }, maxTurns: 4 });
     expect(result.finalOutput).toBe("Refund planned.");
     expect(requests).toHaveLength(3);
@@ -136,8 +138,8 @@ describe("compact_context with the OpenAI Agents SDK", () => {
     const second = JSON.stringify(requests[1]!.input);
     expect(second).toContain(`Kept as asked: ${NOTE}.`);
     expect(second).not.toContain("W1TRK");
-    expect(second).toMatch(scheduled);
-    expect(JSON.stringify(requests[2]!.input)).toMatch(justCompacted);
+    expect(second).toMatch(requested);
+    expect(JSON.stringify(requests[2]!.input)).not.toContain("W1TRK");
     const declared = requests[0]!.tools.find((tool) => tool.type === "function" && tool.name === "compact_context") as { description?: string; parameters?: unknown; strict?: boolean };
     expect(declared).toMatchObject({ description: compactToolDefinition.description, parameters: compactToolDefinition.inputSchema, strict: true });
     // Bob's conversation was never asked for: his next call is under budget, and nothing is summarized.
@@ -161,12 +163,12 @@ function langchainHistory(): BaseMessage[] {
 describe("compact_context with LangChain createAgent", () => {
   it("the model asks, and the middleware compacts the thread before the next model call, with the note", async () => {
     const { summarize, instructions } = notingSummarizer();
-    const middleware = compactionMiddleware({ maxTokens: 100_000, summarize });
+    const middleware = compactionMiddleware({ maxTokens: 100_000, summarize, compactTool: { minTokens: 500 } });
     const model = fakeModel();
     model.respond(new AIMessage({ content: "", tool_calls: [{ id: "k1", name: "compact_context", args: { keep: NOTE }, type: "tool_call" }] }));
     model.respond(new AIMessage({ content: "", tool_calls: [{ id: "k2", name: "compact_context", args: { keep: NOTE }, type: "tool_call" }] }));
     model.respond(new AIMessage("Refund planned."));
-    const agent = createAgent({ model, tools: [langchainCompactTool(middleware, { minTokens: 500 })], middleware: [middleware] });
+    const agent = createAgent({ model, tools: [langchainCompactTool(middleware)], middleware: [middleware] });
     const result = await agent.invoke({ messages: langchainHistory() }, { configurable: { thread_id: "alice" } });
     expect(String(result.messages.at(-1)?.content)).toBe("Refund planned.");
     const calls = model.calls.map((call) => JSON.stringify(call.messages));
@@ -174,7 +176,7 @@ describe("compact_context with LangChain createAgent", () => {
     expect(instructions).toEqual([expect.stringContaining(NOTE)]);
     expect(calls[1]).toContain(`Kept as asked: ${NOTE}.`);
     expect(calls[1]).not.toContain("W1TRK");
-    expect(calls[2]).toMatch(justCompacted);
+    expect(calls[2]).toMatch(requested);
     // Another thread on the same middleware was never asked for.
     const other = await createAgent({ model: fakeModel().respond(new AIMessage("Fine.")), tools: [], middleware: [middleware] }).invoke({ messages: langchainHistory() }, { configurable: { thread_id: "bob" } });
     expect(JSON.stringify(other.messages)).not.toContain(`Kept as asked`);

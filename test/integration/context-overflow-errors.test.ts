@@ -7,7 +7,7 @@ import { Agent, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled } 
 import { generateText } from "ai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isContextOverflowError } from "../../src/index.js";
+import { isContextOverflowError } from "../../src/expert.js";
 import { errorResponse, startStubModel } from "../../examples/stub-model.mjs";
 import { anthropicErrors, bedrockErrors, googleErrors, openaiErrors } from "../fixtures/provider-errors/index.js";
 

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findToolPairProblems } from "../../src/index.js";
+import { findToolPairProblems } from "../../src/expert.js";
 import { hasRedisServer, startRedisServer, type RedisServer } from "../support/redis-server.js";
 
 const available = hasRedisServer();

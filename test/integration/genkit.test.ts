@@ -3,7 +3,8 @@
 import { genkit, z, type MessageData } from "genkit";
 import { describe, expect, it } from "vitest";
 import { toModelMiddleware, type ModelMiddlewareOptions } from "../../src/adapters/genkit.js";
-import { SUMMARY_PREFIX, detectDialect, estimateTokens, findToolPairProblems, memoryStore, type CompactionStore } from "../../src/index.js";
+import { SUMMARY_PREFIX, detectDialect, findToolPairProblems } from "../../src/expert.js";
+import { estimateTokens, memoryStore, type CompactionStore } from "../../src/index.js";
 import { providerViolations } from "../support/provider-rules/index.js";
 
 const maxTokens = 1_200;

@@ -2,7 +2,8 @@
 // body carries the summary as a user content, and every function response follows its call turn.
 import { GoogleGenAI, type Content } from "@google/genai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SUMMARY_PREFIX, compactor, detectDialect, findToolPairProblems } from "../../src/index.js";
+import { SUMMARY_PREFIX, detectDialect, findToolPairProblems } from "../../src/expert.js";
+import { compactor } from "../../src/index.js";
 import { startStubModel } from "../../examples/stub-model.mjs";
 
 type Part = NonNullable<Content["parts"]>[number];

@@ -5,7 +5,9 @@ import { fakeModel } from "@langchain/core/testing";
 import { createAgent, createMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { recallTool } from "../../src/adapters/langchain.js";
-import { SUMMARY_PREFIX, memoryStore, recallToolDefinition, statefulCompactor } from "../../src/index.js";
+import { SUMMARY_PREFIX } from "../../src/expert.js";
+import { memoryStore, statefulCompactor } from "../../src/index.js";
+import { recallToolDefinition } from "../../src/tools.js";
 
 function history(tag: string): BaseMessage[] {
   const messages: BaseMessage[] = [];

@@ -7,7 +7,7 @@ import { createAgent, createMiddleware, tool } from "langchain";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { compactionMiddleware } from "../../src/adapters/langchain.js";
-import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/index.js";
+import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/expert.js";
 
 const lookup = tool(async ({ q }) => `result for ${q}: ${"fact ".repeat(60)}`, { name: "lookup", description: "Look something up", schema: z.object({ q: z.string() }) });
 

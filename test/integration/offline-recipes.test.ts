@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { runOffline } from "../../examples/recipes/offline-ai-sdk.js";
 import { agentOffline } from "../../examples/recipes/offline-langchain.js";
 import { chatOffline } from "../../examples/recipes/offline-openai.js";
-import { SUMMARY_PREFIX, estimateTokens, findToolPairProblems } from "../../src/index.js";
+import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/expert.js";
+import { estimateTokens } from "../../src/index.js";
 
 const holdsSummary = (messages: readonly unknown[]) => JSON.stringify(messages).includes(JSON.stringify(SUMMARY_PREFIX).slice(1, -1));
 

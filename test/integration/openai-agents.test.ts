@@ -4,7 +4,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toCallModelInputFilter } from "../../src/adapters/openai-agents.js";
-import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/index.js";
+import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/expert.js";
 import { startStubModel } from "../../examples/stub-model.mjs";
 import { responsesReply } from "../support/builders.js";
 

@@ -2,7 +2,8 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SUMMARY_PREFIX, compactor, findToolPairProblems } from "../../src/index.js";
+import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/expert.js";
+import { compactor } from "../../src/index.js";
 import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
 
 const system: ChatCompletionMessageParam = { role: "system", content: "You are a support agent. Use lookup for order questions." };

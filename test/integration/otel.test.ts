@@ -7,7 +7,9 @@ import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-ho
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { extractiveSummary, SUMMARY_PREFIX, compactor, estimateTokens, firstOf, statefulCompactor, type CompactedEvent } from "../../src/index.js";
+import { extractiveSummary, compactor, estimateTokens, statefulCompactor, type CompactedEvent } from "../../src/index.js";
+import { SUMMARY_PREFIX } from "../../src/expert.js";
+import { firstOf } from "../../src/summary-kit.js";
 import { otelEvents, recordSummaryUsage } from "../../src/telemetry/otel.js";
 import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
 import { supportAgent } from "../../examples/recipes/opentelemetry.js";

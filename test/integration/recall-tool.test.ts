@@ -6,7 +6,9 @@ import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { recallTool as aiSdkRecallTool, toPrepareStep } from "../../src/adapters/ai-sdk.js";
 import { recallTool as agentsRecallTool, toCallModelInputFilter } from "../../src/adapters/openai-agents.js";
-import { SUMMARY_PREFIX, memoryStore, recallToolDefinition } from "../../src/index.js";
+import { SUMMARY_PREFIX } from "../../src/expert.js";
+import { memoryStore } from "../../src/index.js";
+import { recallToolDefinition } from "../../src/tools.js";
 import { builders } from "../support/builders.js";
 
 const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };

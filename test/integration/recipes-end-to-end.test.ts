@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/index.js";
+import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/expert.js";
 import { crossingsOf } from "../../runtimes/crossings.mjs";
 import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
 

@@ -6,7 +6,8 @@ import { Redis as IORedis } from "ioredis";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { redisStore } from "../../src/stores/redis.js";
-import { SUMMARY_PREFIX, statefulCompactor, type CompactionStore } from "../../src/index.js";
+import { SUMMARY_PREFIX } from "../../src/expert.js";
+import { statefulCompactor, type CompactionStore } from "../../src/index.js";
 import { hasRedisServer, startRedisServer, type RedisServer } from "../support/redis-server.js";
 
 const available = hasRedisServer();

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisStore } from "../../src/stores/redis.js";
-import { SUMMARY_PREFIX, statefulCompactor, type CompactionStore } from "../../src/index.js";
+import { SUMMARY_PREFIX } from "../../src/expert.js";
+import { statefulCompactor, type CompactionStore } from "../../src/index.js";
 import { hasRedisServer, startRedisServer, type RedisServer } from "../support/redis-server.js";
 import { builders } from "../support/builders.js";
 

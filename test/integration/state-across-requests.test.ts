@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toPrepareStep } from "../../src/adapters/ai-sdk.js";
 import { toCallModelInputFilter } from "../../src/adapters/openai-agents.js";
-import { findToolPairProblems, memoryStore } from "../../src/index.js";
+import { findToolPairProblems } from "../../src/expert.js";
+import { memoryStore } from "../../src/index.js";
 import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
 import { responsesReply } from "../support/builders.js";
 

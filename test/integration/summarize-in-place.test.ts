@@ -3,7 +3,9 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SUMMARY_PREFIX, compactor, summarizeInPlace } from "../../src/index.js";
+import { SUMMARY_PREFIX } from "../../src/expert.js";
+import { compactor } from "../../src/index.js";
+import { summarizeInPlace } from "../../src/summary-kit.js";
 import { expectSummariesRepeatTheirPrefix, isSummaryRequest, type RequestBody as Body } from "../support/summary-requests.js";
 import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
 

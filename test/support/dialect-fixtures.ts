@@ -1,6 +1,7 @@
 // One row per dialect: the same four situations written in each format. Adding a dialect means
 // adding a row here; test/dialects.test.ts runs the same suite over every row.
-import { SUMMARY_PREFIX, type DialectName } from "../../src/index.js";
+import { SUMMARY_PREFIX } from "../../src/expert.js";
+import { type DialectName } from "../../src/index.js";
 import { builders } from "./builders.js";
 
 type Message = Record<string, unknown>;

@@ -1,5 +1,6 @@
 // The split's scan, written the plain way (recount every suffix), as the oracle for the fast search.
-import { estimateTokens, isSummaryMessage } from "../../src/index.js";
+import { isSummaryMessage } from "../../src/dialects/messages.js";
+import { estimateTokens } from "../../src/index.js";
 
 type Message = Record<string, unknown>;
 

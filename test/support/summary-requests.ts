@@ -1,7 +1,7 @@
 // For the summarizeInPlace recipes: the requests a stub model received, and the check that each
 // summary request starts with the request sent just before it.
 import { expect } from "vitest";
-import { findToolPairProblems } from "../../src/index.js";
+import { findToolPairProblems } from "../../src/expert.js";
 
 export type RequestBody = { system?: unknown; messages: { role: string; content: unknown }[]; tools?: unknown };
 

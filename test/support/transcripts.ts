@@ -2,7 +2,8 @@
 // gets the same kinds of structure: a system prompt, user turns, rounds of parallel tool calls
 // answered by their results, assistant replies, and now and then an earlier summary.
 import fc from "fast-check";
-import { SUMMARY_PREFIX, type DialectName } from "../../src/index.js";
+import { SUMMARY_PREFIX } from "../../src/expert.js";
+import { type DialectName } from "../../src/index.js";
 import { builders } from "./builders.js";
 
 export type { DialectName };

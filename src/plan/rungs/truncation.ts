@@ -1,7 +1,7 @@
 import type { AnyMessage } from "../../ground/types.js";
 import type { PlanContext } from "../plan-context.js";
 import { truncateToolPayloads } from "../truncate-tool-payloads.js";
-import type { KeptTail } from "./kept-tail.js";
+import { keptFrom, type KeptTail } from "./kept-tail.js";
 
 /**
  * Rung 4, `truncateToolResults`: the kept tail with its oversized tool payloads cut to fit its
@@ -14,4 +14,19 @@ export function truncation<M extends AnyMessage>(context: PlanContext<M>, kept: 
   if (!settings.truncateToolResults || tailTokens <= room) return undefined;
   const cut = truncateToolPayloads(kept.tail, room, settings.countTokens, { calibration: tokens.calibration, formats: context.view });
   return cut === undefined ? undefined : { ...kept, tail: cut.messages, tailTokens: cut.tokens, truncated: true };
+}
+
+/**
+ * Rung 4, for the latest turn: when the kept tail leaves part of the turn since the latest user
+ * message to the summary (a tool result too large for any tail, in the first turn as in any), the
+ * whole turn is kept instead with its oversized payloads cut, when that fits: the model sees the
+ * start and end of what it asked for, rather than a summary of it. Undefined when the tail already
+ * holds the whole turn, or the cut turn does not fit.
+ */
+export function latestTurnCut<M extends AnyMessage>(context: PlanContext<M>, kept: KeptTail<M>): KeptTail<M> | undefined {
+  const { latestUser, head } = context;
+  if (!context.settings.truncateToolResults || latestUser === -1 || kept.tailStart <= latestUser + 1) return undefined;
+  const whole = keptFrom(context, Math.max(head, latestUser));
+  const cut = truncation(context, whole) ?? whole;
+  return context.tailTokens(cut) <= context.roomFor(cut) ? cut : undefined;
 }

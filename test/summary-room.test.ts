@@ -1,0 +1,67 @@
+// Room for every summary (SPEC §40): frozen sections never ask a new section for less than a useful
+// share of the room, so a summarizer that cannot write short is never refused for good; a section
+// refused for its size is merged and asked again once; an error names the limit summarize was given.
+import { describe, expect, it } from "vitest";
+import { compactor, isCompactionError, type SummaryContext } from "../src/index.js";
+import { smallestAsk, USEFUL_SECTION_TOKENS } from "../src/hook/summary-levels.js";
+import { builders } from "./support/builders.js";
+
+const { system, user, assistant } = builders["openai-chat"];
+
+/** A text the estimate counts at about `tokens` tokens (4 bytes a token). */
+const textOf = (tokens: number, tag: string) => `${tag} ${"abcd".repeat(Math.max(0, tokens - 2))}`;
+
+describe("the room for a new section", () => {
+  it.each([400, 1_000, 3_227, 8_000])("is never asked below a quarter of a room of %i tokens, or a few hundred where it allows", (room) => {
+    expect(smallestAsk(room)).toBe(Math.min(room, Math.max(Math.ceil(room / 4), USEFUL_SECTION_TOKENS)));
+  });
+
+  it.each([8_000, 16_000, 32_000])("a summarizer that never writes fewer than 150 tokens runs 100 compactions at %i with no refused summary", async (maxTokens) => {
+    const asked: number[] = [];
+    const summarize = (_older: object[], context: SummaryContext) => {
+      asked.push(context.maxSummaryTokens);
+      // It writes what it was asked for, but never under 150 tokens, and never over 600.
+      return textOf(Math.min(600, Math.max(150, context.maxSummaryTokens)), `summary ${asked.length}`);
+    };
+    const hook = compactor({ maxTokens, summarize });
+    let messages: object[] = [system("You help.")];
+    let turn = 0;
+    while (asked.length < 100) {
+      messages = [...messages, user(`question ${turn}: ${"detail ".repeat(200)}`), assistant(`answer ${turn}: ${"fact ".repeat(300)}`), user(`next ${turn}`)];
+      turn++;
+      const result = await hook({ messages });
+      if (result !== null) messages = result.messages;
+      expect(result?.overBudget ?? false).toBe(false);
+    }
+    // Every ask was a useful share of the room; none was refused.
+    expect(Math.min(...asked)).toBeGreaterThanOrEqual(150);
+  });
+});
+
+describe("a section refused for its size", () => {
+  it("merges with the earlier sections and is asked again once; a refusal names the limit summarize was given", async () => {
+    const asked: number[] = [];
+    // Writes 2,500 tokens whatever it is told: fits only a whole room.
+    const summarize = (_older: object[], context: SummaryContext) => {
+      asked.push(context.maxSummaryTokens);
+      return textOf(2_500, `summary ${asked.length}`);
+    };
+    const hook = compactor({ maxTokens: 16_000, summarize });
+    let messages: object[] = [system("You help.")];
+    for (let turn = 0; turn < 40; turn++) {
+      messages = [...messages, user(`question ${turn}: ${"detail ".repeat(300)}`), assistant(`answer ${turn}: ${"fact ".repeat(400)}`), user(`next ${turn}`)];
+      const result = await hook({ messages });
+      if (result !== null) messages = result.messages;
+    }
+    expect(asked.length).toBeGreaterThan(3);
+
+    // A summarizer far over any room: the error says the limit it was given, no other figure.
+    const tooLong = compactor({ maxTokens: 8_000, summarize: (_older, context) => (asked.push(context.maxSummaryTokens), textOf(20_000, "long")) });
+    const error = await tooLong({ messages }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(isCompactionError(error) && error.code).toBe("INVALID_SUMMARY");
+    expect(String((error as Error).message)).toMatch(new RegExp(`over the ${asked.at(-1)} it was given \\(\`context.maxSummaryTokens\`\\)`));
+  });
+});
