@@ -219,10 +219,10 @@ for (const session of sessions) {
 
 // --- Codex (Responses API) ----------------------------------------------------------------------
 // Each session replayed from its whole history (Codex's compactions left out) through the plain
-// hook, `statefulCompactor` (each with and without usage) and the OpenAI Agents filter (which takes
-// no usage), at 100,000 and 50,000 tokens and at Codex's own compaction point (the report of the
+// hook (with and without usage), `statefulCompactor` with usage and the OpenAI Agents filter (which
+// takes none), at 100,000 and 50,000 tokens and at Codex's own compaction point (the report of the
 // last call before its first compaction); the sessions Codex compacted also from what Codex sent
-// (its compaction item in the input) through the hook and `statefulCompactor` with usage. Then the
+// (its compaction item in the input) through the hook and `statefulCompactor` with usage at 50,000. Then the
 // hook joined at the session's peak: given the request after the largest report, with that report
 // as `usage` (as when the hook is added to a running agent, or its budget lowered), and without.
 const codexRows = [];
@@ -234,18 +234,18 @@ for (const session of codexSessions) {
   const own = session.compactions[0]?.preTokens;
   const windows = [100_000, 50_000, ...(own ? [own] : [])];
   const plans = [];
-  for (const window of windows) {
-    for (const entry of ["hook", "stateful"]) for (const usage of [true, false]) plans.push({ entry, window, input: "stream", usage });
-    plans.push({ entry: "agents", window, input: "stream", usage: false });
-  }
-  if (session.compactions.length > 0) for (const window of [100_000, 50_000]) for (const entry of ["hook", "stateful"]) plans.push({ entry, window, input: "sent", usage: true });
+  // `statefulCompactor` without usage is the OpenAI Agents filter's replay (the filter is `statefulCompactor` behind `modelData`, and takes no usage).
+  for (const window of windows) plans.push({ entry: "hook", window, input: "stream", usage: true }, { entry: "hook", window, input: "stream", usage: false }, { entry: "stateful", window, input: "stream", usage: true }, { entry: "agents", window, input: "stream", usage: false });
+  if (session.compactions.length > 0) for (const entry of ["hook", "stateful"]) plans.push({ entry, window: 50_000, input: "sent", usage: true });
   codexSessionsOut.push({ name: session.name, calls: session.calls.length, items: session.stream.length, fixed, reportedOverModel, peak: Math.max(...session.calls.map((c) => c.usage.total)), ownCompactions: session.compactions.map((c) => ({ firstCall: c.firstCall, preTokens: c.preTokens, kept: c.kept.length, compactionItem: c.kept.some((k) => k.type === "compaction") })), reader: session.counts });
   const begun = Date.now();
   for (const plan of plans) codexRows.push(await replayCodex(lib, session, { ...plan, fixed, reported: source === shared }));
   // Joined at the peak.
-  const peak = session.calls.reduce((best, call, k) => (call.usage.total > (session.calls[best]?.usage.total ?? 0) ? k : best), 0);
+  // The largest report whose request the next call's extends (not the last before one of Codex's compactions).
+  const extended = (k) => session.calls[k + 1]?.messages[session.calls[k].messages.length - 1] === session.calls[k].messages.at(-1) && session.calls[k + 1].messages.length > session.calls[k].messages.length;
+  const peak = session.calls.reduce((best, call, k) => (extended(k) && call.usage.total > (session.calls[best]?.usage.total ?? -1) ? k : best), -1);
   const next = session.calls[peak + 1];
-  if (next && next.messages.length > session.calls[peak].messages.length) {
+  if (peak !== -1 && next) {
     for (const window of [100_000, 50_000, 25_000]) {
       for (const usage of [true, false]) {
         let said;
