@@ -1,5 +1,6 @@
 // `npm run bench:real`: real agent sessions (`../shared/data/sessions`, else the trimmed copies in
-// test/fixtures/sessions) replayed call by call through the library, as each agent would run it:
+// test/fixtures/sessions) replayed call by call through the library, as each agent would run it
+// (OpenAI Codex's, on the Responses API, by bench/codex-replay.mjs: see the Codex part below):
 // Claude Code's sessions through `compactor` (an agent loop: each request is the last one the hook
 // returned plus what came since) and `statefulCompactor` (the whole history each call, the
 // compaction kept in a store); pi's through both and through the pi adapter (`toTransformContext`).
@@ -22,22 +23,27 @@
 // bench/facts.mjs) visible in the session's own summary, in the library's request for the call
 // after it, and in the library's summary alone. Prints a table, writes bench/real.json.
 import { existsSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { SUMMARY_PREFIX } from "../dist/expert.js";
-import { compactor, extractiveSummary, statefulCompactor } from "../dist/index.js";
+import { compactor, estimateTokens, extractiveSummary, statefulCompactor } from "../dist/index.js";
 import { toTransformContext } from "../dist/pi.js";
+import { toCallModelInputFilter } from "../dist/openai-agents.js";
 import { factsOf, messageFacts, visibleFacts, writtenFacts } from "./facts.mjs";
 import { billedList, fixedPart, loadSessions, piToAnthropic, signedBlocks } from "./sessions.mjs";
+import { calibrateCodex, codexReference, loadCodexSessions, modelledInput } from "./codex-sessions.mjs";
+import { replayCodex, trueCause } from "./codex-replay.mjs";
 
 const shared = fileURLToPath(new URL("../../shared/data/sessions", import.meta.url));
 const source = existsSync(shared) ? shared : fileURLToPath(new URL("../test/fixtures/sessions", import.meta.url));
 const only = process.env.BENCH_SESSIONS?.split(",");
 const sessions = loadSessions(source).filter((s) => !only || only.some((name) => s.name.startsWith(name)));
+const codexSessions = loadCodexSessions(source).filter((s) => !only || only.some((name) => s.name.startsWith(name)));
 
 // The validators are TypeScript under test/: bundled here by esbuild (the build's own compiler), in memory.
 const bundled = await build({ entryPoints: [fileURLToPath(new URL("../test/support/provider-rules/index.ts", import.meta.url))], bundle: true, format: "esm", platform: "neutral", write: false, logLevel: "silent" });
-const { anthropicViolations } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString("base64")}`);
+const { anthropicViolations, openaiResponsesViolations } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString("base64")}`);
 
 // --- Facts of Anthropic and pi messages ----------------------------------------------------------
 
@@ -195,6 +201,7 @@ async function replay(session, kind, window, fixed) {
 // --- Run ----------------------------------------------------------------------------------------
 
 const started = Date.now();
+const loadStart = loadavg()[0];
 const rows = [];
 const sessionsOut = [];
 for (const session of sessions) {
@@ -210,6 +217,51 @@ for (const session of sessions) {
   for (const window of windows) for (const kind of kinds) rows.push(await replay(session, kind, window, fixed));
   process.stderr.write(`${session.name}: ${session.calls.length} calls × ${windows.length * kinds.length} replays, ${((Date.now() - begun) / 1000).toFixed(1)} s\n`);
 }
+
+// --- Codex (Responses API) ----------------------------------------------------------------------
+// Each session replayed from its whole history (Codex's compactions left out) through the plain
+// hook (with and without usage), `statefulCompactor` with usage and the OpenAI Agents filter (which
+// takes none), at 100,000 and 50,000 tokens and at Codex's own compaction point (the report of the
+// last call before its first compaction); the sessions Codex compacted also from what Codex sent
+// (its compaction item in the input) through the hook and `statefulCompactor` with usage at 50,000. Then the
+// hook joined at the session's peak: given the request after the largest report, with that report
+// as `usage` (as when the hook is added to a running agent, or its budget lowered), and without.
+const codexRows = [];
+const codexSessionsOut = [];
+const codexJoined = [];
+for (const session of codexSessions) {
+  const { fixed, reportedOverModel } = calibrateCodex(session);
+  const lib = { compactor, statefulCompactor, toCallModelInputFilter, summarize: summarize, SUMMARY_PREFIX, responsesViolations: openaiResponsesViolations, reference: codexReference(session) };
+  const own = session.compactions[0]?.preTokens;
+  const windows = [100_000, 50_000, ...(own ? [own] : [])];
+  const plans = [];
+  // `statefulCompactor` without usage is the OpenAI Agents filter's replay (the filter is `statefulCompactor` behind `modelData`, and takes no usage).
+  for (const window of windows) plans.push({ entry: "hook", window, input: "stream", usage: true }, { entry: "hook", window, input: "stream", usage: false }, { entry: "stateful", window, input: "stream", usage: true }, { entry: "agents", window, input: "stream", usage: false });
+  if (session.compactions.length > 0) for (const entry of ["hook", "stateful"]) plans.push({ entry, window: 50_000, input: "sent", usage: true });
+  codexSessionsOut.push({ name: session.name, calls: session.calls.length, items: session.stream.length, fixed, reportedOverModel, peak: Math.max(...session.calls.map((c) => c.usage.total)), ownCompactions: session.compactions.map((c) => ({ firstCall: c.firstCall, preTokens: c.preTokens, kept: c.kept.length, compactionItem: c.kept.some((k) => k.type === "compaction") })), reader: session.counts });
+  const begun = Date.now();
+  for (const plan of plans) codexRows.push(await replayCodex(lib, session, { ...plan, fixed, reported: source === shared }));
+  // Joined at the peak.
+  // The largest report whose request the next call's extends (not the last before one of Codex's compactions).
+  const extended = (k) => session.calls[k + 1]?.messages[session.calls[k].messages.length - 1] === session.calls[k].messages.at(-1) && session.calls[k + 1].messages.length > session.calls[k].messages.length;
+  const peak = session.calls.reduce((best, call, k) => (extended(k) && call.usage.total > (session.calls[best]?.usage.total ?? -1) ? k : best), -1);
+  const next = session.calls[peak + 1];
+  if (peak !== -1 && next) {
+    for (const window of [100_000, 50_000, 25_000]) {
+      for (const usage of [true, false]) {
+        let said;
+        const hook = compactor({ maxTokens: window, format: "openai-responses", reserveTokens: Math.min(fixed, window - 1), summarize: summarize, events: { warnOverBudget: false, onCompacted: (e) => void (said = e), onSkipped: (e) => void (said = e) } });
+        const input = next.messages;
+        const result = await hook({ messages: input, ...(usage ? { usage: { inputTokens: session.calls[peak].usage.total, messageCount: session.calls[peak].messages.length } } : {}) });
+        const request = result?.messages ?? input;
+        const provider = fixed + modelledInput(session, request);
+        const summarized = request.some((m) => typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX));
+        codexJoined.push({ session: session.name, call: peak + 1, report: session.calls[peak].usage.total, estimateOfReported: estimateTokens(session.calls[peak].messages), window, usage, provider, overWindow: provider > window, overBudget: result?.overBudget === true, cause: result?.overBudgetCause ?? null, trueCause: provider > window ? trueCause(session, request, fixed, window) : null, summary: summarized, strategy: said?.strategy ?? null, tokensAfter: said?.tokensAfter ?? null, items: `${input.length} → ${request.length}` });
+      }
+    }
+  }
+  process.stderr.write(`${session.name}: ${session.calls.length} calls × ${plans.length} replays, ${((Date.now() - begun) / 1000).toFixed(1)} s\n`);
+}
 const seconds = (Date.now() - started) / 1000;
 
 const share = (part, whole) => (whole === 0 ? "-" : `${((100 * part) / whole).toFixed(1)}%`);
@@ -223,7 +275,7 @@ const total = (list) => {
   const summarized = points.filter((x) => x.librarySummary !== null);
   return { requests: sum("requests"), changed: sum("changed"), violations: sum("violations"), signedBlocks: sum("signedBlocks"), signedChanged: sum("signedChanged"), overWindow: sum("overWindow"), overNotReported: sum("overNotReported"), overReportedNext: sum("overReportedNext"), overNotReportedPartial: list.filter((r) => r.partial).reduce((s, r) => s + r.overNotReported, 0), errors: sum("errors"), points: points.length, needed: p("needed"), ownSummary: p("ownSummary"), request: p("request"), librarySummary: p("librarySummary"), summarizedNeeded: summarized.reduce((s, x) => s + x.needed, 0) };
 };
-console.log(`Real sessions from ${source}: ${sessions.length} sessions, ${rows.reduce((s, r) => s + r.requests, 0)} requests checked in ${seconds.toFixed(0)} s\n`);
+console.log(`Real sessions from ${source}: ${sessions.length} Claude Code and pi sessions and ${codexSessions.length} Codex sessions, ${(rows.reduce((s, r) => s + r.requests, 0) + codexRows.reduce((s, r) => s + r.requests, 0)).toLocaleString("en-US")} requests checked in ${seconds.toFixed(0)} s (load average ${loadStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end, ${cpus().length} cores)\n`);
 console.log(line(header));
 for (const row of rows) {
   const t = total([row]);
@@ -246,4 +298,46 @@ console.log(`\n* a partial log (its fixed part, ${PARTIAL_LOG_FIXED.toLocaleStri
 const failures = rows.filter((r) => r.examples.length > 0).slice(0, 8);
 if (failures.length > 0) console.log(`\nFirst problems:\n${failures.map((r) => `  ${r.session} ${r.kind} ${windowName(r)}: ${r.examples.join(" | ")}`).join("\n")}`);
 
-writeFileSync(new URL("./real.json", import.meta.url), JSON.stringify({ date: new Date().toISOString(), source: existsSync(shared) ? "../shared/data/sessions" : "test/fixtures/sessions", seconds, sessions: sessionsOut, totals, rows }, null, 2) + "\n");
+// --- Codex's table ---
+const codexWindowName = (row) => (row.window === 100_000 ? "100k" : row.window === 50_000 ? "50k" : `own ${Math.round(row.window / 1000)}k`);
+const codexHeader = ["session", "entry", "input", "usage", "window", "requests", "changed", "violations", "opaque", "changed", "over", "unsaid", "cause ✗", "needed", "Codex kept", "lib req.", "lib sum."];
+const codexLine = (cells) => cells.map((cell, i) => String(cell).padStart(i < 4 ? 0 : 8)).join("  ");
+const codexTotal = (list) => {
+  const t = total(list);
+  const sum = (key) => list.reduce((s, r) => s + r[key], 0);
+  return { ...t, opaqueItems: sum("opaqueItems"), opaqueChanged: sum("opaqueChanged"), falseCause: sum("falseCause"), overReported: sum("overReported") };
+};
+const codexCells = (t) => [t.requests, t.changed, t.violations, t.opaqueItems, t.opaqueChanged, t.overWindow, t.overNotReported, t.falseCause, t.needed || "", t.points ? share(t.ownSummary, t.needed) : "", t.points ? share(t.request, t.needed) : "", t.summarizedNeeded ? share(t.librarySummary, t.summarizedNeeded) : ""];
+const codexTotals = {};
+if (codexRows.length > 0) {
+  console.log(`\nCodex sessions (Responses API): ${codexSessions.length} sessions, ${codexRows.reduce((s, r) => s + r.requests, 0)} requests checked. "opaque": reasoning and compaction items in the requests (changed: not byte-identical to one the session sent); "unsaid": over the window and said by neither its call nor the next; "cause ✗": said overBudget with a cause the provider's count does not bear out; "Codex kept": needed facts in what Codex's compaction kept readable (its compaction item is encrypted).\n`);
+  console.log(codexLine(codexHeader));
+  for (const row of codexRows) console.log(codexLine([row.session.padEnd(16), row.kind.padEnd(8), row.input.padEnd(6), (row.usage ? "yes" : "no").padEnd(5), codexWindowName(row), ...codexCells(codexTotal([row]))]));
+  for (const input of ["stream", "sent"])
+    for (const kind of ["hook", "stateful", "agents"])
+      for (const usage of [true, false]) {
+        const list = codexRows.filter((r) => r.input === input && r.kind === kind && r.usage === usage);
+        if (list.length > 0) codexTotals[`${kind} ${input} ${usage ? "usage" : "estimate"}`] = codexTotal(list);
+      }
+  codexTotals.usage = codexTotal(codexRows.filter((r) => r.usage));
+  codexTotals.estimate = codexTotal(codexRows.filter((r) => !r.usage));
+  codexTotals.all = codexTotal(codexRows);
+  console.log("");
+  for (const [name, t] of Object.entries(codexTotals)) console.log(codexLine([`total ${name}`.padEnd(41), "", "", "", "", ...codexCells(t)]));
+  const a = codexTotals.all;
+  console.log(`\nCodex, over the window: ${a.overWindow} requests; said by their own call ${a.overReported} (${a.falseCause} with a cause the provider's count does not bear out), by the next call from the provider's usage ${a.overReportedNext}, never ${a.overNotReported} (with usage ${codexTotals.usage.overNotReported}, on the estimate alone ${codexTotals.estimate.overNotReported}).`);
+  const causes = {};
+  for (const row of codexRows) for (const [cause, n] of Object.entries(row.causes)) causes[cause] = (causes[cause] ?? 0) + n;
+  if (Object.keys(causes).length > 0) console.log(`Causes said: ${Object.entries(causes).map(([c, n]) => `${c} ${n}`).join(", ")}.`);
+  const codexFailures = codexRows.filter((r) => r.examples.length > 0 || r.falseCause > 0).slice(0, 8);
+  if (codexFailures.length > 0) console.log(`\nFirst problems:\n${codexFailures.map((r) => `  ${r.session} ${r.kind} ${r.input} ${r.usage ? "usage" : "estimate"} ${codexWindowName(r)}: ${[...r.examples, ...r.overExamples.filter((x) => x.expected).map((x) => JSON.stringify(x))].join(" | ")}`).join("\n")}`);
+  console.log(`\nCodex's fixed part (instructions and tools) and the report over the modelled count of its own requests: ${codexSessionsOut.map((s) => `${s.name} ${s.fixed.toLocaleString("en-US")}, ×${s.reportedOverModel.mean.toFixed(3)} (${s.reportedOverModel.min.toFixed(2)}–${s.reportedOverModel.max.toFixed(2)})`).join("; ")}.`);
+  if (codexJoined.length > 0) {
+    console.log(`\nThe hook joined at each Codex session's peak (the request after its largest report; usage: that report), provider's count of what it sends:\n`);
+    console.log(codexLine(["session", "call", "report", "estimate", "window", "usage", "sent", "over", "said", "cause", "true cause", "summary", "items"].map((c, i) => (i < 4 ? String(c).padEnd(i === 0 ? 16 : 8) : c))));
+    for (const j of codexJoined)
+      console.log(codexLine([j.session.padEnd(16), String(j.call).padEnd(8), String(j.report).padEnd(8), String(j.estimateOfReported).padEnd(8), j.window, j.usage ? "yes" : "no", j.provider, j.overWindow ? "over" : "-", j.overBudget ? "overBudget" : "-", j.cause ?? "-", j.trueCause ?? "-", j.summary ? "yes" : "no", j.items]));
+  }
+}
+
+writeFileSync(new URL("./real.json", import.meta.url), JSON.stringify({ date: new Date().toISOString(), source: existsSync(shared) ? "../shared/data/sessions" : "test/fixtures/sessions", seconds, loadAverage: { start: loadStart, end: loadavg()[0], cores: cpus().length }, sessions: sessionsOut, totals, rows, codex: { sessions: codexSessionsOut, totals: codexTotals, rows: codexRows, joined: codexJoined } }, null, 2) + "\n");

@@ -279,6 +279,47 @@ The library's summary alone is judged where its request holds one. o200k stands 
 \\* a partial log: its first call reports more than ${n(60_000)} tokens beside its messages, history the log does not hold (${sessions.filter((x) => x.partial).map((x) => x.name).join(", ") || "none"}).
 <!-- real:end -->`);
 }
+// The Codex sessions' tables, from bench/real.json's `codex` (written by `npm run bench:real`).
+if (existsSync(realUrl)) {
+  const { date, codex } = JSON.parse(readFileSync(realUrl, "utf8"));
+  if (codex && codex.rows.length > 0) {
+    const pct = (part, whole) => (whole === 0 ? "–" : `${((100 * part) / whole).toFixed(1)}%`);
+    const totalRows = Object.entries(codex.totals)
+      .filter(([name]) => !["usage", "estimate", "all"].includes(name))
+      .map(([name, t]) => {
+        const [entry, input, count] = name.split(" ");
+        return `| ${entry === "agents" ? "OpenAI Agents filter" : entry} | ${input === "sent" ? "as Codex sent it" : "whole history"} | ${count === "usage" ? "yes" : "no"} | ${n(t.requests)} | ${n(t.changed)} | ${n(t.violations)} | ${n(t.opaqueItems)} | ${n(t.opaqueChanged)} | ${n(t.overWindow)} | ${n(t.overNotReported)} | ${n(t.falseCause)} |`;
+      });
+    const pointRows = codex.rows
+      .filter((r) => r.kind === "hook" && r.input === "stream" && r.usage && r.points.length > 0)
+      .map((r) => {
+        const p = (key) => r.points.reduce((s, x) => s + (x[key] ?? 0), 0);
+        const summarized = r.points.filter((x) => x.librarySummary !== null).reduce((s, x) => s + x.needed, 0);
+        const window = r.window === 100_000 ? "100,000" : r.window === 50_000 ? "50,000" : `own (${n(r.window)})`;
+        return `| ${r.session} | ${window} | ${n(p("needed"))} | ${pct(p("ownSummary"), p("needed"))} | ${pct(p("request"), p("needed"))} | ${summarized ? pct(p("librarySummary"), summarized) : "no summary yet"} |`;
+      });
+    const joinedRows = codex.joined.map((j) => `| ${j.session} | ${n(j.report)} (estimate ${n(j.estimateOfReported)}) | ${n(j.window)} | ${j.usage ? "yes" : "no"} | ${n(j.provider)} | ${j.overWindow ? "yes" : "no"} | ${j.overBudget ? `\`${j.cause}\`` : "–"} | ${j.trueCause ?? "–"} | ${j.summary ? "yes" : "no"} |`);
+    setSection("real-codex", `<!-- real-codex:start -->
+Measured by \`npm run bench:real\` on ${date.slice(0, 10)} over ${codex.sessions.length} Codex sessions (${n(codex.sessions.reduce((s, x) => s + x.calls, 0))} model calls, each replayed in every setting); \`bench/real.json\` (\`codex\`) holds every figure.
+
+| entry | input | usage | requests | changed by the library | provider-rule violations | reasoning and compaction items sent | of them changed | over the window | over the window, said by no call | said with a cause the provider's count does not bear out |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${totalRows.join("\n")}
+
+At Codex's own compaction points (the hook with usage): the needed facts visible in what Codex's compaction kept readable, in the library's request for the call after it, and in the library's summary alone (\`extractiveSummary\`).
+
+| session | window | needed facts | Codex kept readable | library's request | library's summary |
+| --- | --- | --- | --- | --- | --- |
+${pointRows.join("\n")}
+
+The hook joined at each session's peak: given the request after the largest report (with that report as \`usage\`, and without), what it sends by the provider's count.
+
+| session | report (the library's estimate of it) | window | usage | sent | over the window | said | true cause | summary |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${joinedRows.join("\n")}
+<!-- real-codex:end -->`);
+  }
+}
 // The tested-runtimes table, from runtimes/results.json (written by `npm run test:runtimes`).
 const runtimesUrl = new URL("../runtimes/results.json", import.meta.url);
 if (existsSync(runtimesUrl)) {

@@ -7,10 +7,16 @@
 // which the log does not hold) plus the o200k count of the messages, and each call passes the last
 // request's count as `usage`, as an agent passes what its provider reported.
 import { describe, expect, it, test } from "vitest";
+import { SUMMARY_PREFIX } from "../src/expert.js";
 import { compactor, extractiveSummary, statefulCompactor, type AnyMessage, type CompactionResult, type Summarize } from "../src/index.js";
 import { toTransformContext } from "../src/adapters/pi.js";
+import { toCallModelInputFilter } from "../src/adapters/openai-agents.js";
 import { billedList, fixedPart, loadSessions, piToAnthropic, signedBlocks } from "../bench/sessions.mjs";
-import { anthropicViolations } from "./support/provider-rules/index.js";
+import { calibrateCodex, codexReference, codexViolations, loadCodexSessions, modelledInput } from "../bench/codex-sessions.mjs";
+import { replayCodex } from "../bench/codex-replay.mjs";
+import { anthropicViolations, openaiResponsesViolations } from "./support/provider-rules/index.js";
+
+type CodexRow = Awaited<ReturnType<typeof replayCodex>>;
 
 const sessions = loadSessions(new URL("./fixtures/sessions", import.meta.url).pathname);
 
@@ -149,5 +155,89 @@ describe("real sessions: requests over the window", () => {
     const unreported: string[] = [];
     for (const [name, session, plan] of cases) for (const over of (await replayed(name, session, plan)).overNotReported) unreported.push(`${name}, ${over}`);
     expect(unreported.slice(0, 5)).toEqual([]);
+  });
+});
+
+// Real OpenAI Codex sessions on the Responses API (trimmed copies in test/fixtures/sessions/codex:
+// one with two of Codex's own compactions, each leaving an encrypted `compaction` item, and one with
+// web searches, tool search and reasoning items without ids), replayed as `npm run bench:real`
+// replays the full sessions, by the same code (bench/codex-replay.mjs) run on the source. Every
+// request passes the Responses checks (test/support/provider-rules and the Codex checks of
+// bench/codex-sessions.mjs), every reasoning and compaction item is one Codex sent, byte for byte,
+// in its place, and with usage no request over the window goes unsaid.
+describe("real Codex sessions (Responses API), replayed call by call", () => {
+  const codex = loadCodexSessions(new URL("./fixtures/sessions", import.meta.url).pathname);
+  type CodexSession = (typeof codex)[number];
+  const calibrated = new Map(codex.map((session: CodexSession) => [session, calibrateCodex(session).fixed]));
+  const lib = (session: CodexSession) => ({ compactor, statefulCompactor, toCallModelInputFilter, summarize, SUMMARY_PREFIX, responsesViolations: openaiResponsesViolations, reference: codexReference(session) });
+  // Windows at which the copy compacts several times: its fixed part plus a half and a quarter of its largest request.
+  const codexPlans = (session: CodexSession) => {
+    const fixed = calibrated.get(session) as number;
+    const peak = Math.max(...session.calls.map((call: { messages: object[] }) => modelledInput(session, call.messages)));
+    const at = (share: number) => fixed + Math.floor(peak * share);
+    const plans = [
+      { entry: "hook", input: "stream", usage: true, share: 0.5, window: at(0.5) },
+      { entry: "hook", input: "stream", usage: true, share: 0.25, window: at(0.25) },
+      { entry: "stateful", input: "stream", usage: true, share: 0.25, window: at(0.25) },
+      // The OpenAI Agents filter is `statefulCompactor` behind `modelData`: on the copy without Codex's
+      // compactions; on the other, `statefulCompactor` from what Codex sent, its compaction items in it.
+      session.compactions.length === 0
+        ? { entry: "agents", input: "stream", usage: false, share: 0.25, window: at(0.25) }
+        : { entry: "stateful", input: "sent", usage: true, share: 0.25, window: at(0.25) },
+    ];
+    return plans.map((plan) => ({ ...plan, fixed, reported: false }));
+  };
+  const codexCases = codex.flatMap((session: CodexSession) => codexPlans(session).map((plan) => [`${session.name}, ${plan.entry} from ${plan.input} at ${plan.share}${plan.usage ? " with usage" : ""}`, session, plan] as const));
+  const codexRuns = new Map<string, Promise<CodexRow>>();
+  const codexReplayed = (name: string, session: CodexSession, plan: (typeof codexCases)[number][2]) => {
+    let run = codexRuns.get(name);
+    if (!run) codexRuns.set(name, (run = replayCodex(lib(session), session, plan)));
+    return run;
+  };
+
+  it("the copies hold what the replay is for: Codex's compactions with their items, reasoning, custom tool calls, hosted tools", () => {
+    expect(codex.map((s: CodexSession) => s.name)).toEqual(["a5-7b22d8d4bd-0", "f4-771ece9d37-0"]);
+    const [searches, compacted] = codex as [CodexSession, CodexSession];
+    expect(compacted.compactions.length).toBe(2);
+    for (const compaction of compacted.compactions) expect(compaction.kept.filter((item: { type?: string }) => item.type === "compaction")).toHaveLength(1);
+    expect(searches.stream.some((item: { type?: string }) => item.type === "web_search_call")).toBe(true);
+    expect(searches.stream.some((item: { type?: string }) => item.type === "tool_search_call")).toBe(true);
+    for (const session of codex) {
+      expect(session.stream.filter((item: { type?: string }) => item.type === "reasoning").length, session.name).toBeGreaterThan(20);
+      expect(session.stream.some((item: { type?: string }) => item.type === "custom_tool_call"), session.name).toBe(true);
+      // Every request Codex itself sent passes the checks: a violation below is the library's.
+      const reference = codexReference(session);
+      for (const call of session.calls) expect([...openaiResponsesViolations({ messages: call.messages }), ...codexViolations(call.messages, reference)]).toEqual([]);
+    }
+  });
+
+  it("the checks catch what they are for: an edited or moved opaque item, an unanswered apply_patch", () => {
+    const session = codex[1] as CodexSession;
+    const reference = codexReference(session);
+    const request = (session.calls[120] as { messages: Array<Record<string, unknown>> }).messages;
+    const reasoning = request.findIndex((item) => item.type === "reasoning");
+    const compaction = request.findIndex((item) => item.type === "compaction");
+    const rules = (messages: object[]) => codexViolations(messages, reference).map((v: { rule: string }) => v.rule);
+    expect(rules(request.map((item, i) => (i === reasoning ? { ...item, encrypted_content: "edited" } : item)))).toContain("codex/opaque-unchanged");
+    expect(rules([...request.slice(0, reasoning), ...request.slice(reasoning + 1, reasoning + 2), request[reasoning], ...request.slice(reasoning + 2)] as object[])).toContain("codex/reasoning-in-place");
+    expect(rules([...request.slice(0, compaction), request[compaction + 1], request[compaction], ...request.slice(compaction + 2)] as object[])).toContain("codex/compaction-in-place");
+    const patch = session.stream.findIndex((item: { type?: string }) => item.type === "custom_tool_call");
+    expect(rules(session.stream.slice(0, patch + 1))).toContain("codex/custom-call-has-output");
+  });
+
+  it.each(codexCases)("%s: every request passes the Responses checks, opaque items byte-identical and in place", async (name, session, plan) => {
+    const run = await codexReplayed(name, session, plan);
+    expect(run.errors, run.examples.join("\n")).toBe(0);
+    expect(run.changed).toBeGreaterThan(0);
+    expect(run.opaqueItems).toBeGreaterThan(0);
+    expect(run.examples.slice(0, 5)).toEqual([]);
+    expect(run.violations).toBe(0);
+    expect(run.opaqueChanged).toBe(0);
+  });
+
+  test("with usage, no request over the window goes unsaid", async () => {
+    const unsaid: string[] = [];
+    for (const [name, session, plan] of codexCases) if (plan.usage) for (const over of (await codexReplayed(name, session, plan)).overExamples as Array<{ said: string }>) if (over.said === "nothing") unsaid.push(`${name}, ${JSON.stringify(over)}`);
+    expect(unsaid).toEqual([]);
   });
 });
