@@ -1,6 +1,6 @@
 import { pause } from "../ground/deadline.js";
 import { isCompactionError } from "../ground/errors.js";
-import { boundedStoreCall } from "../stores/bounded-store-call.js";
+import { boundedStoreCall, type StoreBudget } from "../stores/bounded-store-call.js";
 import type { CompactionStore } from "../stores/compaction-store.js";
 import type { ReportStoreError } from "./stateful-options.js";
 import { leaseKeyOf } from "../stores/store-keys.js";
@@ -34,7 +34,7 @@ export interface ConversationLeases {
    * same crossing again. A store that has no leases, could not say, or a holder that never writes
    * lets the call summarize alone.
    */
-  acquire<T>(key: string, signal: AbortSignal | undefined, arrived: () => Promise<T | undefined>): Promise<LeaseOutcome<T>>;
+  acquire<T>(key: string, signal: AbortSignal | undefined, arrived: () => Promise<T | undefined>, budget?: StoreBudget): Promise<LeaseOutcome<T>>;
 }
 
 type Answer = "leased" | "wait" | "free";
@@ -43,21 +43,25 @@ type Answer = "leased" | "wait" | "free";
 export function conversationLeases(options: ConversationLeaseOptions): ConversationLeases {
   const { store, leaseMs, storeTimeoutMs, report } = options;
 
-  async function release(key: string, token: string): Promise<void> {
-    try {
-      await boundedStoreCall(() => store.release?.(leaseKeyOf(key), token), "release", storeTimeoutMs, undefined);
-    } catch (error) {
-      report(error, { operation: "set", key });
-    }
+  async function release(key: string, token: string, budget?: StoreBudget): Promise<void> {
+    const released = boundedStoreCall(() => store.release?.(leaseKeyOf(key), token), "release", storeTimeoutMs).then(
+      () => undefined,
+      (error: unknown) => report(error, { operation: "set", key }),
+    );
+    // Once the store has not answered a call of this request, the release is sent all the same but
+    // not waited for: a compare-and-delete that runs late is still right (a client that queues it
+    // while it reconnects frees the lease as soon as the store is back), and the request has had
+    // its one wait on the store.
+    if (budget?.spent === undefined) await released;
   }
 
   /** `"leased"` when this call holds the lease, `"wait"` when another does, `"free"` when the store has no leases or could not say. */
-  async function ask(key: string, token: string, signal: AbortSignal | undefined): Promise<Answer> {
+  async function ask(key: string, token: string, signal: AbortSignal | undefined, budget: StoreBudget | undefined): Promise<Answer> {
     const acquire = store.acquire;
     if (typeof acquire !== "function") return "free";
     let answer: Promise<unknown> | undefined;
     try {
-      return (await boundedStoreCall(() => (answer = Promise.resolve(acquire.call(store, leaseKeyOf(key), token, leaseMs))), "acquire", storeTimeoutMs, signal)) ? "leased" : "wait";
+      return (await boundedStoreCall(() => (answer = Promise.resolve(acquire.call(store, leaseKeyOf(key), token, leaseMs))), "acquire", storeTimeoutMs, { signal, budget })) ? "leased" : "wait";
     } catch (error) {
       // Given up on (an abort, a timeout): a lease the store still grants is held by nobody, and
       // would keep every other call of the conversation waiting until it expires.
@@ -69,19 +73,19 @@ export function conversationLeases(options: ConversationLeaseOptions): Conversat
   }
 
   return {
-    async acquire<T>(key: string, signal: AbortSignal | undefined, arrived: () => Promise<T | undefined>): Promise<LeaseOutcome<T>> {
+    async acquire<T>(key: string, signal: AbortSignal | undefined, arrived: () => Promise<T | undefined>, budget?: StoreBudget): Promise<LeaseOutcome<T>> {
       const token = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-      let lease = await ask(key, token, signal);
+      let lease = await ask(key, token, signal, budget);
       const deadline = Date.now() + leaseMs;
       let found: T | undefined;
       while (lease === "wait" && Date.now() < deadline) {
         await pause(LEASE_POLL_MS, signal);
         found = await arrived();
         if (found !== undefined) break;
-        lease = await ask(key, token, signal);
+        lease = await ask(key, token, signal, budget);
       }
       const held = lease === "leased";
-      return { arrived: found, release: () => (held ? release(key, token) : Promise.resolve()) };
+      return { arrived: found, release: () => (held ? release(key, token, budget) : Promise.resolve()) };
     },
   };
 }

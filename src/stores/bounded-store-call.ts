@@ -6,22 +6,50 @@ export class StoreTimeoutError extends Error {
 }
 
 /**
+ * What one request may still wait on its store. A store that does not answer one call in time is
+ * taken as down for the rest of the request: its later calls are given up at once, so that an
+ * outage (a client that queues commands while it reconnects) costs a request one `storeTimeoutMs`
+ * in all, not one per store call.
+ */
+export interface StoreBudget {
+  /** The call that did not answer in time, once one has not. */
+  spent: StoreTimeoutError | undefined;
+}
+
+/** A request's store budget, whole. */
+export const storeBudget = (): StoreBudget => ({ spent: undefined });
+
+/** Told by name: `redisStore` is bundled apart from `statefulCompactor`, so its timeouts are another class. */
+const isStoreTimeout = (error: unknown): error is StoreTimeoutError => error instanceof Error && error.name === "StoreTimeoutError";
+
+/**
  * The result of a store call, or a `StoreTimeoutError` once `timeoutMs` has passed, or a
  * `CompactionError` with code `ABORTED` as soon as `signal` aborts: a store that stops answering
  * (a hung connection, an offline queue) never holds a request longer than the bound. A late
- * answer or rejection is ignored.
+ * answer or rejection is ignored. With the request's `budget`, a call that did not answer in time
+ * spends it, and a call made once it is spent is not made: it fails at once with a
+ * `StoreTimeoutError` that says why.
  */
-export function boundedStoreCall<T>(call: () => T | PromiseLike<T>, operation: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<Awaited<T>> {
+export function boundedStoreCall<T>(call: () => T | PromiseLike<T>, operation: string, timeoutMs: number, { signal, budget }: { signal?: AbortSignal | undefined; budget?: StoreBudget | undefined } = {}): Promise<Awaited<T>> {
   if (signal?.aborted) return Promise.reject(abortedError(signal));
+  if (budget?.spent !== undefined) {
+    return Promise.reject(new StoreTimeoutError(`The store's \`${operation}\` was not made: the store did not answer an earlier call of this request in time, and a request waits on its store once`));
+  }
   let pending: PromiseLike<T>;
   try {
     pending = Promise.resolve(call());
   } catch (error) {
     return Promise.reject(error);
   }
-  return raceDeadline(pending, {
+  const answer = raceDeadline(pending, {
     timeoutMs,
     timedOut: () => new StoreTimeoutError(`The store's \`${operation}\` did not answer within ${timeoutMs} ms (\`storeTimeoutMs\`)`),
     signal,
+  });
+  if (budget === undefined) return answer;
+  return answer.catch((error: unknown) => {
+    // The store's own bound (`redisStore`'s `timeoutMs`) counts as this one does.
+    if (isStoreTimeout(error)) budget.spent ??= error;
+    throw error;
   });
 }

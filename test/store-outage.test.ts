@@ -1,0 +1,105 @@
+// A store that goes away: a request waits on it once, counts as a call without state would, and
+// leaves no lease behind. Counted by the calls the store receives, never by the clock.
+import { describe, expect, it, vi } from "vitest";
+import { estimateTokens, memoryStore, statefulCompactor, type CompactionStore } from "../src/index.js";
+
+const history = [
+  { role: "system", content: "sys" },
+  ...Array.from({ length: 6 }, (_, i) => [{ role: "user", content: `question ${i} ${"x ".repeat(80)}` }, { role: "assistant", content: `answer ${i}` }]).flat(),
+];
+const never = () => new Promise<never>(() => {});
+
+/** A store whose every method hangs, as node-redis's offline queue holds commands while Redis is down; each call is counted. */
+function hungStore() {
+  const calls: string[] = [];
+  const hang = (name: string) => () => (calls.push(name), never());
+  const store: CompactionStore = { get: hang("get"), set: hang("set"), acquire: hang("acquire"), release: hang("release"), setIf: hang("setIf") };
+  return { store, calls };
+}
+
+describe("a request waits on a store that does not answer once", () => {
+  it.each([
+    ["a conversation without an archive", {}],
+    ["a conversation with an archive", { archive: true }],
+  ])("%s: after one call waits out storeTimeoutMs, the request's other store calls are not made", async (_, extra) => {
+    const { store, calls } = hungStore();
+    const errors: Error[] = [];
+    const summarize = vi.fn(() => "s");
+    const compact = statefulCompactor({ maxTokens: 200, summarize, store, storeTimeoutMs: 20, conversationId: "c", ...extra, events: { onStoreError: (error) => void errors.push(error as Error) } });
+    const output = await compact(history);
+    // Compacted as a call without state: the summary is made and returned.
+    expect(summarize).toHaveBeenCalledTimes(1);
+    expect(output).not.toBeNull();
+    // One call was made and waited out; every later one was given up at once, and said so.
+    expect(calls).toEqual(["get"]);
+    expect(errors.filter((error) => error.message.includes("did not answer within 20 ms"))).toHaveLength(1);
+    expect(errors.every((error) => error.name === "StoreTimeoutError")).toBe(true);
+    // The next request of the conversation asks the store again.
+    await compact(history);
+    expect(calls[1]).toBe("get");
+  });
+
+  it("a lease held when the store stops answering is given back without waiting for the answer", async () => {
+    const shared = memoryStore();
+    let down = false;
+    const calls: string[] = [];
+    const store: CompactionStore = {
+      get: (key) => (calls.push("get"), down ? never() : shared.get(key)),
+      set: (key, value) => (calls.push("set"), down ? never() : shared.set(key, value)),
+      acquire: (key, token, ms) => (calls.push("acquire"), shared.acquire!(key, token, ms)),
+      // A compare-and-delete that runs late is still right: sent, though the store may answer it only when it is back.
+      release: (key, token) => (calls.push("release"), shared.release!(key, token), down ? never() : undefined),
+    };
+    // Redis goes away while the summary is made.
+    const summarize = vi.fn(() => ((down = true), "s"));
+    const output = await statefulCompactor({ maxTokens: 200, summarize, store, storeTimeoutMs: 20, conversationId: "c", events: { onStoreError: () => {} } })(history);
+    expect(output).not.toBeNull();
+    // The write's read waited out its timeout, so the write itself was not made; the release was
+    // sent all the same, and not waited for.
+    expect(calls).toEqual(["get", "acquire", "get", "release"]);
+    expect(shared.acquire!("context-compactor:c:lease", "next", 1000)).toBe(true);
+  });
+});
+
+describe("a request whose store does not answer counts as a call without state", () => {
+  type Message = Record<string, unknown>;
+  /** Turn `t`: a question, a tool round, an answer. */
+  const turn = (t: number): Message[] => [
+    { role: "user", content: `t${t} question: ${"detail ".repeat(20)}` },
+    { role: "assistant", content: null, tool_calls: [{ id: `call${t}`, type: "function", function: { name: "lookup", arguments: `{"q":"${t}"}` } }] },
+    { role: "tool", tool_call_id: `call${t}`, content: `result${t}: ${"fact ".repeat(60)}` },
+    { role: "assistant", content: `answer${t}` },
+  ];
+  const request = (t: number): Message[] => [{ role: "system", content: "sys" }, ...Array.from({ length: t }, (_, past) => turn(past)).flat(), turn(t)[0]!];
+
+  it("two instances take turns through an outage: a usage reported for a request made with state this call cannot read is not counted by", async () => {
+    const shared = memoryStore();
+    let down = false;
+    const refused = () => Promise.reject(new Error("ECONNREFUSED"));
+    // One store object per instance, as each process holds its own client: each keeps its own writes.
+    const instance = (): CompactionStore => ({
+      get: (key) => (down ? refused() : shared.get(key)),
+      set: (key, value) => (down ? refused() : shared.set(key, value)),
+      acquire: (key, token, ms) => (down ? refused() : shared.acquire!(key, token, ms)),
+      release: (key, token) => (down ? refused() : shared.release!(key, token)),
+      setIf: (key, value, expected) => (down ? refused() : shared.setIf!(key, value, expected)),
+    });
+    const instances = [instance(), instance()];
+    const maxTokens = 1_000;
+    const over: string[] = [];
+    let usage: { inputTokens: number; messageCount: number } | undefined;
+    for (let t = 0; t < 24; t++) {
+      // Down for turns 12 to 17. Once it is back it holds none of the states written meanwhile,
+      // which the request before may have been made with.
+      down = t >= 12 && t < 18;
+      const messages = request(t);
+      const compact = statefulCompactor({ maxTokens, summarize: (older) => `summary of ${older.length} messages`, store: instances[t % 2]!, conversationId: "c", events: { onStoreError: () => {} } });
+      const result = await compact(messages, usage === undefined ? {} : { usage });
+      const sent = result?.messages ?? messages;
+      if (result?.overBudget === true || estimateTokens(sent) > maxTokens) over.push(`turn ${t}: ${estimateTokens(sent)} tokens`);
+      // What the provider counted of the request this turn sent (here, the estimate itself).
+      usage = { inputTokens: estimateTokens(sent), messageCount: messages.length };
+    }
+    expect(over).toEqual([]);
+  });
+});
