@@ -2,12 +2,14 @@
 // leaves no lease behind. Counted by the calls the store receives, never by the clock.
 import { describe, expect, it, vi } from "vitest";
 import { estimateTokens, memoryStore, statefulCompactor, type CompactionStore } from "../src/index.js";
+import { redisStore } from "../src/stores/redis.js";
 
 const history = [
   { role: "system", content: "sys" },
   ...Array.from({ length: 6 }, (_, i) => [{ role: "user", content: `question ${i} ${"x ".repeat(80)}` }, { role: "assistant", content: `answer ${i}` }]).flat(),
 ];
 const never = () => new Promise<never>(() => {});
+const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A store whose every method hangs, as node-redis's offline queue holds commands while Redis is down; each call is counted. */
 function hungStore() {
@@ -101,5 +103,62 @@ describe("a request whose store does not answer counts as a call without state",
       usage = { inputTokens: estimateTokens(sent), messageCount: messages.length };
     }
     expect(over).toEqual([]);
+  });
+});
+
+/**
+ * A node-redis client, as `redisStore` reads it (`sendCommand` and `isOpen`), whose `SET … NX`
+ * answers after `lateMs`; with `withdraws`, a command aborted before it answers never runs, as
+ * node-redis drops one from its offline queue (a command already written runs all the same).
+ */
+function lateRedis(lateMs: number, { withdraws }: { withdraws: boolean }) {
+  const sent: { args: string[]; aborted: () => boolean }[] = [];
+  const keys = new Map<string, string>();
+  const client = {
+    isOpen: true,
+    sendCommand(args: string[], options?: { abortSignal?: AbortSignal }) {
+      const signal = options?.abortSignal;
+      sent.push({ args, aborted: () => signal?.aborted === true });
+      const [command, key] = args;
+      if (command === "SET" && args.includes("NX")) {
+        return later(lateMs).then(() => {
+          if (withdraws && signal?.aborted) throw new Error("AbortError");
+          if (keys.has(key!)) return null;
+          keys.set(key!, args[2]!);
+          return "OK";
+        });
+      }
+      if (command === "EVAL") {
+        const [, , , lease, token] = args;
+        if (keys.get(lease!) === token) keys.delete(lease!);
+        return Promise.resolve(1);
+      }
+      return Promise.resolve(null);
+    },
+  };
+  return { client, sent, keys };
+}
+
+describe("redisStore leaves no lease of a call that gave up", () => {
+  it("a SET NX that answers OK after the call gave up is released with its token", async () => {
+    const { client, sent, keys } = lateRedis(40, { withdraws: false });
+    const store = redisStore(client, { timeoutMs: 10 });
+    await expect(Promise.resolve(store.acquire!("k:lease", "token-1", 30_000))).rejects.toMatchObject({ name: "StoreTimeoutError" });
+    // The command was on its way (this client does not drop it): once granted, it is given back.
+    await vi.waitFor(() => expect(sent.map(({ args }) => args[0])).toEqual(["SET", "EVAL"]));
+    expect(sent[1]!.args.slice(-2)).toEqual(["k:lease", "token-1"]);
+    expect(keys.has("k:lease")).toBe(false);
+  });
+
+  it("a command given up on is withdrawn from node-redis's queue (abortSignal), a release is not", async () => {
+    const { client, sent, keys } = lateRedis(40, { withdraws: true });
+    const store = redisStore(client, { timeoutMs: 10 });
+    await expect(Promise.resolve(store.acquire!("k:lease", "token-1", 30_000))).rejects.toMatchObject({ name: "StoreTimeoutError" });
+    expect(sent[0]!.aborted()).toBe(true);
+    await later(60);
+    expect(keys.has("k:lease")).toBe(false);
+    await store.release!("k:lease", "token-1");
+    expect(sent.at(-1)!.args[0]).toBe("EVAL");
+    expect(sent.at(-1)!.aborted()).toBe(false);
   });
 });
