@@ -253,11 +253,10 @@ describe("store calls are bounded", () => {
     const compact = statefulCompactor({ maxTokens: 200, summarize: () => "s", store: { get: never, set: () => {} }, storeTimeoutMs: 50, events: { onStoreError: (error) => errors.push(error) } });
     const output = await compact(history);
     expect(output).not.toBeNull();
-    // The get, given up on; then the write, not made: a request waits on its store once.
-    expect(errors.map((error) => (error as Error).name)).toEqual(["StoreTimeoutError", "StoreTimeoutError"]);
+    expect(errors).toHaveLength(1);
+    expect((errors[0] as Error).name).toBe("StoreTimeoutError");
     // Given up on at the bound it was given, not at the default one.
     expect((errors[0] as Error).message).toContain("within 50 ms");
-    expect((errors[1] as Error).message).toContain("`set` was not made");
     // The next call of the conversation is not queued behind the hung one.
     await expect(compact(history)).resolves.not.toBeNull();
   });

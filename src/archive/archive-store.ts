@@ -3,7 +3,7 @@
 
 import { isCompactionError } from "../ground/errors.js";
 import { ArchiveTrimmedError } from "./archive-trimmed-error.js";
-import { boundedStoreCall, type StoreBudget } from "../stores/bounded-store-call.js";
+import { boundedStoreCall, boundedStoreWrite, type StoreBudget } from "../stores/bounded-store-call.js";
 import { InvalidStateError } from "../stores/check-state.js";
 import type { CompactionStore } from "../stores/compaction-store.js";
 import { appendBounded, parseArchive, serializeArchive, type ArchivedRange } from "./conversation-archive.js";
@@ -73,15 +73,17 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
       if (trim.skipped.length > 0) report(new ArchiveTrimmedError([], maxBytes, trim.skipped), "set", key);
       return;
     }
+    let value: string;
     try {
       const payload = serializeArchive(ranges);
-      const value = stateKey === undefined ? payload : await signState(payload, await stateKey, { kind: "archive", key });
-      await boundedStoreCall(() => store.set(key, value), "set", storeTimeoutMs, { budget });
+      value = stateKey === undefined ? payload : await signState(payload, await stateKey, { kind: "archive", key });
     } catch (error) {
       report(error, "set", key);
       return;
     }
-    if (trim.dropped.length > 0 || trim.skipped.length > 0) report(new ArchiveTrimmedError(trim.dropped, maxBytes, trim.skipped), "set", key);
+    let written = true;
+    await boundedStoreWrite(() => store.set(key, value), "set", storeTimeoutMs, { budget, failed: (error) => ((written = false), report(error, "set", key)) });
+    if (written && (trim.dropped.length > 0 || trim.skipped.length > 0)) report(new ArchiveTrimmedError(trim.dropped, maxBytes, trim.skipped), "set", key);
   }
 
   return { read, append };

@@ -1,5 +1,5 @@
 import { isCompactionError } from "../ground/errors.js";
-import { boundedStoreCall, type StoreBudget } from "../stores/bounded-store-call.js";
+import { boundedStoreCall, boundedStoreWrite, type StoreBudget } from "../stores/bounded-store-call.js";
 import { InvalidStateError } from "../stores/check-state.js";
 import type { CompactionStore } from "../stores/compaction-store.js";
 import { parseStates, serializeStates, type ConversationState } from "../stores/conversation-state.js";
@@ -135,14 +135,16 @@ export function branchStorage(options: BranchStorageOptions): BranchStorage {
   const signed = async (key: string, payload: string): Promise<string> => (stateKey === undefined ? payload : signState(payload, await stateKey, { kind: "state", key }));
 
   async function writeValue(key: string, payload: string, budget: StoreBudget | undefined): Promise<void> {
+    const failed = (error: unknown) => report(error, { operation: "set", key });
+    let value: string;
     try {
-      const value = await signed(key, payload);
-      ownWrites?.set(key, value);
-      // The result is ready: a write that does not answer in time is reported, not waited for.
-      await boundedStoreCall(() => store.set(key, value), "set", storeTimeoutMs, { budget });
+      value = await signed(key, payload);
     } catch (error) {
-      report(error, { operation: "set", key });
+      return failed(error);
     }
+    ownWrites?.set(key, value);
+    // The result is ready: a write that does not answer in time is reported, not waited for.
+    await boundedStoreWrite(() => store.set(key, value), "set", storeTimeoutMs, { budget, failed });
   }
 
   /** `setIf` through the store: false only when the store answered that the key holds something else. */

@@ -1,6 +1,6 @@
 import { pause } from "../ground/deadline.js";
 import { isCompactionError } from "../ground/errors.js";
-import { boundedStoreCall, type StoreBudget } from "../stores/bounded-store-call.js";
+import { boundedStoreCall, boundedStoreWrite, type StoreBudget } from "../stores/bounded-store-call.js";
 import type { CompactionStore } from "../stores/compaction-store.js";
 import type { ReportStoreError } from "./stateful-options.js";
 import { leaseKeyOf } from "../stores/store-keys.js";
@@ -44,15 +44,10 @@ export function conversationLeases(options: ConversationLeaseOptions): Conversat
   const { store, leaseMs, storeTimeoutMs, report } = options;
 
   async function release(key: string, token: string, budget?: StoreBudget): Promise<void> {
-    const released = boundedStoreCall(() => store.release?.(leaseKeyOf(key), token), "release", storeTimeoutMs).then(
-      () => undefined,
-      (error: unknown) => report(error, { operation: "set", key }),
-    );
-    // Once the store has not answered a call of this request, the release is sent all the same but
-    // not waited for: a compare-and-delete that runs late is still right (a client that queues it
-    // while it reconnects frees the lease as soon as the store is back), and the request has had
-    // its one wait on the store.
-    if (budget?.spent === undefined) await released;
+    // Once the store has not answered a call of this request, the release is sent but not waited
+    // for: a compare-and-delete that runs late is still right (a client that queues it while it
+    // reconnects frees the lease as soon as the store is back).
+    await boundedStoreWrite(() => store.release?.(leaseKeyOf(key), token), "release", storeTimeoutMs, { budget, failed: (error) => report(error, { operation: "set", key }) });
   }
 
   /** `"leased"` when this call holds the lease, `"wait"` when another does, `"free"` when the store has no leases or could not say. */

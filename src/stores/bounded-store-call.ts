@@ -53,3 +53,16 @@ export function boundedStoreCall<T>(call: () => T | PromiseLike<T>, operation: s
     throw error;
   });
 }
+
+/**
+ * A write whose answer the request can do without: waited for, as `boundedStoreCall` waits, while
+ * the request's budget is whole; once it is spent, sent all the same but not waited for, its
+ * failure reported through `failed` whenever it comes. The request has had its one wait on the
+ * store, and a store that was only slow (a loaded machine, not an outage) still gets the write,
+ * which the next request would otherwise have to make again.
+ */
+export async function boundedStoreWrite(call: () => unknown, operation: string, timeoutMs: number, { budget, failed }: { budget: StoreBudget | undefined; failed: (error: unknown) => void }): Promise<void> {
+  const spent = budget?.spent !== undefined;
+  const written = boundedStoreCall(call, operation, timeoutMs, spent ? {} : { budget }).then(() => undefined, failed);
+  if (!spent) await written;
+}
