@@ -58,10 +58,42 @@ describe("a request waits on a store that does not answer once", () => {
     const summarize = vi.fn(() => ((down = true), "s"));
     const output = await statefulCompactor({ maxTokens: 200, summarize, store, storeTimeoutMs: 20, conversationId: "c", events: { onStoreError: () => {} } })(history);
     expect(output).not.toBeNull();
-    // The write's read waited out its timeout; the write and the release were sent all the same,
-    // and not waited for.
-    expect(calls).toEqual(["get", "acquire", "get", "set", "release"]);
+    // The state read again once the lease was taken; then the write's read waited out its timeout,
+    // and the write and the release were sent all the same, and not waited for.
+    expect(calls).toEqual(["get", "acquire", "get", "get", "set", "release"]);
     expect(shared.acquire!("context-compactor:c:lease", "next", 1000)).toBe(true);
+  });
+});
+
+describe("one summary per crossing when the lease changes hands between a read and an ask", () => {
+  it("a call that takes the lease after another instance summarized, wrote and released it goes on from that state", async () => {
+    const shared = memoryStore();
+    // The second instance asks for the lease only once the first has finished with it.
+    let firstDone!: () => void;
+    const done = new Promise<void>((resolve) => (firstDone = resolve));
+    let secondRead!: () => void;
+    const read = new Promise<void>((resolve) => (secondRead = resolve));
+    const first: CompactionStore = { get: (key) => shared.get(key), set: (key, value) => shared.set(key, value), setIf: (key, value, expected) => shared.setIf!(key, value, expected), acquire: (key, token, ms) => shared.acquire!(key, token, ms), release: (key, token) => shared.release!(key, token) };
+    const second: CompactionStore = {
+      ...first,
+      get: (key) => {
+        secondRead();
+        return shared.get(key);
+      },
+      acquire: async (key, token, ms) => {
+        await done;
+        return shared.acquire!(key, token, ms);
+      },
+    };
+    const summarize = vi.fn(() => "s");
+    const compactor = (store: CompactionStore) => statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c" });
+    const later = compactor(second)(history);
+    // The first instance reads, summarizes, writes and gives the lease back after the second has read.
+    await read;
+    const earlier = await compactor(first)(history);
+    firstDone();
+    expect(await later).toEqual(earlier);
+    expect(summarize).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -19,7 +19,7 @@ export interface ConversationLeaseOptions {
 
 /** What came of asking for the lease: the state another instance made meanwhile, if any, and the lease to give back. */
 export interface LeaseOutcome<T> {
-  /** What `arrived` found while another instance held the lease; undefined when this call may summarize. */
+  /** What `arrived` found while another instance held the lease, or once this call took it; undefined when this call may summarize. */
   arrived: T | undefined;
   /** Gives the lease back when this call holds it; does nothing otherwise. Never rejects. */
   release(): Promise<void>;
@@ -31,8 +31,9 @@ export interface ConversationLeases {
    * Before summarizing: the lease on the conversation, when the store offers leases. While another
    * instance holds it, `arrived` is asked every `LEASE_POLL_MS` for the state that instance writes,
    * up to `leaseMs`; when it answers, that is the outcome, and this call does not summarize the
-   * same crossing again. A store that has no leases, could not say, or a holder that never writes
-   * lets the call summarize alone.
+   * same crossing again; so too when `arrived` answers right after this call took the lease (its
+   * holder before finished in between). A store that has no leases, could not say, or a holder
+   * that never writes lets the call summarize alone.
    */
   acquire<T>(key: string, signal: AbortSignal | undefined, arrived: () => Promise<T | undefined>, budget?: StoreBudget): Promise<LeaseOutcome<T>>;
 }
@@ -72,7 +73,10 @@ export function conversationLeases(options: ConversationLeaseOptions): Conversat
       const token = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
       let lease = await ask(key, token, signal, budget);
       const deadline = Date.now() + leaseMs;
-      let found: T | undefined;
+      // Another instance may have summarized, written its state and given the lease back between
+      // this call's read of the state and its ask: what it wrote is looked for once more, so that
+      // the same crossing is not summarized twice.
+      let found = lease === "leased" ? await arrived() : undefined;
       while (lease === "wait" && Date.now() < deadline) {
         await pause(LEASE_POLL_MS, signal);
         found = await arrived();
