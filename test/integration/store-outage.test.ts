@@ -65,8 +65,9 @@ class Instance {
   private next = 0;
   private readonly pending = new Map<number, (answer: Answer) => void>();
   constructor(setUp: string, url: string) {
-    // The guide's error listener logs each reconnection attempt: not this test's output.
-    this.child = fork(worker, [setUp, JSON.stringify(config)], { env: { ...process.env, REDIS_URL: url }, stdio: ["ignore", "ignore", "ignore", "ipc"] });
+    this.child = fork(worker, [setUp, JSON.stringify(config)], { env: { ...process.env, REDIS_URL: url }, stdio: ["ignore", "ignore", "pipe", "ipc"] });
+    // The guide's error listener logs each reconnection attempt ("redis: …"): not this test's output.
+    this.child.stderr!.on("data", (chunk: Buffer) => process.stderr.write(chunk.toString("utf8").replace(/^redis: .*\n/gm, "")));
     this.ready = new Promise((resolve, reject) => {
       this.child.on("message", (message: { ready?: true; id: number } & Answer) => (message.ready ? resolve() : this.pending.get(message.id)?.(message)));
       this.child.on("exit", (code, signal) => reject(new Error(`an instance exited (${code ?? signal})`)));
