@@ -114,7 +114,8 @@ function commandsOf(client: Loose, ttl: number | undefined): Commands {
  * (`createClient`), ioredis, or Upstash's REST client. No dependency: the client is passed in and
  * read by its shape. Values are the small JSON state of each conversation; `ttlSeconds` expires
  * them, and every command fails after `timeoutMs`
- * rather than wait on a connection that does not answer.
+ * rather than wait on a connection that does not answer. A command given up on is withdrawn from
+ * node-redis's offline queue, and a lease granted after its `acquire` gave up is given back.
  *
  * @param client - a connected (or lazily connecting) client
  * @param options - `prefix`, `ttlSeconds`, `timeoutMs`
@@ -123,7 +124,7 @@ function commandsOf(client: Loose, ttl: number | undefined): Commands {
  * ```ts
  * import { createClient } from "redis";
  * import { redisStore } from "context-compactor/redis";
- * const client = createClient({ url: process.env.REDIS_URL, disableOfflineQueue: true });
+ * const client = createClient({ url: process.env.REDIS_URL });
  * client.on("error", (error) => console.warn("redis:", error.message));
  * void client.connect().catch(() => {});
  * const store = redisStore(client, { ttlSeconds: 7 * 24 * 3600 });
