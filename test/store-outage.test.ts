@@ -196,3 +196,79 @@ describe("redisStore leaves no lease of a call that gave up", () => {
     expect(sent.at(-1)!.aborted()).toBe(false);
   });
 });
+
+describe("attacked: a store that answers late, answers wrong, or throws", () => {
+  const maxTokens = 200;
+  const fits = (result: { messages: readonly object[]; overBudget?: boolean } | null) => {
+    const sent = result?.messages ?? history;
+    return result?.overBudget !== true && estimateTokens(sent) <= maxTokens;
+  };
+
+  it("late: every call answers after the timeout; the request waits once, and the lease granted late is given back", async () => {
+    const shared = memoryStore();
+    const calls: string[] = [];
+    const late = (name: string, answer: () => unknown) => (calls.push(name), later(60).then(answer));
+    const store: CompactionStore = {
+      get: (key) => late("get", () => shared.get(key)) as Promise<string | null | undefined>,
+      set: (key, value) => late("set", () => shared.set(key, value)),
+      acquire: (key, token, ms) => late("acquire", () => shared.acquire!(key, token, ms)) as Promise<boolean>,
+      release: (key, token) => late("release", () => shared.release!(key, token)),
+    };
+    const compact = statefulCompactor({ maxTokens, summarize: () => "s", store, storeTimeoutMs: 20, conversationId: "c", events: { onStoreError: () => {} } });
+    expect(fits(await compact(history))).toBe(true);
+    // The get waited out; the lease was not asked for; the write was sent and not waited for.
+    expect(calls).toEqual(["get", "set"]);
+    // A lease the store grants after its caller gave up is given back once granted.
+    const leases = statefulCompactor({ maxTokens, summarize: () => "s", store: { ...store, get: (key) => shared.get(key) }, storeTimeoutMs: 20, conversationId: "d", events: { onStoreError: () => {} } });
+    expect(fits(await leases(history))).toBe(true);
+    await vi.waitFor(() => expect(calls.filter((name) => name === "release")).toHaveLength(1));
+    await later(80);
+    expect(shared.acquire!("context-compactor:d:lease", "next", 1000)).toBe(true);
+  });
+
+  it.each([
+    ["a number", 42],
+    ["an object", {}],
+    ["an array", []],
+    ["text that is not JSON", "garbage"],
+    ["a state of an unknown version", '{"version":999}'],
+    ["a state that claims to cover 10^9 messages", '[{"version":3,"covered":1e9,"digest":"x","pinned":[],"summary":[]}]'],
+    ["100,000 characters of noise", "x".repeat(100_000)],
+  ])("wrong: get answers %s; the request is compacted without state, and it is reported", async (_, value) => {
+    const errors: unknown[] = [];
+    const store: CompactionStore = { get: () => value as string, set: () => {}, acquire: () => "yes" as unknown as boolean, release: () => {} };
+    const result = await statefulCompactor({ maxTokens, summarize: () => "s", store, conversationId: "c", events: { onStoreError: (error) => void errors.push(error) } })(history);
+    expect(fits(result)).toBe(true);
+    expect(errors.length).toBeGreaterThan(0);
+  });
+
+  it("wrong: acquire answers something other than true or false; the call still summarizes once and fits", async () => {
+    for (const answer of [1, "OK", {}, null, undefined, Number.NaN]) {
+      const summarize = vi.fn(() => "s");
+      const shared = memoryStore();
+      // A falsy answer reads as a lease held by another instance: the call waits for its state up
+      // to the lease's length (here 150 ms), then summarizes alone.
+      const store: CompactionStore = { get: (key) => shared.get(key), set: (key, value) => shared.set(key, value), acquire: () => answer as unknown as boolean, release: () => {} };
+      const result = await statefulCompactor({ maxTokens, summarize, store, conversationId: "c", summary: { timeoutMs: 150 } })(history);
+      expect(fits(result)).toBe(true);
+      expect(summarize).toHaveBeenCalledTimes(1);
+    }
+  });
+
+  it("throws: every method throws synchronously; nothing waits, the request fits, and each failure is reported", async () => {
+    const calls: string[] = [];
+    const boom = (name: string) => () => {
+      calls.push(name);
+      throw new Error(`${name} exploded`);
+    };
+    const errors: Error[] = [];
+    const store: CompactionStore = { get: boom("get"), set: boom("set"), acquire: boom("acquire"), release: boom("release"), setIf: boom("setIf") };
+    const result = await statefulCompactor({ maxTokens, summarize: () => "s", store, storeTimeoutMs: 60_000, conversationId: "c", archive: true, events: { onStoreError: (error) => void errors.push(error as Error) } })(history);
+    expect(fits(result)).toBe(true);
+    // A store that fails at once has cost no wait, so no call is skipped: the state's get, the
+    // lease, the archive's get, and the state's write (not preceded by a read the store just failed).
+    expect(calls).toEqual(["get", "acquire", "get", "set"]);
+    expect(errors.map((error) => error.message)).toEqual(expect.arrayContaining(["get exploded", "acquire exploded", "set exploded"]));
+    expect(errors.some((error) => error.name === "StoreTimeoutError")).toBe(false);
+  });
+});
