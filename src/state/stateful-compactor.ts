@@ -25,7 +25,7 @@ import { conversationLeases } from "./conversation-leases.js";
 import { conversationQueue } from "./conversation-queue.js";
 import { STATE_VERSION, type ConversationState } from "../stores/conversation-state.js";
 import { UnreadableValueError, digestMessages } from "../stores/digest.js";
-import { storeBudget, type StoreBudget } from "../stores/bounded-store-call.js";
+import type { StoreBudget } from "../stores/bounded-store-call.js";
 import { droppedMessages } from "../archive/dropped-messages.js";
 import { recallFromArchive } from "../archive/recall-archive.js";
 import { resolveStatefulOptions, type RecallOptions, type StatefulCallOptions, type StatefulCompactorOptions } from "./stateful-options.js";
@@ -154,7 +154,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       if (!(error instanceof UnreadableValueError)) throw error;
       // Its opening cannot be read, so the conversation has no key: it is compacted without state.
       const usage = checkedUsage(call.usage, messages.length);
-      return withoutState(error, { messages, key: `${KEY_PREFIX}auto:unreadable`, signal, usage, reported: usage, note: undefined, forced: false, refused: false, seen: { tokens: 0, compacted: false }, view, budget: storeBudget() });
+      return withoutState(error, { messages, key: `${KEY_PREFIX}auto:unreadable`, signal, usage, reported: usage, note: undefined, forced: false, refused: false, seen: { tokens: 0, compacted: false }, view, budget: {} });
     }
     return queue.inTurn(key, async () => {
       const verdict = readVerdict(call.response, sent.get(key), messages, settings.onProviderVerdict);
@@ -162,7 +162,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       // A compaction the agent asked for is this call's, in the conversation's turn.
       const note = requests.take(key);
       const seen = { tokens: 0, compacted: false };
-      const result = await compactOnce({ messages, key, signal, usage, reported: usage, note, forced: verdict.overflowed, refused: verdict.refused, seen, view, budget: storeBudget() });
+      const result = await compactOnce({ messages, key, signal, usage, reported: usage, note, forced: verdict.overflowed, refused: verdict.refused, seen, view, budget: {} });
       requests.saw(key, seen.tokens, note !== undefined && seen.compacted);
       sent.set(key, result === null ? messages : result.messages);
       return result;

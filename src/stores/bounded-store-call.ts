@@ -12,15 +12,9 @@ export class StoreTimeoutError extends Error {
  * in all, not one per store call.
  */
 export interface StoreBudget {
-  /** The call that did not answer in time, once one has not. */
-  spent: StoreTimeoutError | undefined;
+  /** True once a call of the request has not answered in time. */
+  spent?: boolean;
 }
-
-/** A request's store budget, whole. */
-export const storeBudget = (): StoreBudget => ({ spent: undefined });
-
-/** Told by name: `redisStore` is bundled apart from `statefulCompactor`, so its timeouts are another class. */
-const isStoreTimeout = (error: unknown): error is StoreTimeoutError => error instanceof Error && error.name === "StoreTimeoutError";
 
 /**
  * The result of a store call, or a `StoreTimeoutError` once `timeoutMs` has passed, or a
@@ -32,9 +26,7 @@ const isStoreTimeout = (error: unknown): error is StoreTimeoutError => error ins
  */
 export function boundedStoreCall<T>(call: () => T | PromiseLike<T>, operation: string, timeoutMs: number, { signal, budget }: { signal?: AbortSignal | undefined; budget?: StoreBudget | undefined } = {}): Promise<Awaited<T>> {
   if (signal?.aborted) return Promise.reject(abortedError(signal));
-  if (budget?.spent !== undefined) {
-    return Promise.reject(new StoreTimeoutError(`The store's \`${operation}\` was not made: the store did not answer an earlier call of this request in time, and a request waits on its store once`));
-  }
+  if (budget?.spent) return Promise.reject(new StoreTimeoutError(`The store's \`${operation}\` was not made: an earlier call of this request timed out`));
   let pending: PromiseLike<T>;
   try {
     pending = Promise.resolve(call());
@@ -46,12 +38,14 @@ export function boundedStoreCall<T>(call: () => T | PromiseLike<T>, operation: s
     timedOut: () => new StoreTimeoutError(`The store's \`${operation}\` did not answer within ${timeoutMs} ms (\`storeTimeoutMs\`)`),
     signal,
   });
-  if (budget === undefined) return answer;
-  return answer.catch((error: unknown) => {
-    // The store's own bound (`redisStore`'s `timeoutMs`) counts as this one does.
-    if (isStoreTimeout(error)) budget.spent ??= error;
-    throw error;
-  });
+  return budget === undefined
+    ? answer
+    : answer.catch((error: unknown) => {
+        // Told by name, so that the store's own bound (`redisStore`'s `timeoutMs`, bundled apart
+        // with its own class) counts as this one does.
+        if ((error as Error | undefined)?.name === "StoreTimeoutError") budget.spent = true;
+        throw error;
+      });
 }
 
 /**
@@ -62,7 +56,7 @@ export function boundedStoreCall<T>(call: () => T | PromiseLike<T>, operation: s
  * which the next request would otherwise have to make again.
  */
 export async function boundedStoreWrite(call: () => unknown, operation: string, timeoutMs: number, { budget, failed }: { budget: StoreBudget | undefined; failed: (error: unknown) => void }): Promise<void> {
-  const spent = budget?.spent !== undefined;
+  const spent = budget?.spent === true;
   const written = boundedStoreCall(call, operation, timeoutMs, spent ? {} : { budget }).then(() => undefined, failed);
   if (!spent) await written;
 }
