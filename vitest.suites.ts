@@ -12,6 +12,8 @@ export const endToEndSuites = [
   // redis-server, with node-redis, ioredis and Upstash's REST client.
   "test/integration/redis-store.test.ts",
   "test/integration/redis-clients.test.ts",
+  // Redis stopped and started again under two processes with the deployment guide's client.
+  "test/integration/store-outage.test.ts",
   // Headless Chromium.
   "test/integration/inspect-html.test.ts",
   // Each integration's recipe as the docs print it, over several crossings; Mastra's in the Node 22 of runtimes/.

@@ -8,7 +8,8 @@ import { redisStore } from "context-compactor/redis";
 // Set up for a cold start: an error listener (without one, a Redis restart crashes the process), a
 // connection that is not awaited (an instance boots while Redis is down, and reconnects on its
 // own), and the offline queue left on, so that the first request's commands wait for the
-// connection instead of failing; each store call is bounded by `storeTimeoutMs` (1 s) all the same.
+// connection instead of failing. A request waits on the store `storeTimeoutMs` (1 s) at most in
+// all, and a command it gave up on is taken out of the queue: none runs when Redis is back.
 const redis = createClient({ url: process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379" });
 redis.on("error", (error: Error) => console.warn(`redis: ${error.message}`));
 void redis.connect().catch(() => {});

@@ -3,7 +3,7 @@
 
 import { isCompactionError } from "../ground/errors.js";
 import { ArchiveTrimmedError } from "./archive-trimmed-error.js";
-import { boundedStoreCall } from "../stores/bounded-store-call.js";
+import { boundedStoreCall, boundedStoreWrite, type StoreBudget } from "../stores/bounded-store-call.js";
 import { InvalidStateError } from "../stores/check-state.js";
 import type { CompactionStore } from "../stores/compaction-store.js";
 import { appendBounded, parseArchive, serializeArchive, type ArchivedRange } from "./conversation-archive.js";
@@ -28,11 +28,11 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
    * (reported). An archive that is unsigned, signed with another key or unreadable is reported and
    * read as empty.
    */
-  async function read(conversationKey: string, signal: AbortSignal | undefined): Promise<ArchivedRange[] | undefined> {
+  async function read(conversationKey: string, signal: AbortSignal | undefined, budget?: StoreBudget): Promise<ArchivedRange[] | undefined> {
     const key = archiveKeyOf(conversationKey);
     let text: unknown;
     try {
-      text = await boundedStoreCall(() => store.get(key), "get", storeTimeoutMs, signal);
+      text = await boundedStoreCall(() => store.get(key), "get", storeTimeoutMs, { signal, budget });
     } catch (error) {
       if (isCompactionError(error) && error.code === "ABORTED") throw error;
       report(error, "get", key);
@@ -61,10 +61,10 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
    * `ArchiveTrimmedError` reported. With `refresh`, an archive that gains nothing is written again
    * all the same, so that it expires no sooner than the state just written beside it.
    */
-  async function append(conversationKey: string, range: ArchivedRange | undefined, { read: readAlready, refresh = false }: { read?: { ranges: ArchivedRange[] | undefined }; refresh?: boolean } = {}): Promise<void> {
+  async function append(conversationKey: string, range: ArchivedRange | undefined, { read: readAlready, refresh = false, budget }: { read?: { ranges: ArchivedRange[] | undefined }; refresh?: boolean; budget?: StoreBudget } = {}): Promise<void> {
     const key = archiveKeyOf(conversationKey);
     // The result is ready: like the state's write, this one is not given up when the call aborts.
-    const current = readAlready === undefined ? await read(conversationKey, undefined) : readAlready.ranges;
+    const current = readAlready === undefined ? await read(conversationKey, undefined, budget) : readAlready.ranges;
     if (current === undefined) return;
     const { ranges, trim, added } = range === undefined ? { ranges: current, trim: { dropped: [], skipped: [] }, added: false } : appendBounded(current, range, maxBytes);
     // Every message is archived already (a payload cut again on this call), or too large to be:
@@ -73,15 +73,17 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
       if (trim.skipped.length > 0) report(new ArchiveTrimmedError([], maxBytes, trim.skipped), "set", key);
       return;
     }
+    let value: string;
     try {
       const payload = serializeArchive(ranges);
-      const value = stateKey === undefined ? payload : await signState(payload, await stateKey, { kind: "archive", key });
-      await boundedStoreCall(() => store.set(key, value), "set", storeTimeoutMs, undefined);
+      value = stateKey === undefined ? payload : await signState(payload, await stateKey, { kind: "archive", key });
     } catch (error) {
       report(error, "set", key);
       return;
     }
-    if (trim.dropped.length > 0 || trim.skipped.length > 0) report(new ArchiveTrimmedError(trim.dropped, maxBytes, trim.skipped), "set", key);
+    let written = true;
+    await boundedStoreWrite(() => store.set(key, value), "set", storeTimeoutMs, { budget, failed: (error) => ((written = false), report(error, "set", key)) });
+    if (written && (trim.dropped.length > 0 || trim.skipped.length > 0)) report(new ArchiveTrimmedError(trim.dropped, maxBytes, trim.skipped), "set", key);
   }
 
   return { read, append };

@@ -25,6 +25,7 @@ import { conversationLeases } from "./conversation-leases.js";
 import { conversationQueue } from "./conversation-queue.js";
 import { STATE_VERSION, type ConversationState } from "../stores/conversation-state.js";
 import { UnreadableValueError, digestMessages } from "../stores/digest.js";
+import type { StoreBudget } from "../stores/bounded-store-call.js";
 import { droppedMessages } from "../archive/dropped-messages.js";
 import { recallFromArchive } from "../archive/recall-archive.js";
 import { resolveStatefulOptions, type RecallOptions, type StatefulCallOptions, type StatefulCompactorOptions } from "./stateful-options.js";
@@ -82,6 +83,8 @@ interface Call<T extends AnyMessage> {
   seen: { tokens: number; compacted: boolean };
   /** The call's reading of its input: each message's format, told once, when the call starts. */
   view: TranscriptView<T>;
+  /** What the call may still wait on its store: once a store call went unanswered, none is waited for again. */
+  budget: StoreBudget;
 }
 
 /**
@@ -141,7 +144,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       if (!(error instanceof UnreadableValueError)) throw error;
       // Its opening cannot be read, so the conversation has no key: it is compacted without state.
       const usage = checkedUsage(call.usage, messages.length);
-      return withoutState(error, { messages, key: `${KEY_PREFIX}auto:unreadable`, signal, usage, reported: usage, forced: false, refused: false, seen: { tokens: 0, compacted: false }, view });
+      return withoutState(error, { messages, key: `${KEY_PREFIX}auto:unreadable`, signal, usage, reported: usage, forced: false, refused: false, seen: { tokens: 0, compacted: false }, view, budget: {} });
     }
     return queue.inTurn(key, async () => {
       const verdict = readVerdict(call.response, sent.get(key)?.deref(), settings.onProviderVerdict);
@@ -150,7 +153,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       const reported = call.usage ?? (verdict.usage === undefined ? undefined : { ...verdict.usage, messageCount: requestLength(messages, formatDialect(messages, settings.format, view)) });
       const usage = checkedUsage(reported, messages.length);
       const seen = { tokens: 0, compacted: false };
-      const result = await compactOnce({ messages, key, signal, usage, reported: usage, forced: verdict.overflowed, refused: verdict.refused, seen, view });
+      const result = await compactOnce({ messages, key, signal, usage, reported: usage, forced: verdict.overflowed, refused: verdict.refused, seen, view, budget: {} });
       sent.set(key, new WeakRef(result === null ? messages : result.messages));
       return result;
     });
@@ -178,13 +181,13 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
 
   /** Read state → plan → lease (only to summarize) → engine → write state → archive. */
   async function compactStored<T extends M>(input: Call<T>): Promise<CompactionResult<T> | null> {
-    const { messages, key, signal, view } = input;
+    const { messages, key, signal, view, budget } = input;
     const apply: ApplyContext<T> = { settings, invalid: (error) => report(error, { operation: "get", key }), followsSlidWindow: !isAutomaticKey(key), formats: view };
     // After a refusal, every stored provider compaction of the conversation stands as its readable
     // shadow: the provider will refuse the item again, and the shadow says what it replaced.
     const shadows = new Set<ConversationState>();
     const readBranches = async () => {
-      const states = await branches.read(key, signal);
+      const states = await branches.read(key, signal, budget);
       if (!input.refused) return states;
       return states.map((state) => {
         const shadow = shadowState(state, messages, settings);
@@ -193,7 +196,12 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       });
     };
     let applied = await bestBranch(messages, await readBranches(), apply);
-    const call = { ...input, usage: input.usage ?? (await usageFromState(messages, applied.state)), shadows };
+    // A usage the caller reports describes the request it sent, made with the conversation's state
+    // as the store held it. When the store did not answer, this call cannot tell which state that
+    // was (another instance's, which never reached this one), and counts as a call without it would.
+    const answered = branches.answered(key);
+    const reported = answered ? input.reported : undefined;
+    const call = { ...input, reported, usage: (answered ? input.usage : undefined) ?? (await usageFromState(messages, applied.state)), shadows };
     // One summary per crossing across instances: only the holder of the lease summarizes; the
     // others wait for its state, then go on from it (and summarize alone if it never comes).
     let planned = typeof store.acquire === "function" ? planWithSettings(applied.base, settingsOf(input), definedFields({ usage: usageOfBase(call.usage, applied.state, applied.origin), stored: applied.stored, history: histories.of(key), formats: formatsOfBase(applied, view) })) : undefined;
@@ -201,7 +209,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const lease = await leases.acquire(key, signal, async () => {
       const continued = await bestBranch(messages, await readBranches(), apply);
       return continued.state !== undefined && continued.state.digest !== applied.state?.digest ? continued : undefined;
-    });
+    }, budget);
     if (lease.arrived !== undefined) {
       applied = lease.arrived;
       planned = undefined;
@@ -214,7 +222,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   }
 
   async function compactApplied<T extends M>(call: Call<T>, applied: AppliedState<T>, planned: EnginePlan<T> | undefined): Promise<CompactionResult<T> | null> {
-    const { messages, key, signal, usage, reported, seen, view } = call;
+    const { messages, key, signal, usage, reported, seen, view, budget } = call;
     const callSettings = settingsOf(call);
     const { state, base, origin, stored } = applied;
     const baseFormats = formatsOfBase(applied, view);
@@ -231,7 +239,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     let engineSettings: Settings<T> = archived && state !== undefined ? { ...callSettings, withoutSummarySuffix: (text) => withoutArchiveLine(text, { last: (state.conversationCovered ?? state.covered) - 1, toolName: resolved.archiveToolName }) } : callSettings;
     if (archived) {
       planned ??= planWithSettings(base, callSettings, definedFields({ usage: engineUsage, stored, history: histories.of(key), formats: baseFormats }));
-      if (planned.action === "summarize" || planned.action === "truncate") archiveRead = { ranges: await archive.read(key, signal) };
+      if (planned.action === "summarize" || planned.action === "truncate") archiveRead = { ranges: await archive.read(key, signal, budget) };
     }
     const positionOf = archivePositions(messages, state, archiveRead?.ranges, { dialect: formatDialect(messages, settings.format, view), formats: view });
     if (archived && archiveRead !== undefined && planned?.action === "summarize") {
@@ -246,14 +254,14 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
       if (state !== undefined && call.shadows?.has(state) === true) {
         await unlessUnreadable(key, async () => {
           const next = reported === undefined ? undefined : await stateWithUsage(messages, state, reported);
-          await branches.write(key, { next: next ?? state, messages, extended: state, signal });
+          await branches.write(key, { next: next ?? state, messages, extended: state, signal, budget });
         });
       } else if (reported !== undefined && state !== undefined && !(archived && store.ttlMs !== undefined)) {
         // Sent with the state as it is: what the provider reported for it is kept with the state;
         // not when a store that expires values would then keep the state longer than its archive.
         await unlessUnreadable(key, async () => {
           const next = await stateWithUsage(messages, state, reported);
-          if (next !== undefined) await branches.write(key, { next, messages, extended: state, signal });
+          if (next !== undefined) await branches.write(key, { next, messages, extended: state, signal, budget });
         });
       }
       return base === messages ? null : { messages: base.slice() };
@@ -266,7 +274,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     if (archived && outcome.strategy !== "mask") {
       try {
         const range = rangeOf(droppedMessages({ messages, base, sent: outcome.messages, inputIndex, positionOf }));
-        await archive.append(key, range, { ...(archiveRead === undefined ? {} : { read: archiveRead }), refresh: summarized });
+        await archive.append(key, range, { ...(archiveRead === undefined ? {} : { read: archiveRead }), refresh: summarized, budget });
       } catch (error) {
         report(error, { operation: "set", key: archiveKeyOf(key) });
       }
@@ -275,7 +283,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   }
 
   /** Stores what a summary made: the summary, and which leading input messages it covers. */
-  async function writeOutcome<T extends M>({ messages, key, signal, view }: Call<T>, applied: AppliedState<T>, outcome: CompactionOutcome<T>, positionOf: (index: number) => number): Promise<void> {
+  async function writeOutcome<T extends M>({ messages, key, signal, view, budget }: Call<T>, applied: AppliedState<T>, outcome: CompactionOutcome<T>, positionOf: (index: number) => number): Promise<void> {
     if (outcome.strategy !== "summarize" && outcome.strategy !== "fallback") return;
     const { state, base } = applied;
     const inputIndex = inputIndexOf(applied);
@@ -293,7 +301,7 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
         coveredTail: await coveredTailOf(messages, covered, headLength(messages, dialect, view)),
         conversationCovered: positionOf(covered),
       };
-      await branches.write(key, { next, messages, extended: state, signal });
+      await branches.write(key, { next, messages, extended: state, signal, budget });
     });
   }
 

@@ -42,7 +42,9 @@ export interface StatefulCompactorOptions<M extends AnyMessage = AnyMessage> ext
   /**
    * The longest a store call may take. A `get` that does not answer in time is reported to
    * `events.onStoreError` and the call goes on without state; a `set` that does not answer is reported and
-   * the result returned anyway. A hung or offline store never holds a request longer than this.
+   * the result returned anyway. A hung or offline store never holds a request longer than this in
+   * all: once one store call of a request has not answered in time, its later reads are not made
+   * and its writes are sent without being waited for.
    * @default 1000
    */
   storeTimeoutMs?: number;

@@ -1,14 +1,16 @@
 // The library deployed as users deploy it: several Node processes behind random routing, one
-// Redis server, a fresh statefulCompactor per request over `redisStore`, a summarizer that takes a
-// while. Each scenario checks every returned request (tool pairs whole, only its own
-// conversation's text, the latest request kept) and counts summarize calls, the characters sent to
-// them and the time spent waiting on the store; the figures go in the deployment guide.
+// Redis server and the deployment guide's client in each, a fresh statefulCompactor per request
+// over `redisStore`, a summarizer that takes a while. Each scenario checks every returned request
+// (tool pairs whole, only its own conversation's text, the latest request kept) and counts
+// summarize calls, the characters sent to them and the time each request took beyond its summary
+// (waiting on the store, and its own work); the figures go in the deployment guide.
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findToolPairProblems } from "../../src/expert.js";
+import { guideClientModule } from "../support/guide-client.js";
 import { hasRedisServer, startRedisServer, type RedisServer } from "../support/redis-server.js";
 
 const available = hasRedisServer();
@@ -26,7 +28,7 @@ interface Answer {
   output?: Message[];
   error?: string;
   ms: number;
-  storeMs: number;
+  summarizeMs: number;
 }
 interface Summarized {
   instance: number;
@@ -57,10 +59,12 @@ class Instance {
   private readonly pending = new Map<number, { resolve: (answer: Answer) => void; reject: (error: Error) => void }>();
   constructor(
     readonly index: number,
-    url: string,
+    { setUp, url }: { setUp: string; url: string },
     onSummarize: (event: Summarized) => void,
   ) {
-    this.child = fork(worker, [JSON.stringify({ url, ...config })], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
+    this.child = fork(worker, [setUp, JSON.stringify(config)], { env: { ...process.env, REDIS_URL: url }, stdio: ["ignore", "ignore", "pipe", "ipc"] });
+    // The guide's error listener logs each reconnection attempt ("redis: …"): not this test's output.
+    this.child.stderr!.on("data", (chunk: Buffer) => process.stderr.write(chunk.toString("utf8").replace(/^redis: .*\n/gm, "")));
     this.ready = new Promise((resolve, reject) => {
       this.child.on("message", (message: { type: string; id: number } & Answer & Summarized) => {
         if (message.type === "ready") resolve();
@@ -104,27 +108,27 @@ const percentile = (values: number[], share: number) => {
 /** Summaries and answers of one scenario, for its row of the table. */
 class Tally {
   readonly summaries: Summarized[] = [];
-  readonly storeMs: number[] = [];
-  readonly ms: number[] = [];
+  /** Each request's time beyond its summary: waiting on the store, and its own work. */
+  readonly waitMs: number[] = [];
   onSummarize = (event: Summarized) => void this.summaries.push(event);
   answered(answer: Answer) {
-    this.storeMs.push(answer.storeMs);
-    this.ms.push(answer.ms);
+    this.waitMs.push(answer.ms - answer.summarizeMs);
   }
   row(name: string) {
     const characters = this.summaries.reduce((sum, event) => sum + event.characters, 0);
-    return { scenario: name, requests: this.ms.length, summarizeCalls: this.summaries.length, charactersSummarized: characters, storeMedianMs: percentile(this.storeMs, 0.5), storeP95Ms: percentile(this.storeMs, 0.95) };
+    return { scenario: name, requests: this.waitMs.length, summarizeCalls: this.summaries.length, charactersSummarized: characters, waitMedianMs: percentile(this.waitMs, 0.5), waitP95Ms: percentile(this.waitMs, 0.95) };
   }
 }
 
 describe.skipIf(!available)("deployed on several processes over one Redis", () => {
   let redis: RedisServer & { port: number };
+  let setUp: string;
   const dir = mkdtempSync(join(tmpdir(), "deployment-"));
   const started: Instance[] = [];
   const table: ReturnType<Tally["row"]>[] = [];
   const start = async (count: number, tally: Tally, from = started.length) => {
     // Looked up on each event, so that a scenario may start counting part of them apart.
-    const instances = Array.from({ length: count }, (_, i) => new Instance(from + i, redis.url, (event) => tally.onSummarize(event)));
+    const instances = Array.from({ length: count }, (_, i) => new Instance(from + i, { setUp, url: redis.url }, (event) => tally.onSummarize(event)));
     started.push(...instances);
     await Promise.all(instances.map((instance) => instance.ready));
     return instances;
@@ -146,6 +150,7 @@ describe.skipIf(!available)("deployed on several processes over one Redis", () =
 
   beforeAll(async () => {
     redis = await startRedisServer({ dir });
+    setUp = await guideClientModule("deployment");
   }, 20_000);
   afterAll(async () => {
     for (const instance of started) instance.kill();
@@ -228,7 +233,7 @@ describe.skipIf(!available)("deployed on several processes over one Redis", () =
     expect(tally.summaries.length - before).toBeLessThanOrEqual(3);
   });
 
-  it("with Redis stopped every request answers within storeTimeoutMs + 100 ms, instances boot, and the outage adds at most one full summary per instance and conversation", { timeout: 120_000 }, async () => {
+  it("with Redis stopped no request waits more than one storeTimeoutMs, instances boot, and the outage adds at most one full summary per instance and conversation", { timeout: 120_000 }, async () => {
     const tally = new Tally();
     const instances = await start(3, tally);
     const conversations = [300, 301, 302, 303, 304];
@@ -247,7 +252,9 @@ describe.skipIf(!available)("deployed on several processes over one Redis", () =
           const answer = await pick(everyone).ask(`outage-${c}`, request(c, t));
           checkAnswer(answer, c, t);
           down.answered(answer);
-          expect(answer.ms).toBeLessThanOrEqual(config.storeTimeoutMs + 100);
+          // One storeTimeoutMs at most (the offline queue holds the first store call until it
+          // times out; the request makes no other), and half of one for a loaded machine.
+          expect(answer.ms - answer.summarizeMs).toBeLessThanOrEqual(config.storeTimeoutMs * 1.5);
         }
       }),
     );

@@ -66,8 +66,9 @@ describe.skipIf(!available)("a Redis store", () => {
     expect(await victim.recall("parcel", { conversationId: "signed-victim" })).toBe("Nothing of this conversation is archived.");
     const output = await victim(messages, { conversationId: "signed-victim" });
     expect(JSON.stringify(output)).not.toContain("ATTACKER");
-    // The recall's read, the state's read, and the archive's read before its append: each refused.
-    expect(errors.map(String)).toEqual(Array.from({ length: 3 }, () => expect.stringContaining("for this key and kind of value")));
+    // The recall's read, the state's read, the state's read again once the lease is taken, and the
+    // archive's read before its append: each refused.
+    expect(errors.map(String)).toEqual(Array.from({ length: 4 }, () => expect.stringContaining("for this key and kind of value")));
   });
 
   it("two processes: the second continues the first's compaction and calls no summarize", () => {

@@ -1,36 +1,19 @@
-// One instance of a chat service, as it is deployed: a long-lived Node process holding one Redis
-// client set up for production (an error listener, no offline queue, a connection not awaited), a
-// fresh statefulCompactor per request over `redisStore`, and a summarizer that takes a while. The
+// One instance of a chat service, as it is deployed: a long-lived Node process holding the Redis
+// client of the deployment guide (its set-up compiled to the module named by argv[2], connecting
+// to REDIS_URL: an error listener, the offline queue on, a connection not awaited), a fresh
+// statefulCompactor per request over its `redisStore`, and a summarizer that takes a while. The
 // parent sends requests over IPC; the worker answers with what it would send to the model, and
-// reports each summarize call (as it starts) and the time its store calls took.
-import { AsyncLocalStorage } from "node:async_hooks";
-import { createClient } from "redis";
+// reports each summarize call (as it starts), how long the request took and how much of that was
+// the summary.
+import { pathToFileURL } from "node:url";
 import { statefulCompactor } from "../../dist/index.js";
-import { redisStore } from "../../dist/redis.js";
 
-const { url, maxTokens, summarizeMs, storeTimeoutMs } = JSON.parse(process.argv[2]);
-const client = createClient({ url, disableOfflineQueue: true, socket: { reconnectStrategy: (retries) => Math.min(50 * (retries + 1), 300) } });
-client.on("error", () => {});
-void client.connect().catch(() => {});
-const remote = redisStore(client, { ttlSeconds: 3600, timeoutMs: storeTimeoutMs });
+const [setUp, config] = process.argv.slice(2);
+const { maxTokens, summarizeMs, storeTimeoutMs } = JSON.parse(config);
+const { store } = await import(pathToFileURL(setUp).href);
 
-// One store object for the process, as a route module holds it; the time each request spends
-// waiting on it is added up per request.
-const waited = new AsyncLocalStorage();
-const timed = (name) => async (...args) => {
-  const started = performance.now();
-  try {
-    return await remote[name](...args);
-  } finally {
-    const request = waited.getStore();
-    if (request) request.storeMs += performance.now() - started;
-  }
-};
-const store = { get: timed("get"), set: timed("set"), delete: timed("delete"), acquire: timed("acquire"), release: timed("release") };
-
-process.on("message", ({ id, conversationId, messages }) => waited.run({ storeMs: 0 }, () => answer(id, conversationId, messages)));
-
-async function answer(id, conversationId, messages) {
+process.on("message", async ({ id, conversationId, messages }) => {
+  let summarizing = 0;
   const compact = statefulCompactor({
     maxTokens,
     store,
@@ -39,9 +22,11 @@ async function answer(id, conversationId, messages) {
     summary: { timeoutMs: 2_000 },
     events: { onStoreError: () => {} },
     summarize: async (older, context) => {
+      const started = performance.now();
       const characters = JSON.stringify(older).length;
       process.send({ type: "summarize", id, conversationId, characters, full: context.previousSummary === undefined });
       await new Promise((resolve) => setTimeout(resolve, summarizeMs));
+      summarizing += performance.now() - started;
       // The summary quotes the conversation's own text, so text of another would show.
       const quoted = older.map((m) => (typeof m.content === "string" ? m.content.slice(0, 12) : "")).filter(Boolean).slice(0, 3);
       return `summary of ${older.length} messages: ${quoted.join(" | ")}; before: ${context.previousSummary?.slice(0, 60) ?? "nothing"}`;
@@ -50,9 +35,9 @@ async function answer(id, conversationId, messages) {
   const started = performance.now();
   try {
     const output = await compact(messages, { conversationId });
-    process.send({ type: "answer", id, output: output?.messages ?? messages, ms: performance.now() - started, storeMs: waited.getStore().storeMs });
+    process.send({ type: "answer", id, output: output?.messages ?? messages, ms: performance.now() - started, summarizeMs: summarizing });
   } catch (error) {
-    process.send({ type: "answer", id, error: String(error?.message ?? error), ms: performance.now() - started, storeMs: waited.getStore().storeMs });
+    process.send({ type: "answer", id, error: String(error?.message ?? error), ms: performance.now() - started, summarizeMs: summarizing });
   }
-}
+});
 process.send({ type: "ready" });
