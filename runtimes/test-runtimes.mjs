@@ -1,6 +1,7 @@
 // `npm run test:runtimes`: the conformance checks on the built package in every runtime the package
 // claims (Node 20, 22 and 24, Bun, Deno, workerd, headless Chromium); ai@7 and Mastra end to end
-// on Node 22; pi and Genkit end to end on Node 22 and 24, Bun and Deno. Prints a table of runtime × result and exits 1 if any fails; a runtime that cannot start
+// on Node 22; pi (`@earendil-works/pi-agent-core`, its recipe as printed) on Node 22 and 24; pi
+// under its former name and Genkit end to end on Node 22 and 24, Bun and Deno. Prints a table of runtime × result and exits 1 if any fails; a runtime that cannot start
 // is a failed check, never a skip. Writes runtimes/last-run.json (not tracked); with --record it
 // also writes the tracked runtimes/results.json that docs/runtimes.md is made from.
 import { spawn, spawnSync } from "node:child_process";
@@ -141,6 +142,8 @@ const runtimes = [
   ["pi and Genkit on Node 24", () => runJson(join(here, "node_modules", "node24", "bin", "node"), [frameworks]), () => frameworkVersions()],
   ["pi and Genkit on Bun", () => runJson(bin("bun"), [frameworks]), () => frameworkVersions()],
   ["pi and Genkit on Deno", () => runJson(bin("deno"), ["run", "-A", frameworks]), () => frameworkVersions()],
+  // The current pi needs Node 22.19 or later: its recipe as printed, and system messages through compactions.
+  ...["22", "24"].map((major) => [`pi on Node ${major}`, () => runJson(join(here, "node_modules", `node${major}`, "bin", "node"), [join(here, "pi-end-to-end.mjs")]), () => `@earendil-works/pi-agent-core ${JSON.parse(readFileSync(join(here, "node_modules", "@earendil-works", "pi-agent-core", "package.json"), "utf8")).version}`]),
   // Every @mastra/core 1.x needs Node 22.13 or later: its end-to-end run is here, not in `npm test`.
   ["Mastra on Node 22", () => ["plain", "memory", "memory-default", "scripted"].flatMap((run) => runJson(join(here, "node_modules", "node22", "bin", "node"), [join(here, "mastra-end-to-end.mjs"), run])), () => `@mastra/core ${JSON.parse(readFileSync(join(here, "node_modules", "@mastra", "core", "package.json"), "utf8")).version}`],
 ];

@@ -80,7 +80,7 @@ describe("package", () => {
     const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
     expect(manifest.dependencies ?? {}).toEqual({});
     for (const peer of Object.keys(manifest.peerDependencies)) expect(manifest.peerDependenciesMeta[peer], peer).toEqual({ optional: true });
-    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(["@langchain/core", "@mariozechner/pi-agent-core", "@mastra/core", "@openai/agents", "@opentelemetry/api", "ai", "genkit", "langchain"]);
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(["@earendil-works/pi-agent-core", "@langchain/core", "@mariozechner/pi-agent-core", "@mastra/core", "@openai/agents", "@opentelemetry/api", "ai", "genkit", "langchain"]);
     for (const file of ["index.js", "index.cjs", "ai-sdk.js", "ai-sdk.cjs", "openai-agents.js", "openai-agents.cjs", "redis.js", "redis.cjs", "pi.js", "pi.cjs", "genkit.js", "genkit.cjs", "mastra.js", "mastra.cjs", "openai.js", "openai.cjs", "anthropic.js", "anthropic.cjs"]) {
       const code = readFileSync(dist(file), "utf8");
       expect(code).not.toMatch(/from ["'](?!\.\/)/);

@@ -1,8 +1,11 @@
-// pi (`@mariozechner/pi-agent-core` and `pi-ai`): an assistant message's `{ type: "toolCall", id,
-// name, arguments }` content part is answered by a separate `{ role: "toolResult", toolCallId,
-// toolName, content, isError }` message. The system prompt travels outside the messages
-// (`systemPrompt`), so a summary is a user message, with the `timestamp` every pi message carries;
-// pi's default `convertToLlm` sends user, assistant and tool-result messages and drops any other.
+// pi (`@earendil-works/pi-agent-core` and `pi-ai`, formerly `@mariozechner/*`): an assistant
+// message's `{ type: "toolCall", id, name, arguments }` content part is answered by a separate
+// `{ role: "toolResult", toolCallId, toolName, content, isError }` message. Up to 0.85 the system
+// prompt and the tools travel beside the messages (`systemPrompt`); from 0.86 they are the
+// transcript's system messages (`{ role: "system", content, sections?, toolsAdded?, toolsRemoved? }`),
+// the leading one and any later one that changes them, which pi replays in order. Either way a
+// summary is a user message, with the `timestamp` every pi message carries; pi's default
+// `convertToLlm` sends system, user, assistant and tool-result messages and drops any other.
 import { argumentText, asRecord, carriesSignature, contentAsText, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, textParts } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 import { piAgentClaims, isPiAssistant, isPiToolResult as isToolResult } from "./format-claims.js";
@@ -65,4 +68,22 @@ export function piReportedUsage(messages: readonly object[]): { inputTokens: num
     if (total > 0) return { inputTokens: total, messageCount: index };
   }
   return undefined;
+}
+
+/**
+ * The compacted request with every system message of the transcript it left out put back: pi
+ * (from 0.86) replays the transcript's system messages in order into the prompt and tools of each
+ * request, so a later one (added instructions, a replaced prompt section, a tool added or removed)
+ * that fell in the summarized part would take its instructions or its tool out of every request
+ * after it. Each comes back as the same object, in its order, right after the request's leading
+ * system messages, where the summarized part began: the replayed prompt and tools are those of the
+ * whole transcript. The request is unchanged when none was left out (always so up to 0.85).
+ */
+export function withPiSystemMessages<M extends object>(transcript: readonly M[], compacted: readonly M[]): M[] {
+  const kept = new Set<object>(compacted);
+  const left = transcript.filter((m) => (m as MessageRecord)["role"] === "system" && !kept.has(m));
+  if (left.length === 0) return compacted as M[];
+  let head = 0;
+  while (head < compacted.length && (compacted[head] as MessageRecord)["role"] === "system") head++;
+  return [...compacted.slice(0, head), ...left, ...compacted.slice(head)];
 }

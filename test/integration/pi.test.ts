@@ -1,5 +1,7 @@
-// pi's real `Agent` (`@mariozechner/pi-agent-core`) driven by pi-ai's own faux provider, with a
-// tool, compacting through `toTransformContext`: what the model receives on every call is checked.
+// pi's real `Agent` under its former name (`@mariozechner/pi-agent-core` 0.73.1, which runs on
+// Node 20; the current `@earendil-works/pi-agent-core` needs Node 22 and runs in
+// runtimes/pi-end-to-end.mjs), driven by pi-ai's own faux provider, with a tool, compacting
+// through `toTransformContext`: what the model receives on every call is checked.
 import { Agent, type AgentMessage, type AgentTool } from "@mariozechner/pi-agent-core";
 import { fauxAssistantMessage, fauxToolCall, registerFauxProvider, type Context, type FauxProviderRegistration } from "@mariozechner/pi-ai";
 import { Type } from "typebox";
@@ -7,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toTransformContext } from "../../src/adapters/pi.js";
 import { SUMMARY_PREFIX, detectDialect, findToolPairProblems } from "../../src/expert.js";
 import { estimateTokens, memoryStore, type CompactionStore } from "../../src/index.js";
+import { builders } from "../support/builders.js";
 
 const maxTokens = 1_500;
 const systemPrompt = "You are a research agent. Look every fact up.";
@@ -149,5 +152,30 @@ describe("toTransformContext with pi's Agent", () => {
     // Every message from before the failure is still there, and nothing is a summary.
     expect(kept.filter((m) => m.role === "user")).toHaveLength(turn);
     expect(kept.some((m) => m.role === "user" && typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX))).toBe(false);
+  });
+
+  it("pi 0.86 and later: a system message of the summarized part (a tool added, a prompt section) comes back after the leading one, in its order", async () => {
+    // The shapes of @earendil-works/pi-ai 1.x, whose Agent runs on Node 22 (runtimes/pi-end-to-end.mjs runs it there).
+    const { user, toolCall, toolResult } = builders["pi-agent"];
+    const system = (content: string, extra: object = {}) => ({ role: "system", content, timestamp: 1, ...extra });
+    const leading = system(systemPrompt, { toolsAdded: [{ name: "lookup", description: "Look up a fact", parameters: {} }] });
+    const section = system("", { sections: { sources: "<sources>Cite every source.</sources>" } });
+    const added = system("", { toolsAdded: [{ name: "fetch", description: "Fetch a page", parameters: {} }] });
+    const transcript: object[] = [leading];
+    for (let turn = 0; turn < 12; turn++) {
+      transcript.push(user(question(turn)), toolCall(`c${turn}`, "lookup", { q: `${turn}` }), toolResult(`c${turn}`, "fact ".repeat(200)));
+      if (turn === 2) transcript.push(section);
+      if (turn === 4) transcript.push(added);
+    }
+    const sent = await toTransformContext({ maxTokens, summarize: (older) => `the earlier ${older.length} messages` })(transcript);
+    expect(sent.length).toBeLessThan(transcript.length);
+    expect(sent[0]).toBe(leading);
+    expect(sent[1]).toBe(section);
+    expect(sent[2]).toBe(added);
+    expect(String((sent[3] as { content?: unknown }).content).startsWith(SUMMARY_PREFIX)).toBe(true);
+    expect(findToolPairProblems(sent)).toEqual([]);
+    // Under budget nothing is added: the transcript is sent as it is.
+    const short = transcript.slice(0, 8);
+    expect(await toTransformContext({ maxTokens, summarize: () => "unused" })(short)).toBe(short);
   });
 });

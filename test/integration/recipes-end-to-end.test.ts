@@ -3,9 +3,9 @@
 // several crossings of the recipe's own budget. For each run: the summarize calls (the stub
 // model's summarizer requests: one per call, since the recipes' summarize asks the model once)
 // against the crossings; the summarizer's input bounded (see `bounded`); every tool call with its
-// result in every request; and the latest summary in the model's last request. Mastra needs Node
-// 22 and runs in the Node 22 of runtimes/ (`npm ci --prefix runtimes`); with `CI` set, a missing
-// runtime fails instead of skipping.
+// result in every request; and the latest summary in the model's last request. AI SDK 7, Mastra
+// and pi (`@earendil-works/pi-agent-core`) need Node 22 and run in the Node 22 of runtimes/ (`npm ci
+// --prefix runtimes`); with `CI` set, a missing runtime fails instead of skipping.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -222,32 +222,6 @@ describe("the recipes as the docs print them, over several crossings", () => {
     expectRecipe("Genkit", { requests, summarizerInputs, budget: 100_000, latest: `Summary ${summarizerInputs.length}:` });
   });
 
-  it("pi (docs/recipes/pi.md), its Anthropic models answered by pi-ai's faux provider", async () => {
-    expect(shownInDocs("pi.ts")).toBe(true);
-    const { fauxAssistantMessage, fauxToolCall, registerFauxProvider } = await import("@mariozechner/pi-ai");
-    const summarizerInputs: number[] = [];
-    const requests: unknown[][] = [];
-    // Registered under the API of pi-ai's Anthropic models, it answers `getModel("anthropic", …)`.
-    const faux = registerFauxProvider({ api: "anthropic-messages" });
-    const respond: import("@mariozechner/pi-ai").FauxResponseFactory = (context, _options, _state, model) => {
-      if (model.id === "claude-haiku-4-5") {
-        summarizerInputs.push(JSON.stringify(context.messages).length);
-        return fauxAssistantMessage(`Summary ${summarizerInputs.length}: the researcher looked facts up.`);
-      }
-      requests.push(structuredClone(context.messages));
-      const n = requests.length;
-      return context.messages.at(-1)?.role === "toolResult" ? fauxAssistantMessage(answer(n)) : fauxAssistantMessage([fauxToolCall("lookup", { q: `question ${n}` })], { stopReason: "toolUse" });
-    };
-    faux.setResponses(Array.from({ length: 1_000 }, () => respond));
-    try {
-      const { ask } = await import("../../examples/recipes/pi.js");
-      for (let turn = 0; turn < turns; turn++) await ask(question(turn));
-    } finally {
-      faux.unregister();
-    }
-    expectRecipe("pi", { requests, summarizerInputs, budget: 100_000, latest: `Summary ${summarizerInputs.length}:` });
-  });
-
   it("LangChain (docs/recipes/langchain.md), its `openai:` models served by @langchain/openai from 127.0.0.1", async () => {
     expect(shownInDocs("langchain.ts")).toBe(true);
     const summarizerInputs: number[] = [];
@@ -277,6 +251,7 @@ describe("the recipes as the docs print them, over several crossings", () => {
     ["Mastra", "mastra-end-to-end.mjs plain", "docs/recipes/mastra.md", "mastra.ts"],
     ["Mastra, Memory at its default window (10 messages)", "mastra-end-to-end.mjs memory-default", "docs/recipes/mastra.md", "mastra.ts"],
     ["Mastra, Memory (lastMessages: 1_000)", "mastra-end-to-end.mjs memory", "docs/recipes/mastra.md", "mastra.ts"],
+    ["pi", "pi-end-to-end.mjs", "docs/recipes/pi.md", "pi.ts"],
   ] as const;
   const haveNode22 = existsSync(node22);
   // The scripts check the run themselves (the same checks as above) and print the figures, then the results.
