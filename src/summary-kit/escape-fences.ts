@@ -66,12 +66,11 @@ const skipped = (code: number): boolean => isSpace(code) || isInvisible(code) ||
 // the CJK slash strokes, the Greek instrumental notation symbols), the fullwidth and small forms
 // and the angle brackets of other blocks; and for `/`, the backslash too, since `<\transcript>` reads
 // as a closing tag to a reader who does not check which way it leans.
-// The double angle brackets (CJK `《》` and the mathematical `⟪⟫`) are read as one too.
-const OPENERS = new Set([0x3c, 0xff1c, 0xfe64, 0x2039, 0x3008, 0x2329, 0x27e8, 0x276e, 0x276c, 0x2770, 0x29fc, 0x1438, 0x02c2, 0x16b2, 0x1d236, 0x300a, 0x27ea]);
+const OPENERS = new Set([0x3c, 0xff1c, 0xfe64, 0x2039, 0x3008, 0x2329, 0x27e8, 0x276e, 0x276c, 0x2770, 0x29fc, 0x1438, 0x02c2, 0x16b2, 0x1d236]);
 const SLASHES = new Set([
   0x2f, 0xff0f, 0x2215, 0x2044, 0x29f8, 0x1735, 0x2041, 0x2571, 0x27cb, 0x2cc6, 0x2f03, 0x3033, 0x30ce, 0x31d3, 0x4e3f, 0x1d23a, 0x5c, 0xff3c, 0x29f5, 0x29f9, 0x2216, 0x337, 0x338,
 ]);
-const CLOSERS = new Set([0x3e, 0xff1e, 0xfe65, 0x203a, 0x3009, 0x232a, 0x27e9, 0x276f, 0x276d, 0x2771, 0x29fd, 0x1433, 0x02c3, 0x16f3f, 0x1d237, 0x300b, 0x27eb]);
+const CLOSERS = new Set([0x3e, 0xff1e, 0xfe65, 0x203a, 0x3009, 0x232a, 0x27e9, 0x276f, 0x276d, 0x2771, 0x29fd, 0x1433, 0x02c3, 0x16f3f, 0x1d237]);
 
 // Letters drawn like the Latin letters of the section names, and dashes drawn like `-`: the
 // confusables of those letters in Unicode's confusables.txt that compatibility decomposition does
@@ -173,54 +172,22 @@ function openerAt(text: string, index: number): [number, string] | undefined {
   const code = text.charCodeAt(index);
   if (code < 0x80 && code !== 60 && code !== 38 && code !== 92 && code !== 37) return undefined;
   if (code === 38) {
-    // &lt; &LT; (the semicolon may be left out, as HTML allows for it), and the named references
-    // of the look-alike openers: &lang; &langle; &LeftAngleBracket; &lsaquo; (the HTML standard's table).
+    // &lt; &LT; &#60; &#060; &#x3c; &#X3C; (the semicolon may be left out, as HTML allows for these)
     if (startsWithAt(text, index, "&lt")) return [text.charCodeAt(index + 3) === 59 ? 4 : 3, "&amp;"];
-    for (const name of NAMED_OPENERS) if (startsWithAt(text, index, name)) return [name.length, "&amp;"];
     if (text.charCodeAt(index + 1) !== 35) return undefined;
-    // &#60; &#060; &#x3c; &#X3C;, and the numeric reference of any look-alike opener (&#x2039; &#8249;).
     let at = index + 2;
     const hex = (text.charCodeAt(at) | 0x20) === 120;
     if (hex) at++;
-    const start = at;
-    let value = 0;
-    while (at - start < 12 && (hex ? isHexDigit(text.charCodeAt(at)) : isDigit(text.charCodeAt(at)))) value = value * (hex ? 16 : 10) + Number.parseInt(text[at++] as string, 16);
-    if (at === start || !(value === 60 || OPENERS.has(value))) return undefined;
+    while (text.charCodeAt(at) === 48 && at - index < 12) at++;
+    const digits = hex ? "3c" : "60";
+    if (!startsWithAt(text, at, digits)) return undefined;
+    at += 2;
     return [at - index + (text.charCodeAt(at) === 59 ? 1 : 0), "&amp;"];
   }
-  if (code === 92) {
-    // \u003c, and the JSON escape of any look-alike opener (\u2039).
-    if (text.charCodeAt(index + 1) !== 117 || ![2, 3, 4, 5].every((offset) => isHexDigit(text.charCodeAt(index + offset)))) return undefined;
-    const value = Number.parseInt(text.slice(index + 2, index + 6), 16);
-    return value === 60 || OPENERS.has(value) ? [6, "&lt;"] : undefined;
-  }
-  if (code === 37) {
-    // %3C, and the percent-encoded UTF-8 of a look-alike opener (%EF%BC%9C for `＜`).
-    if (startsWithAt(text, index, "%3c")) return [3, "&lt;"];
-    const decoded = percentDecodedAt(text, index);
-    return decoded !== undefined && OPENERS.has(decoded[1]) ? [decoded[0], "&lt;"] : undefined;
-  }
+  if (code === 92 && startsWithAt(text, index, "\\u003c")) return [6, "&lt;"];
+  if (code === 37 && startsWithAt(text, index, "%3c")) return [3, "&lt;"];
   const point = text.codePointAt(index) as number;
   return OPENERS.has(point) ? [point > 0xffff ? 2 : 1, "&lt;"] : undefined;
-}
-
-const NAMED_OPENERS = ["&langle;", "&lang;", "&leftanglebracket;", "&lsaquo;"];
-const isDigit = (code: number): boolean => code >= 48 && code <= 57;
-const isHexDigit = (code: number): boolean => isDigit(code) || ((code | 0x20) >= 97 && (code | 0x20) <= 102);
-
-/** The code point a percent-encoded UTF-8 sequence of two to four bytes at `at` stands for, and its length; undefined when there is none. */
-function percentDecodedAt(text: string, at: number): [number, number] | undefined {
-  const byteAt = (offset: number): number => (text.charCodeAt(at + offset) === 37 && isHexDigit(text.charCodeAt(at + offset + 1)) && isHexDigit(text.charCodeAt(at + offset + 2)) ? Number.parseInt(text.slice(at + offset + 1, at + offset + 3), 16) : -1);
-  const lead = byteAt(0);
-  const length = lead >= 0xf0 && lead <= 0xf4 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 && lead <= 0xdf ? 2 : 0;
-  if (length === 0) return undefined;
-  let value = lead & (length === 2 ? 0x1f : length === 3 ? 0x0f : 0x07);
-  for (let part = 1; part < length; part++) {
-    const next = byteAt(part * 3);
-    if (next < 0x80 || next > 0xbf) return undefined;
-    value = (value << 6) | (next & 0x3f);
-  }
-  return [length * 3, value];
 }
 
 /** The length of a slash (or a run of them) at `at`: `/` and its look-alikes, `\/` as JSON writes it, `&#47;`, `&sol;`, `\u002f`, `%2F`. */
