@@ -5,7 +5,10 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import OpenAI from "openai";
 import { compactor, estimateTokens } from "../dist/index.js";
-import { findToolPairProblems } from "../dist/expert.js";
+import { SUMMARY_PREFIX, findToolPairProblems } from "../dist/expert.js";
+
+/** The summary this library wrote: a message whose text opens with its prefix. */
+const isSummaryMessage = (message) => typeof message.content === "string" && message.content.startsWith(SUMMARY_PREFIX);
 import { chatCompletion, startStubModel } from "./stub-model.mjs";
 
 const { values } = parseArgs({ options: { "max-tokens": { type: "string" }, "keep-tail": { type: "string" } } });

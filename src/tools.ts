@@ -8,3 +8,5 @@ export type { CompactionRequestAnswer } from "./ground/types.js";
 export { recallToolDefinition } from "./dialects/recall-tool-definition.js";
 export type { RecallToolInputSchema } from "./dialects/recall-tool-definition.js";
 export { ArchiveTrimmedError } from "./archive/archive-trimmed-error.js";
+export { readCompactContext } from "./plan/requested-compaction.js";
+export type { CompactToolReader } from "./ground/types.js";

@@ -259,7 +259,7 @@ describe("archive, beyond summaries", () => {
     const huge: Chat[] = [system, { role: "user", content: "Dump the log." }, { role: "assistant", content: null, tool_calls: [{ id: "t1", type: "function", function: { name: "read_log", arguments: "{}" } }] },
       { role: "tool", tool_call_id: "t1", content: `${"line of log ".repeat(800)} the culprit is ERR-7731 ${"line of log ".repeat(800)}` }];
     const sent = await compact(huge);
-    expect(JSON.stringify(sent)).not.toContain("ERR-7731");
+    expect(JSON.stringify(sent)).not.toContain("the culprit is ERR-7731");
     // Too large for the answer whole: an excerpt around the fact.
     const answer = await compact.recall("ERR-7731");
     expect(answer).toMatch(/\[message 3\]\n\[… \d+ characters left out …\] [^\n]*the culprit is ERR-7731/);

@@ -112,7 +112,8 @@ describe.each(dialects)("fit in %s", (dialect) => {
         if (systemTokens(messages) > 0) expect(output[0]).toBe(messages[0]);
         const [event] = done;
         const providerCount = messageCount === 0 ? estimateTokens(output) : ratio * estimateTokens(output);
-        expect(event!.tokensAfter).toBeGreaterThanOrEqual(Math.floor(providerCount));
+        // The report is a whole number (the ratio's product rounded), so the scale read from it may be a hair under `ratio`.
+        expect(event!.tokensAfter).toBeGreaterThanOrEqual(Math.floor(providerCount * (1 - 1 / Math.max(1, usage.inputTokens))) - 1);
         if (!event!.overBudget) expect(event!.tokensAfter).toBeLessThanOrEqual(maxTokens);
         compacted++;
       }),

@@ -6,13 +6,14 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as root from "../src/index.js";
 import * as expert from "../src/expert.js";
 import * as summaryKit from "../src/summary-kit.js";
 import { adversarialTexts, untrustedTextPaths } from "./support/adversarial-text.mjs";
 import { sectionsOf } from "../src/text/summary-sections.js";
 import { withoutArchiveLine } from "../src/archive/archive-line.js";
+import { verdictsOf } from "../src/dialects/provider-verdict.js";
 
 const MB = 1 << 20;
 const adversarial = adversarialTexts(MB);
@@ -60,5 +61,45 @@ describe("the CLI reads each crafted input", () => {
     // The result without its call is reported as a broken pair.
     expect(status).toBe(1);
     expect(stdout).toContain("orphan-result");
+  });
+});
+
+// Work counted, not timed: each of these was quadratic in its input.
+describe("work that grew faster than its input", () => {
+  /** `count` reasoning items, each wrapped so that every read of its `id` is counted. */
+  const removedItems = (count: number) => {
+    const reads = { id: 0 };
+    const sent = Array.from({ length: count }, (_, index) => {
+      const item = { type: "reasoning", id: `rs_${index}`, summary: [] };
+      return new Proxy(item, { get: (target, key) => (key === "id" && reads.id++, Reflect.get(target, key)) });
+    });
+    const response = { input_transformations: sent.map((_, index) => ({ type: "reasoning", action: "removed", id: `rs_${index}`, reason: "model_mismatch" })) };
+    return { sent, response, reads };
+  };
+
+  it("mapping a Responses input_transformations list reads each item's id once", () => {
+    for (const count of [1_000, 4_000]) {
+      const { sent, response, reads } = removedItems(count);
+      const verdicts = verdictsOf(response, sent);
+      expect(verdicts).toHaveLength(count);
+      expect(verdicts.every((verdict, index) => verdict.kind === "reasoning-removed" && verdict.message === sent[index])).toBe(true);
+      // Was 500,500 reads for 1,000 items and 8,002,000 for 4,000.
+      expect(reads.id).toBeLessThanOrEqual(count);
+    }
+  });
+
+  it("cutting the results of a turn of parallel tool calls asks the segmenter next to nothing for ASCII output", async () => {
+    const count = 2_000;
+    const ids = Array.from({ length: count }, (_, index) => `call_${index}`);
+    const calls = { role: "assistant", content: null, tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "read", arguments: "{}" } })) };
+    const results = ids.map((id, index) => ({ role: "tool", tool_call_id: id, content: `export const v${index} = ${index}; // ${"lorem ipsum dolor sit amet ".repeat(16)}` }));
+    const messages = [{ role: "system", content: "s" }, { role: "user", content: "hi" }, { role: "assistant", content: "hello" }, { role: "user", content: "read every file" }, calls, ...results];
+    const segment = vi.spyOn(Intl.Segmenter.prototype, "segment");
+    const output = await root.compact(messages, { maxTokens: count * 60, summary: { maxTokens: 1_000 }, summarize: () => "s" });
+    expect(output).not.toBeNull();
+    // Was called for every cut of every result: 19,990 segmentations here, about a million at 100,000 calls.
+    expect(JSON.stringify(output)).toContain("cut to fit the context window");
+    expect(segment.mock.calls.length).toBeLessThanOrEqual(10);
+    segment.mockRestore();
   });
 });

@@ -48,6 +48,20 @@ export function verdictsOf(response: unknown, sent: readonly object[] | undefine
   const verdicts: ProviderVerdict[] = [];
   if (fieldOf(response, "stop_reason") === "model_context_window_exceeded") verdicts.push({ kind: "context-window-exceeded" });
   const transformations = fieldOf(response, "input_transformations");
+  // Each list of `sent` is read once, however many entries name its items: a map of ids, and the
+  // conversation without its system messages, made on the first entry that needs them.
+  let byId: Map<unknown, object> | undefined;
+  const itemOf = (id: string): object | undefined => {
+    if (byId === undefined) {
+      byId = new Map();
+      for (const item of sent ?? []) {
+        const key = fieldOf(item, "id");
+        if (key !== undefined && !byId.has(key)) byId.set(key, item);
+      }
+    }
+    return byId.get(id);
+  };
+  let conversation: readonly object[] | undefined | null = null;
   if (Array.isArray(transformations)) {
     for (const entry of transformations) {
       const type = fieldOf(entry, "type");
@@ -57,11 +71,12 @@ export function verdictsOf(response: unknown, sent: readonly object[] | undefine
         const index = messageIndexOf(path);
         // The path counts the request's `messages`, which hold no system message: one kept in the
         // transcript (an Anthropic one, an AI SDK one) is sent apart as `system`.
-        const message = index === undefined ? undefined : conversationOf(sent)?.[index];
+        if (index !== undefined && conversation === null) conversation = conversationOf(sent);
+        const message = index === undefined ? undefined : conversation?.[index];
         verdicts.push({ kind: type === "thinking_dropped" ? "thinking-dropped" : "thinking-mismatch-allowed", reason, path, ...(message === undefined ? {} : { message }) });
       } else if (type === "reasoning" && fieldOf(entry, "action") === "removed") {
         const id = stringOf(fieldOf(entry, "id")) ?? "";
-        const message = id === "" ? undefined : sent?.find((item) => fieldOf(item, "id") === id);
+        const message = id === "" ? undefined : itemOf(id);
         verdicts.push({ kind: "reasoning-removed", reason, id, ...(message === undefined ? {} : { message }) });
       }
     }

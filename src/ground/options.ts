@@ -3,6 +3,7 @@ import { optionalMilliseconds } from "./deadline.js";
 import { DIALECT_NAMES, MASKED_TOOL_RESULT } from "./constants.js";
 import type {
   AnyMessage,
+  CompactToolReader,
   CompactedEvent,
   CompactingEvent,
   CountTokens,
@@ -58,7 +59,7 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
    * The agent's own tool (`compactTool`): the name its calls are read under in the transcript, and
    * the least a compaction it asks for must free; undefined when its calls are not read.
    */
-  compactTool: { name: string; minTokens: number } | undefined;
+  compactTool: (Omit<CompactToolReader, "minTokens"> & { minTokens: number }) | undefined;
   force: boolean;
   instructions: string | undefined;
   signal: AbortSignal | undefined;
@@ -105,9 +106,7 @@ const eventKeys = ["onCompacting", "onCompacted", "onSkipped", "warnOverBudget",
 /** The events only `statefulCompactor` and the adapters tell (validated there). */
 const statefulEventKeys = ["onStoreError"] as const;
 const maskKeys = ["keepRecent", "placeholder", "minFreedTokens"] as const;
-const compactToolKeys = ["name", "minTokens"] as const;
-/** The name the agent's compaction tool is declared under by default (`compactToolDefinition.name`). */
-export const COMPACT_TOOL_NAME = "compact_context";
+
 const callKeys = ["force", "instructions", "signal", "usage"] as const;
 /** The keys `statefulCompactor` and the adapters take besides those of `compactor` (validated there). */
 const statefulKeys = ["store", "conversationId", "storeTimeoutMs", "maxBranches", "archive"] as const;
@@ -243,18 +242,18 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
 }
 
 /**
- * `compactTool`: on by default, under `compact_context`, a request freeing at least a tenth of
- * `maxTokens` (below that, a summary rewrites the provider's cache of everything after it for little).
+ * `compactTool`: the reader `readCompactContext` makes (checked here: its name, its minimum, a tenth
+ * of `maxTokens` by default: below that, a summary rewrites the provider's cache for little), or
+ * none, when the agent's calls are not read.
  */
 function resolveCompactTool(value: unknown, maxTokens: number): Settings["compactTool"] {
-  const minTokens = Math.floor(maxTokens / 10);
-  if (value === false) return undefined;
-  if (value === undefined || value === true) return { name: COMPACT_TOOL_NAME, minTokens };
-  if (!isPlainObject(value)) throw new TypeError(expectedMessage("compactTool", "a boolean or an object `{ name?, minTokens? }`", value));
-  const fields = group(value, "compactTool", compactToolKeys);
-  const name = fields["name"] ?? COMPACT_TOOL_NAME;
-  if (typeof name !== "string" || name === "") throw new TypeError(expectedMessage("compactTool.name", "a non-empty string", name));
-  return { name, minTokens: optionalInteger(fields["minTokens"], "compactTool.minTokens", 0, minTokens) };
+  if (value === undefined || value === false) return undefined;
+  const reader = value as Partial<CompactToolReader> | null;
+  if (typeof reader !== "object" || reader === null || typeof reader.find !== "function" || typeof reader.plan !== "function") {
+    throw new TypeError(expectedMessage("compactTool", "what `readCompactContext()` returns", value));
+  }
+  if (typeof reader.name !== "string" || reader.name === "") throw new TypeError(expectedMessage("compactTool.name", "a non-empty string", reader.name));
+  return { name: reader.name, find: reader.find, plan: reader.plan, minTokens: optionalInteger(reader.minTokens, "compactTool.minTokens", 0, Math.floor(maxTokens / 10)) };
 }
 
 /**

@@ -128,15 +128,17 @@ export interface ReportedUsage {
  * A usage report as `usage` takes it: `{ inputTokens, messageCount }`, or a provider SDK's own
  * usage object with `messageCount` beside its fields (`{ ...response.usage, messageCount }`).
  * Read as the SDK types it: Anthropic's `input_tokens + cache_creation_input_tokens +
- * cache_read_input_tokens`, OpenAI Responses' `input_tokens`, Chat Completions' `prompt_tokens`,
- * the AI SDK's `inputTokens`. A report with no usable input is counted by the estimate and said
+ * cache_read_input_tokens`, Bedrock Converse's `inputTokens + cacheReadInputTokens +
+ * cacheWriteInputTokens`, Gemini's `promptTokenCount`, OpenAI Responses' `input_tokens`, Chat
+ * Completions' `prompt_tokens`, the AI SDK's `inputTokens`. A report with no usable input is counted by the estimate and said
  * through `events.onUsage`.
  */
 export type UsageReport = ReportedUsage | { readonly messageCount: number; readonly [field: string]: unknown };
 
 /**
- * `onUsage`: what a usage report showed, said once per hook (or `statefulCompactor` conversation)
- * for `"calibrated"` and `"unusable"`, and for every report of a request over budget:
+ * `onUsage`: what a usage report showed, said on each call of the plain hook that brings the
+ * report (it keeps nothing between calls), once per `statefulCompactor` conversation for
+ * `"calibrated"` and `"unusable"`, and for every report of a request over budget:
  * - `"calibrated"`: the report was over the estimate (of the messages it held, plus
  *   `reserveTokens`) by more than 20%; counts follow the report from then on.
  * - `"unusable"`: the report cannot be counted by (`reason` says why: no input field, a figure
@@ -483,8 +485,9 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
   /**
    * Tokens sent beside the messages that the count cannot see: a system prompt passed apart
    * (Anthropic's and the AI SDK's `system`, pi's `systemPrompt`, Genkit's `system`) and the tool
-   * definitions. Subtracted from `maxTokens` while no `usage` covers the request; once the
-   * provider reports usage they are measured, not reserved. An integer from 0 up to `maxTokens - 1`.
+   * definitions. Subtracted from `maxTokens`; with `usage`, the part of a report that is not the
+   * messages' (one report cannot tell them apart: the rest of it counts as the messages', at the
+   * report's ratio to their estimate). An integer from 0 up to `maxTokens - 1`.
    * @default 0
    */
   reserveTokens?: number;
@@ -540,14 +543,27 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
    */
   events?: CompactorEvents;
   /**
-   * The agent's own compaction (`compact_context`, see `compactToolDefinition`): a call of the tool
-   * named `name` in the model's latest reply makes this call compact, keeping the latest user message
-   * and the tool group the call is in, summarizing the finished work before them with the call's
-   * `keep` note as instructions; taken only when it frees at least `minTokens`. The call is read from
-   * the transcript, so nothing waits in the process for a conversation. `false`: calls are not read.
-   * @default { name: "compact_context", minTokens: Math.floor(maxTokens / 10) }
+   * The agent's own compaction (`compact_context`): the reader `readCompactContext()` makes (from
+   * context-compactor/tools). A call of the tool in the model's latest reply makes this call compact,
+   * keeping the latest user message and the tool group the call is in, summarizing the finished work
+   * before them with the call's `keep` note as instructions; taken only when it frees at least its
+   * `minTokens` (a tenth of `maxTokens` by default). The call is read from the transcript, so nothing
+   * waits in the process for a conversation. A hook whose agent has no such tool does not carry it.
+   * @default false (calls are not read)
    */
-  compactTool?: boolean | { name?: string; minTokens?: number };
+  compactTool?: false | CompactToolReader;
+}
+
+/**
+ * How a compactor reads the agent's own requests (what `readCompactContext` makes): the tool's
+ * name, the least a request must free (a tenth of `maxTokens` when undefined), and the two steps
+ * of the plan that find a request in the transcript and plan it. Opaque to callers.
+ */
+export interface CompactToolReader {
+  readonly name: string;
+  readonly minTokens: number | undefined;
+  readonly find: (view: never, messages: readonly never[], where: { from: number; toolName: string }) => { index: number; note: string } | undefined;
+  readonly plan: (context: never, request: { index: number; note: string }, minTokens: number) => unknown;
 }
 
 /** Options of a one-off `compact` call. */

@@ -69,14 +69,14 @@ class SummaryTooLarge extends CompactionError {}
 /**
  * A summary must fit the room left for it and be smaller than what it replaces; otherwise the
  * compaction fails like any bad summary, and the transcript stays as it was. The refusal names the
- * limit `summarize` was given (`given`: its `context.maxSummaryTokens`) and what its text took.
+ * limit `summarize` was given (`given`: its `context.maxSummaryTokens`).
  */
-function checkSummarySize<M extends AnyMessage>(summary: M, plan: EnginePlan<M>, given: { maxSummaryTokens: number; textTokens: () => number }): void {
+function checkSummarySize<M extends AnyMessage>(summary: M, plan: EnginePlan<M>, given: number): void {
   const summaryTokens = Math.ceil(plan.tokens.countList([summary]));
   if (summaryTokens > plan.summaryLimit) {
     throw new SummaryTooLarge(
       "INVALID_SUMMARY",
-      `summarize returned a summary of about ${given.textTokens()} tokens, over the ${given.maxSummaryTokens} it was given (\`context.maxSummaryTokens\`); the transcript was left as it was`,
+      `summarize returned a summary of ${summaryTokens} tokens with its message, over the ${given} it was given (\`context.maxSummaryTokens\`); the transcript was left as it was`,
     );
   }
   const replaced = Math.ceil(plan.olderTokens ?? plan.tokens.countList(plan.older));
@@ -86,12 +86,6 @@ function checkSummarySize<M extends AnyMessage>(summary: M, plan: EnginePlan<M>,
       `summarize returned a summary of ${summaryTokens} tokens, not smaller than the ${replaced} tokens it replaces; the transcript was left as it was`,
     );
   }
-}
-
-/** What a section's text took, in the units `context.maxSummaryTokens` is given in. */
-function textTokensOf<M extends AnyMessage>(plan: EnginePlan<M>, sections: SummarySections<M>, text: string): number {
-  const framing = plan.tokens.countList([sections.make("") as M]);
-  return Math.max(0, Math.ceil((plan.tokens.countList([sections.make(text) as M]) - framing) / Math.max(1, plan.tokens.scale)));
 }
 
 /**
@@ -116,7 +110,7 @@ function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: S
     const summary = sections.make(text);
     try {
       if (text.trim() === "") return undefined;
-      checkSummarySize(summary as M, plan, { maxSummaryTokens: budget, textTokens: () => textTokensOf(plan, sections, text) });
+      checkSummarySize(summary as M, plan, budget);
       return summary;
     } catch {
       // A counter other than the estimate may count the text higher: ask for less.
@@ -207,7 +201,8 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
   let replacement: SummaryReplacement | undefined;
   const textBudget = summaryTextBudget(plan, summaryMessage);
   // Earlier summaries stay as they are; the new one is a section after them, or merges the newest.
-  let sections = summarySections(plan, settings, { summaryMessage, fallbackText: providerSummaryIn(head, plan.dialect) ?? call.storedText, room: textBudget });
+  const sectionsOf = (mergeAll: boolean) => summarySections(plan, settings, { summaryMessage, fallbackText: providerSummaryIn(head, plan.dialect) ?? call.storedText, room: textBudget, mergeAll });
+  let sections = sectionsOf(false);
   const ask = async (of: SummarySections<M>) => {
     const summary = await runSummarize(
       settings.summarize as NonNullable<Settings<M>["summarize"]>,
@@ -228,10 +223,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
       { timeoutMs: settings.timeoutMs, signal, account: (told) => (account = told) },
     );
     const placed = placeSummary(summary, plan, of.make);
-    if (placed.replacement === undefined) {
-      const text = summary as string;
-      checkSummarySize(placed.added[0] as M, plan, { maxSummaryTokens: of.plan.budget, textTokens: () => textTokensOf(plan, of, text) });
-    }
+    if (placed.replacement === undefined) checkSummarySize(placed.added[0] as M, plan, of.plan.budget);
     return placed;
   };
   try {
@@ -241,9 +233,8 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
     } catch (error) {
       // A section refused for its size merges with every earlier one, and is asked again once, with
       // the whole room: a summarizer that cannot write as short as the room left never sticks.
-      const merged = error instanceof SummaryTooLarge && sections.plan.kept.length > 0 ? summarySections(plan, settings, { summaryMessage, fallbackText: providerSummaryIn(head, plan.dialect) ?? call.storedText, room: textBudget, mergeAll: true }) : undefined;
-      if (merged === undefined) throw error;
-      sections = merged;
+      if (!(error instanceof SummaryTooLarge) || sections.plan.kept.length === 0) throw error;
+      sections = sectionsOf(true);
       placed = await ask(sections);
     }
     ({ head: keptHead, added, replacement } = placed);

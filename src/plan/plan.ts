@@ -11,7 +11,7 @@ import { maskAlone } from "./rungs/mask.js";
 import { latestTurnCut, truncation } from "./rungs/truncation.js";
 import { decideOnSummary, olderTooSmallToSummarize } from "./summary-decision.js";
 import { TranscriptView } from "./transcript-view.js";
-import { requestedCompactionIn, requestedPlan } from "./requested-compaction.js";
+import type { requestedCompactionIn, requestedPlan } from "./requested-compaction.js";
 
 export type { CompactionPlan, EnginePlan, PlanAction, PlanReason } from "./compaction-plan.js";
 export { overBudgetCause } from "./over-budget-cause.js";
@@ -30,12 +30,14 @@ export function planWithSettings<M extends AnyMessage>(
   const view = new TranscriptView(messages, settings.isBoundary, call.formats);
   const measured = measureTranscript(messages, settings, call, view);
   // The agent's own request (`compact_context`), read from its latest reply.
-  const request = settings.compactTool === undefined ? undefined : (call.request ?? requestedCompactionIn(view, messages, { from: 0, toolName: settings.compactTool.name }));
+  const tool = settings.compactTool;
+  // The agent's own request, when its compactor reads them (`compactTool`).
+  const request = tool === undefined ? undefined : (call.request ?? (tool.find as typeof requestedCompactionIn)(view, messages, { from: 0, toolName: tool.name }));
   const due = measured.overBudget || measured.settings.force;
   if (!due && request === undefined) return finishedPlan(measured, { action: "none", reason: "under-budget" });
   const context = planContext(measured);
   if (request !== undefined) {
-    const requested = requestedPlan(context, request, (settings.compactTool as { minTokens: number }).minTokens);
+    const requested = ((tool as NonNullable<typeof tool>).plan as typeof requestedPlan<M>)(context, request, (tool as NonNullable<typeof tool>).minTokens);
     if (requested !== undefined) return requested;
     if (!due) return finishedPlan(measured, { action: "none", reason: "under-budget" });
   }

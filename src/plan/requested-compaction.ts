@@ -1,5 +1,5 @@
 import type { MessageRecord } from "../dialects/dialect.js";
-import type { AnyMessage } from "../ground/types.js";
+import type { AnyMessage, CompactToolReader } from "../ground/types.js";
 import type { EnginePlan } from "./compaction-plan.js";
 import type { PlanContext } from "./plan-context.js";
 import { keptFrom, keptUserAnd, type KeptTail } from "./rungs/kept-tail.js";
@@ -105,4 +105,21 @@ export function requestedPlan<M extends AnyMessage>(context: PlanContext<M>, req
   const freeing = Math.floor(Math.ceil(plan.olderTokens ?? context.olderTokens(kept)) - minTokens);
   if (freeing < Math.ceil(context.smallestSummary())) return undefined;
   return { ...plan, summaryLimit: Math.min(plan.summaryLimit, freeing), requested: request };
+}
+
+/**
+ * The reader of the agent's `compact_context` calls, for the compactor's `compactTool` option: a
+ * call of the tool named `name` in the model's latest reply makes that call compact, keeping the
+ * latest user message and the tool group the call is in, summarizing the finished work before them
+ * with the call's `keep` note as instructions, when that frees at least `minTokens`.
+ *
+ * @param options - `name` (default `"compact_context"`), `minTokens` (default a tenth of `maxTokens`)
+ * @returns the reader, for `compactor({ …, compactTool: readCompactContext() })`
+ * @example
+ * ```ts
+ * const hook = compactor({ maxTokens: 100_000, summarize: (older) => `${older.length} earlier messages`, compactTool: readCompactContext({ minTokens: 5_000 }) });
+ * ```
+ */
+export function readCompactContext(options: { name?: string; minTokens?: number } = {}): CompactToolReader {
+  return { name: options.name ?? "compact_context", minTokens: options.minTokens, find: requestedCompactionIn as CompactToolReader["find"], plan: requestedPlan as CompactToolReader["plan"] };
 }

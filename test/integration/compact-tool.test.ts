@@ -8,6 +8,7 @@ import { Agent, Usage, run, setTracingDisabled, type AgentInputItem, type Model,
 import { generateText, stepCountIs, type ModelMessage } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { createAgent } from "langchain";
+import { readCompactContext } from "../../src/tools.js";
 import { describe, expect, it } from "vitest";
 import { compactTool as aiSdkCompactTool, toPrepareStep } from "../../src/adapters/ai-sdk.js";
 import { compactTool as agentsCompactTool, toCallModelInputFilter } from "../../src/adapters/openai-agents.js";
@@ -49,7 +50,7 @@ describe("compact_context with the AI SDK", () => {
   it("generateText: the model asks, the next step's request holds a summary made with its note; asking again at once changes nothing", async () => {
     const { summarize, instructions } = notingSummarizer();
     // A budget the conversation never crosses: only the model's request compacts.
-    const prepareStep = toPrepareStep({ maxTokens: 100_000, summarize, store: memoryStore(), conversationId: "alice", compactTool: { minTokens: 500 } });
+    const prepareStep = toPrepareStep({ maxTokens: 100_000, summarize, store: memoryStore(), conversationId: "alice", compactTool: readCompactContext({ minTokens: 500 }) });
     const prompts: string[] = [];
     const answers: string[] = [];
     const model = new MockLanguageModelV3({
@@ -84,7 +85,7 @@ describe("compact_context with the AI SDK", () => {
 
   it("a request that cannot free the minimum is not taken", async () => {
     const { summarize, instructions } = notingSummarizer();
-    const prepareStep = toPrepareStep({ maxTokens: 100_000, summarize, store: memoryStore(), conversationId: "small" });
+    const prepareStep = toPrepareStep({ maxTokens: 100_000, summarize, store: memoryStore(), conversationId: "small", compactTool: readCompactContext() });
     // The default minimum is a tenth of the budget, 10,000 tokens: this conversation holds about 3,000.
     const answer = await aiSdkCompactTool(prepareStep).execute({ keep: NOTE }, {});
     expect(answer).toMatch(/when that frees at least 10000 tokens/);
@@ -92,6 +93,8 @@ describe("compact_context with the AI SDK", () => {
     const asked = [...aiSdkHistory(), toolCall("k", "compact_context", { keep: NOTE }), toolResult("k", answer, { name: "compact_context" })];
     expect(await prepareStep({ messages: asked })).toEqual({});
     expect(instructions).toHaveLength(0);
+    // A tool over a compactor that does not read its calls is refused when it is made, with the fix.
+    expect(() => aiSdkCompactTool(toPrepareStep({ maxTokens: 100_000, summarize, store: memoryStore() }))).toThrow(/compactTool: readCompactContext\(\)/);
   });
 });
 
@@ -113,7 +116,7 @@ describe("compact_context with the OpenAI Agents SDK", () => {
     const { summarize, instructions } = notingSummarizer();
     const store = memoryStore();
     const conversationId = ({ context }: { context?: unknown }) => (context as { chatId: string }).chatId;
-    const callModelInputFilter = toCallModelInputFilter({ maxTokens: 100_000, summarize, store, conversationId, compactTool: { minTokens: 500 } });
+    const callModelInputFilter = toCallModelInputFilter({ maxTokens: 100_000, summarize, store, conversationId, compactTool: readCompactContext({ minTokens: 500 }) });
     // Another conversation on the same filter: the request is alice's, and bob's next call stays as it is.
     await callModelInputFilter({ modelData: { input: agentsHistory() }, context: { chatId: "bob" } } as never);
     const requests: ModelRequest[] = [];
@@ -163,7 +166,7 @@ function langchainHistory(): BaseMessage[] {
 describe("compact_context with LangChain createAgent", () => {
   it("the model asks, and the middleware compacts the thread before the next model call, with the note", async () => {
     const { summarize, instructions } = notingSummarizer();
-    const middleware = compactionMiddleware({ maxTokens: 100_000, summarize, compactTool: { minTokens: 500 } });
+    const middleware = compactionMiddleware({ maxTokens: 100_000, summarize, compactTool: readCompactContext({ minTokens: 500 }) });
     const model = fakeModel();
     model.respond(new AIMessage({ content: "", tool_calls: [{ id: "k1", name: "compact_context", args: { keep: NOTE }, type: "tool_call" }] }));
     model.respond(new AIMessage({ content: "", tool_calls: [{ id: "k2", name: "compact_context", args: { keep: NOTE }, type: "tool_call" }] }));

@@ -17,15 +17,19 @@ export function truncation<M extends AnyMessage>(context: PlanContext<M>, kept: 
 }
 
 /**
- * Rung 4, for the latest turn: when the kept tail leaves part of the turn since the latest user
- * message to the summary (a tool result too large for any tail, in the first turn as in any), the
- * whole turn is kept instead with its oversized payloads cut, when that fits: the model sees the
- * start and end of what it asked for, rather than a summary of it. Undefined when the tail already
- * holds the whole turn, or the cut turn does not fit.
+ * Rung 4, for the latest turn: when the kept tail holds nothing of the turn after the latest user
+ * message (no tool group of it fits, as a tool result too large for any tail, in the first turn as
+ * in any), the whole turn is kept instead with its oversized payloads cut, when that fits: the model
+ * sees the start and end of what it asked for, rather than a summary of it. Undefined when the tail
+ * holds some of the turn's work (its older groups are summarized, as the in-turn split does), or the
+ * cut turn does not fit.
  */
 export function latestTurnCut<M extends AnyMessage>(context: PlanContext<M>, kept: KeptTail<M>): KeptTail<M> | undefined {
-  const { latestUser, head } = context;
+  const { latestUser, head, messages } = context;
   if (!context.settings.truncateToolResults || latestUser === -1 || kept.tailStart <= latestUser + 1) return undefined;
+  const keepsNothingAfterUser = kept.tailStart >= messages.length || (kept.pinned.includes(latestUser) && kept.tail.length === 1);
+  // The turn is kept from its user message, which must be a place a tail may start (no call cut from its result).
+  if (!keepsNothingAfterUser || (latestUser > head && !context.isTailStart(latestUser))) return undefined;
   const whole = keptFrom(context, Math.max(head, latestUser));
   const cut = truncation(context, whole) ?? whole;
   return context.tailTokens(cut) <= context.roomFor(cut) ? cut : undefined;
