@@ -1,4 +1,4 @@
-// `context-compactor/tools`: the agent's own tools for any tool-calling API: `compact_context`
+// `context-compactor/tools`: the agent's own tools, for any API that lets a model call tools: `compact_context`
 // (the agent asks for a compaction) and `recall_context` (it reads back what left the request).
 export { compactToolDefinition } from "./dialects/compact-tool-definition.js";
 export type { CompactToolInputSchema } from "./dialects/compact-tool-definition.js";
