@@ -4,30 +4,15 @@
 // finished conversation leaves nothing on the heap.
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import type Anthropic from "@anthropic-ai/sdk";
 import { readCompactContext } from "../src/tools.js";
 import { describe, expect, it } from "vitest";
 import { toModelMiddleware } from "../src/adapters/genkit.js";
 import { compactor, type ProviderVerdict, type SummaryContext } from "../src/index.js";
 import { builders } from "./support/builders.js";
+import { anthropicReply } from "./support/anthropic-reply.js";
 
 const { user, assistant, toolCall, toolResult } = builders.anthropic;
 
-function anthropicReply(extra: Partial<Anthropic.Beta.BetaMessage>): Anthropic.Beta.BetaMessage {
-  return {
-    id: "msg_1",
-    type: "message",
-    role: "assistant",
-    model: "claude-sonnet-4-5",
-    content: [{ type: "text", text: "ok", citations: null }],
-    stop_reason: "end_turn",
-    stop_sequence: null,
-    usage: { input_tokens: 100, output_tokens: 5, cache_creation_input_tokens: null, cache_read_input_tokens: null, server_tool_use: null, service_tier: null } as unknown as Anthropic.Beta.BetaUsage,
-    container: null,
-    context_management: null,
-    ...extra,
-  } as Anthropic.Beta.BetaMessage;
-}
 
 const conversation = (tag: string) => [user(`${tag}: fix the build.`), toolCall(`${tag}1`, "read_file", { path: `src/${tag}.ts` }), toolResult(`${tag}1`, `export const ${tag} = 1;`), assistant(`${tag}: it is fixed.`), user(`${tag}: now the tests.`)];
 

@@ -6,24 +6,8 @@ import type OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { compactor, estimateTokens, type ProviderVerdict, type UsageEvent } from "../src/index.js";
 import { builders } from "./support/builders.js";
+import { anthropicReply, anthropicUsage } from "./support/anthropic-reply.js";
 
-const anthropicUsage = { input_tokens: 12, output_tokens: 40, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: null, server_tool_use: null, service_tier: null, inference_geo: null } as unknown as Anthropic.Usage;
-
-function anthropicReply(extra: Partial<Anthropic.Beta.BetaMessage>): Anthropic.Beta.BetaMessage {
-  return {
-    id: "msg_1",
-    type: "message",
-    role: "assistant",
-    model: "claude-opus-4-7",
-    content: [{ type: "text", text: "Done.", citations: null }],
-    stop_reason: "end_turn",
-    stop_sequence: null,
-    usage: anthropicUsage as unknown as Anthropic.Beta.BetaUsage,
-    container: null,
-    context_management: null,
-    ...extra,
-  } as Anthropic.Beta.BetaMessage;
-}
 
 const { user, assistant, toolCall, toolResult } = builders.anthropic;
 const history = () => [user("Fix the build."), toolCall("t1", "read_file", { path: "src/a.ts" }), toolResult("t1", "export const a = 1;"), assistant("It is fixed."), user("Thanks, now the tests.")];

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findToolPairProblems } from "../../src/expert.js";
 import { guideClientModule } from "../support/guide-client.js";
+import { turn, type Message } from "../support/conversation-turn.js";
 import { hasRedisServer, startRedisServer, type RedisServer } from "../support/redis-server.js";
 
 const available = hasRedisServer();
@@ -23,7 +24,6 @@ if (!available) {
 const worker = new URL("../support/deployment-worker.mjs", import.meta.url).pathname;
 const config = { maxTokens: 2_000, summarizeMs: 20, storeTimeoutMs: 300 };
 
-type Message = Record<string, unknown>;
 interface Answer {
   output?: Message[];
   error?: string;
@@ -37,16 +37,6 @@ interface Summarized {
   full: boolean;
 }
 
-/** Turn `t` of conversation `c`: a question, a tool round, an answer; every text names its conversation. */
-function turn(c: number, t: number): Message[] {
-  const id = `c${c}-call${t}`;
-  return [
-    { role: "user", content: `c${c}-t${t} question: ${"detail ".repeat(20)}` },
-    { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "lookup", arguments: JSON.stringify({ q: `c${c}-q${t}` }) } }] },
-    { role: "tool", tool_call_id: id, content: `c${c}-result${t}: ${"fact ".repeat(60)}` },
-    { role: "assistant", content: `c${c}-answer${t}` },
-  ];
-}
 const history = (c: number, turns: number): Message[] => [{ role: "system", content: `c${c}-system: you help with conversation ${c}.` }, ...Array.from({ length: turns }, (_, t) => turn(c, t)).flat()];
 /** The request of turn `t`: the history so far and the new question. */
 const request = (c: number, t: number): Message[] => [...history(c, t), turn(c, t)[0]!];

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { estimateTokens } from "../../src/index.js";
 import { findToolPairProblems } from "../../src/expert.js";
 import { guideClientModule } from "../support/guide-client.js";
+import { turn, type Message } from "../support/conversation-turn.js";
 import { hasRedisServer, startRedisServer, type RedisServer } from "../support/redis-server.js";
 
 const available = hasRedisServer();
@@ -36,7 +37,6 @@ const turns = 30;
 const stopBefore = 12;
 const restartBefore = 18;
 
-type Message = Record<string, unknown>;
 interface Answer {
   output?: Message[];
   overBudget?: boolean;
@@ -46,16 +46,6 @@ interface Answer {
   storeErrors: string[];
 }
 
-/** Turn `t` of conversation `c`: a question, a tool round, an answer; every text names its conversation. */
-function turn(c: number, t: number): Message[] {
-  const id = `c${c}-call${t}`;
-  return [
-    { role: "user", content: `c${c}-t${t} question: ${"detail ".repeat(20)}` },
-    { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "lookup", arguments: JSON.stringify({ q: `c${c}-q${t}` }) } }] },
-    { role: "tool", tool_call_id: id, content: `c${c}-result${t}: ${"fact ".repeat(60)}` },
-    { role: "assistant", content: `c${c}-answer${t}` },
-  ];
-}
 /** The request of turn `t`: the history so far and the new question. */
 const request = (c: number, t: number): Message[] => [{ role: "system", content: `c${c}-system: you help with conversation ${c}.` }, ...Array.from({ length: t }, (_, past) => turn(c, past)).flat(), turn(c, t)[0]!];
 
