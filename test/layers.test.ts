@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /** Lowest first. */
-const layers = ["ground", "text", "validation", "dialects", "counting", "plan", "summary-kit", "hook", "stores", "archive", "state", "recovery", "backends", "telemetry", "adapters", "cli"];
+const layers = ["ground", "text", "dialects", "validation", "counting", "plan", "summary-kit", "hook", "stores", "archive", "state", "recovery", "backends", "telemetry", "adapters", "cli"];
 const src = new URL("../src/", import.meta.url).pathname;
 const folders = readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
 

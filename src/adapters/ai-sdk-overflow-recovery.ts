@@ -1,7 +1,7 @@
 import type { AnyMessage } from "../ground/types.js";
 import { isContextOverflowError } from "../recovery/is-context-overflow-error.js";
 import { checkedRecovery, compactForRetry, type OverflowRecoveryOptions } from "../recovery/compact-for-retry.js";
-import { asPromptMessage } from "./provider-prompt.js";
+import { asPromptMessage } from "../dialects/ai-sdk-prompt.js";
 import { withDefaults } from "../ground/option-defaults.js";
 
 /** The part of a provider call's parameters this middleware reads: the provider-level prompt. */

@@ -5,6 +5,7 @@ import { compactor } from "../hook/compactor.js";
 import { HOOK_SETTINGS } from "../hook/hook-settings.js";
 import type { CompactorOptions } from "../ground/types.js";
 import { withDefaults } from "../ground/option-defaults.js";
+import { plainTextMessage } from "../dialects/langchain.js";
 
 /**
  * LangGraph's marker for "remove every message" (`REMOVE_ALL_MESSAGES` of `@langchain/langgraph`,
@@ -20,10 +21,9 @@ export type CompactionMiddlewareOptions = CompactorOptions<BaseMessage>;
 // message is the caller's own or a masked or cut copy of one, which keeps its type and its id.
 function asLangChainMessage(message: BaseMessage, input: ReadonlySet<BaseMessage>): BaseMessage {
   if (input.has(message)) return message;
-  const plain = message as unknown as { type?: unknown; content?: unknown; id?: unknown; lc_kwargs?: unknown };
-  const made = plain.lc_kwargs === undefined && plain.id === undefined && (plain.type === "human" || plain.type === "system") && typeof plain.content === "string";
-  if (!made || Object.keys(plain).length !== 2) return message;
-  const fields = { content: plain.content as string, id: globalThis.crypto.randomUUID() };
+  const plain = plainTextMessage(message);
+  if (plain === undefined) return message;
+  const fields = { content: plain.content, id: globalThis.crypto.randomUUID() };
   return plain.type === "system" ? new SystemMessage(fields) : new HumanMessage(fields);
 }
 

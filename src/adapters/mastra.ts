@@ -4,7 +4,7 @@ import { withDefaults } from "../ground/option-defaults.js";
 import { checkedRecovery, compactForRetry } from "../recovery/compact-for-retry.js";
 import { isContextOverflowError } from "../recovery/is-context-overflow-error.js";
 import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
-import { asPromptMessage } from "./provider-prompt.js";
+import { asPromptMessage } from "../dialects/ai-sdk-prompt.js";
 
 /** What Mastra's request context holds for this adapter: `get` by key. */
 interface RequestContextLike {

@@ -1,5 +1,6 @@
 import type { AnyMessage, Summarize, SummaryContext } from "../ground/types.js";
 import { describeValue } from "../ground/describe-value.js";
+import { anthropicCompactionIn, anthropicSystemApart } from "../dialects/native-compaction-parts.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import { integer } from "../ground/checks.js";
 
@@ -106,8 +107,7 @@ export function anthropicCompaction<M extends AnyMessage = AnyMessage>(client: A
   const summarize = async (older: M[], context: SummaryContext) => {
     // The provider's compaction replaces the whole history: the earlier summary goes in with the older messages.
     const all = ((context.head ?? []) as object[]).concat((context.earlier ?? []) as object[], older as object[]);
-    const system = all.filter((message) => roleOf(message) === "system").map(systemText).filter((text) => text !== "");
-    const messages = all.filter((message) => roleOf(message) !== "system");
+    const { system, messages } = anthropicSystemApart(all);
     const wanted = [instructions, context.instructions].filter((text): text is string => typeof text === "string" && text.trim() !== "").join("\n\n");
     const body: AnthropicCompactionRequest = {
       model,
@@ -119,13 +119,12 @@ export function anthropicCompaction<M extends AnyMessage = AnyMessage>(client: A
       betas: withCompactionBeta(betas),
     };
     const response = await client.beta.messages.create(body, { signal: context.signal });
-    const content = Array.isArray(response?.content) ? (response.content as object[]) : [];
     // A block with null content is a failed compaction the server treats as a no-op (SDK BetaCompactionBlock).
-    const block = content.find((part) => (part as { type?: unknown }).type === "compaction") as { content?: unknown } | undefined;
-    if (block === undefined || typeof block.content !== "string" || block.content.trim() === "") {
+    const { content, text } = anthropicCompactionIn(response);
+    if (text === undefined) {
       throw new Error(`the compaction request returned no compaction block with content (stop_reason ${describeValue(response?.stop_reason)})`);
     }
-    return { messages: [{ role: "assistant", content }], text: block.content, madeBy };
+    return { messages: [{ role: "assistant", content }], text, madeBy };
   };
   // Who this summarizer is: `statefulCompactor` sends a stored block back only to the same provider and model.
   // Named after its factory, which is how `onCompacted`'s `madeBy` names it.
@@ -136,11 +135,3 @@ export function anthropicCompaction<M extends AnyMessage = AnyMessage>(client: A
 /** The compaction beta first, then the caller's own, each once. */
 const withCompactionBeta = (betas: readonly string[]): string[] => [...new Set([ANTHROPIC_COMPACTION_BETA, ...betas])];
 
-const roleOf = (message: object): unknown => (message as { role?: unknown }).role;
-
-function systemText(message: object): string {
-  const content = (message as { content?: unknown }).content;
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.map((part) => (typeof part === "object" && part !== null && typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : "")).join("");
-}

@@ -1,5 +1,6 @@
 import type { AnyMessage, Summarize, SummaryContext } from "../ground/types.js";
 import { describeValue } from "../ground/describe-value.js";
+import { isInstructionItem, openaiCompactionIn } from "../dialects/native-compaction-parts.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import { extractiveSummary } from "../summary-kit/extractive-summary.js";
 import { summaryTextIn } from "../dialects/library-messages.js";
@@ -66,14 +67,12 @@ export function openaiCompaction<M extends AnyMessage = AnyMessage>(client: Resp
     // The provider's compaction replaces the whole history: the earlier summary goes in with the older messages.
     const body = { model, input: head.concat((context.earlier ?? []) as object[], older as object[]), ...(wanted === "" ? {} : { instructions: wanted }) };
     const response = await client.responses.compact(body, { signal: context.signal });
-    const output = Array.isArray(response?.output) ? (response.output as object[]) : [];
     // "The compacted list of output items. This is a list of all user messages, followed by a single
     // compaction item." (SDK CompactedResponse.output)
-    if (!output.some((item) => (item as { type?: unknown }).type === "compaction")) {
-      throw new Error("responses.compact returned no compaction item");
-    }
+    const { output, compacted } = openaiCompactionIn(response);
+    if (!compacted) throw new Error("responses.compact returned no compaction item");
     // The system prompt is kept in the head, before the replacement.
-    const messages = output.filter((item) => !isInstruction(item));
+    const messages = output.filter((item) => !isInstructionItem(item));
     // The item is encrypted: its readable shadow is the model-free summary of what it replaced, what
     // a later summarizer rolls forward and what is sent instead when the model or provider changes.
     const text = extractiveSummary(older, { maxTokens: Math.max(1, context.maxSummaryTokens), previousSummary: earlierSummaryOf(context) });
@@ -85,10 +84,6 @@ export function openaiCompaction<M extends AnyMessage = AnyMessage>(client: Resp
   return Object.assign(summarize, { madeBy });
 }
 
-function isInstruction(item: object): boolean {
-  const role = (item as { role?: unknown }).role;
-  return role === "system" || role === "developer";
-}
 
 /** What the shadow of a compaction of the whole history carries forward: the earlier summary in full, else what the context hands over. */
 function earlierSummaryOf(context: SummaryContext): string | undefined {

@@ -1,5 +1,5 @@
 import { expectedMessage } from "../ground/describe-value.js";
-import { providerPayload } from "../dialects/provider-payload.js";
+import { mayCarryPayload, providerPayload } from "../dialects/provider-payload.js";
 import type { MessageRecord } from "../dialects/dialect.js";
 import { mediaEstimate } from "./media-tokens.js";
 import { utf8ByteLength } from "./utf8-length.js";
@@ -39,7 +39,7 @@ export function estimateMessageTokens(message: unknown, index: number): number {
  * @internal
  */
 export function estimateListlessMessageTokens(message: MessageRecord, index: number): number {
-  if (message["providerOptions"] !== undefined || message["output"] !== undefined || message["lc_kwargs"] !== undefined) return estimateMessageTokens(message, index);
+  if (mayCarryPayload(message)) return estimateMessageTokens(message, index);
   let json: string;
   try {
     json = JSON.stringify(message);

@@ -64,3 +64,14 @@ export const langchain: Dialect = {
   },
   textMessage: (role, text) => ({ type: role === "system" ? "system" : "human", content: text }),
 };
+
+/**
+ * The type and text of a plain `{ type, content }` object as the hook writes a LangChain message
+ * (a summary or a reminder, `"human"` or `"system"` with string content and nothing else), or
+ * undefined for anything else (an instance, a caller's own object with more fields).
+ */
+export function plainTextMessage(message: object): { type: "human" | "system"; content: string } | undefined {
+  const plain = message as { type?: unknown; content?: unknown; id?: unknown; lc_kwargs?: unknown };
+  const made = plain.lc_kwargs === undefined && plain.id === undefined && (plain.type === "human" || plain.type === "system") && typeof plain.content === "string";
+  return made && Object.keys(plain).length === 2 ? { type: plain.type as "human" | "system", content: plain.content as string } : undefined;
+}

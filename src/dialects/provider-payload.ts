@@ -46,3 +46,18 @@ export function piPayload(message: object): object | undefined {
 export function providerPayload(message: object): object | undefined {
   return langchainPayload(message) ?? piPayload(message) ?? mastraPayload(message);
 }
+
+/**
+ * True when what the provider receives of a message may differ from its own JSON, or its content
+ * may be a list of parts the plain estimate does not see: a Mastra stamp (`providerOptions`), a
+ * Responses `output` list, LangChain's wrapper (`lc_kwargs`). The estimate of a message the call
+ * read as plain text goes the full way for these.
+ */
+export function mayCarryPayload(message: MessageRecord): boolean {
+  return message["providerOptions"] !== undefined || message["output"] !== undefined || message["lc_kwargs"] !== undefined;
+}
+
+/** True when the message's `content` is a list of parts (not text, null or missing). */
+export function hasContentList(message: MessageRecord): boolean {
+  return Array.isArray(message["content"]);
+}

@@ -217,7 +217,7 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     summarize: summarize as Summarize<M> | undefined,
     countTokens: optionalFunction<CountTokens<M>>(raw["countTokens"], "countTokens"),
     flushToMemory: optionalBoolean(summary["flushToMemory"], "summary.flushToMemory"),
-    summaryRole: oneOf(summary["role"], "summary.role", ["auto", "system", "user"] as const) === "user" ? "user" : "system",
+    summaryRole: oneOf(summary.role, "summary.role", ["auto", "system", "user"] as const) === "user" ? "user" : "system",
     format: optionalOneOf(raw["format"], "format", DIALECT_NAMES),
     reserveTokens,
     isBoundary: optionalFunction<(message: M) => boolean>(ladder["isBoundary"], "ladder.isBoundary"),
