@@ -14,3 +14,5 @@ export type { MaskedTranscript } from "./plan/mask-tool-output.js";
 export { chainHooks } from "./hook/chain-hooks.js";
 export { isContextOverflowError } from "./recovery/is-context-overflow-error.js";
 export { SUMMARY_PREFIX, FLUSH_TO_MEMORY_REMINDER, MASKED_TOOL_RESULT, SUMMARY_REPLY } from "./ground/constants.js";
+export { readProviderVerdicts } from "./hook/provider-verdict-reader.js";
+export type { ProviderVerdictReader } from "./ground/types.js";

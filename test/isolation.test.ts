@@ -8,6 +8,7 @@ import { readCompactContext } from "../src/tools.js";
 import { describe, expect, it } from "vitest";
 import { toModelMiddleware } from "../src/adapters/genkit.js";
 import { compactor, type ProviderVerdict, type SummaryContext } from "../src/index.js";
+import { readProviderVerdicts } from "../src/expert.js";
 import { builders } from "./support/builders.js";
 import { anthropicReply } from "./support/anthropic-reply.js";
 
@@ -19,7 +20,7 @@ const conversation = (tag: string) => [user(`${tag}: fix the build.`), toolCall(
 describe("one plain hook, two conversations, no ids", () => {
   it("maps a response's verdict onto the transcript it came with, never the other conversation's last request", async () => {
     const verdicts: ProviderVerdict[] = [];
-    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", verdicts: readProviderVerdicts(), events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
     const alice = conversation("alice");
     const bob = conversation("bob");
     await hook({ messages: alice });

@@ -76,6 +76,19 @@ describe("package", () => {
     expect(text).toContain(header);
   });
 
+  it("the plain hook leaves out what only a layer uses: the verdicts' mapping and the refused item's shadow, unless it is given the reader", async () => {
+    // Strings of provider-verdict.ts and refused-item-shadow.ts alone: present exactly when they are bundled.
+    const marks = ["thinking_mismatch_allowed", "compaction_signature_invalid", "compacted by the provider into an item it can no longer read"];
+    const { text } = await measureImport(imports.find((entry: { name: string }) => entry.name === "compactor"));
+    for (const mark of marks) expect(text.includes(mark), mark).toBe(false);
+    const withReader = await measureImport({ name: "readProviderVerdicts", from: "expert.js" });
+    for (const mark of marks) expect(withReader.text, mark).toContain(mark);
+    for (const name of ["statefulCompactor", "compactionMiddleware"]) {
+      const layer = await measureImport(imports.find((entry: { name: string }) => entry.name === name));
+      expect(layer.text, name).toContain(marks[0]);
+    }
+  });
+
   it("has no runtime dependencies, and the adapters import no framework", () => {
     const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
     expect(manifest.dependencies ?? {}).toEqual({});

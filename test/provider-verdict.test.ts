@@ -5,6 +5,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { compactor, estimateTokens, type ProviderVerdict, type UsageEvent } from "../src/index.js";
+import { readProviderVerdicts } from "../src/expert.js";
 import { builders } from "./support/builders.js";
 import { anthropicReply, anthropicUsage } from "./support/anthropic-reply.js";
 
@@ -15,7 +16,7 @@ const history = () => [user("Fix the build."), toolCall("t1", "read_file", { pat
 describe("events.onProviderVerdict", () => {
   it("Anthropic input_transformations: each thinking block dropped or let through, with the message of the last output it was in", async () => {
     const verdicts: ProviderVerdict[] = [];
-    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", verdicts: readProviderVerdicts(), events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
     const sent = history();
     expect(await hook({ messages: sent })).toBeNull();
     const response = anthropicReply({
@@ -34,7 +35,7 @@ describe("events.onProviderVerdict", () => {
 
   it("Anthropic cache diagnostics: a miss with its reason and the tokens it cost; types it does not know are passed over", async () => {
     const verdicts: ProviderVerdict[] = [];
-    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", verdicts: readProviderVerdicts(), events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
     const diagnostics: Anthropic.Diagnostics = { cache_miss_reason: { type: "messages_changed", cache_missed_input_tokens: 31_000 } };
     const unknownEntry = { type: "connector_rewritten", path: "messages.0.content.0" } as unknown as Anthropic.Beta.BetaInputTransformation;
     await hook({ messages: history(), response: { ...anthropicReply({ input_transformations: [unknownEntry] }), diagnostics } });
@@ -47,7 +48,7 @@ describe("events.onProviderVerdict", () => {
 
   it("a system message kept in the transcript is sent apart as `system`: the path counts the request's messages without it", async () => {
     const verdicts: ProviderVerdict[] = [];
-    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", verdicts: readProviderVerdicts(), events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
     const sent = [{ role: "system", content: "You fix builds." }, ...history()];
     await hook({ messages: sent });
     await hook({ messages: sent, response: anthropicReply({ input_transformations: [{ type: "thinking_dropped", path: "messages.1.content.0", reason: "prefix_binding_mismatch" }] }) });
@@ -57,7 +58,7 @@ describe("events.onProviderVerdict", () => {
 
   it("OpenAI Responses input_transformations: a reasoning item removed, mapped to the item of that id", async () => {
     const verdicts: ProviderVerdict[] = [];
-    const hook = compactor({ maxTokens: 100_000, format: "openai-responses", summarize: () => "s", events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const hook = compactor({ maxTokens: 100_000, format: "openai-responses", summarize: () => "s", verdicts: readProviderVerdicts(), events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
     const reasoning = { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "gAAAA-encrypted" };
     const sent = [{ role: "user", content: "Plan the refund." }, reasoning, { type: "message", role: "assistant", content: [{ type: "output_text", text: "Planned." }] }, { role: "user", content: "Go on." }];
     await hook({ messages: sent });
@@ -69,7 +70,7 @@ describe("events.onProviderVerdict", () => {
   it("a stop at the context window makes this call compact, though the estimate says the transcript fits", async () => {
     const verdicts: ProviderVerdict[] = [];
     let summarized = 0;
-    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => `summary ${++summarized}`, events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => `summary ${++summarized}`, verdicts: readProviderVerdicts(), events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
     const sent = [...history(), assistant("Tests run."), user("And the lint?")];
     expect(await hook({ messages: sent })).toBeNull();
     expect(estimateTokens(sent)).toBeLessThan(100_000);
@@ -77,6 +78,21 @@ describe("events.onProviderVerdict", () => {
     expect(verdicts).toEqual([{ kind: "context-window-exceeded" }]);
     expect(summarized).toBe(1);
     expect(result).not.toBeNull();
+  });
+
+  it("without the verdicts' reader, the plain hook still compacts after a stop at the context window and tells that stop, and nothing it would have to map", async () => {
+    let summarized = 0;
+    const verdicts: ProviderVerdict[] = [];
+    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => `summary ${++summarized}`, events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const sent = [...history(), assistant("Tests run."), user("And the lint?")];
+    expect(await hook({ messages: sent })).toBeNull();
+    const dropped = { input_transformations: [{ type: "thinking_dropped", path: "messages.1.content.0", reason: "binding_check_failed" }] };
+    expect(await hook({ messages: sent, response: anthropicReply(dropped as never) })).toBeNull();
+    expect(verdicts).toEqual([]);
+    expect(await hook({ messages: sent, response: anthropicReply({ stop_reason: "model_context_window_exceeded" }) })).not.toBeNull();
+    expect(summarized).toBe(1);
+    expect(verdicts).toEqual([{ kind: "context-window-exceeded" }]);
+    expect(() => compactor({ maxTokens: 100_000, summarize: () => "s", verdicts: {} as never })).toThrow(/`verdicts` to be what `readProviderVerdicts\(\)`/);
   });
 
   it("reads Anthropic's usage with its cache fields from the response: what the cache served counts", async () => {
@@ -123,7 +139,7 @@ describe("a refused native item, read from what the SDK threw", () => {
 
   async function verdictsOf(response: unknown): Promise<ProviderVerdict[]> {
     const verdicts: ProviderVerdict[] = [];
-    const hook = compactor({ maxTokens: 100_000, format: "openai-responses", summarize: () => "s", events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const hook = compactor({ maxTokens: 100_000, format: "openai-responses", summarize: () => "s", verdicts: readProviderVerdicts(), events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
     await hook({ messages: sent });
     await hook({ messages: sent, response });
     return verdicts;
@@ -145,7 +161,7 @@ describe("a refused native item, read from what the SDK threw", () => {
 
   it("Anthropic's error_code of a refused compaction block, from the body's details", async () => {
     const verdicts: ProviderVerdict[] = [];
-    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", verdicts: readProviderVerdicts(), events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
     const block = { role: "assistant", content: [{ type: "compaction", content: "Earlier: the build was fixed.", signature: "sig" }] };
     const messages = [block, user("Now the tests.")];
     await hook({ messages });

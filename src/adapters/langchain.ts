@@ -6,6 +6,7 @@ import { HOOK_SETTINGS } from "../hook/hook-settings.js";
 import type { CompactorOptions } from "../ground/types.js";
 import { withDefaults } from "../ground/option-defaults.js";
 import { plainTextMessage } from "../dialects/langchain.js";
+import { readProviderVerdicts } from "../hook/provider-verdict-reader.js";
 
 /**
  * LangGraph's marker for "remove every message" (`REMOVE_ALL_MESSAGES` of `@langchain/langgraph`,
@@ -74,7 +75,8 @@ function lastResponse(messages: readonly BaseMessage[], read: WeakSet<object>): 
 export function compactionMiddleware(
   options: CompactionMiddlewareOptions,
 ): AgentMiddleware<undefined, undefined, unknown, readonly (ClientTool | ServerTool)[], readonly []> {
-  const hook = compactor<BaseMessage>(withDefaults({ summary: { role: "user" } }, options));
+  // The agent's state carries the provider's response: its verdicts are read, as the stateful adapters read them.
+  const hook = compactor<BaseMessage>(withDefaults({ summary: { role: "user" }, verdicts: readProviderVerdicts() }, options));
   const read = new WeakSet<object>();
   const middleware = createMiddleware({
     name: "ContextCompactorMiddleware",

@@ -28,8 +28,8 @@
 //   (@anthropic-ai/sdk resources/messages/messages.d.ts, `Compaction…ErrorDetails`).
 
 import type { ProviderVerdict } from "../ground/types.js";
+import { fieldOf, stoppedAtWindow } from "./provider-response.js";
 
-const fieldOf = (value: unknown, key: string): unknown => (typeof value === "object" && value !== null && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined);
 const stringOf = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 const countOf = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined);
 
@@ -46,7 +46,7 @@ function messageIndexOf(path: string): number | undefined {
  */
 export function verdictsOf(response: unknown, sent: readonly object[] | undefined): ProviderVerdict[] {
   const verdicts: ProviderVerdict[] = [];
-  if (fieldOf(response, "stop_reason") === "model_context_window_exceeded") verdicts.push({ kind: "context-window-exceeded" });
+  if (stoppedAtWindow(response)) verdicts.push({ kind: "context-window-exceeded" });
   const transformations = fieldOf(response, "input_transformations");
   // Each list of `sent` is read once, however many entries name its items: a map of ids, and the
   // conversation without its system messages, made on the first entry that needs them.
@@ -173,10 +173,4 @@ const holdsCompactionBlock = (message: object): boolean => {
 export function refusesCompaction(verdict: ProviderVerdict): boolean {
   if (verdict.kind !== "native-item-refused") return false;
   return verdict.message === undefined || isCompactionItem(verdict.message) || holdsCompactionBlock(verdict.message);
-}
-
-/** The response's `usage` object (Gemini's `usageMetadata`), as the SDK returned it, when it has one. */
-export function usageOf(response: unknown): Record<string, unknown> | undefined {
-  const usage = fieldOf(response, "usage") ?? fieldOf(response, "usageMetadata");
-  return typeof usage === "object" && usage !== null && !Array.isArray(usage) ? (usage as Record<string, unknown>) : undefined;
 }

@@ -10,6 +10,7 @@ import type {
   DialectName,
   ModelFreeSummary,
   ProviderVerdict,
+  ProviderVerdictReader,
   ReportedUsage,
   SkippedEvent,
   Summarize,
@@ -54,6 +55,8 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   onSkipped: ((event: SkippedEvent) => void) | undefined;
   warnOverBudget: boolean;
   onProviderVerdict: ((verdict: ProviderVerdict) => void) | undefined;
+  /** The verdicts' reader (`verdicts`, checked by `compactor`); undefined when the hook reads only a response's usage and stop. */
+  verdicts?: ProviderVerdictReader | undefined;
   onUsage: ((event: UsageEvent) => void) | undefined;
   /**
    * The agent's own tool (`compactTool`): the name its calls are read under in the transcript, and
@@ -99,6 +102,7 @@ const compactorKeys = [
   "ladder",
   "events",
   "compactTool",
+  "verdicts",
 ] as const;
 const summaryKeys = ["maxTokens", "role", "flushToMemory", "timeoutMs"] as const;
 const ladderKeys = ["maskToolResults", "splitInsideTurn", "truncateToolResults", "isBoundary"] as const;

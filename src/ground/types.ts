@@ -179,10 +179,11 @@ export interface BeforeLlmEvent<M extends AnyMessage = AnyMessage> {
    * `GenerateContentResponse`), or the error the SDK threw instead. The request it answers is the
    * start of `messages`: those before the model's latest reply, which the loop appended after it
    * (the objects the hook returned, or the same messages read back from a database). The hook reads
-   * what it says: its usage (when `usage` is not given), each input transformation and cache miss
-   * (`events.onProviderVerdict`, naming the message of `messages` it concerns),
-   * a stop at the context window, after which this call compacts whatever the estimate says, and a
-   * refused provider compaction (`"native-item-refused"`).
+   * what it says: its usage (when `usage` is not given) and a stop at the context window, after
+   * which this call compacts whatever the estimate says. With `verdicts: readProviderVerdicts()`
+   * (the stateful layer and the adapters always read them), also each input transformation and
+   * cache miss (`events.onProviderVerdict`, naming the message of `messages` it concerns) and a
+   * refused provider compaction (`"native-item-refused"`), replaced by its readable summary.
    */
   response?: unknown;
 }
@@ -444,7 +445,9 @@ export interface CompactorEvents {
    * given as `event.response`: a signed thinking block dropped or let through a failed check, a
    * reasoning item withheld, a prompt-cache miss with its reason, a stop at the context window
    * (after which the call compacts), or a native item refused (the SDK's error given as the
-   * response). Each names the message of the hook's last output it concerns.
+   * response). Each names the message of the hook's last output it concerns. `compactor` tells
+   * them with `verdicts: readProviderVerdicts()`, which maps them onto the transcript; without it,
+   * only the stop at the context window.
    * @default none
    */
   onProviderVerdict?: (verdict: ProviderVerdict) => void;
@@ -552,6 +555,25 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
    * @default false (calls are not read)
    */
   compactTool?: false | CompactToolReader;
+  /**
+   * The provider's verdicts read from `event.response`: the reader `readProviderVerdicts()` makes
+   * (from context-compactor/expert). Each input transformation, cache miss and refused native item
+   * goes to `events.onProviderVerdict`, named by the message it concerns, and a refused provider
+   * compaction gives way to its readable summary. Without it, the hook reads only the response's
+   * usage and a stop at the context window; `statefulCompactor` and the adapters always read them.
+   * @default none
+   */
+  verdicts?: ProviderVerdictReader;
+}
+
+/**
+ * How a compactor reads the provider's verdicts (what `readProviderVerdicts` makes): the mapping of
+ * a response onto the request it answers, and the summary that stands for a refused provider
+ * compaction. Opaque to callers.
+ */
+export interface ProviderVerdictReader {
+  readonly read: (response: unknown, sent: readonly object[], tell: ((verdict: ProviderVerdict) => void) | undefined) => { overflowed: boolean; refused: boolean; usage?: Record<string, unknown> };
+  readonly shadow: (messages: readonly never[], settings: never) => unknown;
 }
 
 /**

@@ -1,11 +1,11 @@
 import { optionalAbortSignal } from "../ground/abort-signal.js";
-import { describeValue } from "../ground/describe-value.js";
+import { describeValue, expectedMessage } from "../ground/describe-value.js";
 import { runCompaction } from "./engine.js";
 import { definedFields } from "../ground/defined-fields.js";
 import { resolveOptions } from "../ground/options.js";
 import { reportedRequest } from "./reported-request.js";
 import { HOOK_SETTINGS } from "./hook-settings.js";
-import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactionResult, CompactorOptions } from "../ground/types.js";
+import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactionResult, CompactorOptions, ProviderVerdictReader } from "../ground/types.js";
 
 /**
  * The hook `compactor` builds. It carries its checked options under a symbol, for
@@ -23,6 +23,18 @@ function eventSignal(event: unknown): AbortSignal | undefined {
     throw new TypeError(`Expected the before-LLM event \`{ messages }\`, got ${describeValue(event)} ${what}`);
   }
   return optionalAbortSignal((event as BeforeLlmEvent).signal, "event.signal");
+}
+
+/**
+ * `verdicts`: the reader `readProviderVerdicts` makes, or none (then `events.onProviderVerdict`
+ * hears only the stop at the context window, which the hook reads itself). `statefulCompactor`
+ * reads verdicts with a reader of its own, and its bundle carries none of this.
+ */
+function checkedVerdictReader(value: unknown): ProviderVerdictReader | undefined {
+  if (value !== undefined && typeof (value as Partial<ProviderVerdictReader> | null)?.read !== "function") {
+    throw new TypeError(expectedMessage("verdicts", "what `readProviderVerdicts()` (context-compactor/expert) returns", value));
+  }
+  return value as ProviderVerdictReader | undefined;
 }
 
 /** What the hook resolves: the messages, and `overBudget` with its cause when they still do not fit. */
@@ -55,6 +67,7 @@ export function resultOf<M extends AnyMessage>(outcome: CompactionResult<M>): Co
  */
 export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorOptions<M>): CompactorHook<M> {
   const settings = resolveOptions<M>(options, "compactor");
+  settings.verdicts = checkedVerdictReader(options.verdicts);
   const hook = async <T extends M>(event: BeforeLlmEvent<T>) => {
     const signal = eventSignal(event);
     // The provider's report and verdicts on the request this transcript starts with.

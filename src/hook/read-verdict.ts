@@ -1,5 +1,5 @@
-import { refusesCompaction, usageOf, verdictsOf } from "../dialects/provider-verdict.js";
-import type { Dialect, MessageRecord } from "../dialects/dialect.js";
+import { refusesCompaction, verdictsOf } from "../dialects/provider-verdict.js";
+import { usageOf } from "../dialects/provider-response.js";
 import type { ProviderVerdict } from "../ground/types.js";
 
 /** Conversations whose last request a hook remembers, to map a response's verdicts onto. */
@@ -25,18 +25,3 @@ export function readVerdict(
   const usage = usageOf(response);
   return usage === undefined ? { overflowed, refused } : { overflowed, refused, usage };
 }
-
-/**
- * How many messages the request a response answers held: those before the model's latest reply
- * (its run of messages, reasoning items included, back from its latest assistant message), which
- * the loop appended after the response came; all of them when the transcript holds no reply.
- */
-export function requestLength(messages: readonly object[], dialect: Dialect): number {
-  const roleAt = (index: number) => dialect.role(messages[index] as MessageRecord);
-  let index = messages.length - 1;
-  while (index >= 0 && roleAt(index) !== "assistant") index--;
-  if (index < 0) return messages.length;
-  while (index > 0 && (roleAt(index - 1) === "assistant" || roleAt(index - 1) === undefined)) index--;
-  return index;
-}
-

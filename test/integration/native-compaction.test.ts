@@ -9,7 +9,7 @@ import OpenAI from "openai";
 import { UNREADABLE_COMPACTION } from "../../src/hook/refused-item-shadow.js";
 import { describe, expect, it } from "vitest";
 import { extractiveSummary, compactor, isCompactionError, memoryStore, statefulCompactor, type CompactedEvent, type ProviderVerdict, type SummaryContext } from "../../src/index.js";
-import { SUMMARY_PREFIX } from "../../src/expert.js";
+import { SUMMARY_PREFIX, readProviderVerdicts } from "../../src/expert.js";
 import { firstOf } from "../../src/summary-kit.js";
 import { openaiCompaction } from "../../src/backends/openai.js";
 import { ANTHROPIC_COMPACTION_BETA, anthropicCompaction } from "../../src/backends/anthropic.js";
@@ -447,7 +447,7 @@ describe("a native item the provider refuses", () => {
     const verdicts: ProviderVerdict[] = [];
     const previous: (string | undefined)[] = [];
     const ownModel = (_older: unknown[], context: SummaryContext) => (previous.push(context.previousSummary), "Own summary.");
-    const hook = compactor({ maxTokens: 1200, keepTail: 300, summarize: firstOf(openaiCompaction(client, { model: "gpt-5.2" }), ownModel), events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const hook = compactor({ maxTokens: 1200, keepTail: 300, summarize: firstOf(openaiCompaction(client, { model: "gpt-5.2" }), ownModel), verdicts: readProviderVerdicts(), events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
     const first = (await hook({ messages: responsesTranscript(10) }))!.messages;
     expect(first).toContainEqual(compactionItem);
     const refused = await client.responses.create({ model: "gpt-5.2", input: first as unknown as OpenAI.Responses.ResponseInput }).then(() => undefined, (error: unknown) => error);
@@ -472,7 +472,7 @@ describe("a native item the provider refuses", () => {
 
     const anthropicHttp = recordingFetch(({ body }) => (body["compaction"] !== undefined ? { body: anthropicCompacted() } : holdsCompaction(body["messages"]) ? anthropicRefusal : { body: anthropicReply("Next answer.") }));
     const anthropic = anthropicClient(anthropicHttp.fetch);
-    const native = compactor({ maxTokens: 1200, keepTail: 300, format: "anthropic", summarize: anthropicCompaction(anthropic, { model: "claude-opus-4-7" }) });
+    const native = compactor({ maxTokens: 1200, keepTail: 300, format: "anthropic", summarize: anthropicCompaction(anthropic, { model: "claude-opus-4-7" }), verdicts: readProviderVerdicts() });
     const compacted = (await native({ messages: [system, ...anthropicTranscript(10)] }))!.messages;
     const error = await anthropic.beta.messages
       .create({ model: "claude-opus-4-7", max_tokens: 1024, system: system.content, betas: [ANTHROPIC_COMPACTION_BETA], messages: compacted.slice(1) as Anthropic.Beta.BetaMessageParam[] })

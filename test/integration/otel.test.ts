@@ -8,7 +8,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { extractiveSummary, compactor, estimateTokens, statefulCompactor, type CompactedEvent } from "../../src/index.js";
-import { SUMMARY_PREFIX } from "../../src/expert.js";
+import { SUMMARY_PREFIX, readProviderVerdicts } from "../../src/expert.js";
 import { firstOf } from "../../src/summary-kit.js";
 import { otelEvents, recordSummaryUsage } from "../../src/telemetry/otel.js";
 import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
@@ -394,7 +394,7 @@ describe("otelEvents and the provider's verdict", () => {
   ];
 
   it("records each verdict as an event of the active span, and the compaction the stop forced as its span", async () => {
-    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "Earlier: the build and the tests.", events: otelEvents(tracer) });
+    const hook = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "Earlier: the build and the tests.", verdicts: readProviderVerdicts(), events: otelEvents(tracer) });
     await inAgentSpan(() => hook({ messages: transcript }));
     await inAgentSpan(() => hook({ messages: transcript, response }));
     const agent = named("invoke_agent researcher").at(-1)!;
@@ -409,7 +409,7 @@ describe("otelEvents and the provider's verdict", () => {
   });
 
   it("with no active span, a verdict is a span of its own, bounded in what it quotes of the provider", async () => {
-    const hook = compactor({ maxTokens: 100_000, format: "openai-responses", summarize: () => "s", events: otelEvents(tracer, { attributes: { "gen_ai.conversation.id": "chat-7" } }) });
+    const hook = compactor({ maxTokens: 100_000, format: "openai-responses", summarize: () => "s", verdicts: readProviderVerdicts(), events: otelEvents(tracer, { attributes: { "gen_ai.conversation.id": "chat-7" } }) });
     const error = Object.assign(new Error("400 The encrypted content gAAA...DQ== could not be verified."), { status: 400, code: "invalid_encrypted_content" });
     const sent = [{ role: "user", content: "Hi" }, { type: "compaction", id: "cmp_1", encrypted_content: "gAAAA" }, { role: "user", content: "Go on." }];
     await hook({ messages: sent });
@@ -418,7 +418,7 @@ describe("otelEvents and the provider's verdict", () => {
     expect(span.attributes).toMatchObject({ "gen_ai.conversation.id": "chat-7", "context_compactor.verdict.kind": "native-item-refused", "gen_ai.provider.name": "openai", "context_compactor.verdict.code": "invalid_encrypted_content" });
     expect(span.events.map((event) => event.name)).toEqual(["context_compactor.provider_verdict"]);
 
-    const long = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", events: otelEvents(tracer) });
+    const long = compactor({ maxTokens: 100_000, format: "anthropic", summarize: () => "s", verdicts: readProviderVerdicts(), events: otelEvents(tracer) });
     await inAgentSpan(() => long({ messages: transcript, response: { ...response, stop_reason: "end_turn", diagnostics: null, input_transformations: [{ type: "thinking_dropped", path: "x", reason: "r".repeat(5_000) }] } }));
     const reason = named("invoke_agent researcher").at(-1)!.events[0]!.attributes!["context_compactor.verdict.reason"] as string;
     expect(reason.length).toBeLessThanOrEqual(200);
