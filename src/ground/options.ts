@@ -36,7 +36,7 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   summaryRole: "system" | "user";
   /** The pinned message format, or undefined to detect it. */
   format: DialectName | undefined;
-  /** Tokens sent beside the messages, counted as the request's fixed part while no usage measures it (see `budgetSettings`). */
+  /** Tokens sent beside the messages, counted as the request's fixed part while no usage measures it (see `messageBudgetOf`). */
   reserveTokens: number;
   /** The caller's boundary rule; undefined means the default (a user turn that carries no tool result), which the plan applies. */
   isBoundary: ((message: M) => boolean) | undefined;

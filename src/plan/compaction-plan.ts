@@ -81,7 +81,7 @@ export function finishedPlan<M extends AnyMessage>(measured: MeasuredTranscript<
     previousSummary: undefined,
     tailStart: measured.messages.length,
     pinned: [],
-    summaryLimit: measured.settings.maxSummaryTokens,
+    summaryLimit: measured.messageBudget.maxSummaryTokens,
     made: new Set(),
     sealed: measured.sealed,
     dialect: measured.dialect,

@@ -33,8 +33,10 @@ export interface PlanCall {
 /** The transcript as counted, before anything is decided. */
 export interface MeasuredTranscript<M extends AnyMessage> {
   messages: readonly M[];
-  /** The settings this call plans with: the budgets of the messages, once the fixed part is taken out (see `budgetSettings`). */
-  settings: Settings<M>;
+  /** The options as validated: the ladder's switches, the counter, the summary's role. `options.maxTokens` is the request's budget. */
+  options: Settings<M>;
+  /** What the messages alone may take, once the fixed part is out of the request's budget (see `messageBudgetOf`). */
+  messageBudget: MessageBudget;
   /** What travels beside the messages, as the usage report shows it, else `reserveTokens`: a part of every request's count. */
   fixedTokens: number;
   /** What the usage report said, when there was one. */
@@ -50,6 +52,21 @@ export interface MeasuredTranscript<M extends AnyMessage> {
   /** True when a user-role summary would be sealed (no stored state vouches for it). */
   sealed: boolean;
   stored: ReadonlySet<object> | undefined;
+}
+
+/**
+ * The budgets of the messages: the request's (`maxTokens`, `keepTail`, `summary.maxTokens` as
+ * given) less what travels beside them. Named apart from the request's, which is `options.maxTokens`.
+ */
+export interface MessageBudget {
+  /** What the messages may take in all. */
+  maxTokens: number;
+  /** What the kept tail aims at. */
+  keepTail: number;
+  /** What the summary may take at most. */
+  maxSummaryTokens: number;
+  /** The least masking alone must free to be used instead of a summary. */
+  minFreedTokens: number;
 }
 
 /** What the parts of the request may take, in tokens. */
@@ -99,10 +116,10 @@ export interface PlanContext<M extends AnyMessage> extends MeasuredTranscript<M>
 export function measureTranscript<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, call: PlanCall, view: TranscriptView<M>): MeasuredTranscript<M> {
   const dialect = readTranscript(messages, settings.format, "messages", view);
   const { tokens: original, messagesTotal, fixedTokens, anchor } = anchoredCounts(messages, { countTokens: settings.countTokens, reserveTokens: settings.reserveTokens, formats: view }, call.usage, call.history);
-  const budgeted = budgetSettings(settings, fixedTokens);
+  const messageBudget = messageBudgetOf(settings, fixedTokens);
   const tokensBefore = Math.ceil(messagesTotal + fixedTokens);
-  const overBudget = Math.ceil(messagesTotal) > budgeted.maxTokens;
-  return { messages, settings: budgeted, fixedTokens, anchor, dialect, view, original, tokensBefore, overBudget, sealed: call.stored === undefined, stored: call.stored };
+  const overBudget = Math.ceil(messagesTotal) > messageBudget.maxTokens;
+  return { messages, options: settings, messageBudget, fixedTokens, anchor, dialect, view, original, tokensBefore, overBudget, sealed: call.stored === undefined, stored: call.stored };
 }
 
 /**
@@ -111,28 +128,26 @@ export function measureTranscript<M extends AnyMessage>(messages: readonly M[], 
  * shrink in proportion, so that a large fixed part (a system prompt and tools of 40,000 tokens
  * in a window of 50,000) leaves the summary its share of the room rather than a few tokens.
  */
-export function budgetSettings<M extends AnyMessage>(settings: Settings<M>, fixedTokens: number): Settings<M> {
-  if (fixedTokens <= 0) return settings;
+export function messageBudgetOf<M extends AnyMessage>(settings: Settings<M>, fixedTokens: number): MessageBudget {
+  const { keepTail, maxSummaryTokens, minFreedTokens } = settings;
+  if (fixedTokens <= 0) return { maxTokens: settings.maxTokens, keepTail, maxSummaryTokens, minFreedTokens };
   const maxTokens = Math.max(1, Math.floor(settings.maxTokens - fixedTokens));
-  const share = Math.min(1, maxTokens / Math.max(1, settings.keepTail + settings.maxSummaryTokens));
-  const keepTail = Math.max(0, Math.min(Math.floor(settings.keepTail * share), maxTokens - 1));
+  const share = Math.min(1, maxTokens / Math.max(1, keepTail + maxSummaryTokens));
   return {
-    ...settings,
     maxTokens,
-    keepTail,
-    maxSummaryTokens: Math.max(1, Math.floor(settings.maxSummaryTokens * share)),
-    minFreedTokens: Math.min(settings.minFreedTokens, maxTokens),
-    reserveTokens: 0,
+    keepTail: Math.max(0, Math.min(Math.floor(keepTail * share), maxTokens - 1)),
+    maxSummaryTokens: Math.max(1, Math.floor(maxSummaryTokens * share)),
+    minFreedTokens: Math.min(minFreedTokens, maxTokens),
   };
 }
 
 /** Reads what the rungs need of a transcript that is to be compacted. */
 export function planContext<M extends AnyMessage>(measured: MeasuredTranscript<M>): PlanContext<M> {
-  const { messages, settings, dialect, original, view } = measured;
+  const { messages, options, messageBudget, dialect, original, view } = measured;
   const head = headLength(messages, dialect, view);
   // The library's own summary counts by position and role; a boundary must also not cut a pair
   // (a duplicate result after a user turn would be left without its call).
-  const made = libraryMessagesOf(messages, head, settings.summaryRole, { stored: measured.stored, sealKey: settings.sealKey, dialect, formats: view });
+  const made = libraryMessagesOf(messages, head, options.summaryRole, { stored: measured.stored, sealKey: options.sealKey, dialect, formats: view });
   // Every rung asks about messages by index, through one reading of the transcript. Masking keeps
   // roles, calls and ids, so what it says of a message holds for its masked copy too.
   const safe = view.safeCuts();
@@ -185,7 +200,7 @@ export function planContext<M extends AnyMessage>(measured: MeasuredTranscript<M
       // itself when that is smaller (kept as it is, or summarized into less): a `maxSummaryTokens`
       // below that must not hand the tail room that the result cannot give it.
       const olderAtLeast = kept.older.length === 0 ? 0 : Math.min(context.olderTokens(kept), context.smallestSummary());
-      const room = Math.max(0, keepsSummary ? settings.maxTokens - headTokens - tokens.countList(kept.older) : Math.min(tailRoom, settings.maxTokens - headTokens - reminderTokens - olderAtLeast));
+      const room = Math.max(0, keepsSummary ? messageBudget.maxTokens - headTokens - tokens.countList(kept.older) : Math.min(tailRoom, messageBudget.maxTokens - headTokens - reminderTokens - olderAtLeast));
       rooms.set(kept.older, room);
       return room;
     },
@@ -194,18 +209,18 @@ export function planContext<M extends AnyMessage>(measured: MeasuredTranscript<M
 }
 
 /** Counts of the transcript with old tool results masked, when `maskToolResults` masks any; else the original counts. */
-function maskedTokens<M extends AnyMessage>({ messages, settings, original, view }: MeasuredTranscript<M>): TranscriptTokens<M> {
-  if (!settings.mask) return original;
-  const masking = maskToolResults(messages, settings.mask, view);
+function maskedTokens<M extends AnyMessage>({ messages, options, original, view }: MeasuredTranscript<M>): TranscriptTokens<M> {
+  if (!options.mask) return original;
+  const masking = maskToolResults(messages, options.mask, view);
   if (masking.masked === 0) return original;
-  return new TranscriptTokens(masking.messages, settings.countTokens, { from: original, changed: masking.changed });
+  return new TranscriptTokens(masking.messages, options.countTokens, { from: original, changed: masking.changed });
 }
 
-function budgetOf<M extends AnyMessage>({ settings, dialect, tokens, head }: PlanContext<M>): PlanBudget {
+function budgetOf<M extends AnyMessage>({ options, messageBudget, dialect, tokens, head }: PlanContext<M>): PlanBudget {
   const headTokens = tokens.isPerMessage ? tokens.countRange(0, head) : head === 0 ? 0 : tokens.countList(tokens.messages.slice(0, head));
-  const besides = [...(settings.flushToMemory ? [dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER)] : []), ...(dialect.replyToSummary ? [dialect.replyToSummary()] : [])];
+  const besides = [...(options.flushToMemory ? [dialect.textMessage(options.summaryRole, FLUSH_TO_MEMORY_REMINDER)] : []), ...(dialect.replyToSummary ? [dialect.replyToSummary()] : [])];
   const reminderTokens = besides.length > 0 ? tokens.countList(besides as M[]) : 0;
   // Room for the summary is reserved when the tail is chosen, so that summary and tail fit together.
-  const tailRoom = settings.maxTokens - headTokens - settings.maxSummaryTokens - reminderTokens;
-  return { headTokens, reminderTokens, tailRoom, tailBudget: Math.max(0, Math.min(settings.keepTail, tailRoom)) };
+  const tailRoom = messageBudget.maxTokens - headTokens - messageBudget.maxSummaryTokens - reminderTokens;
+  return { headTokens, reminderTokens, tailRoom, tailBudget: Math.max(0, Math.min(messageBudget.keepTail, tailRoom)) };
 }

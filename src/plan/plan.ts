@@ -33,7 +33,7 @@ export function planWithSettings<M extends AnyMessage>(
   const tool = settings.compactTool;
   // The agent's own request, when its compactor reads them (`compactTool`).
   const request = tool === undefined ? undefined : (call.request ?? (tool.find as typeof requestedCompactionIn)(view, messages, { from: 0, toolName: tool.name }));
-  const due = measured.overBudget || measured.settings.force;
+  const due = measured.overBudget || measured.options.force;
   if (!due && request === undefined) return finishedPlan(measured, { action: "none", reason: "under-budget" });
   const context = planContext(measured);
   if (request !== undefined) {

@@ -13,11 +13,11 @@ import { truncateToolPayloads } from "./truncate-tool-payloads.js";
  * `truncateToolResults` off, or when there is nothing to cut.
  */
 export function olderKeptAsItIs<M extends AnyMessage>(context: PlanContext<M>, reachSmallest: boolean): EnginePlan<M> | undefined {
-  const { settings, tokens, head } = context;
-  if (!settings.truncateToolResults) return undefined;
+  const { options, messageBudget, tokens, head } = context;
+  if (!options.truncateToolResults) return undefined;
   const { headTokens } = context.budget;
-  const room = settings.maxTokens - headTokens;
-  const truncation = truncateToolPayloads(tokens.messages.slice(head), room, settings.countTokens, { calibration: tokens.calibration, formats: context.view });
+  const room = messageBudget.maxTokens - headTokens;
+  const truncation = truncateToolPayloads(tokens.messages.slice(head), room, options.countTokens, { calibration: tokens.calibration, formats: context.view });
   if (truncation === undefined || (!reachSmallest && truncation.tokens > room)) return undefined;
   const keptTokens = tokens.isPerMessage ? headTokens + truncation.tokens : undefined;
   return finishedPlan(context, { action: "truncate", reason: context.reason, head: tokens.messages.slice(0, head), tail: truncation.messages, tokens, keptTokens, tailStart: head, made: context.made });
@@ -41,14 +41,14 @@ export function olderTooSmallToSummarize<M extends AnyMessage>(context: PlanCont
  * stays as it is and the payloads are cut. Otherwise, summarize.
  */
 export function decideOnSummary<M extends AnyMessage>(context: PlanContext<M>, kept: KeptTail<M>): EnginePlan<M> {
-  const { settings, tokens, original, made, budget } = context;
+  const { messageBudget, tokens, original, made, budget } = context;
   const { older, tail, tailStart, pinned } = kept;
   const tailTokens = context.tailTokens(kept);
   // What the kept messages leave for the summary, when they take more than their share; never
   // less than a summary of a few words (a smaller limit holds no summary at all), so that the best
   // result is still a summary (over budget when the kept messages leave less).
-  const left = settings.maxTokens - budget.headTokens - budget.reminderTokens - tailTokens;
-  const summaryLimit = Math.max(Math.min(settings.maxSummaryTokens, left), context.smallestSummary());
+  const left = messageBudget.maxTokens - budget.headTokens - budget.reminderTokens - tailTokens;
+  const summaryLimit = Math.max(Math.min(messageBudget.maxSummaryTokens, left), context.smallestSummary());
   const keptTokens = tokens.isPerMessage ? budget.headTokens + tailTokens : undefined;
   // What the summary replaces, counted once here from the transcript's own counts (a summary must be smaller).
   const countedOlder = original.isPerMessage && older.length > 0 ? context.olderTokens(kept) : undefined;

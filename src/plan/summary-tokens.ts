@@ -12,7 +12,7 @@ export const SMALLEST_SUMMARY = "a few words ".repeat(5);
 /** What the size of a summary message depends on besides its text. */
 export interface SummaryFrame<M extends AnyMessage> {
   dialect: Dialect;
-  settings: Pick<Settings<M>, "summaryRole">;
+  options: Pick<Settings<M>, "summaryRole">;
   tokens: TranscriptTokens<M>;
   /** True when a user-role summary carries a seal (no stored state vouches for it). */
   sealed: boolean;
@@ -20,9 +20,9 @@ export interface SummaryFrame<M extends AnyMessage> {
 
 /** Tokens of a summary message with `text` in the transcript's format (prefix, seal and message included). */
 export function summaryTokens<M extends AnyMessage>(frame: SummaryFrame<M>, text: string): number {
-  const { dialect, settings, tokens, sealed } = frame;
+  const { dialect, options, tokens, sealed } = frame;
   // A user-role summary made without stored state carries a seal (see `summary-seal.ts`).
-  const seal = sealed && summaryRoleIn(dialect, settings.summaryRole) !== "system" ? SEAL_PLACEHOLDER : "";
-  const summary = dialect.textMessage(settings.summaryRole, `${SUMMARY_PREFIX}${text}${seal}`);
+  const seal = sealed && summaryRoleIn(dialect, options.summaryRole) !== "system" ? SEAL_PLACEHOLDER : "";
+  const summary = dialect.textMessage(options.summaryRole, `${SUMMARY_PREFIX}${text}${seal}`);
   return tokens.countList([summary as M]);
 }

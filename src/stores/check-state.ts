@@ -57,7 +57,7 @@ export function checkedSummary<M extends AnyMessage>(state: ConversationState, m
   // The plan never gives a summary less room than a summary of a few words, whatever
   // `summary.maxTokens` says (see `decideOnSummary`): one it wrote within that room is its own.
   const counted = new TranscriptTokens<M>([], settings.countTokens);
-  const limit = Math.max(settings.maxSummaryTokens, Math.ceil(summaryTokens({ dialect, settings, tokens: counted, sealed: false }, SMALLEST_SUMMARY)));
+  const limit = Math.max(settings.maxSummaryTokens, Math.ceil(summaryTokens({ dialect, options: settings, tokens: counted, sealed: false }, SMALLEST_SUMMARY)));
   // Checked by its length first, so a stored megabyte is refused without being counted.
   if (text.length > limit * 16 + 1024) throw new InvalidStateError(`Expected the stored summary within \`summary.maxTokens\` (${limit}), got ${text.length} characters`);
   const role = summaryRoleIn(dialect, settings.summaryRole);

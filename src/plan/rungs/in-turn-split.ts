@@ -10,7 +10,7 @@ import type { BoundaryTail } from "./boundary-tail.js";
  * rung is off, or there is no complete group after the user message.
  */
 export function inTurnSplit<M extends AnyMessage>(context: PlanContext<M>, atUserTurn: BoundaryTail<M>): KeptTail<M> | undefined {
-  if (atUserTurn.fits || !context.settings.splitInsideTurn) return undefined;
+  if (atUserTurn.fits || !context.options.splitInsideTurn) return undefined;
   const inside = findInsideTurnTail(context.tokens, { head: context.head, keepTail: context.budget.tailBudget, isBoundary: context.isTailStart, view: context.view });
   return inside === undefined ? undefined : keptUserAnd(context, inside);
 }

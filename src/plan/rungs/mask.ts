@@ -10,11 +10,11 @@ import type { PlanContext } from "../plan-context.js";
  * `/compact`) asks for a summary: masking alone never answers it.
  */
 export function maskAlone<M extends AnyMessage>(context: PlanContext<M>): EnginePlan<M> | undefined {
-  const { settings, original, tokens, head } = context;
+  const { options, messageBudget, original, tokens, head } = context;
   // The masked counts are the original ones when masking is off or masked nothing.
-  if (tokens === original || settings.force) return undefined;
+  if (tokens === original || options.force) return undefined;
   const freed = original.total - tokens.total;
-  if (tokens.total > settings.maxTokens || freed < settings.minFreedTokens) return undefined;
+  if (tokens.total > messageBudget.maxTokens || freed < messageBudget.minFreedTokens) return undefined;
   return finishedPlan(context, {
     action: "mask",
     reason: context.reason,

@@ -8,11 +8,11 @@ import { keptFrom, type KeptTail } from "./kept-tail.js";
  * room. Undefined when it already fits, the rung is off, or there is nothing to cut.
  */
 export function truncation<M extends AnyMessage>(context: PlanContext<M>, kept: KeptTail<M>): KeptTail<M> | undefined {
-  const { settings, tokens } = context;
+  const { options, tokens } = context;
   const tailTokens = context.tailTokens(kept);
   const room = context.roomFor(kept);
-  if (!settings.truncateToolResults || tailTokens <= room) return undefined;
-  const cut = truncateToolPayloads(kept.tail, room, settings.countTokens, { calibration: tokens.calibration, formats: context.view });
+  if (!options.truncateToolResults || tailTokens <= room) return undefined;
+  const cut = truncateToolPayloads(kept.tail, room, options.countTokens, { calibration: tokens.calibration, formats: context.view });
   return cut === undefined ? undefined : { ...kept, tail: cut.messages, tailTokens: cut.tokens, truncated: true };
 }
 
@@ -26,7 +26,7 @@ export function truncation<M extends AnyMessage>(context: PlanContext<M>, kept: 
  */
 export function latestTurnCut<M extends AnyMessage>(context: PlanContext<M>, kept: KeptTail<M>): KeptTail<M> | undefined {
   const { latestUser, head, messages } = context;
-  if (!context.settings.truncateToolResults || latestUser === -1 || kept.tailStart <= latestUser + 1) return undefined;
+  if (!context.options.truncateToolResults || latestUser === -1 || kept.tailStart <= latestUser + 1) return undefined;
   const keepsNothingAfterUser = kept.tailStart >= messages.length || (kept.pinned.includes(latestUser) && kept.tail.length === 1);
   // The turn is kept from its user message, which must be a place a tail may start (no call cut from its result).
   if (!keepsNothingAfterUser || (latestUser > head && !context.isTailStart(latestUser))) return undefined;
