@@ -22,7 +22,7 @@ export const imports = [
   { name: "extractiveSummary", from: "index.js" },
   { name: "toPrepareStep", from: "ai-sdk.js", framework: "ai" },
   { name: "toCallModelInputFilter", from: "openai-agents.js" },
-  { name: "compactionMiddleware", from: "langchain.js", framework: "langchain" },
+  { name: "toAgentMiddleware", from: "langchain.js", framework: "langchain" },
   { name: "redisStore", from: "redis.js" },
   { name: "otelEvents", from: "otel.js" },
 ];
@@ -30,7 +30,7 @@ export const imports = [
 /** The peers: the same job done by the framework itself, measured as what it adds to an app of it. */
 const peers = [
   { name: "pruneMessages", framework: "ai", base: "generateText", for: "toPrepareStep" },
-  { name: "summarizationMiddleware", framework: "langchain", base: "createAgent", for: "compactionMiddleware" },
+  { name: "summarizationMiddleware", framework: "langchain", base: "createAgent", for: "toAgentMiddleware" },
 ];
 
 /**

@@ -1,6 +1,6 @@
 // Mastra end to end on Node 22 (every @mastra/core 1.x needs Node 22.13 or later): a real `Agent`
 // with a real tool and a scripted language model (the AI SDK's model interface, which Mastra
-// takes), compacting through `compactionProcessor`; and the recipe of docs/recipes/mastra.md as
+// takes), compacting through `toInputProcessor`; and the recipe of docs/recipes/mastra.md as
 // written, with and without Memory (`node mastra-end-to-end.mjs plain` or `memory`: one process
 // each, since Mastra's model router keeps the provider it made). Prints the same result shape as
 // the conformance checks.
@@ -10,7 +10,7 @@ import { MockMemory } from "@mastra/core/memory";
 import { RequestContext } from "@mastra/core/request-context";
 import { createTool } from "@mastra/core/tools";
 import { z } from "zod";
-import { compactionProcessor } from "../dist/mastra.js";
+import { toInputProcessor } from "../dist/mastra.js";
 import { assert, check, results } from "./checks.mjs";
 import { crossingsOf } from "./crossings.mjs";
 import { SUMMARY_PREFIX, findToolPairProblems } from "../dist/expert.js";
@@ -184,12 +184,12 @@ if (recipeCheck === "plain" || recipeCheck === "memory" || recipeCheck === "memo
 await check("Mastra: a fresh agent per request over a shared store makes the same summaries", async () => {
   const long = scriptedModel();
   const longCounter = counted();
-  const one = agent(long.model, compactionProcessor({ maxTokens, summarize: longCounter.summarize }));
+  const one = agent(long.model, toInputProcessor({ maxTokens, summarize: longCounter.summarize }));
   await converse(14, () => one, longCounter, long.prompts);
   const fresh = scriptedModel();
   const freshCounter = counted();
   const store = memoryStore();
-  await converse(14, () => agent(fresh.model, compactionProcessor({ maxTokens, store, summarize: freshCounter.summarize })), freshCounter, fresh.prompts);
+  await converse(14, () => agent(fresh.model, toInputProcessor({ maxTokens, store, summarize: freshCounter.summarize })), freshCounter, fresh.prompts);
   assert(freshCounter.calls === longCounter.calls, `${freshCounter.calls} summaries against ${longCounter.calls}`);
   assert(fresh.prompts.every((prompt) => findToolPairProblems(prompt).length === 0), "a request with a broken tool pair");
   return `${freshCounter.calls} summaries either way, keyed by the thread id in the request context`;
@@ -206,7 +206,7 @@ await check("Mastra: a failing summarize rejects the call and leaves the history
     if (turn === 2) fail = true;
     const next = [...history, question(turn)];
     try {
-      const result = await agent(model, compactionProcessor({ maxTokens, store, conversationId: "chat-2", summarize: counter.summarize })).generate(next);
+      const result = await agent(model, toInputProcessor({ maxTokens, store, conversationId: "chat-2", summarize: counter.summarize })).generate(next);
       if (result.error) throw result.error;
       history = [...next, ...result.response.messages];
     } catch (error) {
@@ -223,7 +223,7 @@ await check("Mastra: a context-overflow rejection is compacted and retried once 
   const { model, prompts } = scriptedModel({ overflowOnce: true });
   const counter = counted();
   // A budget the estimate never reaches: only the provider's rejection makes it compact.
-  const one = agent(model, compactionProcessor({ maxTokens: 100_000, summarize: counter.summarize }));
+  const one = agent(model, toInputProcessor({ maxTokens: 100_000, summarize: counter.summarize }));
   let history = [];
   for (let turn = 0; turn < 4; turn++) {
     history.push(question(turn));

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { HumanMessage, ToolMessage, AIMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { compactionMiddleware } from "../src/adapters/langchain.js";
+import { toAgentMiddleware } from "../src/adapters/langchain.js";
 import { overflowRecovery } from "../src/adapters/ai-sdk.js";
 import {
   FLUSH_TO_MEMORY_REMINDER,
@@ -229,7 +229,7 @@ describe("inherited property names are no dialect (case 5)", () => {
 
 describe("the LangChain middleware keeps every message what it was (case 6)", () => {
   it("a plain tool message whose content starts with the prefix or is the reminder stays a tool message, with its id", async () => {
-    const middleware = compactionMiddleware({ maxTokens: 600, keepTail: 300, summarize: () => "s" });
+    const middleware = toAgentMiddleware({ maxTokens: 600, keepTail: 300, summarize: () => "s" });
     const messages = [
       new HumanMessage({ content: "first ".repeat(400), id: "h1" }),
       new AIMessage({ content: "", id: "a1", tool_calls: [{ id: "t1", name: "lookup", args: {}, type: "tool_call" }] }),

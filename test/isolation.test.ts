@@ -97,9 +97,9 @@ describe("memory", () => {
 describe("one LangChain middleware, two threads, no thread_id", () => {
   it("one user's compact_context note never reaches the other's summarize", async () => {
     const { AIMessage, HumanMessage, ToolMessage } = await import("@langchain/core/messages");
-    const { compactionMiddleware } = await import("../src/adapters/langchain.js");
+    const { toAgentMiddleware } = await import("../src/adapters/langchain.js");
     const notes: (string | undefined)[] = [];
-    const middleware = compactionMiddleware({ maxTokens: 100_000, compactTool: readCompactContext({ minTokens: 500 }), summarize: (_older, context) => (notes.push(context.instructions), "summary") });
+    const middleware = toAgentMiddleware({ maxTokens: 100_000, compactTool: readCompactContext({ minTokens: 500 }), summarize: (_older, context) => (notes.push(context.instructions), "summary") });
     const beforeModel = (middleware as unknown as { beforeModel: (state: { messages: unknown[] }, runtime: unknown) => Promise<unknown> }).beforeModel;
     const work = (tag: string) => Array.from({ length: 8 }, (_, step) => [new AIMessage({ content: "", tool_calls: [{ id: `${tag}${step}`, name: "lookup", args: {}, type: "tool_call" }] }), new ToolMessage({ tool_call_id: `${tag}${step}`, content: `${tag} ${"record ".repeat(200)}` })]).flat();
     const alice = [new HumanMessage("alice: check my card"), ...work("a"), new AIMessage({ content: "", tool_calls: [{ id: "k", name: "compact_context", args: { keep: "the customer's card 4111 1111 1111 1111, exp 09/29" }, type: "tool_call" }] }), new ToolMessage({ tool_call_id: "k", content: "ok" })];

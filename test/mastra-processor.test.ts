@@ -1,7 +1,7 @@
-// compactionProcessor's own logic on Node 20, with the arguments Mastra passes (its end-to-end run
+// toInputProcessor's own logic on Node 20, with the arguments Mastra passes (its end-to-end run
 // with the real @mastra/core, which needs Node 22, is in `npm run test:runtimes`).
 import { describe, expect, it } from "vitest";
-import { compactionProcessor } from "../src/adapters/mastra.js";
+import { toInputProcessor } from "../src/adapters/mastra.js";
 import { SUMMARY_PREFIX, findToolPairProblems } from "../src/expert.js";
 import { estimateTokens, memoryStore } from "../src/index.js";
 import { digestMessages } from "../src/stores/digest.js";
@@ -38,9 +38,9 @@ function stampedByMastra(messages: PromptMessage[], createdAt: number, fresh = 0
   );
 }
 
-describe("compactionProcessor", () => {
+describe("toInputProcessor", () => {
   it("compacts the prompt into Mastra's shape: the summary a user message of one text part, pairs whole", async () => {
-    const processor = compactionProcessor({ maxTokens: 1_200, summarize: (older) => `${older.length} earlier messages` });
+    const processor = toInputProcessor({ maxTokens: 1_200, summarize: (older) => `${older.length} earlier messages` });
     const result = await processor.processLLMRequest({ prompt: prompt(8), state: {} });
     const sent = result!.prompt;
     expect(sent[0]).toEqual({ role: "system", content: "You are a research agent." });
@@ -54,7 +54,7 @@ describe("compactionProcessor", () => {
     // Anthropic `Message` with the stop and a cache miss (@anthropic-ai/sdk resources/beta/messages).
     const verdicts: unknown[] = [];
     let summarized = 0;
-    const processor = compactionProcessor({ maxTokens: 100_000, summarize: () => `summary ${++summarized}`, events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const processor = toInputProcessor({ maxTokens: 100_000, summarize: () => `summary ${++summarized}`, events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
     const threadContext = context({ mastra__threadId: "t-1" });
     expect(await processor.processLLMRequest({ prompt: prompt(3), state: {}, requestContext: threadContext, steps: [] })).toBeUndefined();
     const body = { type: "message", role: "assistant", content: [], stop_reason: "model_context_window_exceeded", diagnostics: { cache_miss_reason: { type: "system_changed" } }, usage: { input_tokens: 5, output_tokens: 1 } };
@@ -68,7 +68,7 @@ describe("compactionProcessor", () => {
     const store = memoryStore();
     let calls = 0;
     const summarize = () => `summary ${++calls}`;
-    const processor = compactionProcessor({ maxTokens: 1_200, store, summarize });
+    const processor = toInputProcessor({ maxTokens: 1_200, store, summarize });
     const thread = (id: string) => ({ prompt: prompt(8), state: {}, requestContext: context({ MastraMemory: { thread: { id } } }) });
     await processor.processLLMRequest(thread("a"));
     await processor.processLLMRequest(thread("a"));
@@ -76,14 +76,14 @@ describe("compactionProcessor", () => {
     await processor.processLLMRequest(thread("b"));
     expect(calls).toBe(2);
     // A caller without memory names the thread in the request context.
-    await compactionProcessor({ maxTokens: 1_200, store, summarize }).processLLMRequest({ prompt: prompt(8), state: {}, requestContext: context({ mastra__threadId: "a" }) });
+    await toInputProcessor({ maxTokens: 1_200, store, summarize }).processLLMRequest({ prompt: prompt(8), state: {}, requestContext: context({ mastra__threadId: "a" }) });
     expect(calls).toBe(2);
   });
 
   it("reads what the provider receives: Mastra's createdAt, stamped anew on every generate(), changes neither the state's match nor the estimate", async () => {
     const summaries = async (stamp: (messages: PromptMessage[], turn: number, fresh?: number) => PromptMessage[]) => {
       let calls = 0;
-      const processor = compactionProcessor({ maxTokens: 1_200, summarize: () => `summary ${++calls}` });
+      const processor = toInputProcessor({ maxTokens: 1_200, summarize: () => `summary ${++calls}` });
       for (let turn = 1; turn <= 16; turn++) {
         // Two model calls a turn: the question, then the tool's result with the step's fresh parts.
         const asked = prompt(turn).slice(0, -3);
@@ -105,7 +105,7 @@ describe("compactionProcessor", () => {
   });
 
   it("asks for one retry after a context overflow, and compacts that retry hard", async () => {
-    const processor = compactionProcessor({ maxTokens: 1_000_000, summarize: () => "s" });
+    const processor = toInputProcessor({ maxTokens: 1_000_000, summarize: () => "s" });
     const state: Record<string, unknown> = {};
     const overflow = Object.assign(new Error("This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens."), { statusCode: 400 });
     expect(await processor.processAPIError({ error: new Error("rate limited"), state, retryCount: 0 })).toBeUndefined();
@@ -118,7 +118,7 @@ describe("compactionProcessor", () => {
   });
 
   it("compacts the retry with the store's options left out: events.onStoreError and archive", async () => {
-    const processor = compactionProcessor({ maxTokens: 1_000_000, summarize: () => "s", archive: { maxBytes: 10_000 }, events: { onStoreError: () => {}, warnOverBudget: false } });
+    const processor = toInputProcessor({ maxTokens: 1_000_000, summarize: () => "s", archive: { maxBytes: 10_000 }, events: { onStoreError: () => {}, warnOverBudget: false } });
     const state: Record<string, unknown> = {};
     const overflow = Object.assign(new Error("This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens."), { statusCode: 400 });
     expect(await processor.processAPIError({ error: overflow, state, retryCount: 0 })).toEqual({ retry: true });

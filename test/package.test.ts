@@ -55,7 +55,7 @@ describe("package", () => {
     extractiveSummary: 15.0, // 14.3 KB (15.2 KB while every dialect carried a media reader)
     toPrepareStep: 46.4, // 44.2 KB (44.6 KB with SHA-256's constants written out; 47.0 KB with the model-free summary built in)
     toCallModelInputFilter: 45.8, // 43.6 KB (44.0 KB with SHA-256's constants written out; 46.4 KB with the model-free summary built in)
-    compactionMiddleware: 30.7, // 29.2 KB (29.8 KB with SHA-256's constants written out; 33.1 KB with the model-free summary built in)
+    toAgentMiddleware: 30.7, // 29.2 KB (29.8 KB with SHA-256's constants written out; 33.1 KB with the model-free summary built in)
     redisStore: 2.8, // 2.6 KB
     otelEvents: 4.8, // 4.6 KB (it redacts and bounds the errors it records, and the verdicts it records as events; 4.2 KB before them)
   };
@@ -68,7 +68,7 @@ describe("package", () => {
   it("a hook that does not fall back does not carry the model-free summary; one that passes it does", async () => {
     // The summary's header is a string of extractive-summary.ts alone: present exactly when it is bundled.
     const header = "(A summary made without a model, from the messages themselves.)";
-    for (const name of ["compactor", "statefulCompactor", "toPrepareStep", "toCallModelInputFilter", "compactionMiddleware"]) {
+    for (const name of ["compactor", "statefulCompactor", "toPrepareStep", "toCallModelInputFilter", "toAgentMiddleware"]) {
       const { text } = await measureImport(imports.find((entry: { name: string }) => entry.name === name));
       expect(text.includes(header), name).toBe(false);
     }
@@ -83,10 +83,20 @@ describe("package", () => {
     for (const mark of marks) expect(text.includes(mark), mark).toBe(false);
     const withReader = await measureImport({ name: "readProviderVerdicts", from: "expert.js" });
     for (const mark of marks) expect(withReader.text, mark).toContain(mark);
-    for (const name of ["statefulCompactor", "compactionMiddleware"]) {
+    for (const name of ["statefulCompactor", "toAgentMiddleware"]) {
       const layer = await measureImport(imports.find((entry: { name: string }) => entry.name === name));
       expect(layer.text, name).toContain(marks[0]);
     }
+  });
+
+  it("the stateful layer and its adapters carry no SHA-256 of their own: their summaries are vouched for by the store, never sealed", async () => {
+    // `Math.cbrt` is sha256.ts's alone (the round constants are the primes' cube roots).
+    for (const name of ["statefulCompactor", "toPrepareStep", "toCallModelInputFilter"]) {
+      const { text } = await measureImport(imports.find((entry: { name: string }) => entry.name === name));
+      expect(text.includes("Math.cbrt"), name).toBe(false);
+    }
+    const { text } = await measureImport(imports.find((entry: { name: string }) => entry.name === "compactor"));
+    expect(text).toContain("Math.cbrt");
   });
 
   it("has no runtime dependencies, and the adapters import no framework", () => {

@@ -82,7 +82,7 @@ describe("README and docs", () => {
 
   it("the API reference has an entry for every export", () => {
     const api = text(join(root, "docs/api.md"));
-    for (const name of [...Object.keys(core), "toPrepareStep", "toCallModelInputFilter", "overflowRecovery", "withOverflowRecovery", "compactionMiddleware", "redisStore", "toTransformContext", "toModelMiddleware", "compactionProcessor", "otelEvents", "recordSummaryUsage", "recallTool", "openaiCompaction", "anthropicCompaction", "ANTHROPIC_COMPACTION_BETA"]) {
+    for (const name of [...Object.keys(core), "toPrepareStep", "toCallModelInputFilter", "overflowRecovery", "withOverflowRecovery", "toAgentMiddleware", "redisStore", "toTransformContext", "toModelMiddleware", "toInputProcessor", "otelEvents", "recordSummaryUsage", "recallTool", "openaiCompaction", "anthropicCompaction", "ANTHROPIC_COMPACTION_BETA"]) {
       expect(api, name).toContain(`\`${name}`);
     }
   });

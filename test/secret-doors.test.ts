@@ -17,7 +17,7 @@ import { redactSecrets } from "../src/text/redact-secrets.js";
 import { identifiersOf } from "../src/text/scan-identifiers.js";
 import { shortenJson } from "../src/text/shorten-json.js";
 import { truncateToolPayloads } from "../src/plan/truncate-tool-payloads.js";
-import { assertTranscript } from "../src/validation/validate-messages.js";
+import { assertTranscript } from "../src/dialects/validate-messages.js";
 import { builders } from "./support/builders.js";
 
 const { user, assistant, toolCall, toolResult } = builders["openai-chat"];

@@ -2,7 +2,7 @@
 // messages of its thread (Mastra's memory sends its last `lastMessages`) drops messages from the
 // front of every request, and the summary must still be made once per crossing.
 import { describe, expect, it } from "vitest";
-import { compactionProcessor } from "../src/adapters/mastra.js";
+import { toInputProcessor } from "../src/adapters/mastra.js";
 import { SUMMARY_PREFIX, findToolPairProblems } from "../src/expert.js";
 import { estimateTokens } from "../src/index.js";
 import { parseStates } from "../src/stores/conversation-state.js";
@@ -31,7 +31,7 @@ const holdsSummary = (messages: readonly PromptMessage[]) => JSON.stringify(mess
  */
 async function converse({ turns, window, maxTokens }: { turns: number; window: number; maxTokens: number }) {
   let calls = 0;
-  const processor = compactionProcessor({ maxTokens, summarize: (older) => `summary ${++calls} of ${older.length} messages` });
+  const processor = toInputProcessor({ maxTokens, summarize: (older) => `summary ${++calls} of ${older.length} messages` });
   const requestContext = { get: (key: string) => (key === "mastra__threadId" ? "thread-1" : undefined) };
   const thread: PromptMessage[] = [];
   const sent: PromptMessage[][] = [];
@@ -71,7 +71,7 @@ describe("a stored compaction over a sliding window", () => {
 
   it("does not take an edited covered message for a slid window", async () => {
     let calls = 0;
-    const processor = compactionProcessor({ maxTokens: 2_000, summarize: () => `summary ${++calls}` });
+    const processor = toInputProcessor({ maxTokens: 2_000, summarize: () => `summary ${++calls}` });
     const requestContext = { get: (key: string) => (key === "mastra__threadId" ? "thread-2" : undefined) };
     const thread = Array.from({ length: 12 }, (_, index) => turn(index)).flat();
     await processor.processLLMRequest({ prompt: [system, ...thread], requestContext, state: {} });

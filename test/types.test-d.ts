@@ -2,7 +2,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { createMiddleware } from "langchain";
 import { describe, expectTypeOf, it } from "vitest";
-import { compactionMiddleware, compactTool, recallTool, type RecallToolConfig } from "../src/adapters/langchain.js";
+import { toAgentMiddleware, compactTool, recallTool, type RecallToolConfig } from "../src/adapters/langchain.js";
 import {
   chainHooks,
   planCompaction,
@@ -92,6 +92,6 @@ describe("types", () => {
       name: "ContextCompactorMiddleware",
       beforeModel: async (state: { messages: BaseMessage[] }, _runtime: { configurable?: { thread_id?: unknown } }) => (state.messages.length > 0 ? undefined : { messages: state.messages }),
     });
-    expectTypeOf(compactionMiddleware).returns.toEqualTypeOf<typeof middleware>();
+    expectTypeOf(toAgentMiddleware).returns.toEqualTypeOf<typeof middleware>();
   });
 });

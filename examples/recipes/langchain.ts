@@ -2,7 +2,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { createAgent, initChatModel, tool } from "langchain";
 import { z } from "zod";
 import { summarizeWith } from "context-compactor";
-import { compactionMiddleware } from "context-compactor/langchain";
+import { toAgentMiddleware } from "context-compactor/langchain";
 
 // Any LangChain chat model; these need @langchain/openai and OPENAI_API_KEY.
 const summarizer = await initChatModel("openai:gpt-4.1-mini");
@@ -17,7 +17,7 @@ export const agent = createAgent({
   model: "openai:gpt-4.1",
   tools: [lookup],
   // Compacts before each model call; the compaction is written into the thread's checkpoint.
-  middleware: [compactionMiddleware({ maxTokens: 100_000, summarize })],
+  middleware: [toAgentMiddleware({ maxTokens: 100_000, summarize })],
   checkpointer: new MemorySaver(),
 });
 

@@ -2,7 +2,7 @@ import { Agent } from "@mastra/core/agent";
 import { createTool } from "@mastra/core/tools";
 import { z } from "zod";
 import { summarizeWith } from "context-compactor";
-import { compactionProcessor } from "context-compactor/mastra";
+import { toInputProcessor } from "context-compactor/mastra";
 
 // Mastra's model router ids; these read OPENAI_API_KEY.
 const summarizer = new Agent({ id: "summarizer", name: "summarizer", instructions: "You summarize conversations.", model: "openai/gpt-4.1-mini" });
@@ -20,7 +20,7 @@ const lookup = createTool({
 
 // Compacts the prompt of every model call, keyed by the memory thread; as an error processor too,
 // it compacts and retries once when the provider rejects a call as too long.
-const compaction = compactionProcessor({ maxTokens: 100_000, summarize });
+const compaction = toInputProcessor({ maxTokens: 100_000, summarize });
 
 export const researcher = new Agent({
   id: "researcher",

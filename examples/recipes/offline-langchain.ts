@@ -3,7 +3,7 @@ import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver } from "@langchain/langgraph";
 import { createAgent, tool } from "langchain";
 import { z } from "zod";
-import { compactionMiddleware } from "context-compactor/langchain";
+import { toAgentMiddleware } from "context-compactor/langchain";
 
 /** `@langchain/core`'s fake chat model, scripted: a tool call for each of six turns, each followed by an answer. */
 function scriptedModel() {
@@ -18,7 +18,7 @@ function scriptedModel() {
 export async function agentOffline() {
   const model = scriptedModel();
   const lookup = tool(async ({ q }) => `facts about ${q}: ${"fact ".repeat(200)}`, { name: "lookup", description: "Look up a fact", schema: z.object({ q: z.string() }) });
-  const agent = createAgent({ model, tools: [lookup], middleware: [compactionMiddleware({ maxTokens: 1_500, summarize: async (older) => `looked up ${older.length} messages` })], checkpointer: new MemorySaver() });
+  const agent = createAgent({ model, tools: [lookup], middleware: [toAgentMiddleware({ maxTokens: 1_500, summarize: async (older) => `looked up ${older.length} messages` })], checkpointer: new MemorySaver() });
   const config = { configurable: { thread_id: "offline" } };
   for (let turn = 1; turn <= 6; turn++) await agent.invoke({ messages: [{ role: "user", content: `Question ${turn}` }] }, config);
   // What the model received on each call, as the fake model records it.

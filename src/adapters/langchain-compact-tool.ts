@@ -5,17 +5,17 @@ import { compactAnswerer, type Requesting } from "./compact-answer.js";
 /**
  * The `compact_context` tool for LangChain (`createAgent({ tools: [compactTool(…)] })`): the model
  * calls it when a sub-task is done or an exploration has converged (the rubric is in its
- * description), and `compactionMiddleware` reads the call in the agent's messages before the next
+ * description), and `toAgentMiddleware` reads the call in the agent's messages before the next
  * model call: it summarizes the finished work before the tool group the call is in, with the
  * model's note of what to keep passed to `summarize` as instructions, when that frees at least the
  * compactor's `compactTool.minTokens`. The request lives in the thread's own messages, so it can
  * never reach another thread.
  *
- * @param compact - the `compactionMiddleware` the same agent uses
+ * @param compact - the `toAgentMiddleware` the same agent uses
  * @returns a LangChain tool made by `tool` of `@langchain/core/tools`
  * @example
  * ```ts
- * const middleware = compactionMiddleware({ maxTokens: 100_000, summarize });
+ * const middleware = toAgentMiddleware({ maxTokens: 100_000, summarize });
  * const agent = createAgent({ model, tools: [compactTool(middleware)], middleware: [middleware], checkpointer });
  * ```
  */

@@ -14,8 +14,8 @@ import { readProviderVerdicts } from "../hook/provider-verdict-reader.js";
  */
 const REMOVE_ALL_MESSAGES = "__remove_all__";
 
-/** Options of `compactionMiddleware`: those of `compactor`; `summary.role` defaults to `"user"`. */
-export type CompactionMiddlewareOptions = CompactorOptions<BaseMessage>;
+/** Options of `toAgentMiddleware`: those of `compactor`; `summary.role` defaults to `"user"`. */
+export type AgentMiddlewareCompactionOptions = CompactorOptions<BaseMessage>;
 
 // The messages the hook made (the summary, the flush reminder) are plain `{ type, content }`
 // objects; LangChain's state holds instances with ids. Only those become instances: every other
@@ -65,15 +65,15 @@ function lastResponse(messages: readonly BaseMessage[], read: WeakSet<object>): 
  * @example
  * ```ts
  * import { createAgent } from "langchain";
- * import { compactionMiddleware } from "context-compactor/langchain";
- * const agent = createAgent({ model, tools, middleware: [compactionMiddleware({ maxTokens: 100_000, summarize })] });
+ * import { toAgentMiddleware } from "context-compactor/langchain";
+ * const agent = createAgent({ model, tools, middleware: [toAgentMiddleware({ maxTokens: 100_000, summarize })] });
  * ```
  */
 // The return type is written out (it is what `createMiddleware` returns here with the hook's
 // its checked options under a symbol, test/types.test-d.ts checks it): the declarations are emitted without the
 // LangChain packages (build.mjs), where an inferred type would be lost.
-export function compactionMiddleware(
-  options: CompactionMiddlewareOptions,
+export function toAgentMiddleware(
+  options: AgentMiddlewareCompactionOptions,
 ): AgentMiddleware<undefined, undefined, unknown, readonly (ClientTool | ServerTool)[], readonly []> {
   // The agent's state carries the provider's response: its verdicts are read, as the stateful adapters read them.
   const hook = compactor<BaseMessage>(withDefaults({ summary: { role: "user" }, verdicts: readProviderVerdicts() }, options));

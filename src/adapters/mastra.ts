@@ -35,15 +35,15 @@ export interface APIErrorArgs {
  * processor (`errorProcessors`). Generic in the prompt, so that it hands back the type of prompt
  * Mastra gave it (`LanguageModelV2Prompt`) without this package naming Mastra's types.
  */
-export interface CompactionProcessor {
+export interface CompactingInputProcessor {
   readonly id: "context-compactor";
   readonly name: string;
   processLLMRequest<P extends AnyMessage[]>(args: LLMRequestArgs<P>): Promise<{ prompt: P } | undefined>;
   processAPIError(args: APIErrorArgs): Promise<{ retry: boolean } | undefined>;
 }
 
-/** Options of `compactionProcessor`: those of `statefulCompactor`, and the share of a retry's budget after an overflow. */
-export type CompactionProcessorOptions<M extends AnyMessage = AnyMessage> = AdapterOptions<M, LLMRequestArgs> & {
+/** Options of `toInputProcessor`: those of `statefulCompactor`, and the share of a retry's budget after an overflow. */
+export type InputProcessorCompactionOptions<M extends AnyMessage = AnyMessage> = AdapterOptions<M, LLMRequestArgs> & {
   /**
    * After the provider rejects a call as too long: the retry's budget as a share of the rejected
    * prompt's estimate.
@@ -68,7 +68,7 @@ function threadIdOf(context: RequestContextLike | undefined): string | undefined
 
 /**
  * Makes a Mastra input processor that compacts the prompt of every model call of an `Agent`,
- * for `new Agent({ inputProcessors: [compactionProcessor(options)] })`. It works in
+ * for `new Agent({ inputProcessors: [toInputProcessor(options)] })`. It works in
  * `processLLMRequest`, on the provider-level prompt of each call, whose changes Mastra sends but
  * never writes back to the thread: the thread keeps every message, and the compaction lives in a
  * store (`statefulCompactor`) under the thread's id (from Mastra's memory, or the request
@@ -85,13 +85,13 @@ function threadIdOf(context: RequestContextLike | undefined): string | undefined
  * @example
  * ```ts
  * import { Agent } from "@mastra/core/agent";
- * import { compactionProcessor } from "context-compactor/mastra";
+ * import { toInputProcessor } from "context-compactor/mastra";
  *
- * const compaction = compactionProcessor({ maxTokens: 100_000, summarize });
+ * const compaction = toInputProcessor({ maxTokens: 100_000, summarize });
  * const agent = new Agent({ id: "researcher", name: "researcher", instructions, model, tools, inputProcessors: [compaction], errorProcessors: [compaction] });
  * ```
  */
-export function compactionProcessor<M extends AnyMessage = AnyMessage>(options: CompactionProcessorOptions<M>): CompactionProcessor {
+export function toInputProcessor<M extends AnyMessage = AnyMessage>(options: InputProcessorCompactionOptions<M>): CompactingInputProcessor {
   if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
   const { retryShare, ...compactorOptions } = options;
   const { conversationId } = compactorOptions;

@@ -7,7 +7,7 @@ import { extractiveSummary } from "../summary-kit/extractive-summary.js";
 export type CompactingTransformContext<M extends AnyMessage = AnyMessage> = (messages: M[], signal?: AbortSignal) => Promise<M[]>;
 
 /** Options of `toTransformContext`: those of `statefulCompactor`; `conversationId` may read the messages. */
-export type TransformContextOptions<M extends AnyMessage = AnyMessage> = AdapterOptions<M, { messages: readonly M[] }>;
+export type TransformContextCompactionOptions<M extends AnyMessage = AnyMessage> = AdapterOptions<M, { messages: readonly M[] }>;
 
 /**
  * Makes a pi (`@earendil-works/pi-agent-core`, or `@mariozechner/pi-agent-core` up to 0.73)
@@ -40,7 +40,7 @@ export type TransformContextOptions<M extends AnyMessage = AnyMessage> = Adapter
  * });
  * ```
  */
-export function toTransformContext<M extends AnyMessage = AnyMessage>(options: TransformContextOptions<M>): CompactingTransformContext<M> {
+export function toTransformContext<M extends AnyMessage = AnyMessage>(options: TransformContextCompactionOptions<M>): CompactingTransformContext<M> {
   const { compact, idOf } = adapterCompactor<M, { messages: readonly M[] }>(options, { summary: { role: "user" }, onError: "fallback", fallback: extractiveSummary });
   return async (messages, signal) => {
     const usage = piReportedUsage(messages);

@@ -4,7 +4,7 @@ import { estimateTokens } from "../counting/estimate-tokens.js";
 import { planCompaction, type PlanAction, type PlanReason } from "../plan/plan.js";
 import { findToolPairProblems, type ToolPairProblem } from "../dialects/tool-pairs.js";
 import { printable } from "./format-report.js";
-import { assertTranscript } from "../validation/validate-messages.js";
+import { assertTranscript } from "../dialects/validate-messages.js";
 import { resolveOptions } from "../ground/options.js";
 import type { PlanOptions } from "../ground/types.js";
 import { estimateRiskOf, type EstimateRisk } from "./estimate-risk.js";

@@ -5,6 +5,7 @@ import { resolveOptions } from "../ground/options.js";
 import type { PlanOptions } from "../ground/types.js";
 import { planWithSettings } from "../plan/plan.js";
 import { redactSecrets } from "../text/redact-secrets.js";
+import { sealerOf } from "../text/seal-signer.js";
 
 /**
  * What the plan does with one message: `head` (the system prompt, kept first), `kept` (in the tail,
@@ -82,7 +83,9 @@ export function messageEntries(messages: readonly object[], problems: readonly T
   const fates: MessageFate[] = messages.map(() => "kept");
   const after = new Map<number, object>();
   if (options !== undefined) {
-    const plan = planWithSettings(messages, resolveOptions<object>(options, "plan"));
+    const settings = resolveOptions<object>(options, "plan");
+    settings.sealer = sealerOf(settings.sealKey);
+    const plan = planWithSettings(messages, settings);
     const older = new Set(plan.older);
     plan.head.forEach((_, index) => (fates[index] = "head"));
     messages.forEach((message, index) => {

@@ -1,5 +1,5 @@
 import { expectedMessage } from "../ground/describe-value.js";
-import { mayCarryPayload, providerPayload } from "../dialects/provider-payload.js";
+import { providerPayload } from "../dialects/provider-payload.js";
 import type { MessageRecord } from "../dialects/dialect.js";
 import { mediaEstimate } from "./media-tokens.js";
 import { utf8ByteLength } from "./utf8-length.js";
@@ -32,14 +32,13 @@ export function estimateMessageTokens(message: unknown, index: number): number {
 /**
  * `estimateMessageTokens` of a message whose call has already read it as holding no list of parts:
  * plain text (`PLAIN_TEXT`), or an OpenAI chat message whose content is text or null. That reading
- * showed no pi message and no typed message (a LangChain instance has a `type`), so what is left
- * of the estimate's own checks is a Mastra stamp, a Responses `output` list and LangChain's wrapper
- * on a message without a `type`. The count is the same; a call under budget reads each message
- * once rather than twice.
+ * showed no pi message and no typed message (a LangChain instance has a `type`), and the caller
+ * has asked `isPlainJsonMessage` for what is left of the estimate's own checks (a Mastra stamp, a
+ * Responses `output` list, LangChain's wrapper on a message without a `type`). The count is the
+ * same; a call under budget reads each message once rather than twice.
  * @internal
  */
 export function estimateListlessMessageTokens(message: MessageRecord, index: number): number {
-  if (mayCarryPayload(message)) return estimateMessageTokens(message, index);
   let json: string;
   try {
     json = JSON.stringify(message);

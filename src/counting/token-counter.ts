@@ -3,7 +3,7 @@ import { messageWordPieces } from "./word-pieces.js";
 import { describeValue, typeName } from "../ground/describe-value.js";
 import { OPENAI_CHAT, PLAIN_TEXT, type MessageFormats } from "../dialects/format-claims.js";
 import type { MessageRecord } from "../dialects/dialect.js";
-import { hasContentList } from "../dialects/provider-payload.js";
+import { isPlainJsonMessage } from "../dialects/provider-payload.js";
 import type { AnyMessage, CountTokens } from "../ground/types.js";
 
 // A counter that is a sum of per-message counts exposes its per-message function under this
@@ -220,7 +220,7 @@ export class TranscriptTokens<M extends AnyMessage> {
    */
   private estimateAt(index: number, claim: number | undefined): number {
     const message = this.messages[index] as MessageRecord;
-    const listless = (claim === PLAIN_TEXT || claim === OPENAI_CHAT) && !hasContentList(message);
+    const listless = (claim === PLAIN_TEXT || claim === OPENAI_CHAT) && isPlainJsonMessage(message);
     return listless ? estimateListlessMessageTokens(message, index) : estimateMessageTokens(message, index);
   }
 }

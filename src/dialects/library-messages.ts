@@ -1,5 +1,6 @@
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, SUMMARY_REPLY } from "../ground/constants.js";
-import { verifiedBody, withoutSeal } from "../text/summary-seal.js";
+import { withoutSeal } from "../text/summary-seal.js";
+import type { Sealer } from "../ground/options.js";
 import type { Dialect } from "./dialect.js";
 import type { MessageFormats } from "./format-claims.js";
 import { leadingText, roleOf } from "./messages.js";
@@ -21,8 +22,8 @@ export interface Provenance {
    * of the input never does, whatever it says.
    */
   stored?: ReadonlySet<object> | undefined;
-  /** The key of this hook's seals on user-role summaries; undefined: no user-role summary verifies. */
-  sealKey?: Uint8Array | undefined;
+  /** What verifies this hook's seals on user-role summaries; undefined: no user-role summary verifies. */
+  sealer?: Sealer | undefined;
   /** The transcript's format, when it is pinned or already read; detected otherwise. */
   dialect?: Dialect | undefined;
   /** The formats of the call's messages, when already read. */
@@ -52,7 +53,7 @@ export function libraryMessagesOf(messages: readonly object[], head: number, sum
   } else if (summaryRole !== undefined) {
     const role = summaryRoleIn(provenance.dialect ?? transcriptDialect(messages), summaryRole);
     if (roleOf(summary, formats) !== role) return made;
-    if (role !== "system" && verifiedBody((text as string).slice(SUMMARY_PREFIX.length), role, provenance.sealKey) === undefined) return made;
+    if (role !== "system" && provenance.sealer?.verify((text as string).slice(SUMMARY_PREFIX.length), role) === undefined) return made;
   }
   made.add(summary);
   const vouched = (message: object) => provenance.stored === undefined || provenance.stored.has(message);

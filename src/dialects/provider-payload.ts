@@ -48,16 +48,10 @@ export function providerPayload(message: object): object | undefined {
 }
 
 /**
- * True when what the provider receives of a message may differ from its own JSON, or its content
- * may be a list of parts the plain estimate does not see: a Mastra stamp (`providerOptions`), a
- * Responses `output` list, LangChain's wrapper (`lc_kwargs`). The estimate of a message the call
- * read as plain text goes the full way for these.
+ * True when the message's own JSON is what the provider receives and its content is no list of
+ * parts (text, null or missing): no Mastra stamp (`providerOptions`), no Responses `output` list,
+ * no LangChain wrapper (`lc_kwargs`). The estimate of such a message is its JSON's bytes / 4 alone.
  */
-export function mayCarryPayload(message: MessageRecord): boolean {
-  return message["providerOptions"] !== undefined || message["output"] !== undefined || message["lc_kwargs"] !== undefined;
-}
-
-/** True when the message's `content` is a list of parts (not text, null or missing). */
-export function hasContentList(message: MessageRecord): boolean {
-  return Array.isArray(message["content"]);
+export function isPlainJsonMessage(message: MessageRecord): boolean {
+  return !Array.isArray(message["content"]) && message["providerOptions"] === undefined && message["output"] === undefined && message["lc_kwargs"] === undefined;
 }

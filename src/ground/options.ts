@@ -21,6 +21,14 @@ import { rejectUnknownKeys } from "./unknown-keys.js";
 import { integer, oneOf, optionalBoolean, optionalFunction, optionalInteger, optionalOneOf } from "./checks.js";
 import { isPlainObject } from "./plain-object.js";
 
+/** Seals a user-role summary and verifies one, under a hook's key (`sealerOf` in text/seal-signer.ts). */
+export interface Sealer {
+  /** `body` followed by its seal, for a summary message of `role`. */
+  seal(body: string, role: string): string;
+  /** The body of `text` when it ends in a seal that verifies for `role`; undefined otherwise. */
+  verify(text: string, role: string): string | undefined;
+}
+
 /** Options after validation, with every default filled in. */
 export interface Settings<M extends AnyMessage = AnyMessage> {
   maxTokens: number;
@@ -68,6 +76,12 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
   signal: AbortSignal | undefined;
   /** The key of this hook's seals on user-role summaries: from `signingKey`, or random per hook. */
   sealKey: Uint8Array | undefined;
+  /**
+   * Seals and verifies user-role summaries under `sealKey`: set by the entry points that seal
+   * (`compactor`, `compact`, `planCompaction`, with `sealerOf`); `statefulCompactor`'s summaries are
+   * vouched for by its store. Undefined: no user-role summary is sealed or verifies.
+   */
+  sealer?: Sealer | undefined;
   /**
    * Texts that may end the summary message, longest first, given where the kept suffix starts (set
    * by `statefulCompactor` with `archive: true`); part of the summary, so it counts in its budget.

@@ -2,6 +2,7 @@ import { resultOf } from "./compactor.js";
 import { runCompaction } from "./engine.js";
 import { definedFields } from "../ground/defined-fields.js";
 import { resolveOptions } from "../ground/options.js";
+import { sealerOf } from "../text/seal-signer.js";
 import { checkedUsage } from "../validation/usage.js";
 import type { AnyMessage, CompactOptions, CompactionResult } from "../ground/types.js";
 
@@ -22,6 +23,7 @@ export async function compact<M extends AnyMessage>(
   options: CompactOptions<M>,
 ): Promise<CompactionResult<M> | null> {
   const settings = resolveOptions<M>(options, "compact");
+  settings.sealer = sealerOf(settings.sealKey);
   const usage = Array.isArray(messages) ? checkedUsage(options.usage, messages.length) : undefined;
   const outcome = await runCompaction(messages, settings, definedFields({ signal: settings.signal, usage }));
   return outcome === null ? null : resultOf(outcome);

@@ -4,7 +4,7 @@ import type { Settings } from "../ground/options.js";
 import type { AnyMessage, CompactionRequestAnswer } from "../ground/types.js";
 import { planWithSettings } from "../plan/plan.js";
 import { boundedNote } from "../plan/requested-compaction.js";
-import { assertTranscript } from "../validation/validate-messages.js";
+import { assertTranscript } from "../dialects/validate-messages.js";
 import { HOOK_SETTINGS } from "./hook-settings.js";
 
 /** Options of `answerCompactContext`. */

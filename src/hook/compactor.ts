@@ -4,6 +4,7 @@ import { runCompaction } from "./engine.js";
 import { definedFields } from "../ground/defined-fields.js";
 import { resolveOptions } from "../ground/options.js";
 import { reportedRequest } from "./reported-request.js";
+import { sealerOf } from "../text/seal-signer.js";
 import { HOOK_SETTINGS } from "./hook-settings.js";
 import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactionResult, CompactorOptions, ProviderVerdictReader } from "../ground/types.js";
 
@@ -68,6 +69,7 @@ export function resultOf<M extends AnyMessage>(outcome: CompactionResult<M>): Co
 export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorOptions<M>): CompactorHook<M> {
   const settings = resolveOptions<M>(options, "compactor");
   settings.verdicts = checkedVerdictReader(options.verdicts);
+  settings.sealer = sealerOf(settings.sealKey);
   const hook = async <T extends M>(event: BeforeLlmEvent<T>) => {
     const signal = eventSignal(event);
     // The provider's report and verdicts on the request this transcript starts with.

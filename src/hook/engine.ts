@@ -13,7 +13,6 @@ import type { SummarizerAccount } from "../ground/summarizer-account.js";
 import { warnOverBudgetOnce } from "./over-budget-warning.js";
 import { sayUsage } from "./usage-notice.js";
 import { placeSummary, providerSummaryIn } from "./place-replacement.js";
-import { sealed } from "../text/summary-seal.js";
 import { summarySections, type SummarySections } from "./summary-sections-of.js";
 import type { AnyMessage, CompactionResult, CompactionStrategy, OverBudgetCause, ReportedUsage, SummaryReplacement } from "../ground/types.js";
 
@@ -138,8 +137,8 @@ interface SummaryMaker {
 
 function summaryMaker<M extends AnyMessage>(dialect: Dialect, settings: Settings<M>, seal: boolean, suffix = ""): SummaryMaker {
   const role = summaryRoleIn(dialect, settings.summaryRole);
-  const key = seal && role !== "system" ? settings.sealKey : undefined;
-  return { make: (text) => dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (key === undefined ? text + suffix : sealed(text + suffix, role, key))) };
+  const sealer = seal && role !== "system" ? settings.sealer : undefined;
+  return { make: (text) => dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (sealer === undefined ? text + suffix : sealer.seal(text + suffix, role))) };
 }
 
 /** What one call of the engine brings besides the transcript and the settings. */

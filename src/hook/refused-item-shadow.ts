@@ -3,7 +3,6 @@ import type { Settings } from "../ground/options.js";
 import { summaryRoleIn } from "../dialects/library-messages.js";
 import { lastProviderCompaction, providerCompactionOf, withoutProviderCompaction } from "../dialects/provider-compaction.js";
 import { formatDialect } from "../dialects/transcript-format.js";
-import { sealed } from "../text/summary-seal.js";
 import { systemPromptLength } from "../plan/split-at-user-boundary.js";
 import type { AnyMessage } from "../ground/types.js";
 
@@ -29,8 +28,8 @@ export function withRefusedItemShadow<M extends AnyMessage>(messages: readonly M
   // said, so that the request goes through and the next summary starts from there.
   const text = providerCompactionOf(message, dialect)?.text ?? UNREADABLE_COMPACTION;
   const role = summaryRoleIn(dialect, settings.summaryRole);
-  const key = role !== "system" ? settings.sealKey : undefined;
-  const summary = dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (key === undefined ? text : sealed(text, role, key))) as M;
+  const sealer = role !== "system" ? settings.sealer : undefined;
+  const summary = dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (sealer === undefined ? text : sealer.seal(text, role))) as M;
   const reply = dialect.replyToSummary?.() as M | undefined;
   // What else an Anthropic message holding the block says (the reply after a compaction the server made) stays.
   const rest = withoutProviderCompaction(message, dialect) as M | undefined;

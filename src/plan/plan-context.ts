@@ -129,8 +129,9 @@ export function measureTranscript<M extends AnyMessage>(messages: readonly M[], 
  * in a window of 50,000) leaves the summary its share of the room rather than a few tokens.
  */
 export function messageBudgetOf<M extends AnyMessage>(settings: Settings<M>, fixedTokens: number): MessageBudget {
+  // With nothing beside the messages, theirs are the request's budgets (the settings hold them by these names).
+  if (fixedTokens <= 0) return settings;
   const { keepTail, maxSummaryTokens, minFreedTokens } = settings;
-  if (fixedTokens <= 0) return { maxTokens: settings.maxTokens, keepTail, maxSummaryTokens, minFreedTokens };
   const maxTokens = Math.max(1, Math.floor(settings.maxTokens - fixedTokens));
   const share = Math.min(1, maxTokens / Math.max(1, keepTail + maxSummaryTokens));
   return {
@@ -147,7 +148,7 @@ export function planContext<M extends AnyMessage>(measured: MeasuredTranscript<M
   const head = headLength(messages, dialect, view);
   // The library's own summary counts by position and role; a boundary must also not cut a pair
   // (a duplicate result after a user turn would be left without its call).
-  const made = libraryMessagesOf(messages, head, options.summaryRole, { stored: measured.stored, sealKey: options.sealKey, dialect, formats: view });
+  const made = libraryMessagesOf(messages, head, options.summaryRole, { stored: measured.stored, sealer: options.sealer, dialect, formats: view });
   // Every rung asks about messages by index, through one reading of the transcript. Masking keeps
   // roles, calls and ids, so what it says of a message holds for its masked copy too.
   const safe = view.safeCuts();

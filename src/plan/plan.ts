@@ -1,6 +1,7 @@
 import { resolveOptions, type Settings } from "../ground/options.js";
+import { sealerOf } from "../text/seal-signer.js";
 import type { AnyMessage, PlanOptions } from "../ground/types.js";
-import { assertTranscript } from "../validation/validate-messages.js";
+import { assertTranscript } from "../dialects/validate-messages.js";
 import { checkedUsage } from "../validation/usage.js";
 import { finishedPlan, type CompactionPlan, type EnginePlan } from "./compaction-plan.js";
 import { measureTranscript, planContext, type PlanCall } from "./plan-context.js";
@@ -81,6 +82,7 @@ export function planCompaction<M extends AnyMessage>(
   options: PlanOptions<M>,
 ): CompactionPlan<M> {
   const settings = resolveOptions<M>(options, "plan");
+  settings.sealer = sealerOf(settings.sealKey);
   const usage = Array.isArray(messages) ? checkedUsage(options.usage, messages.length) : undefined;
   const { action, reason, tokensBefore, head, older, tail } = planWithSettings(messages, settings, usage === undefined ? {} : { usage });
   return { action, reason, tokensBefore, head, older, tail };

@@ -14,7 +14,7 @@ import { formatDialect } from "../dialects/transcript-format.js";
 import { UsageHistories } from "../counting/usage-anchor.js";
 import { headLength } from "../plan/split-at-user-boundary.js";
 import { TranscriptView } from "../plan/transcript-view.js";
-import { assertTranscript } from "../validation/validate-messages.js";
+import { assertTranscript } from "../dialects/validate-messages.js";
 import { checkedUsage } from "../validation/usage.js";
 import { bestBranch, formatsOfBase, inputIndexOf, type AppliedState, type ApplyContext } from "./applied-state.js";
 import { archiveLine, withoutArchiveLine } from "../archive/archive-line.js";

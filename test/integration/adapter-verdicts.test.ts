@@ -6,7 +6,7 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { generateText, jsonSchema, stepCountIs, tool, type ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { toPrepareStep } from "../../src/adapters/ai-sdk.js";
-import { compactionMiddleware } from "../../src/adapters/langchain.js";
+import { toAgentMiddleware } from "../../src/adapters/langchain.js";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { tool as langchainTool } from "@langchain/core/tools";
@@ -96,7 +96,7 @@ describe("the LangChain middleware reads the last AI message's response_metadata
   it("createAgent: what the model's response said is told before the next model call, and its stop at the context window compacts it", async () => {
     const verdicts: ProviderVerdict[] = [];
     let summarized = 0;
-    const middleware = compactionMiddleware({ maxTokens: 100_000, summarize: () => `Orders W-1 to W-4 were checked (${++summarized}).`, events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
+    const middleware = toAgentMiddleware({ maxTokens: 100_000, summarize: () => `Orders W-1 to W-4 were checked (${++summarized}).`, events: { onProviderVerdict: (verdict) => verdicts.push(verdict) } });
     // As @langchain/anthropic builds it: every field of the Anthropic `Message` but its content, in `response_metadata`.
     const { content: _content, ...metadata } = anthropicMessage([], { stop_reason: "model_context_window_exceeded", ...verdictFields });
     const model = fakeModel()

@@ -12,7 +12,7 @@ import { readCompactContext } from "../../src/tools.js";
 import { describe, expect, it } from "vitest";
 import { compactTool as aiSdkCompactTool, toPrepareStep } from "../../src/adapters/ai-sdk.js";
 import { compactTool as agentsCompactTool, toCallModelInputFilter } from "../../src/adapters/openai-agents.js";
-import { compactTool as langchainCompactTool, compactionMiddleware } from "../../src/adapters/langchain.js";
+import { compactTool as langchainCompactTool, toAgentMiddleware } from "../../src/adapters/langchain.js";
 import { SUMMARY_PREFIX } from "../../src/expert.js";
 import { compactToolDefinition } from "../../src/tools.js";
 import { memoryStore, type SummaryContext } from "../../src/index.js";
@@ -166,7 +166,7 @@ function langchainHistory(): BaseMessage[] {
 describe("compact_context with LangChain createAgent", () => {
   it("the model asks, and the middleware compacts the thread before the next model call, with the note", async () => {
     const { summarize, instructions } = notingSummarizer();
-    const middleware = compactionMiddleware({ maxTokens: 100_000, summarize, compactTool: readCompactContext({ minTokens: 500 }) });
+    const middleware = toAgentMiddleware({ maxTokens: 100_000, summarize, compactTool: readCompactContext({ minTokens: 500 }) });
     const model = fakeModel();
     model.respond(new AIMessage({ content: "", tool_calls: [{ id: "k1", name: "compact_context", args: { keep: NOTE }, type: "tool_call" }] }));
     model.respond(new AIMessage({ content: "", tool_calls: [{ id: "k2", name: "compact_context", args: { keep: NOTE }, type: "tool_call" }] }));

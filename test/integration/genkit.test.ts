@@ -2,7 +2,7 @@
 // compacting through `toModelMiddleware`: what the model receives on every call is checked.
 import { genkit, z, type MessageData } from "genkit";
 import { describe, expect, it } from "vitest";
-import { toModelMiddleware, type ModelMiddlewareOptions } from "../../src/adapters/genkit.js";
+import { toModelMiddleware, type ModelMiddlewareCompactionOptions } from "../../src/adapters/genkit.js";
 import { SUMMARY_PREFIX, detectDialect, findToolPairProblems } from "../../src/expert.js";
 import { estimateTokens, memoryStore, type CompactionStore } from "../../src/index.js";
 import { providerViolations } from "../support/provider-rules/index.js";
@@ -56,7 +56,7 @@ function counted() {
   return { summarize, calls: () => calls };
 }
 
-const options = (summarize: ModelMiddlewareOptions<MessageData>["summarize"], store?: CompactionStore): ModelMiddlewareOptions<MessageData> => ({ maxTokens, summarize, conversationId: "chat-1", ...(store ? { store } : {}) });
+const options = (summarize: ModelMiddlewareCompactionOptions<MessageData>["summarize"], store?: CompactionStore): ModelMiddlewareCompactionOptions<MessageData> => ({ maxTokens, summarize, conversationId: "chat-1", ...(store ? { store } : {}) });
 
 describe("toModelMiddleware with Genkit's generate", () => {
   it("14 turns with tool calls: the model gets the summary, every request is pair-valid and fits, summarize runs at crossings only", async () => {

@@ -1,12 +1,12 @@
 // LangChain v1 `createAgent` with the real `langchain` package, `@langchain/core`'s fake chat model,
-// tools, a MemorySaver checkpointer and compactionMiddleware.
+// tools, a MemorySaver checkpointer and toAgentMiddleware.
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import { createAgent, createMiddleware, tool } from "langchain";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { compactionMiddleware } from "../../src/adapters/langchain.js";
+import { toAgentMiddleware } from "../../src/adapters/langchain.js";
 import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/expert.js";
 
 const lookup = tool(async ({ q }) => `result for ${q}: ${"fact ".repeat(60)}`, { name: "lookup", description: "Look something up", schema: z.object({ q: z.string() }) });
@@ -33,12 +33,12 @@ function fakeAgentModel(invocations = 60) {
 function agentWith(summarize: (older: BaseMessage[]) => string | Promise<string>) {
   const model = fakeAgentModel();
   const checkpointer = new MemorySaver();
-  const agent = createAgent({ model, tools: [lookup], middleware: [compactionMiddleware({ maxTokens: 1500, summarize })], checkpointer });
+  const agent = createAgent({ model, tools: [lookup], middleware: [toAgentMiddleware({ maxTokens: 1500, summarize })], checkpointer });
   // What the model received on each call, as `fakeModel` records it.
   return { agent, seen: { get all() { return model.calls.map((call) => call.messages as BaseMessage[]); } }, checkpointer };
 }
 
-describe("compactionMiddleware with createAgent", () => {
+describe("toAgentMiddleware with createAgent", () => {
   it("the marker it writes is LangGraph's REMOVE_ALL_MESSAGES", () => {
     expect(REMOVE_ALL_MESSAGES).toBe("__remove_all__");
   });

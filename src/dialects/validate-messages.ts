@@ -1,6 +1,5 @@
 import { expectedMessage } from "../ground/describe-value.js";
 import { redactSecrets } from "../text/redact-secrets.js";
-import { declaredRole } from "../dialects/declared-role.js";
 
 /**
  * A bad message as its error quotes it: a string redacted first (the excerpt leaves out anything
@@ -24,7 +23,7 @@ export function assertTranscript(messages: unknown, name = "messages"): asserts 
     if (typeof message !== "object" || message === null || Array.isArray(message)) {
       throw new TypeError(expectedMessage(`${name}[${index}]`, "a message object", quoted(message)));
     }
-    const role = declaredRole(message);
+    const role = (message as { role?: unknown }).role;
     if (role !== undefined && typeof role !== "string") {
       throw new TypeError(expectedMessage(`${name}[${index}].role`, "a string", role));
     }
