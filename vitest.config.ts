@@ -6,6 +6,19 @@ import { endToEndSuites } from "./vitest.suites.js";
 /** The library's once-per-process warnings (src/hook/over-budget-warning.ts). */
 const onceWarnings = ["context-compactor: a request of ", "context-compactor: the provider counted ", "context-compactor: `usage` not counted by"];
 
+/**
+ * The integration tests that set a process-wide default a framework keeps once used: the OpenAI
+ * client and API of @openai/agents (its provider keeps the first client it was given), and
+ * OpenTelemetry's global tracer provider and context manager (registered once per process; Genkit
+ * registers its own when it starts).
+ */
+const ownProcess = [
+  "test/integration/context-overflow-errors.test.ts",
+  "test/integration/openai-agents.test.ts",
+  "test/integration/state-across-requests.test.ts",
+  "test/integration/otel.test.ts",
+];
+
 export default defineConfig({
   test: {
     exclude: ["**/node_modules/**", ...endToEndSuites],
@@ -26,9 +39,15 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Each file on its own: the real frameworks keep process-wide defaults (the OpenAI client
-        // of @openai/agents, pi's provider registry, environment variables) that a file sets for itself.
-        test: { name: "integration", include: ["test/integration/**/*.test.ts"] },
+        // The real frameworks, loaded once per worker as the unit tests load the sources: a file
+        // that sets an environment variable or registers a provider puts it back in its afterAll.
+        test: { name: "integration", include: ["test/integration/**/*.test.ts"], exclude: ownProcess, isolate: false },
+      },
+      {
+        extends: true,
+        // Each of these in a process of its own: they set a default that a framework keeps for the
+        // whole process once it has used it, which no file can put back.
+        test: { name: "integration-isolated", include: ownProcess },
       },
       {
         extends: true,

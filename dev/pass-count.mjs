@@ -1,23 +1,11 @@
 // Prints one plain line, "N passed, N failed", counted from vitest's JSON reports and the
-// runtimes' results, so a run ends on its count rather than on a reporter's last table.
+// runtimes' results, so a run ends on its count rather than on a reporter's last table
+// (`npm test` runs it through dev/gate.mjs, .ci/run over every report).
 //
-//   node dev/pass-count.mjs report.json…                 counts the reports as they are
-//   node dev/pass-count.mjs --run <npm script> report.json…
-//                                                        deletes the reports, runs the script,
-//                                                        counts, and exits with the script's code
-import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+//   node dev/pass-count.mjs report.json…
+import { existsSync, readFileSync } from "node:fs";
 
-const args = process.argv.slice(2);
-const script = args[0] === "--run" ? args[1] : undefined;
-const reports = script === undefined ? args : args.slice(2);
-
-let code = 0;
-if (script !== undefined) {
-  // A report left by an earlier run must not be counted as this one's.
-  for (const report of reports) rmSync(report, { force: true });
-  code = spawnSync("npm", ["run", "--silent", script], { stdio: "inherit" }).status ?? 1;
-}
+const reports = process.argv.slice(2);
 
 let passed = 0;
 let failed = 0;
@@ -39,4 +27,4 @@ for (const report of reports) {
   }
 }
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(code !== 0 ? code : failed > 0 ? 1 : 0);
+process.exit(failed > 0 ? 1 : 0);

@@ -1,5 +1,5 @@
 // The built package as users get it (npm test builds before it tests).
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
@@ -111,13 +111,88 @@ describe("package", () => {
     }
   });
 
-  it("the development tree holds the build tools at the versions the package builds with", () => {
+  describe("the development trees", () => {
     // The root package.json holds only what `prepare` needs (installing from git installs it);
-    // dev/install.mjs links node_modules to dev/node_modules, so the tests build with dev's copies.
-    const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-    const dev = JSON.parse(readFileSync(new URL("../dev/package.json", import.meta.url), "utf8"));
-    for (const [name, version] of Object.entries(manifest.devDependencies)) expect(dev.devDependencies[name], name).toBe(version);
-    expect(manifest.workspaces).toBeUndefined();
+    // dev/install.mjs links node_modules to the tests' tree (dev/) or the demo's (dev/demo/), so
+    // the tests and the demo build with those copies, and installs the benchmarks' and the
+    // end-to-end suites' few packages beside the files that import them.
+    const json = (path: string) => JSON.parse(readFileSync(new URL(`../${path}`, import.meta.url), "utf8"));
+    const manifest = json("package.json");
+    const trees = { test: "dev", demo: "dev/demo", bench: "bench", e2e: "test/e2e" };
+    const wanted = Object.fromEntries(Object.entries(trees).map(([name, folder]) => [name, json(`${folder}/package.json`).devDependencies as Record<string, string>]));
+
+    /** The packages the files of `paths` (files, or folders read recursively but for `skip`) import by name. */
+    const importedBy = (paths: string[], skip: string[] = []): Set<string> => {
+      const names = new Set<string>();
+      for (const path of paths.flatMap((path) => sources(path, skip))) {
+        for (const [, specifier] of readFileSync(path, "utf8").matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']([^"'./$][^"']*)["']/g)) {
+          if (specifier!.startsWith("node:")) continue;
+          names.add(specifier!.split("/").slice(0, specifier!.startsWith("@") ? 2 : 1).join("/"));
+        }
+      }
+      return names;
+    };
+    const sources = (path: string, skip: string[]): string[] => {
+      const full = new URL(`../${path}`, import.meta.url).pathname;
+      if (!statSync(full).isDirectory()) return [full];
+      return readdirSync(full, { withFileTypes: true }).flatMap((entry) => {
+        const child = `${path}/${entry.name}`;
+        if (entry.name === "node_modules" || skip.includes(child)) return [];
+        return entry.isDirectory() ? sources(child, skip) : /\.(?:ts|mts|mjs|js)$/.test(entry.name) ? [full + "/" + entry.name] : [];
+      });
+    };
+
+    it("the tests' and the demo's trees hold the build tools at the versions the package builds with", () => {
+      for (const tree of [wanted.test!, wanted.demo!]) {
+        for (const [name, version] of Object.entries(manifest.devDependencies)) expect(tree[name], name).toBe(version);
+      }
+      expect(manifest.workspaces).toBeUndefined();
+    });
+
+    it("a package in two trees has one version", () => {
+      const versions = new Map<string, string>();
+      for (const tree of Object.values(wanted)) {
+        for (const [name, version] of Object.entries(tree)) {
+          expect(versions.get(name) ?? version, name).toBe(version);
+          versions.set(name, version);
+        }
+      }
+    });
+
+    it("the demo's tree holds what the demo and the build import", () => {
+      expect([...importedBy(["examples/demo.mjs", "examples/stub-model.mjs", "build.mjs"])].sort()).toEqual(Object.keys(wanted.demo!).sort());
+    });
+
+    it("the tests' tree holds what npm test uses; the benchmarks' and the end-to-end suites' trees what only they use", () => {
+      // What the typecheck and the tests of `npm test` read: the end-to-end suites are checked by test:e2e.
+      const gate = importedBy(["src", "test", "examples", "build.mjs", "vitest.config.ts", "dev/api-report.mjs"], ["test/e2e"]);
+      // Run by `npm test` as commands, or found by another package rather than imported.
+      const tools: Record<string, string> = {
+        "@arethetypeswrong/cli": "attw, in test:package",
+        publint: "test:package",
+        "@types/node": "the typecheck's `types`",
+        vite: "vitest's own bundler, pinned",
+        // langchain imports it for an `openai:` model id from its own folder, so it must sit in the
+        // tree langchain is in, beside the one @langchain/core its peer dependency names; only the
+        // LangChain recipe's end-to-end run uses it.
+        "@langchain/openai": "langchain's `openai:` models",
+      };
+      // A `file:` entry stands in for an optional dependency of a package no test makes load
+      // (dev/without-firebase, for @genkit-ai/core's Firebase plugin): a manifest and no code.
+      const standIns = Object.entries(wanted.test!).filter(([, version]) => version.startsWith("file:"));
+      for (const [name, version] of standIns) {
+        expect(readdirSync(new URL(`../dev/${version.slice("file:".length)}`, import.meta.url)), name).toEqual(["package.json"]);
+        expect(json(`dev/${version.slice("file:".length)}/package.json`).name).toBe(name);
+      }
+      expect(Object.keys(wanted.test!).filter((name) => !gate.has(name) && !(name in tools) && !standIns.some(([standIn]) => standIn === name))).toEqual([]);
+      for (const [tree, folder] of [["bench", "bench"], ["e2e", "test/e2e"]] as const) {
+        const used = importedBy([folder]);
+        for (const name of Object.keys(wanted[tree]!)) {
+          expect(used.has(name), `${name} is imported in ${folder}`).toBe(true);
+          expect(gate.has(name), `${name} is imported outside ${folder}`).toBe(false);
+        }
+      }
+    });
   });
 
   it("only the LangChain entry imports LangChain", () => {

@@ -1,19 +1,16 @@
 // The README and docs/: the README short, the recipes shown verbatim, every TypeScript block
-// compiling, every export documented, and every relative link resolving.
+// compiled by the typecheck, every export documented, and every relative link resolving.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import ts from "typescript";
 import * as core from "../src/index.js";
+import { documentationBlocks, documentationPages, typescriptBlocks } from "../dev/typecheck.mjs";
 
 const root = new URL("../", import.meta.url).pathname;
 const readme = readFileSync(join(root, "README.md"), "utf8");
 const recipes = join(root, "examples/recipes");
 
-function markdownFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? markdownFiles(join(dir, entry.name)) : entry.name.endsWith(".md") ? [join(dir, entry.name)] : []));
-}
-const pages = [join(root, "README.md"), join(root, "CONTRIBUTING.md"), ...markdownFiles(join(root, "docs"))];
+const pages = documentationPages();
 const text = (file: string) => readFileSync(file, "utf8");
 const everything = pages.map(text).join("\n");
 
@@ -27,42 +24,6 @@ function anchorsOf(markdown: string): Set<string> {
     if (heading) anchors.add(heading[1]!.trim().toLowerCase().replace(/[^\w\- ]/g, "").replace(/ /g, "-"));
   }
   return anchors;
-}
-
-/** The TypeScript blocks of a page, in order. */
-function typescriptBlocks(markdown: string): string[] {
-  const blocks: string[] = [];
-  let current: string[] | null = null;
-  for (const line of markdown.split("\n")) {
-    if (current === null && /^```(ts|typescript|tsx)\s*$/.test(line)) current = [];
-    else if (current !== null && line.startsWith("```")) {
-      blocks.push(current.join("\n"));
-      current = null;
-    } else current?.push(line);
-  }
-  return blocks;
-}
-
-/**
- * Every TypeScript block of every page compiled as a module of its own, with the repository's
- * compiler options: `context-compactor` resolves to the sources and the frameworks to the installed
- * packages. The blocks are served from memory at paths inside the repository, so nothing is written.
- */
-function compileErrors(blocks: Map<string, string>): string[] {
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
-  if (config === undefined) throw new Error("tsconfig.json could not be read");
-  const host = ts.createCompilerHost(config.options);
-  const readFile = host.readFile.bind(host);
-  const fileExists = host.fileExists.bind(host);
-  host.readFile = (file) => blocks.get(file) ?? readFile(file);
-  host.fileExists = (file) => blocks.has(file) || fileExists(file);
-  const program = ts.createProgram([...blocks.keys()], { ...config.options, noEmit: true }, host);
-  return [...blocks.keys()].flatMap((file) =>
-    [...program.getSyntacticDiagnostics(program.getSourceFile(file)), ...program.getSemanticDiagnostics(program.getSourceFile(file))].map((diagnostic) => {
-      const { line } = diagnostic.file!.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
-      return `${relative(root, file)}:${line + 1}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`;
-    }),
-  );
 }
 
 describe("README and docs", () => {
@@ -87,11 +48,15 @@ describe("README and docs", () => {
     }
   });
 
-  it("every TypeScript block compiles", { timeout: 120_000 }, () => {
-    // Served as if they sat in examples/, beside the recipes, so imports resolve the same way.
-    const blocks = new Map(pages.flatMap((page) => typescriptBlocks(text(page)).map((block, index) => [join(root, "examples", `docs-block-${relative(root, page).replace(/[/.]/g, "-")}-${index + 1}.ts`), block] as const)));
+  it("every TypeScript block is compiled by the typecheck of npm test, as a module beside the recipes", () => {
+    // dev/typecheck.mjs compiles them in the program of tsconfig.json (one program reads the
+    // frameworks' declarations once): a block that does not compile fails `npm run typecheck`.
+    expect(JSON.parse(text(join(root, "package.json"))).scripts.typecheck).toBe("node dev/typecheck.mjs");
+    const blocks = documentationBlocks();
     expect(blocks.size).toBeGreaterThan(10);
-    expect(compileErrors(blocks)).toEqual([]);
+    expect(blocks.size).toBe(everything.match(/^```(ts|typescript|tsx)\s*$/gm)!.length);
+    for (const file of blocks.keys()) expect(dirname(file)).toBe(join(root, "examples"));
+    for (const block of pages.flatMap((page) => typescriptBlocks(text(page)))) expect([...blocks.values()]).toContain(block);
   });
 
   it.each(pages.map((file) => relative(root, file)))("every relative link of %s resolves", (page) => {
