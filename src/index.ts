@@ -1,6 +1,6 @@
-// The root export: what a typical user needs. The summary kit, the agent's tools and the expert
-// helpers are subpaths of their own (`context-compactor/summary-kit`, `/tools`, `/expert`), as
-// are the adapters; `etc/` holds the reviewed report of each entry's surface.
+// The root export: what a typical user needs. The summary kit, the agent's tools, the provider's
+// cache marker and the expert helpers are subpaths of their own (`context-compactor/summary-kit`,
+// `/tools`, `/cache`, `/expert`), as are the adapters; `etc/` holds the reviewed report of each entry's surface.
 export { compactor } from "./hook/compactor.js";
 export type { CompactorHook } from "./hook/compactor.js";
 export { compact } from "./hook/compact.js";

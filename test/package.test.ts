@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { imports, measureImport } from "../bench/size.mjs";
+import { imports, measure, measureImport } from "../bench/size.mjs";
 
 const dist = (file: string) => new URL(`../dist/${file}`, import.meta.url).pathname;
 
@@ -97,6 +97,19 @@ describe("package", () => {
     }
     const { text } = await measureImport(imports.find((entry: { name: string }) => entry.name === "compactor"));
     expect(text).toContain("Math.cbrt");
+  });
+
+  it("a hook without a cache marker does not carry the code that writes blocks and markers; one given markFrozenSections does", async () => {
+    // `prompt_cache_breakpoint` is a string of cache-markers.ts alone: present exactly when it is bundled.
+    const marker = "prompt_cache_breakpoint";
+    for (const name of ["compactor", "statefulCompactor", "toPrepareStep", "toCallModelInputFilter", "toAgentMiddleware"]) {
+      const { text } = await measureImport(imports.find((entry: { name: string }) => entry.name === name));
+      expect(text.includes(marker), name).toBe(false);
+    }
+    const { text } = await measure(`export { compactor } from "./dist/index.js";\nexport { markFrozenSections } from "./dist/cache.js";`);
+    expect(text).toContain(marker);
+    // Built apart from the split build, the entry shares no module with the others: it imports none.
+    for (const file of ["cache.js", "cache.cjs"]) expect(readFileSync(dist(file), "utf8")).not.toMatch(/\b(?:from|require\()\s*["']/);
   });
 
   it("has no runtime dependencies, and the adapters import no framework", () => {

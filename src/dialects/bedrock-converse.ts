@@ -2,7 +2,7 @@
 // `{ toolUse: { toolUseId, name, input } }` block is answered by a `{ toolResult: { toolUseId,
 // content, status? } }` block in the next user message, which is part of a tool group, not a user
 // turn. The system prompt travels outside the messages (`system`), so a summary is a user message.
-import { argumentText, asRecord as record, carriesSignature, cutArgumentsObject, indicesWhere, records, replaceEntries, someRecord, stringField, stringify } from "./content-parts.js";
+import { argumentText, asRecord as record, carriesSignature, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, stringify } from "./content-parts.js";
 import { SUMMARY_REPLY } from "../ground/constants.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 import { bedrockConverseClaims } from "./format-claims.js";
@@ -51,10 +51,7 @@ export const bedrockConverse: Dialect = {
       if (id !== undefined) visit(id);
     }
   },
-  leadingText(m) {
-    for (const block of blocks(m)) if (typeof block["text"] === "string") return block["text"];
-    return undefined;
-  },
+  leadingText: (m) => leadingContentText(m["content"]),
   opensToolGroup: (m) => m["role"] === "assistant",
   bindsToNext: () => false,
   resultTexts: (m) => resultIndices(m).map((index) => resultText(record((m["content"] as MessageRecord[])[index]?.["toolResult"])?.["content"])),

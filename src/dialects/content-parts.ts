@@ -28,16 +28,24 @@ export function stringField(record: unknown, key: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** The content when it is a string, else the first text part's text. */
+/**
+ * The content when it is a string, else the text its parts lead with: the first text part's, and
+ * each later one's that goes on from it by opening with a blank line (a summary's next section, its
+ * archive line or its seal, each a block of its own where a cache marker asked for blocks). A text
+ * part is a typed one (`text`, `input_text`, `output_text`), or, in formats whose parts have no
+ * type (Bedrock's, Genkit's, Gemini's), any part with a `text` that is not a Gemini thought.
+ */
 export function leadingContentText(content: unknown): string | undefined {
   if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return undefined;
-  for (const part of content) {
-    if (typeof part !== "object" || part === null) continue;
-    const p = part as MessageRecord;
-    if (typeof p["type"] === "string" && textPartTypes.has(p["type"]) && typeof p["text"] === "string") return p["text"];
+  let text: string | undefined;
+  for (const part of records(content)) {
+    const type = part["type"];
+    const piece = part["thought"] !== true && (type === undefined || textPartTypes.has(type as string)) ? part["text"] : undefined;
+    if (typeof piece !== "string") continue;
+    if (text !== undefined && !piece.startsWith("\n\n")) break;
+    text = (text ?? "") + piece;
   }
-  return undefined;
+  return text;
 }
 
 /**

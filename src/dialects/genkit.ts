@@ -2,7 +2,7 @@
 // parts keyed by kind with no `type` field. A model part `{ toolRequest: { name, ref?, input } }` is
 // answered by a part `{ toolResponse: { name, ref?, output } }` of a `tool` message, by `ref` when
 // both have one, else in order. A user message of text parts alone reads the same as Bedrock's.
-import { argumentText, asRecord as record, carriesSignature, cutArgumentsObject, indicesWhere, records, replaceEntries, someRecord, stringField, stringify } from "./content-parts.js";
+import { argumentText, asRecord as record, carriesSignature, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, stringify } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 import { genkitClaims } from "./format-claims.js";
 import { isGenkitImage as isImage } from "./media-parts.js";
@@ -44,10 +44,7 @@ export const genkit: Dialect = {
       if (response) visit(stringField(response, "ref"));
     }
   },
-  leadingText(m) {
-    for (const part of parts(m)) if (typeof part["text"] === "string") return part["text"];
-    return undefined;
-  },
+  leadingText: (m) => leadingContentText(m["content"]),
   opensToolGroup: (m) => m["role"] === "model",
   bindsToNext: () => false,
   resultTexts: (m) => responseIndices(m).map((index) => responseText(record((m["content"] as MessageRecord[])[index]?.["toolResponse"]))),

@@ -3,7 +3,7 @@
 // name, response } }`, by id when both have one, else in order. A user content holding function
 // responses is part of a tool group, not a user turn. Gemini keeps the system prompt outside the
 // contents (`systemInstruction`), so a summary is a user content.
-import { argumentText, asRecord as record, carriesSignature, someRecord, cutArgumentsObject, indicesWhere, records, replaceEntries, stringField, stringify } from "./content-parts.js";
+import { argumentText, asRecord as record, carriesSignature, someRecord, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, stringField, stringify } from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 import { googleGenaiClaims } from "./format-claims.js";
 
@@ -47,10 +47,7 @@ export const googleGenai: Dialect = {
       if (response) visit(stringField(response, "id"));
     }
   },
-  leadingText(m) {
-    for (const part of parts(m)) if (typeof part["text"] === "string" && part["thought"] !== true) return part["text"];
-    return undefined;
-  },
+  leadingText: (m) => leadingContentText(m["parts"]),
   opensToolGroup: (m) => m["role"] === "model",
   bindsToNext: () => false,
   resultTexts: (m) =>

@@ -3,6 +3,7 @@ import { optionalMilliseconds } from "./deadline.js";
 import { DIALECT_NAMES, MASKED_TOOL_RESULT } from "./constants.js";
 import type {
   AnyMessage,
+  CacheMarker,
   CompactToolReader,
   CompactedEvent,
   CompactingEvent,
@@ -71,6 +72,8 @@ export interface Settings<M extends AnyMessage = AnyMessage> {
    * the least a compaction it asks for must free; undefined when its calls are not read.
    */
   compactTool: (Omit<CompactToolReader, "minTokens"> & { minTokens: number }) | undefined;
+  /** Places the provider's cache marker in the summary (`cacheMarker`); undefined: no marker. */
+  cacheMarker: CacheMarker | undefined;
   force: boolean;
   instructions: string | undefined;
   signal: AbortSignal | undefined;
@@ -117,6 +120,7 @@ const compactorKeys = [
   "events",
   "compactTool",
   "verdicts",
+  "cacheMarker",
 ] as const;
 const summaryKeys = ["maxTokens", "role", "flushToMemory", "timeoutMs"] as const;
 const ladderKeys = ["maskToolResults", "splitInsideTurn", "truncateToolResults", "isBoundary"] as const;
@@ -255,6 +259,7 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     instructions: instructions as string | undefined,
     signal: optionalAbortSignal(raw["signal"], "signal"),
     compactTool: resolveCompactTool(raw["compactTool"], maxTokens),
+    cacheMarker: optionalFunction<CacheMarker>(raw["cacheMarker"], "cacheMarker"),
     sealKey: signingKey === undefined ? randomKey() : typeof signingKey === "string" ? new TextEncoder().encode(signingKey) : new Uint8Array(signingKey as Uint8Array),
   };
 }

@@ -564,6 +564,15 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
    * @default none
    */
   verdicts?: ProviderVerdictReader;
+  /**
+   * The summary as the provider caches it: what `markFrozenSections()` makes (from
+   * context-compactor/cache). Each section of the summary is a content block of its own where the
+   * format has blocks, and the provider's cache marker follows the last one, so the next compaction,
+   * which keeps those sections as they are, reads them from the provider's cache. A hook without it
+   * writes the summary as one text and does not carry the code that writes blocks and markers.
+   * @default undefined (the summary one text, no marker)
+   */
+  cacheMarker?: CacheMarker;
 }
 
 /**
@@ -575,6 +584,13 @@ export interface ProviderVerdictReader {
   readonly read: (response: unknown, sent: readonly object[], tell: ((verdict: ProviderVerdict) => void) | undefined) => { overflowed: boolean; refused: boolean; usage?: Record<string, unknown> };
   readonly shadow: (messages: readonly never[], settings: never) => unknown;
 }
+
+/**
+ * Places the provider's cache marker in a summary message (what `markFrozenSections` makes): the
+ * message as `format` writes it, and the rest of the request (the head and the kept tail, whose
+ * markers count towards the provider's limit). Returns the message to send. Opaque to callers.
+ */
+export type CacheMarker = (summary: object, format: DialectName, others: readonly (readonly object[])[]) => object;
 
 /**
  * How a compactor reads the agent's own requests (what `readCompactContext` makes): the tool's

@@ -125,7 +125,7 @@ function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: S
  */
 function fittingSuffix<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, seal: boolean): string {
   for (const suffix of settings.summarySuffix?.(plan.tailStart) ?? []) {
-    if (Math.ceil(plan.tokens.countList([summaryMaker(plan.dialect, settings, seal, suffix).make(SMALLEST_SUMMARY) as M])) <= plan.summaryLimit) return suffix;
+    if (Math.ceil(plan.tokens.countList([summaryMaker(plan, settings, seal, suffix).make(SMALLEST_SUMMARY) as M])) <= plan.summaryLimit) return suffix;
   }
   return "";
 }
@@ -135,10 +135,17 @@ interface SummaryMaker {
   make(text: string): object;
 }
 
-function summaryMaker<M extends AnyMessage>(dialect: Dialect, settings: Settings<M>, seal: boolean, suffix = ""): SummaryMaker {
+/** The summary message in the plan's format; with `cacheMarker`, as the provider caches it (the head and the kept tail hold the request's other markers). */
+function summaryMaker<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, seal: boolean, suffix = ""): SummaryMaker {
+  const dialect = plan.dialect;
   const role = summaryRoleIn(dialect, settings.summaryRole);
   const sealer = seal && role !== "system" ? settings.sealer : undefined;
-  return { make: (text) => dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (sealer === undefined ? text + suffix : sealer.seal(text + suffix, role))) };
+  return {
+    make: (text) => {
+      const message = dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (sealer === undefined ? text + suffix : sealer.seal(text + suffix, role)));
+      return settings.cacheMarker?.(message, dialect.name, [plan.head, plan.tail]) ?? message;
+    },
+  };
 }
 
 /** What one call of the engine brings besides the transcript and the settings. */
@@ -192,7 +199,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
   settings.onCompacting?.({ tokensBefore, older: older.length, tail: tail.length });
   // The summary is written in the transcript's own format (a Gemini content, a Bedrock message, …).
   const dialect = plan.dialect;
-  const summaryMessage = summaryMaker(dialect, settings, stored === undefined, fittingSuffix(plan, settings, stored === undefined));
+  const summaryMessage = summaryMaker(plan, settings, stored === undefined, fittingSuffix(plan, settings, stored === undefined));
   let added: object[];
   let fallbackFrom: unknown;
   let account: SummarizerAccount = { failures: [] };

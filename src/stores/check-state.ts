@@ -62,7 +62,9 @@ export function checkedSummary<M extends AnyMessage>(state: ConversationState, m
   if (text.length > limit * 16 + 1024) throw new InvalidStateError(`Expected the stored summary within \`summary.maxTokens\` (${limit}), got ${text.length} characters`);
   const role = summaryRoleIn(dialect, settings.summaryRole);
   if (roleOf(summary as object, opening.formats) !== role) throw new InvalidStateError(`Expected the stored summary to have the role ${String(role)} (\`summary.role\`)`);
-  const rebuilt = [dialect.textMessage(settings.summaryRole, text) as M];
+  const made = dialect.textMessage(settings.summaryRole, text);
+  // As the hook wrote it for the provider's cache; the input's messages hold the request's other markers (a count never under theirs).
+  const rebuilt = [(settings.cacheMarker?.(made, dialect.name, [messages]) ?? made) as M];
   if (reminder !== undefined) rebuilt.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER) as M);
   if (replied) {
     // The reminder rode in the summary as its last block.

@@ -1,6 +1,6 @@
 // What the Anthropic Messages API (`POST /v1/messages`, body `{ system?, messages }`) accepts of `messages`.
 // Every rule quotes the documentation, the SDK type or the API's own error text it comes from.
-import { type Obj, type ProviderRequest, type Violation, isObj, show, str, typeOf } from "./common.js";
+import { type Obj, type ProviderRequest, type Violation, carriers, isObj, show, str, typeOf } from "./common.js";
 
 type Block = Obj;
 interface Turn {
@@ -153,6 +153,18 @@ export function anthropicViolations(request: ProviderRequest): Violation[] {
   }
 
   if (request.system !== undefined) checkSystem(request.system, out);
+  // API error: "A maximum of 4 blocks with cache_control may be provided. Found 5." (the limit of
+  // https://platform.claude.com/docs/en/build-with-claude/prompt-caching; quoted as the API returns it in
+  // https://github.com/github/copilot-cli/issues/4185). The system blocks and the tools count too.
+  const marked = carriers({ system: request.system, messages }, "cache_control");
+  if (marked.length > 4) out.push({ rule: "anthropic/cache-control-limit", detail: `A maximum of 4 blocks with cache_control may be provided. Found ${marked.length}.` });
+  for (const { path, carrier } of marked) {
+    // SDK CacheControlEphemeral: `type: 'ephemeral'`, `ttl?: '5m' | '1h'`; thinking blocks cannot carry one ("Thinking blocks
+    // cannot be cached directly with cache_control", https://platform.claude.com/docs/en/build-with-claude/prompt-caching).
+    const control = carrier.cache_control;
+    if (!isObj(control) || control.type !== "ephemeral") out.push({ rule: "anthropic/cache-control", detail: `${path}.cache_control: expected { type: "ephemeral" }, got ${show(control)}` });
+    if (isThinking(carrier)) out.push({ rule: "anthropic/cache-control", detail: `${path}: a thinking block cannot carry cache_control` });
+  }
   return out;
 }
 

@@ -1,7 +1,7 @@
 // What Amazon Bedrock's Converse API (`POST /model/{modelId}/converse`, body `{ system?, messages }`) accepts of `messages`.
 // Types are from node_modules/@aws-sdk/client-bedrock-runtime/dist-types/models/models_0.d.ts; error texts are the service's own
 // ValidationException messages, as reported.
-import { type Obj, type ProviderRequest, type Violation, arr, isObj, show, str } from "./common.js";
+import { type Obj, type ProviderRequest, type Violation, arr, carriers, isObj, show, str } from "./common.js";
 
 const blocksOf = (message: Obj) => arr(message, "content").map((b) => (isObj(b) ? b : {}));
 const uses = (message: Obj) => blocksOf(message).filter((b) => isObj(b.toolUse)).map((b) => b.toolUse as Obj);
@@ -91,6 +91,16 @@ export function bedrockConverseViolations(request: ProviderRequest): Violation[]
     }
   });
 
+  // "Max checkpoints per request: 4" for every Claude and Nova model of the supported-models table
+  // (https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html). SDK CachePointBlock: `type: "default"`
+  // (CachePointType), a content block of its own that caches what comes before it, so never a message's first block.
+  const points = carriers({ system: request.system, messages }, "cachePoint");
+  if (points.length > 4) out.push({ rule: "bedrock-converse/cache-point-limit", detail: `${points.length} cache checkpoints in one request: at most 4` });
+  for (const { path, carrier } of points) {
+    if (!isObj(carrier.cachePoint) || carrier.cachePoint.type !== "default") out.push({ rule: "bedrock-converse/cache-point", detail: `${path}.cachePoint: expected { type: "default" }, got ${show(carrier.cachePoint)}` });
+    if (Object.keys(carrier).length !== 1) out.push({ rule: "bedrock-converse/cache-point", detail: `${path}: a cachePoint is a content block of its own` });
+    if (/^messages\.\d+\.content\.0$/.test(path)) out.push({ rule: "bedrock-converse/cache-point", detail: `${path}: a cachePoint follows the content it caches` });
+  }
   if (request.system !== undefined && !Array.isArray(request.system))
     // SDK ConverseRequest.system: `SystemContentBlock[] | undefined`.
     out.push({ rule: "bedrock-converse/system", detail: `system must be an array of SystemContentBlock, got ${show(request.system)}` });

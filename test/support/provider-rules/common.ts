@@ -39,6 +39,14 @@ export const arr = (value: unknown, key: string): unknown[] => {
 
 export const typeOf = (value: unknown): string | undefined => (isObj(value) ? str(value.type) : undefined);
 
+/** Objects that carry `key` (a cache marker), at any depth of `value`, with where each sits. */
+export function carriers(value: unknown, key: string, path = ""): { path: string; carrier: Obj }[] {
+  if (typeof value !== "object" || value === null) return [];
+  const found: { path: string; carrier: Obj }[] = isObj(value) && value[key] !== undefined && value[key] !== null ? [{ path, carrier: value }] : [];
+  for (const [name, field] of Object.entries(value)) found.push(...carriers(field, key, path === "" ? name : `${path}.${name}`));
+  return found;
+}
+
 export const show = (value: unknown): string => {
   try {
     const text = JSON.stringify(value);

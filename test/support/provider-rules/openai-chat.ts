@@ -1,6 +1,6 @@
 // What the OpenAI Chat Completions API (`POST /v1/chat/completions`) accepts of `messages`.
 // Types are from node_modules/openai/resources/chat/completions/completions.d.ts; error texts are the API's own, as reported.
-import { type Obj, type ProviderRequest, type Violation, isObj, show, str, typeOf } from "./common.js";
+import { type Obj, type ProviderRequest, type Violation, carriers, isObj, show, str, typeOf } from "./common.js";
 
 // SDK: `ChatCompletionMessageParam = ChatCompletionDeveloperMessageParam | ChatCompletionSystemMessageParam |
 // ChatCompletionUserMessageParam | ChatCompletionAssistantMessageParam | ChatCompletionToolMessageParam | ChatCompletionFunctionMessageParam`.
@@ -82,8 +82,27 @@ export function openaiChatViolations(request: ProviderRequest): Violation[] {
       out.push({ rule: "openai-chat/tool-calls-answered", index, detail: `messages.[${index}]: An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${missing.join(", ")}` });
   });
 
+  out.push(...breakpointViolations(messages, "openai-chat"));
   return out;
 }
 
 const textOnly = (content: unknown) =>
   typeof content === "string" || (Array.isArray(content) && content.every((p) => typeOf(p) === "text" && typeof (p as Obj).text === "string"));
+
+/**
+ * OpenAI's explicit cache breakpoints (GPT-5.6 and later): `prompt_cache_breakpoint: { mode: "explicit" }` on a content part,
+ * "Marks the exact end of a reusable prompt prefix" (API reference, PromptCacheBreakpoint); "Each request can write up to four
+ * breakpoints" (`prompt_cache_options`, https://developers.openai.com/api/docs/guides/prompt-caching). Assistant output parts
+ * are not among the parts that take one.
+ */
+export function breakpointViolations(messages: readonly Obj[], prefix: string): Violation[] {
+  const out: Violation[] = [];
+  const marked = carriers(messages, "prompt_cache_breakpoint");
+  if (marked.length > 4) out.push({ rule: `${prefix}/cache-breakpoint-limit`, detail: `${marked.length} prompt_cache_breakpoint parts in one request: each request can write up to four` });
+  for (const { path, carrier } of marked) {
+    const index = Number(path.split(".")[0]);
+    if (!isObj(carrier.prompt_cache_breakpoint) || carrier.prompt_cache_breakpoint.mode !== "explicit") out.push({ rule: `${prefix}/cache-breakpoint`, index, detail: `${path}.prompt_cache_breakpoint: expected { mode: "explicit" }` });
+    if (messages[index]?.role === "assistant" || !/^\d+\.content\.\d+$/.test(path)) out.push({ rule: `${prefix}/cache-breakpoint`, index, detail: `${path}: a breakpoint sits on a content part of a system, developer, user or tool message` });
+  }
+  return out;
+}

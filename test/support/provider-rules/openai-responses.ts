@@ -1,6 +1,7 @@
 // What the OpenAI Responses API (`POST /v1/responses`) accepts of the `input` item array.
 // Types are from node_modules/openai/resources/responses/responses.d.ts; error texts are the API's own, as reported.
 import { type Obj, type ProviderRequest, type Violation, isObj, show, str } from "./common.js";
+import { breakpointViolations } from "./openai-chat.js";
 
 /** The item's kind: `type`, or "message" for the EasyInputMessage shape (`type?: 'message'`). */
 const kindOf = (item: Obj) => str(item.type) ?? (item.role !== undefined ? "message" : undefined);
@@ -68,5 +69,6 @@ export function openaiResponsesViolations(request: ProviderRequest): Violation[]
       // SDK ResponseInputItem.FunctionCallOutput.output: `string | ResponseFunctionCallOutputItemList`.
       out.push({ rule: "openai-responses/function-call-output-shape", index, detail: `input[${index}]: function_call_output.output must be a string or a list of content items` });
   });
+  out.push(...breakpointViolations(items, "openai-responses"));
   return out;
 }
