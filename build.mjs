@@ -60,13 +60,29 @@ const common = { bundle: true, packages: "external", platform: "node", logLevel:
 
 async function javascript(outDir) {
   const entryPoints = Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, join(root, file)]));
-  const standalone = Object.fromEntries(Object.entries(standaloneEntries).map(([name, file]) => [name, join(root, file)]));
+  const standalone = Object.fromEntries(
+    Object.entries(standaloneEntries).map(([name, file]) => [name, join(root, file)]),
+  );
   await Promise.all([
     build({ ...common, entryPoints, outdir: outDir, format: "esm", splitting: true, target: "es2022" }),
     build({ ...common, entryPoints: standalone, outdir: outDir, format: "esm", target: "es2022" }),
-    build({ ...common, entryPoints: { ...entryPoints, ...standalone }, outdir: outDir, format: "cjs", target: "es2022", outExtension: { ".js": ".cjs" } }),
+    build({
+      ...common,
+      entryPoints: { ...entryPoints, ...standalone },
+      outdir: outDir,
+      format: "cjs",
+      target: "es2022",
+      outExtension: { ".js": ".cjs" },
+    }),
     // The command: Node's own modules, and its version written in.
-    build({ ...common, entryPoints: { cli: join(root, "src/cli/main.ts") }, outdir: outDir, format: "esm", target: "node20", define: { PACKAGE_VERSION: JSON.stringify(version) } }),
+    build({
+      ...common,
+      entryPoints: { cli: join(root, "src/cli/main.ts") },
+      outdir: outDir,
+      format: "esm",
+      target: "node20",
+      define: { PACKAGE_VERSION: JSON.stringify(version) },
+    }),
   ]);
   chmodSync(join(outDir, "cli.js"), 0o755);
 }
@@ -102,12 +118,25 @@ export function emitDeclarations(outDir, { packagesVisible = false } = {}) {
   host.fileExists = (path) => !hidden(path) && fileExists.call(host, path);
   host.readFile = (path) => (hidden(path) ? undefined : readFile.call(host, path));
   host.directoryExists = (path) => !hidden(path) && (directoryExists ? directoryExists.call(host, path) : true);
-  const program = ts.createProgram({ rootNames: Object.values({ ...entries, ...standaloneEntries }).map((file) => join(root, file)), options, host });
+  const program = ts.createProgram({
+    rootNames: Object.values({ ...entries, ...standaloneEntries }).map((file) => join(root, file)),
+    options,
+    host,
+  });
   const { diagnostics } = program.emit();
-  return diagnostics.map((diagnostic) => ts.formatDiagnostic(diagnostic, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => "\n" }));
+  return diagnostics.map((diagnostic) =>
+    ts.formatDiagnostic(diagnostic, {
+      getCanonicalFileName: (f) => f,
+      getCurrentDirectory: () => root,
+      getNewLine: () => "\n",
+    }),
+  );
 }
 
-const files = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)]));
+const files = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
 
 /** The `.d.cts` twin of each `.d.ts` under `<outDir>/types`, and each entry's two re-exports. */
 function declarationEntries(outDir) {

@@ -4,7 +4,11 @@ import { endToEndSuites } from "./vitest.suites.js";
 // `npm test`: unit, property and in-process integration tests. Nothing here starts a server,
 // a browser or an install, and nothing asserts a wall-clock time, so the run is the same under load.
 /** The library's once-per-process warnings (src/hook/over-budget-warning.ts). */
-const onceWarnings = ["context-compactor: a request of ", "context-compactor: the provider counted ", "context-compactor: `usage` not counted by"];
+const onceWarnings = [
+  "context-compactor: a request of ",
+  "context-compactor: the provider counted ",
+  "context-compactor: `usage` not counted by",
+];
 
 /**
  * The integration tests that set a process-wide default a framework keeps once used: the OpenAI
@@ -55,7 +59,11 @@ export default defineConfig({
         // tsconfig.json, which includes test/) checks them, and `npm run test:unit` leaves this
         // project out rather than run the same compiler again. `npx vitest run --project types`
         // runs them as tests.
-        test: { name: "types", include: [], typecheck: { enabled: true, only: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" } },
+        test: {
+          name: "types",
+          include: [],
+          typecheck: { enabled: true, only: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
+        },
       },
     ],
     // Many tests run a hook at a budget nothing fits, or with a stub's token usage, on purpose; the

@@ -15,11 +15,13 @@ export function billed(message) {
     for (const part of content) {
       if (typeof part?.text === "string") text += part.text;
       else if (part?.type === "tool-call") text += `${part.toolName}${JSON.stringify(part.input)}`;
-      else if (part?.type === "tool-result") text += typeof part.output?.value === "string" ? part.output.value : JSON.stringify(part.output ?? "");
+      else if (part?.type === "tool-result")
+        text += typeof part.output?.value === "string" ? part.output.value : JSON.stringify(part.output ?? "");
     }
   }
   count = o200k(text) + 4;
-  for (const call of message.tool_calls ?? []) count += o200k(call.function?.name ?? "") + o200k(call.function?.arguments ?? "");
+  for (const call of message.tool_calls ?? [])
+    count += o200k(call.function?.name ?? "") + o200k(call.function?.arguments ?? "");
   cache.set(message, count);
   return count;
 }

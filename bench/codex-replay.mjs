@@ -23,11 +23,17 @@ import { factsOf, visibleFacts, writtenFacts } from "./facts.mjs";
 /** The request's head: its leading developer and system messages, as the library keeps them. */
 const headOf = (request) => {
   let end = 0;
-  while (end < request.length && (request[end]?.type ?? "message") === "message" && (request[end].role === "developer" || request[end].role === "system")) end++;
+  while (
+    end < request.length &&
+    (request[end]?.type ?? "message") === "message" &&
+    (request[end].role === "developer" || request[end].role === "system")
+  )
+    end++;
   return request.slice(0, end);
 };
 const latestUser = (request) => {
-  for (let i = request.length - 1; i >= 0; i--) if ((request[i]?.type ?? "message") === "message" && request[i].role === "user") return request[i];
+  for (let i = request.length - 1; i >= 0; i--)
+    if ((request[i]?.type ?? "message") === "message" && request[i].role === "user") return request[i];
   return undefined;
 };
 
@@ -49,7 +55,8 @@ function shows(set, fact) {
   if (set.has(fact)) return true;
   if (!fact.startsWith("path:/")) return false;
   const segments = fact.slice(5).split("/").filter(Boolean);
-  for (let start = 1; start <= segments.length - 2; start++) if (set.has(`path:${segments.slice(start).join("/")}`)) return true;
+  for (let start = 1; start <= segments.length - 2; start++)
+    if (set.has(`path:${segments.slice(start).join("/")}`)) return true;
   return false;
 }
 
@@ -59,7 +66,8 @@ export function neededAtCodex(session, index) {
   const end = session.compactions[index + 1]?.at ?? session.stream.length;
   const before = visibleFacts(session.stream.slice(0, point.at).map(factView));
   const needed = new Set();
-  for (const item of session.stream.slice(point.at, end)) for (const fact of writtenFacts(factView(item))) if (before.has(fact)) needed.add(fact);
+  for (const item of session.stream.slice(point.at, end))
+    for (const fact of writtenFacts(factView(item))) if (before.has(fact)) needed.add(fact);
   return needed;
 }
 
@@ -73,18 +81,58 @@ export function neededAtCodex(session, index) {
  */
 export async function replayCodex(lib, session, plan) {
   const { entry, window, fixed, input: from, usage, reported = true } = plan;
-  const row = { session: session.name, kind: entry, input: from, usage, window, requests: 0, changed: 0, violations: 0, opaqueItems: 0, opaqueChanged: 0, overWindow: 0, overReported: 0, overReportedNext: 0, overNotReported: 0, falseCause: 0, causes: {}, worstOver: 0, errors: 0, examples: [], overExamples: [], points: [] };
+  const row = {
+    session: session.name,
+    kind: entry,
+    input: from,
+    usage,
+    window,
+    requests: 0,
+    changed: 0,
+    violations: 0,
+    opaqueItems: 0,
+    opaqueChanged: 0,
+    overWindow: 0,
+    overReported: 0,
+    overReportedNext: 0,
+    overNotReported: 0,
+    falseCause: 0,
+    causes: {},
+    worstOver: 0,
+    errors: 0,
+    examples: [],
+    overExamples: [],
+    points: [],
+  };
   let said;
   let saidLate = false;
   const events = {
     warnOverBudget: false,
-    onCompacted: (event) => void (said = { overBudget: event.overBudget, cause: event.overBudgetCause, tokensAfter: event.tokensAfter, strategy: event.strategy }),
-    onSkipped: (event) => void (said = { overBudget: event.overBudget === true, cause: event.overBudgetCause, tokensAfter: event.tokensBefore, strategy: "skipped" }),
+    onCompacted: (event) =>
+      void (said = {
+        overBudget: event.overBudget,
+        cause: event.overBudgetCause,
+        tokensAfter: event.tokensAfter,
+        strategy: event.strategy,
+      }),
+    onSkipped: (event) =>
+      void (said = {
+        overBudget: event.overBudget === true,
+        cause: event.overBudgetCause,
+        tokensAfter: event.tokensBefore,
+        strategy: "skipped",
+      }),
     // The provider's count of the last request put it over budget: said on this call (SPEC §34).
     onUsage: (event) => void (event.kind === "over-budget" && (saidLate = true)),
   };
   const conversationId = `${session.name}/${from}/${window}/${usage ? "usage" : "estimate"}`;
-  const options = { maxTokens: window, format: "openai-responses", reserveTokens: Math.min(fixed, window - 1), summarize: lib.summarize, events };
+  const options = {
+    maxTokens: window,
+    format: "openai-responses",
+    reserveTokens: Math.min(fixed, window - 1),
+    summarize: lib.summarize,
+    events,
+  };
   const hook = entry === "hook" ? lib.compactor(options) : undefined;
   const stateful = entry === "stateful" ? lib.statefulCompactor(options) : undefined;
   const filter = entry === "agents" ? lib.toCallModelInputFilter({ ...options, conversationId }) : undefined;
@@ -103,7 +151,10 @@ export async function replayCodex(lib, session, plan) {
     } else {
       const prior = session.calls[k - 1]?.messages;
       // Codex compacted since the last call: the agent's history is its replacement from here on.
-      const replaced = prior === undefined || call.messages.length < prior.length || call.messages[prior.length - 1] !== prior[prior.length - 1];
+      const replaced =
+        prior === undefined ||
+        call.messages.length < prior.length ||
+        call.messages[prior.length - 1] !== prior[prior.length - 1];
       arriving = replaced ? call.messages : call.messages.slice(prior.length);
       // The last report describes a request this one no longer starts with: it is not passed.
       if (replaced && k > 0) {
@@ -128,11 +179,15 @@ export async function replayCodex(lib, session, plan) {
       } else {
         given = history.slice();
         const data = await filter({ modelData: { input: given, instructions: session.instructions } });
-        result = data.input === given ? null : { messages: data.input, ...(said?.overBudget ? { overBudget: true, overBudgetCause: said.cause } : {}) };
+        result =
+          data.input === given
+            ? null
+            : { messages: data.input, ...(said?.overBudget ? { overBudget: true, overBudgetCause: said.cause } : {}) };
       }
     } catch (error) {
       row.errors++;
-      if (row.examples.length < 5) row.examples.push(`call ${k}: ${error?.code ?? ""} ${String(error?.message ?? error).slice(0, 200)}`);
+      if (row.examples.length < 5)
+        row.examples.push(`call ${k}: ${error?.code ?? ""} ${String(error?.message ?? error).slice(0, 200)}`);
       result = null;
     }
     if (lastUnreported && saidLate) {
@@ -144,13 +199,15 @@ export async function replayCodex(lib, session, plan) {
     const request = result?.messages ?? given;
     if (result && request !== given) row.changed++;
     // The session's own request, item for item: its report is the provider's count.
-    const own = result === null && given.length === call.messages.length && given.every((item, i) => item === call.messages[i]);
+    const own =
+      result === null && given.length === call.messages.length && given.every((item, i) => item === call.messages[i]);
     const truth = reported && own && call.usage.total > 0 ? call.usage.total : fixed + modelledInput(session, request);
     row.requests++;
 
     const violations = [...lib.responsesViolations({ messages: request }), ...codexViolations(request, lib.reference)];
     row.violations += violations.length;
-    if (violations.length > 0 && row.examples.length < 5) row.examples.push(`call ${k}: [${violations[0].rule}] ${violations[0].detail.slice(0, 200)}`);
+    if (violations.length > 0 && row.examples.length < 5)
+      row.examples.push(`call ${k}: [${violations[0].rule}] ${violations[0].detail.slice(0, 200)}`);
     for (const item of request) {
       if (!isOpaqueItem(item)) continue;
       row.opaqueItems++;
@@ -166,12 +223,35 @@ export async function replayCodex(lib, session, plan) {
         const expected = trueCause(session, request, fixed, window);
         if (cause !== expected) {
           row.falseCause++;
-          if (row.overExamples.length < 3) row.overExamples.push({ call: k, said: cause, expected, provider: truth, libraryAfter: said?.tokensAfter, strategy: said?.strategy, input: fixed + modelledInput(session, given), headAndFixed: fixed + modelledInput(session, headOf(request)), lastUsage: report.usage?.inputTokens ?? null, items: request.length, summary: summaryText(lib, request).length > 0 });
+          if (row.overExamples.length < 3)
+            row.overExamples.push({
+              call: k,
+              said: cause,
+              expected,
+              provider: truth,
+              libraryAfter: said?.tokensAfter,
+              strategy: said?.strategy,
+              input: fixed + modelledInput(session, given),
+              headAndFixed: fixed + modelledInput(session, headOf(request)),
+              lastUsage: report.usage?.inputTokens ?? null,
+              items: request.length,
+              summary: summaryText(lib, request).length > 0,
+            });
         }
       } else {
         row.overNotReported++;
         lastUnreported = true;
-        if (row.overExamples.length < 3) row.overExamples.push((lastUnreported = { call: k, said: "nothing", provider: truth, libraryAfter: said?.tokensAfter, strategy: said?.strategy, lastUsage: report.usage?.inputTokens ?? null }));
+        if (row.overExamples.length < 3)
+          row.overExamples.push(
+            (lastUnreported = {
+              call: k,
+              said: "nothing",
+              provider: truth,
+              libraryAfter: said?.tokensAfter,
+              strategy: said?.strategy,
+              lastUsage: report.usage?.inputTokens ?? null,
+            }),
+          );
       }
     }
 
@@ -183,7 +263,14 @@ export async function replayCodex(lib, session, plan) {
       const shown = visibleFacts(request.map(factView));
       const summary = new Set(factsOf(summaryText(lib, request)));
       const count = (set) => [...needed].filter((fact) => shows(set, fact)).length;
-      row.points.push({ call: k, preTokens: session.compactions[point].preTokens, needed: needed.size, ownSummary: count(kept), request: count(shown), librarySummary: summary.size > 0 ? count(summary) : null });
+      row.points.push({
+        call: k,
+        preTokens: session.compactions[point].preTokens,
+        needed: needed.size,
+        ownSummary: count(kept),
+        request: count(shown),
+        librarySummary: summary.size > 0 ? count(summary) : null,
+      });
     }
     working = request;
     previous = { truth, count: hook ? request.length : given.length };

@@ -35,11 +35,21 @@ import { factsOf } from "./facts.mjs";
 const linesOf = (file) => {
   const raw = readFileSync(file);
   const text = file.endsWith(".gz") ? gunzipSync(raw).toString("utf8") : raw.toString("utf8");
-  return text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
+  return text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line));
 };
 
 /** Items the model writes: each opens a call when no call is in flight. */
-const MODEL_ITEMS = new Set(["reasoning", "function_call", "custom_tool_call", "web_search_call", "tool_search_call", "local_shell_call"]);
+const MODEL_ITEMS = new Set([
+  "reasoning",
+  "function_call",
+  "custom_tool_call",
+  "web_search_call",
+  "tool_search_call",
+  "local_shell_call",
+]);
 const isModelItem = (item) => MODEL_ITEMS.has(item.type) || (item.type === "message" && item.role === "assistant");
 
 /** The items of the provider's own that a request carries opaque: reasoning and Codex's compaction item. */
@@ -77,7 +87,13 @@ export function readCodex(file) {
       close();
       const kept = (payload.replacement_history ?? []).map(restore);
       counts.compactionItems += kept.filter((item) => item.type === "compaction").length;
-      compactions.push({ at: stream.length, firstCall: calls.length, preTokens: calls.at(-1)?.usage.total ?? 0, kept, summary: kept.map(itemText).join("\n") });
+      compactions.push({
+        at: stream.length,
+        firstCall: calls.length,
+        preTokens: calls.at(-1)?.usage.total ?? 0,
+        kept,
+        summary: kept.map(itemText).join("\n"),
+      });
       sent = kept.slice();
       continue;
     }
@@ -108,12 +124,23 @@ export function readCodex(file) {
     if (!stale) {
       const last = payload.info.last_token_usage ?? {};
       open.usage = { total: last.input_tokens ?? 0, reasoning: last.reasoning_output_tokens ?? 0 };
-      for (const item of open.wrote) hidden.set(JSON.stringify(item), Math.round(open.usage.reasoning / open.wrote.length));
+      for (const item of open.wrote)
+        hidden.set(JSON.stringify(item), Math.round(open.usage.reasoning / open.wrote.length));
     }
     close();
   }
   for (const call of calls) delete call.wrote;
-  return { name: basename(file).replace(/\.jsonl(\.gz)?$/, ""), kind: "codex", instructions: meta.base_instructions?.text ?? "", window: null, calls, stream, compactions, hidden, counts };
+  return {
+    name: basename(file).replace(/\.jsonl(\.gz)?$/, ""),
+    kind: "codex",
+    instructions: meta.base_instructions?.text ?? "",
+    window: null,
+    calls,
+    stream,
+    compactions,
+    hidden,
+    counts,
+  };
 
   function restore(item) {
     if (item.type === "reasoning" && !("encrypted_content" in item)) {
@@ -128,7 +155,10 @@ export function readCodex(file) {
 export function loadCodexSessions(dir) {
   const folder = join(dir, "codex");
   if (!existsSync(folder)) return [];
-  return readdirSync(folder).filter((f) => /\.jsonl(\.gz)?$/.test(f)).sort().map((file) => readCodex(join(folder, file)));
+  return readdirSync(folder)
+    .filter((f) => /\.jsonl(\.gz)?$/.test(f))
+    .sort()
+    .map((file) => readCodex(join(folder, file)));
 }
 
 // --- Text and facts of Responses items ----------------------------------------------------------
@@ -136,13 +166,27 @@ export function loadCodexSessions(dir) {
 /** The values of a JSON arguments string, one a line (its key names are the schema's, not facts). */
 function argumentValues(text) {
   try {
-    const leaves = (value) => (typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : Array.isArray(value) ? value.map(leaves).join("\n") : value && typeof value === "object" ? Object.values(value).map(leaves).join("\n") : "");
+    const leaves = (value) =>
+      typeof value === "string"
+        ? value
+        : typeof value === "number" || typeof value === "boolean"
+          ? String(value)
+          : Array.isArray(value)
+            ? value.map(leaves).join("\n")
+            : value && typeof value === "object"
+              ? Object.values(value).map(leaves).join("\n")
+              : "";
     return leaves(JSON.parse(text));
   } catch {
     return String(text ?? "");
   }
 }
-const partsText = (content) => (typeof content === "string" ? content : Array.isArray(content) ? content.map((part) => (typeof part?.text === "string" ? part.text : "")).join("\n") : "");
+const partsText = (content) =>
+  typeof content === "string"
+    ? content
+    : Array.isArray(content)
+      ? content.map((part) => (typeof part?.text === "string" ? part.text : "")).join("\n")
+      : "";
 
 /**
  * The readable text of one Responses item (or of a summary message the library wrote): message
@@ -161,7 +205,9 @@ export function itemText(item) {
     case "custom_tool_call_output":
       return typeof item.output === "string" ? item.output : partsText(item.output);
     case "web_search_call":
-      return Object.values(item.action ?? {}).filter((v) => typeof v === "string").join(" ");
+      return Object.values(item.action ?? {})
+        .filter((v) => typeof v === "string")
+        .join(" ");
     case "tool_search_call":
       return argumentValues(JSON.stringify(item.arguments ?? {}));
     default:
@@ -192,14 +238,16 @@ export const keptFacts = (compaction) => new Set(factsOf(compaction.summary));
  * by 23,000–50,000, at the two calls of these logs that first sent two at once.
  */
 export const CODEX_IMAGE_TOKENS = 2_000;
-const imageCount = (item) => (Array.isArray(item.output) ? item.output.filter((part) => part?.type === "input_image").length : 0);
+const imageCount = (item) =>
+  Array.isArray(item.output) ? item.output.filter((part) => part?.type === "input_image").length : 0;
 const visibleCache = new WeakMap();
 /** o200k tokens of an item's visible text (JSON for the hosted and tool-search items), 4 of framing, images as billed. */
 export function visibleTokens(item) {
   let count = visibleCache.get(item);
   if (count !== undefined) return count;
   let text;
-  if (item.type === "function_call_output" || item.type === "custom_tool_call_output") text = typeof item.output === "string" ? item.output : partsText(item.output);
+  if (item.type === "function_call_output" || item.type === "custom_tool_call_output")
+    text = typeof item.output === "string" ? item.output : partsText(item.output);
   else if (item.type === "function_call") text = `${item.name ?? ""}${item.arguments ?? ""}`;
   else if (item.type === "custom_tool_call") text = `${item.name ?? ""}${item.input ?? ""}`;
   else if (item.type === "reasoning") text = (item.summary ?? []).map((s) => s?.text ?? "").join("\n");
@@ -213,7 +261,8 @@ export function visibleTokens(item) {
 
 /** The index of the request's last user message: the current turn starts there. */
 const turnStart = (request) => {
-  for (let i = request.length - 1; i >= 0; i--) if (request[i]?.type === "message" && request[i].role === "user") return i;
+  for (let i = request.length - 1; i >= 0; i--)
+    if (request[i]?.type === "message" && request[i].role === "user") return i;
   return 0;
 };
 
@@ -231,7 +280,8 @@ export function modelledInput(session, request) {
   for (let i = 0; i < request.length; i++) {
     const item = request[i];
     sum += visibleTokens(item);
-    if (item?.type === "compaction" || (item?.type === "reasoning" && i > start)) sum += session.hidden.get(JSON.stringify(item)) ?? 0;
+    if (item?.type === "compaction" || (item?.type === "reasoning" && i > start))
+      sum += session.hidden.get(JSON.stringify(item)) ?? 0;
   }
   return sum;
 }
@@ -246,14 +296,23 @@ export function modelledInput(session, request) {
 export function calibrateCodex(session) {
   const firstOwn = session.compactions[0]?.firstCall ?? session.calls.length;
   let fixed = Infinity;
-  for (const call of session.calls.slice(0, firstOwn)) if (call.usage.total > 0) fixed = Math.min(fixed, call.usage.total - modelledInput(session, call.messages));
+  for (const call of session.calls.slice(0, firstOwn))
+    if (call.usage.total > 0) fixed = Math.min(fixed, call.usage.total - modelledInput(session, call.messages));
   fixed = Number.isFinite(fixed) ? Math.max(0, fixed) : 0;
   for (const compaction of session.compactions) {
     const item = compaction.kept.find((k) => k.type === "compaction");
-    const after = session.calls.slice(compaction.firstCall).find((call) => call.usage.total > 0 && call.messages.includes(item));
-    if (item && after) session.hidden.set(JSON.stringify(item), Math.max(0, after.usage.total - fixed - modelledInput(session, after.messages)));
+    const after = session.calls
+      .slice(compaction.firstCall)
+      .find((call) => call.usage.total > 0 && call.messages.includes(item));
+    if (item && after)
+      session.hidden.set(
+        JSON.stringify(item),
+        Math.max(0, after.usage.total - fixed - modelledInput(session, after.messages)),
+      );
   }
-  const ratios = session.calls.filter((call) => call.usage.total > 0).map((call) => call.usage.total / (fixed + modelledInput(session, call.messages)));
+  const ratios = session.calls
+    .filter((call) => call.usage.total > 0)
+    .map((call) => call.usage.total / (fixed + modelledInput(session, call.messages)));
   const mean = ratios.reduce((s, r) => s + r, 0) / Math.max(1, ratios.length);
   return { fixed, reportedOverModel: { mean, min: Math.min(...ratios), max: Math.max(...ratios) } };
 }
@@ -283,24 +342,45 @@ export function codexViolations(request, { opaque, followers, prefixes }) {
   const out = [];
   const json = request.map((item) => (isOpaqueItem(item) ? JSON.stringify(item) : undefined));
   request.forEach((item, index) => {
-    if (item?.type === "custom_tool_call" && !request.slice(index + 1).some((later) => later?.type === "custom_tool_call_output" && later.call_id === item.call_id))
-      out.push({ rule: "codex/custom-call-has-output", index, detail: `No tool output found for custom tool call ${item.call_id}.` });
+    if (
+      item?.type === "custom_tool_call" &&
+      !request
+        .slice(index + 1)
+        .some((later) => later?.type === "custom_tool_call_output" && later.call_id === item.call_id)
+    )
+      out.push({
+        rule: "codex/custom-call-has-output",
+        index,
+        detail: `No tool output found for custom tool call ${item.call_id}.`,
+      });
     if (!isOpaqueItem(item)) return;
     if (!opaque.has(json[index])) {
-      out.push({ rule: "codex/opaque-unchanged", index, detail: `input[${index}]: a ${item.type} item the session never sent (${json[index].slice(0, 120)})` });
+      out.push({
+        rule: "codex/opaque-unchanged",
+        index,
+        detail: `input[${index}]: a ${item.type} item the session never sent (${json[index].slice(0, 120)})`,
+      });
       return;
     }
     if (item.type === "reasoning") {
       const next = request[index + 1];
       if (next === undefined || !followers.get(json[index])?.has(JSON.stringify(next)))
-        out.push({ rule: "codex/reasoning-in-place", index, detail: `input[${index}]: reasoning item ${item.id ?? ""} is followed by ${next === undefined ? "nothing" : `a ${next.type ?? next.role}`}, not the item it was sent with` });
+        out.push({
+          rule: "codex/reasoning-in-place",
+          index,
+          detail: `input[${index}]: reasoning item ${item.id ?? ""} is followed by ${next === undefined ? "nothing" : `a ${next.type ?? next.role}`}, not the item it was sent with`,
+        });
     }
     if (item.type === "compaction") {
       const before = prefixes.get(json[index]) ?? [];
       const held = request.slice(0, index).filter((m) => !(typeof m.content === "string" && m.role === "system"));
       const shown = new Set(before);
       if (held.some((m) => !shown.has(JSON.stringify(m))))
-        out.push({ rule: "codex/compaction-in-place", index, detail: `input[${index}]: the compaction item is preceded by an item it did not follow when Codex sent it` });
+        out.push({
+          rule: "codex/compaction-in-place",
+          index,
+          detail: `input[${index}]: the compaction item is preceded by an item it did not follow when Codex sent it`,
+        });
     }
   });
   return out;
@@ -316,8 +396,13 @@ export function codexReference(session) {
       if (!isOpaqueItem(item)) return;
       const key = JSON.stringify(item);
       opaque.add(key);
-      if (item.type === "reasoning" && index + 1 < list.length) followers.set(key, (followers.get(key) ?? new Set()).add(JSON.stringify(list[index + 1])));
-      if (item.type === "compaction") prefixes.set(key, list.slice(0, index).map((m) => JSON.stringify(m)));
+      if (item.type === "reasoning" && index + 1 < list.length)
+        followers.set(key, (followers.get(key) ?? new Set()).add(JSON.stringify(list[index + 1])));
+      if (item.type === "compaction")
+        prefixes.set(
+          key,
+          list.slice(0, index).map((m) => JSON.stringify(m)),
+        );
     });
   record(session.stream);
   for (const compaction of session.compactions) record(compaction.kept);

@@ -28,7 +28,7 @@ export function seeded(seed) {
 
 const hexDigits = "0123456789abcdef";
 const hex = (random, length) => Array.from({ length }, () => hexDigits[Math.floor(random() * 16)]).join("");
-const pad = (value, width) => String(value).padStart(width, "0");
+const _pad = (value, width) => String(value).padStart(width, "0");
 
 /** A metrics export: an ISO timestamp, then numbers, as a monitoring tool or a query prints them. */
 export function csvSamples(count = 40, rows = 60, seed = 1) {
@@ -38,7 +38,9 @@ export function csvSamples(count = 40, rows = 60, seed = 1) {
     const lines = ["timestamp,cpu_pct,mem_mb,latency_ms,requests,error_rate"];
     for (let row = 0; row < rows; row++) {
       const at = new Date(start + (sample * rows + row) * 15_000 + Math.floor(random() * 1000)).toISOString();
-      lines.push(`${at},${(random() * 100).toFixed(1)},${1024 + Math.floor(random() * 7000)},${(random() * 900).toFixed(2)},${Math.floor(random() * 5000)},${(random() * 0.05).toFixed(4)}`);
+      lines.push(
+        `${at},${(random() * 100).toFixed(1)},${1024 + Math.floor(random() * 7000)},${(random() * 900).toFixed(2)},${Math.floor(random() * 5000)},${(random() * 0.05).toFixed(4)}`,
+      );
     }
     return lines.join("\n");
   });
@@ -47,14 +49,17 @@ export function csvSamples(count = 40, rows = 60, seed = 1) {
 /** Version 4 UUIDs, one a line, as a list of record ids prints them. */
 export function uuidSamples(count = 40, perSample = 60, seed = 2) {
   const random = seeded(seed);
-  const uuid = () => `${hex(random, 8)}-${hex(random, 4)}-4${hex(random, 3)}-${"89ab"[Math.floor(random() * 4)]}${hex(random, 3)}-${hex(random, 12)}`;
+  const uuid = () =>
+    `${hex(random, 8)}-${hex(random, 4)}-4${hex(random, 3)}-${"89ab"[Math.floor(random() * 4)]}${hex(random, 3)}-${hex(random, 12)}`;
   return Array.from({ length: count }, () => Array.from({ length: perSample }, uuid).join("\n"));
 }
 
 /** Hex ids one a line: 40-digit commit hashes and 24-digit object ids, as `git log` or a database prints them. */
 export function hexSamples(count = 40, perSample = 60, seed = 3) {
   const random = seeded(seed);
-  return Array.from({ length: count }, () => Array.from({ length: perSample }, (_, line) => hex(random, line % 2 === 0 ? 40 : 24)).join("\n"));
+  return Array.from({ length: count }, () =>
+    Array.from({ length: perSample }, (_, line) => hex(random, line % 2 === 0 ? 40 : 24)).join("\n"),
+  );
 }
 
 /** Base64 of random bytes in 76-character lines, as a file's content or a certificate prints. */
@@ -62,7 +67,10 @@ export function base64Samples(count = 40, bytes = 3_000, seed = 4) {
   const random = seeded(seed);
   return Array.from({ length: count }, () => {
     const data = Buffer.from(Array.from({ length: bytes }, () => Math.floor(random() * 256)));
-    return data.toString("base64").match(/.{1,76}/g).join("\n");
+    return data
+      .toString("base64")
+      .match(/.{1,76}/g)
+      .join("\n");
   });
 }
 
@@ -87,23 +95,76 @@ const cjkSentences = [
 /** Paragraphs of CJK text (Japanese, Chinese, Korean), in a fixed shuffled order. */
 export function cjkSamples(count = 40, sentences = 30, seed = 5) {
   const random = seeded(seed);
-  return Array.from({ length: count }, () => Array.from({ length: sentences }, () => cjkSentences[Math.floor(random() * cjkSentences.length)]).join(random() < 0.2 ? "\n" : ""));
+  return Array.from({ length: count }, () =>
+    Array.from({ length: sentences }, () => cjkSentences[Math.floor(random() * cjkSentences.length)]).join(
+      random() < 0.2 ? "\n" : "",
+    ),
+  );
 }
 
-const emoji = ["😀", "🎉", "🚀", "🔥", "👍", "❤️", "✅", "⚠️", "🙏", "😂", "👍🏽", "👋🏻", "👩‍💻", "👨‍👩‍👧‍👦", "🏳️‍🌈", "🇯🇵", "🇫🇷", "🇧🇷", "🧑🏾‍🚀", "💯"];
-const words = ["great", "shipped", "thanks", "build", "passed", "deploy", "done", "team", "love", "it", "the", "release", "is", "out", "again", "wow", "fixed", "nice", "party", "today"];
+const emoji = [
+  "😀",
+  "🎉",
+  "🚀",
+  "🔥",
+  "👍",
+  "❤️",
+  "✅",
+  "⚠️",
+  "🙏",
+  "😂",
+  "👍🏽",
+  "👋🏻",
+  "👩‍💻",
+  "👨‍👩‍👧‍👦",
+  "🏳️‍🌈",
+  "🇯🇵",
+  "🇫🇷",
+  "🇧🇷",
+  "🧑🏾‍🚀",
+  "💯",
+];
+const words = [
+  "great",
+  "shipped",
+  "thanks",
+  "build",
+  "passed",
+  "deploy",
+  "done",
+  "team",
+  "love",
+  "it",
+  "the",
+  "release",
+  "is",
+  "out",
+  "again",
+  "wow",
+  "fixed",
+  "nice",
+  "party",
+  "today",
+];
 
 /** Chat lines heavy with emoji: ZWJ sequences, flags, skin tones, between a few words. */
 export function emojiSamples(count = 40, lines = 40, seed = 6) {
   const random = seeded(seed);
   const pick = (list) => list[Math.floor(random() * list.length)];
   return Array.from({ length: count }, () =>
-    Array.from({ length: lines }, () => Array.from({ length: 8 }, () => (random() < 0.5 ? pick(emoji) + pick(emoji) : pick(words))).join(" ")).join("\n"),
+    Array.from({ length: lines }, () =>
+      Array.from({ length: 8 }, () => (random() < 0.5 ? pick(emoji) + pick(emoji) : pick(words))).join(" "),
+    ).join("\n"),
   );
 }
 
 /** The text a tool result of an OpenAI chat transcript holds. */
-const textOf = (content) => (typeof content === "string" ? content : Array.isArray(content) ? content.map((part) => part?.text ?? "").join("") : "");
+const textOf = (content) =>
+  typeof content === "string"
+    ? content
+    : Array.isArray(content)
+      ? content.map((part) => part?.text ?? "").join("")
+      : "";
 
 /**
  * Real text from transcripts (`{ dataset, messages }[]`, OpenAI chat): the user's and the agent's
@@ -119,7 +180,8 @@ export function transcriptSamples(transcripts, limit = 400_000) {
     for (const message of messages) {
       const text = textOf(message.content);
       if (text.length === 0) continue;
-      if ((message.role === "user" || message.role === "assistant") && !message.tool_calls && text.length >= 80) prose.push(text);
+      if ((message.role === "user" || message.role === "assistant") && !message.tool_calls && text.length >= 80)
+        prose.push(text);
       if (message.role !== "tool") continue;
       if (!toolOutput.has(dataset)) toolOutput.set(dataset, []);
       toolOutput.get(dataset).push(text);
@@ -137,7 +199,12 @@ export function transcriptSamples(transcripts, limit = 400_000) {
     }
     return kept;
   };
-  return { prose: capped(prose), code: capped(code), json: capped(json), toolOutput: new Map([...toolOutput].map(([dataset, list]) => [dataset, capped(list)])) };
+  return {
+    prose: capped(prose),
+    code: capped(code),
+    json: capped(json),
+    toolOutput: new Map([...toolOutput].map(([dataset, list]) => [dataset, capped(list)])),
+  };
 }
 
 /** The text of an Anthropic `tool_result` block or a pi `toolResult` message. */
@@ -168,8 +235,13 @@ export function sessionToolOutput(root, limit = 400_000) {
           continue;
         }
         const message = entry.message;
-        const blocks = Array.isArray(message?.content) ? message.content.filter((block) => block?.type === "tool_result") : [];
-        const results = message?.role === "toolResult" ? [resultText(message.content)] : blocks.map((block) => resultText(block.content));
+        const blocks = Array.isArray(message?.content)
+          ? message.content.filter((block) => block?.type === "tool_result")
+          : [];
+        const results =
+          message?.role === "toolResult"
+            ? [resultText(message.content)]
+            : blocks.map((block) => resultText(block.content));
         for (const text of results) {
           if (text.length === 0) continue;
           texts.push(text);
@@ -184,5 +256,12 @@ export function sessionToolOutput(root, limit = 400_000) {
 
 /** The generated classes, by name. */
 export function generatedSamples() {
-  return { csv: csvSamples(), uuid: uuidSamples(), hex: hexSamples(), base64: base64Samples(), cjk: cjkSamples(), emoji: emojiSamples() };
+  return {
+    csv: csvSamples(),
+    uuid: uuidSamples(),
+    hex: hexSamples(),
+    base64: base64Samples(),
+    cjk: cjkSamples(),
+    emoji: emojiSamples(),
+  };
 }

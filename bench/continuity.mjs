@@ -20,7 +20,6 @@ const { factValue, factsOf, messageFacts, visibleFacts } = projectFacts;
 
 const { transcripts, source } = loadTranscripts();
 
-
 /** The last `tokens` o200k tokens of `older`, as LangChain's summarizationMiddleware trims its input. */
 function lastTokens(older, tokens) {
   const kept = [];
@@ -35,14 +34,16 @@ function lastTokens(older, tokens) {
 
 // The system prompt and the latest request, which is never summarized away, leave no room for even
 // a summary of a few words: no compaction can fit this window (as bench:fit counts it).
-const smallestSummary = o200k("[Summary of earlier conversation]\n" + "a few words ".repeat(5)) + 4;
+const smallestSummary = o200k(`[Summary of earlier conversation]\n${"a few words ".repeat(5)}`) + 4;
 function unavoidable(request, window) {
-  const system = request[0]?.role === "system" && !String(request[0].content).startsWith(SUMMARY_PREFIX) ? billed(request[0]) : 0;
+  const system =
+    request[0]?.role === "system" && !String(request[0].content).startsWith(SUMMARY_PREFIX) ? billed(request[0]) : 0;
   const latest = request.findLast((m) => m.role === "user");
   return system + (latest ? billed(latest) : 0) + smallestSummary > window;
 }
 
-const datasetOf = (transcript) => (transcript.dataset === "tau1" ? "tau-bench" : transcript.dataset === "tau2" ? "tau2-bench" : "coding");
+const datasetOf = (transcript) =>
+  transcript.dataset === "tau1" ? "tau-bench" : transcript.dataset === "tau2" ? "tau2-bench" : "coding";
 
 /** The facts of the system prompt (never needed), and the last index at which an assistant writes each fact. */
 function factIndex(messages, { messageFacts, writtenFacts } = projectFacts) {
@@ -54,7 +55,18 @@ function factIndex(messages, { messageFacts, writtenFacts } = projectFacts) {
   return { systemFacts, lastWritten };
 }
 
-const emptyTotals = () => ({ compactions: 0, needed: 0, extractive: 0, summaryHolds: 0, prompt: 0, dropped: 0, trim: 0, rendererHidden: 0, truncated: 0, lost: { conversation: 0, toolResult: 0, previousSummary: 0, maskedOrCut: 0, other: 0 } });
+const emptyTotals = () => ({
+  compactions: 0,
+  needed: 0,
+  extractive: 0,
+  summaryHolds: 0,
+  prompt: 0,
+  dropped: 0,
+  trim: 0,
+  rendererHidden: 0,
+  truncated: 0,
+  lost: { conversation: 0, toolResult: 0, previousSummary: 0, maskedOrCut: 0, other: 0 },
+});
 
 /**
  * Replays one transcript and judges each compaction twice: with the project's extractor into
@@ -72,12 +84,18 @@ async function replay({ messages }, share, totals) {
     keepTail: Math.floor(window / 2),
     onError: "skip",
     // A summary the hook refuses leaves the request as it was: counted, since it should not happen.
-    events: { onSkipped: (event) => {
-      if (event.reason === "error") totals.refused++;
-    } },
+    events: {
+      onSkipped: (event) => {
+        if (event.reason === "error") totals.refused++;
+      },
+    },
     summarize: (older, context) => {
       seen = { older, context };
-      return extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary, keptSummary: context.keptSummary });
+      return extractiveSummary(older, {
+        maxTokens: context.maxSummaryTokens,
+        previousSummary: context.previousSummary,
+        keptSummary: context.keptSummary,
+      });
     },
   });
   let working = [];
@@ -96,7 +114,9 @@ async function replay({ messages }, share, totals) {
           summaries++;
           totals.mostCompactions = Math.max(totals.mostCompactions ?? 0, summaries);
           const summary = request.find((m) => typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX));
-          const depths = [...String(summary?.content ?? "").matchAll(/\[Summary part: \d+ compactions?, depth (\d+)\]/g)].map((match) => Number(match[1]));
+          const depths = [
+            ...String(summary?.content ?? "").matchAll(/\[Summary part: \d+ compactions?, depth (\d+)\]/g),
+          ].map((match) => Number(match[1]));
           totals.deepest = Math.max(totals.deepest ?? 0, 1, ...depths);
         }
         if (billedList(request) <= window) for (const one of judges) judge(working, request, seen, position, one);
@@ -113,30 +133,58 @@ async function replay({ messages }, share, totals) {
     const kept = new Set(request);
     const gone = input.filter((m) => !kept.has(m));
     const needed = new Set();
-    for (const m of gone) for (const fact of messageFacts(m)) if (!systemFacts.has(fact) && (lastWritten.get(fact) ?? -1) >= position) needed.add(fact);
+    for (const m of gone)
+      for (const fact of messageFacts(m))
+        if (!systemFacts.has(fact) && (lastWritten.get(fact) ?? -1) >= position) needed.add(fact);
     if (needed.size === 0) return;
     // What the summary replaced: the older messages, and the earlier summary message, whose kept
     // sections the new summary message holds again as they were (\`context.earlier\`).
     const older = new Set([...(summarized?.context.earlier ?? []), ...(summarized?.older ?? [])]);
     // The messages the hook added: a new summary and its reminder (a cut tail message is a new object too, but no summary).
-    const summaries = request.filter((m) => !input.includes(m) && m.role !== "tool" && !m.tool_calls && typeof m.content === "string" && (m.content.startsWith(SUMMARY_PREFIX) || m.content === FLUSH_TO_MEMORY_REMINDER));
+    const summaries = request.filter(
+      (m) =>
+        !input.includes(m) &&
+        m.role !== "tool" &&
+        !m.tool_calls &&
+        typeof m.content === "string" &&
+        (m.content.startsWith(SUMMARY_PREFIX) || m.content === FLUSH_TO_MEMORY_REMINDER),
+    );
     const rest = request.filter((m) => !summaries.includes(m));
     const requestShows = visibleFacts(request);
     const summaryShows = visibleFacts(summaries);
     const restShows = visibleFacts(rest);
     // What a model summarizer is shown: the prompt, and the earlier sections that stay before what it writes.
-    const promptShows = new Set(summarized ? [...factsOf(buildSummaryPrompt(summarized.older, summarized.context).user), ...factsOf(summarized.context.keptSummary ?? "")] : []);
+    const promptShows = new Set(
+      summarized
+        ? [
+            ...factsOf(buildSummaryPrompt(summarized.older, summarized.context).user),
+            ...factsOf(summarized.context.keptSummary ?? ""),
+          ]
+        : [],
+    );
     // LangChain's trim reads the older part as it stands, the earlier summary first.
-    const trimShows = summarized ? visibleFacts(lastTokens([...(summarized.context.earlier ?? []), ...summarized.older], 4000)) : new Set();
+    const trimShows = summarized
+      ? visibleFacts(lastTokens([...(summarized.context.earlier ?? []), ...summarized.older], 4000))
+      : new Set();
     const olderRaw = new Set(gone.filter((m) => older.has(m)).flatMap(messageFacts));
     const cutRaw = new Set(gone.filter((m) => !older.has(m)).flatMap(messageFacts));
     const previous = new Set(factsOf(summarized?.context.previousSummary ?? ""));
     const olderGone = gone.filter((m) => older.has(m));
     const resultRaw = new Set(olderGone.filter((m) => m.role === "tool").flatMap(messageFacts));
-    const writtenRaw = new Set(olderGone.filter((m) => m.role !== "tool" && !String(m.content).startsWith(SUMMARY_PREFIX)).flatMap(messageFacts));
+    const writtenRaw = new Set(
+      olderGone.filter((m) => m.role !== "tool" && !String(m.content).startsWith(SUMMARY_PREFIX)).flatMap(messageFacts),
+    );
     // Where a fact the request no longer shows was last seen: what lost it.
     const lossOf = (fact) =>
-      previous.has(fact) ? "previousSummary" : writtenRaw.has(fact) ? "conversation" : resultRaw.has(fact) ? "toolResult" : cutRaw.has(fact) ? "maskedOrCut" : "other";
+      previous.has(fact)
+        ? "previousSummary"
+        : writtenRaw.has(fact)
+          ? "conversation"
+          : resultRaw.has(fact)
+            ? "toolResult"
+            : cutRaw.has(fact)
+              ? "maskedOrCut"
+              : "other";
     row.compactions++;
     for (const fact of needed) {
       row.needed++;
@@ -181,7 +229,12 @@ async function recallReplay({ messages }, share, totals) {
         if (error?.name === "ArchiveTrimmedError") totals.archiveTrimmed++;
       },
     },
-    summarize: (older, context) => extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary, keptSummary: context.keptSummary }),
+    summarize: (older, context) =>
+      extractiveSummary(older, {
+        maxTokens: context.maxSummaryTokens,
+        previousSummary: context.previousSummary,
+        keptSummary: context.keptSummary,
+      }),
   });
   for (let position = 0; position < messages.length; position++) {
     if (messages[position].role !== "assistant") continue;
@@ -192,26 +245,65 @@ async function recallReplay({ messages }, share, totals) {
     if (billedList(request) > window) continue;
     const kept = new Set(request);
     const needed = new Set();
-    for (const m of history) if (!kept.has(m)) for (const fact of messageFacts(m)) if (!systemFacts.has(fact) && (lastWritten.get(fact) ?? -1) >= position) needed.add(fact);
+    for (const m of history)
+      if (!kept.has(m))
+        for (const fact of messageFacts(m))
+          if (!systemFacts.has(fact) && (lastWritten.get(fact) ?? -1) >= position) needed.add(fact);
     const shows = visibleFacts(request);
     for (const fact of needed) {
       totals.archiveNeeded++;
       if (shows.has(fact)) totals.visibleOrRecalled++;
-      else if (new Set(factsOf(recalledMessages(await compact.recall(factValue(fact), { conversationId })))).has(fact)) totals.visibleOrRecalled++;
+      else if (new Set(factsOf(recalledMessages(await compact.recall(factValue(fact), { conversationId })))).has(fact))
+        totals.visibleOrRecalled++;
     }
   }
 }
 
 const selected = sample(transcripts.filter((t) => billedList(t.messages) >= 8000));
-const results = { date: new Date().toISOString(), node: process.version, source, transcripts: selected.length, rows: [] };
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  source,
+  transcripts: selected.length,
+  rows: [],
+};
 const pct = (part, whole) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
 console.log(`bench:continuity — ${selected.length} transcripts of 8,000 tokens or more (${source})\n`);
-const header = ["window", "dataset", "compactions judged", "summaries refused", "not judged: over the window (unavoidable)", "not judged: over the window (estimate under-count)", "needed facts", "extractiveSummary", "needed facts (independent extractor)", "extractiveSummary (independent extractor)", "held by the summary itself (project / independent)", "cut out of the tail by truncation (independent extractor)", "what buildSummaryPrompt shows", "dropping the older part", "last 4,000 tokens of it", "hidden by the renderer's cut", "cut out of the tail by truncation", "visible or recallable (archive: true)", "archive trimmed"];
+const header = [
+  "window",
+  "dataset",
+  "compactions judged",
+  "summaries refused",
+  "not judged: over the window (unavoidable)",
+  "not judged: over the window (estimate under-count)",
+  "needed facts",
+  "extractiveSummary",
+  "needed facts (independent extractor)",
+  "extractiveSummary (independent extractor)",
+  "held by the summary itself (project / independent)",
+  "cut out of the tail by truncation (independent extractor)",
+  "what buildSummaryPrompt shows",
+  "dropping the older part",
+  "last 4,000 tokens of it",
+  "hidden by the renderer's cut",
+  "cut out of the tail by truncation",
+  "visible or recallable (archive: true)",
+  "archive trimmed",
+];
 console.log(`| ${header.join(" | ")} |`);
 console.log(`| ${header.map(() => "---").join(" | ")} |`);
 for (const share of [0.4, 0.25]) {
   for (const dataset of ["tau-bench", "tau2-bench", "coding"]) {
-    const totals = { archiveNeeded: 0, visibleOrRecalled: 0, archiveTrimmed: 0, refused: 0, unavoidable: 0, overWindow: 0, ...emptyTotals(), independent: emptyTotals() };
+    const totals = {
+      archiveNeeded: 0,
+      visibleOrRecalled: 0,
+      archiveTrimmed: 0,
+      refused: 0,
+      unavoidable: 0,
+      overWindow: 0,
+      ...emptyTotals(),
+      independent: emptyTotals(),
+    };
     for (const transcript of selected.filter((t) => datasetOf(t) === dataset)) {
       await replay(transcript, share, totals);
       if (process.env.BENCH_ARCHIVE !== "0") await recallReplay(transcript, share, totals);
@@ -220,12 +312,19 @@ for (const share of [0.4, 0.25]) {
     results.rows.push(row);
     const n = totals.needed;
     const ind = totals.independent;
-    console.log(`| ${[`${share * 100}%`, dataset, totals.compactions, totals.refused, totals.unavoidable, totals.overWindow, n, pct(totals.extractive, n), ind.needed, pct(ind.extractive, ind.needed), `${pct(totals.summaryHolds, n)} / ${pct(ind.summaryHolds, ind.needed)}`, pct(ind.truncated, ind.needed), pct(totals.prompt, n), pct(totals.dropped, n), pct(totals.trim, n), pct(totals.rendererHidden, n), pct(totals.truncated, n), `${pct(totals.visibleOrRecalled, totals.archiveNeeded)} of ${totals.archiveNeeded}`, totals.archiveTrimmed].join(" | ")} |`);
+    console.log(
+      `| ${[`${share * 100}%`, dataset, totals.compactions, totals.refused, totals.unavoidable, totals.overWindow, n, pct(totals.extractive, n), ind.needed, pct(ind.extractive, ind.needed), `${pct(totals.summaryHolds, n)} / ${pct(ind.summaryHolds, ind.needed)}`, pct(ind.truncated, ind.needed), pct(totals.prompt, n), pct(totals.dropped, n), pct(totals.trim, n), pct(totals.rendererHidden, n), pct(totals.truncated, n), `${pct(totals.visibleOrRecalled, totals.archiveNeeded)} of ${totals.archiveNeeded}`, totals.archiveTrimmed].join(" | ")} |`,
+    );
   }
 }
-console.log("\nThe deepest fact's summarizations, against the most compactions of one transcript (what re-summarizing the whole summary each time would put its first facts through):\n");
-console.log("| window | dataset | most compactions of one transcript | summarizations of the deepest fact |\n| --- | --- | --- | --- |");
-for (const row of results.rows) console.log(`| ${row.window * 100}% | ${row.dataset} | ${row.mostCompactions ?? 0} | ${row.deepest ?? 0} |`);
+console.log(
+  "\nThe deepest fact's summarizations, against the most compactions of one transcript (what re-summarizing the whole summary each time would put its first facts through):\n",
+);
+console.log(
+  "| window | dataset | most compactions of one transcript | summarizations of the deepest fact |\n| --- | --- | --- | --- |",
+);
+for (const row of results.rows)
+  console.log(`| ${row.window * 100}% | ${row.dataset} | ${row.mostCompactions ?? 0} | ${row.deepest ?? 0} |`);
 // The two extractors must tell the same story: recall under each, and how far apart they are.
 let apart = 0;
 for (const row of results.rows) {
@@ -235,14 +334,29 @@ for (const row of results.rows) {
   apart = Math.max(apart, row.extractorGap);
 }
 results.extractorGap = apart;
-console.log(`\nextractiveSummary's recall under the two extractors differs by at most ${apart.toFixed(1)} points (${apart <= 5 ? "within" : "NOT within"} 5)`);
+console.log(
+  `\nextractiveSummary's recall under the two extractors differs by at most ${apart.toFixed(1)} points (${apart <= 5 ? "within" : "NOT within"} 5)`,
+);
 console.log("\nWhere the facts extractiveSummary lost were last seen, as a share of the needed facts:\n");
-const lossHeader = ["window", "dataset", "the user's or the agent's words", "a tool result", "the earlier summary", "masked or cut out of the tail", "elsewhere"];
+const lossHeader = [
+  "window",
+  "dataset",
+  "the user's or the agent's words",
+  "a tool result",
+  "the earlier summary",
+  "masked or cut out of the tail",
+  "elsewhere",
+];
 console.log(`| ${lossHeader.join(" | ")} |`);
 console.log(`| ${lossHeader.map(() => "---").join(" | ")} |`);
 for (const row of results.rows) {
   const { lost, needed } = row;
-  console.log(`| ${[`${row.window * 100}%`, row.dataset, ...["conversation", "toolResult", "previousSummary", "maskedOrCut", "other"].map((key) => pct(lost[key], needed))].join(" | ")} |`);
+  console.log(
+    `| ${[`${row.window * 100}%`, row.dataset, ...["conversation", "toolResult", "previousSummary", "maskedOrCut", "other"].map((key) => pct(lost[key], needed))].join(" | ")} |`,
+  );
 }
-writeFileSync(process.env.BENCH_OUT ?? new URL("./continuity.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");
+writeFileSync(
+  process.env.BENCH_OUT ?? new URL("./continuity.json", import.meta.url),
+  `${JSON.stringify(results, null, 2)}\n`,
+);
 console.log("\nwrote bench/continuity.json");

@@ -100,7 +100,8 @@ function addCost(into, { total, cached }, afterBreakpoint = 0) {
   into.cached += cached;
   const plain = Math.min(afterBreakpoint, total - cached);
   const written = total - cached - plain;
-  for (const [provider, price] of Object.entries(prices)) into[provider] += (cached * price.read + written * price.write + plain * price.input) / 1e6;
+  for (const [provider, price] of Object.entries(prices))
+    into[provider] += (cached * price.read + written * price.write + plain * price.input) / 1e6;
   const price = prices.anthropic;
   return (cached * price.read + written * price.write + plain * price.input) / 1e6;
 }
@@ -134,7 +135,9 @@ function compactionLedger(totals) {
   return {
     /** One main request: its keys and cost split, its cost, the tokens new since the last request, and its summarizer's cost. */
     request({ keys, total, cached }, dollars, arrived, summarizerDollars) {
-      const rewrote = previous !== undefined && (keys.length < previous.keys.length || previous.keys.some((key, index) => keys[index] !== key));
+      const rewrote =
+        previous !== undefined &&
+        (keys.length < previous.keys.length || previous.keys.some((key, index) => keys[index] !== key));
       if (rewrote) {
         close(false);
         totals.compactions++;
@@ -156,7 +159,12 @@ function compactionLedger(totals) {
 }
 
 // What the model writes, the same for every policy: a summary made without a model.
-const summaryText = (older, context) => extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary, keptSummary: context.keptSummary });
+const summaryText = (older, context) =>
+  extractiveSummary(older, {
+    maxTokens: context.maxSummaryTokens,
+    previousSummary: context.previousSummary,
+    keptSummary: context.keptSummary,
+  });
 
 /** The archived messages a recall returns: its fenced part only, never its own words (which repeat the query). */
 function recalledMessages(answer) {
@@ -182,7 +190,13 @@ function libraryPolicy({ inPlace, stateful = false, optionsOf = () => ({}) }) {
           return summaryText(older, context);
         })
       : summarizeWith(async ({ system, user }, context) => {
-          summaryRequests.push({ messages: [{ role: "system", content: system }, { role: "user", content: user }], breakpoint: "none" });
+          summaryRequests.push({
+            messages: [
+              { role: "system", content: system },
+              { role: "user", content: user },
+            ],
+            breakpoint: "none",
+          });
           return summaryText(older, context);
         });
     const summarize = (messages, context) => {
@@ -199,7 +213,9 @@ function libraryPolicy({ inPlace, stateful = false, optionsOf = () => ({}) }) {
     };
     const options = { maxTokens: window, ...optionsOf(window) };
     const conversationId = "replay";
-    const hook = stateful ? statefulCompactor({ ...options, summarize, onError: "skip", conversationId, events }) : compactor({ ...options, summarize, onError: "skip", events });
+    const hook = stateful
+      ? statefulCompactor({ ...options, summarize, onError: "skip", conversationId, events })
+      : compactor({ ...options, summarize, onError: "skip", events });
     // The provider's count of the last request, passed back as an agent loop does (`usage`).
     let usage;
     // Whether one recall with the fact's value as the query returns it: asked again only after a compaction changed the archive.
@@ -208,14 +224,18 @@ function libraryPolicy({ inPlace, stateful = false, optionsOf = () => ({}) }) {
       ? async (fact) => {
           const known = recalled.get(fact);
           if (known !== undefined && (known.generation === generation || (known.found && !trimmed))) return known.found;
-          const found = factsOf(recalledMessages(await hook.recall(factValue(fact), { conversationId }))).includes(fact);
+          const found = factsOf(recalledMessages(await hook.recall(factValue(fact), { conversationId }))).includes(
+            fact,
+          );
           recalled.set(fact, { generation, found });
           return found;
         }
       : undefined;
     return {
       async request(working) {
-        const result = stateful ? await hook(working, usage ? { usage } : {}) : await hook({ messages: working, ...(usage ? { usage } : {}) });
+        const result = stateful
+          ? await hook(working, usage ? { usage } : {})
+          : await hook({ messages: working, ...(usage ? { usage } : {}) });
         const messages = result?.messages ?? working;
         usage = { inputTokens: billedList(messages), messageCount: stateful ? working.length : messages.length };
         const refusedNow = refused;
@@ -226,7 +246,13 @@ function libraryPolicy({ inPlace, stateful = false, optionsOf = () => ({}) }) {
   };
   policy.describe = (window) => ({
     entry: stateful ? "statefulCompactor" : "compactor",
-    options: { maxTokens: window, ...optionsOf(window), summarize: inPlace ? "summarizeInPlace(complete)" : "summarizeWith(complete)", onError: "skip", ...(stateful ? { conversationId: "replay" } : {}) },
+    options: {
+      maxTokens: window,
+      ...optionsOf(window),
+      summarize: inPlace ? "summarizeInPlace(complete)" : "summarizeWith(complete)",
+      onError: "skip",
+      ...(stateful ? { conversationId: "replay" } : {}),
+    },
   });
   return policy;
 }
@@ -251,8 +277,15 @@ function langchainLike(window) {
         trimmed.unshift(older[index]);
       }
       const prompt = `Summarize the conversation below.\n\n${renderTranscript(trimmed)}`;
-      const summary = { role: "user", content: `Here is a summary of the conversation to date:\n\n${summaryText(older, { maxSummaryTokens: Math.floor(window / 4) })}` };
-      return { messages: [...system, summary, ...working.slice(cut)], summaries: [{ messages: [{ role: "user", content: prompt }], breakpoint: "none" }], keep: true };
+      const summary = {
+        role: "user",
+        content: `Here is a summary of the conversation to date:\n\n${summaryText(older, { maxSummaryTokens: Math.floor(window / 4) })}`,
+      };
+      return {
+        messages: [...system, summary, ...working.slice(cut)],
+        summaries: [{ messages: [{ role: "user", content: prompt }], breakpoint: "none" }],
+        keep: true,
+      };
     },
   };
 }
@@ -262,7 +295,15 @@ function pruneEveryStep() {
   return {
     async request(working) {
       // The model input of this step only: the loop goes on from its whole history.
-      return { messages: pruneMessages({ messages: toAiSdk(working), toolCalls: "before-last-2-messages", reasoning: "before-last-message" }), summaries: [], keep: false };
+      return {
+        messages: pruneMessages({
+          messages: toAiSdk(working),
+          toolCalls: "before-last-2-messages",
+          reasoning: "before-last-message",
+        }),
+        summaries: [],
+        keep: false,
+      };
     },
   };
 }
@@ -289,7 +330,10 @@ function clearToolUsesLike(window) {
       if (billedList(working) <= window) return { messages: working, summaries: [], keep: false };
       const results = working.map((m, index) => (m.role === "tool" ? index : -1)).filter((index) => index >= 0);
       const clear = new Set(results.slice(0, Math.max(0, results.length - keep)));
-      const freed = [...clear].reduce((sum, index) => sum + billed(working[index]) - billed(clearedOf(working[index])), 0);
+      const freed = [...clear].reduce(
+        (sum, index) => sum + billed(working[index]) - billed(clearedOf(working[index])),
+        0,
+      );
       if (freed < clearAtLeast) return { messages: working, summaries: [], keep: false };
       return { messages: working.map((m, index) => (clear.has(index) ? clearedOf(m) : m)), summaries: [], keep: false };
     },
@@ -301,11 +345,26 @@ function clearToolUsesLike(window) {
  * "A setting for large windows"): a tail of a thirty-second of the window, a summary of up to an
  * eighth, the archive on, the summary written in place. Exactly these options reach the library.
  */
-export const largeWindowOptions = (window) => ({ keepTail: Math.floor(window / 32), summary: { maxTokens: Math.floor(window / 8) }, archive: true });
+export const largeWindowOptions = (window) => ({
+  keepTail: Math.floor(window / 32),
+  summary: { maxTokens: Math.floor(window / 8) },
+  archive: true,
+});
 
-const describePeer = (parameters) => (window) => ({ entry: "none (a model of the peer, in this file)", options: parameters(window) });
-langchainLike.describe = describePeer((window) => ({ trigger: window, keepMessages: 20, trimTokens: 4000, summaryTokens: Math.floor(window / 4) }));
-pruneEveryStep.describe = describePeer(() => ({ toolCalls: "before-last-2-messages", reasoning: "before-last-message" }));
+const describePeer = (parameters) => (window) => ({
+  entry: "none (a model of the peer, in this file)",
+  options: parameters(window),
+});
+langchainLike.describe = describePeer((window) => ({
+  trigger: window,
+  keepMessages: 20,
+  trimTokens: 4000,
+  summaryTokens: Math.floor(window / 4),
+}));
+pruneEveryStep.describe = describePeer(() => ({
+  toolCalls: "before-last-2-messages",
+  reasoning: "before-last-message",
+}));
 clearToolUsesLike.describe = describePeer((window) => ({ trigger: window, keep: 3, clearAtLeast: 5000 }));
 const noCompaction = () => ({ request: async (working) => ({ messages: working, summaries: [], keep: true }) });
 noCompaction.describe = () => ({ entry: "none", options: {} });
@@ -315,15 +374,24 @@ const allPolicies = {
   "no compaction": noCompaction,
   "defaults, summarizeWith": libraryPolicy({ inPlace: false }),
   "defaults, summarizeInPlace": libraryPolicy({ inPlace: true }),
-  "masking first, summarizeInPlace": libraryPolicy({ inPlace: true, optionsOf: () => ({ ladder: { maskToolResults: true } }) }),
+  "masking first, summarizeInPlace": libraryPolicy({
+    inPlace: true,
+    optionsOf: () => ({ ladder: { maskToolResults: true } }),
+  }),
   [LARGE]: libraryPolicy({ inPlace: true, stateful: true, optionsOf: largeWindowOptions }),
   "LangChain-like (last 20 messages, 4,000-token trim)": langchainLike,
   "AI SDK pruneMessages every step": pruneEveryStep,
   "Anthropic clear_tool_uses-like (keep 3, clear at least 5,000)": clearToolUsesLike,
 };
-const policies = Object.fromEntries(Object.entries(allPolicies).filter(([name]) => !onlyPolicies || onlyPolicies.some((part) => name.includes(part))));
+const policies = Object.fromEntries(
+  Object.entries(allPolicies).filter(([name]) => !onlyPolicies || onlyPolicies.some((part) => name.includes(part))),
+);
 const LIBRARY = "defaults, summarizeInPlace";
-const PEERS = ["LangChain-like (last 20 messages, 4,000-token trim)", "AI SDK pruneMessages every step", "Anthropic clear_tool_uses-like (keep 3, clear at least 5,000)"];
+const PEERS = [
+  "LangChain-like (last 20 messages, 4,000-token trim)",
+  "AI SDK pruneMessages every step",
+  "Anthropic clear_tool_uses-like (keep 3, clear at least 5,000)",
+];
 
 /**
  * The facts a request shows, kept from one request to the next: a request that starts as the last
@@ -375,7 +443,11 @@ async function replay({ messages }, policyOf, totals, window) {
       let summarizerDollars = 0;
       for (const summary of summaries) {
         const sent = cache.send(summary.messages);
-        summarizerDollars += addCost(totals.summarizer, sent, summary.breakpoint === "none" ? sent.total : billed(summary.messages.at(-1)));
+        summarizerDollars += addCost(
+          totals.summarizer,
+          sent,
+          summary.breakpoint === "none" ? sent.total : billed(summary.messages.at(-1)),
+        );
       }
       const sent = cache.send(request);
       ledger.request(sent, addCost(totals.main, sent), arrived, summarizerDollars);
@@ -415,7 +487,9 @@ const benchmark = sample(transcripts.filter((t) => billedList(t.messages) >= 800
  * (that part holds history the log lacks) and is left out.
  */
 const sessionsDir = fileURLToPath(new URL("../../shared/data/sessions", import.meta.url));
-const sessionsSource = existsSync(sessionsDir) ? sessionsDir : fileURLToPath(new URL("../test/fixtures/sessions", import.meta.url));
+const sessionsSource = existsSync(sessionsDir)
+  ? sessionsDir
+  : fileURLToPath(new URL("../test/fixtures/sessions", import.meta.url));
 /** Text of about `tokens` o200k tokens and no fact. */
 const filler = (tokens) => {
   const words = "lorem ipsum dolor sit amet consectetur adipiscing elit ";
@@ -426,16 +500,33 @@ const realSessions = loadSessions(sessionsSource)
   .filter(({ session, fixed }) => !(session.kind === "claude-code" && fixed > 60_000))
   .map(({ session, fixed }, index) => {
     const anthropic = session.kind === "pi" ? piToAnthropic(session.stream) : session.stream;
-    return { file: session.name, dataset: "real sessions", fixed, messages: [{ role: "system", content: filler(fixed) }, ...anthropicToChat(anthropic, `s${index}_`)] };
+    return {
+      file: session.name,
+      dataset: "real sessions",
+      fixed,
+      messages: [{ role: "system", content: filler(fixed) }, ...anthropicToChat(anthropic, `s${index}_`)],
+    };
   });
 const real = sample(realSessions.filter((t) => billedList(t.messages) >= 8000));
 
 /** One long session per dataset: the runs back to back, to `tokens`. */
 const longSessionOf = (runs, tokens) => firstTokens(longSession(runs, 100_000), tokens, billedList);
 const datasets = [
-  { name: "tau-bench", runs: benchmark.filter((t) => datasetOf(t) === "tau-bench"), all: transcripts.filter((t) => datasetOf(t) === "tau-bench") },
-  { name: "tau2-bench", runs: benchmark.filter((t) => datasetOf(t) === "tau2-bench"), all: transcripts.filter((t) => datasetOf(t) === "tau2-bench") },
-  { name: "coding", runs: benchmark.filter((t) => datasetOf(t) === "coding"), all: transcripts.filter((t) => datasetOf(t) === "coding") },
+  {
+    name: "tau-bench",
+    runs: benchmark.filter((t) => datasetOf(t) === "tau-bench"),
+    all: transcripts.filter((t) => datasetOf(t) === "tau-bench"),
+  },
+  {
+    name: "tau2-bench",
+    runs: benchmark.filter((t) => datasetOf(t) === "tau2-bench"),
+    all: transcripts.filter((t) => datasetOf(t) === "tau2-bench"),
+  },
+  {
+    name: "coding",
+    runs: benchmark.filter((t) => datasetOf(t) === "coding"),
+    all: transcripts.filter((t) => datasetOf(t) === "coding"),
+  },
   { name: "real sessions", runs: real, all: realSessions },
 ];
 
@@ -449,25 +540,72 @@ const results = {
   prices,
   pricesSource: "https://platform.claude.com/docs/en/about-claude/pricing",
   // Every policy's options as passed to the library (or, for a peer, the parameters of its model here), per long window; at 40% and 25% the same with `maxTokens` the transcript's window.
-  policies: Object.fromEntries(Object.entries(policies).map(([name, policyOf]) => [name, Object.fromEntries(LONG_WINDOWS.map((w) => [w.toLocaleString("en-US"), policyOf.describe(w)]))])),
+  policies: Object.fromEntries(
+    Object.entries(policies).map(([name, policyOf]) => [
+      name,
+      Object.fromEntries(LONG_WINDOWS.map((w) => [w.toLocaleString("en-US"), policyOf.describe(w)])),
+    ]),
+  ),
   rows: [],
 };
 const dollars = (value) => `$${value.toFixed(2)}`;
 const pct = (part, whole) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
-const header = ["dataset", "window", "policy", "requests", "over the window", "recall", "visible or recallable", "refused summaries", "compactions", "cache writes caused by compactions, Anthropic", "compactions that saved less than they cost", "main input, Anthropic", "summarizer input, Anthropic", "total, Anthropic", "total, OpenAI", "cache-hit share"];
+const header = [
+  "dataset",
+  "window",
+  "policy",
+  "requests",
+  "over the window",
+  "recall",
+  "visible or recallable",
+  "refused summaries",
+  "compactions",
+  "cache writes caused by compactions, Anthropic",
+  "compactions that saved less than they cost",
+  "main input, Anthropic",
+  "summarizer input, Anthropic",
+  "total, Anthropic",
+  "total, OpenAI",
+  "cache-hit share",
+];
 
 /** Replays `runs` under every policy and prints one row per policy. */
 async function scenario(dataset, windowLabel, runs, windowOf) {
   if (onlyWindows && !onlyWindows.includes(windowLabel)) return;
   for (const [name, policyOf] of Object.entries(policies)) {
-    const totals = { requests: 0, over: 0, refused: 0, needed: 0, visible: 0, recallable: 0, compactions: 0, compactionWrites: 0, compactionWriteCost: 0, compactionsLosing: 0, compactionsLosingAtEnd: 0, compactionNet: 0, main: emptyCost(), summarizer: emptyCost() };
+    const totals = {
+      requests: 0,
+      over: 0,
+      refused: 0,
+      needed: 0,
+      visible: 0,
+      recallable: 0,
+      compactions: 0,
+      compactionWrites: 0,
+      compactionWriteCost: 0,
+      compactionsLosing: 0,
+      compactionsLosingAtEnd: 0,
+      compactionNet: 0,
+      main: emptyCost(),
+      summarizer: emptyCost(),
+    };
     const started = performance.now();
     for (const run of runs) await replay(run, policyOf, totals, windowOf(run));
     const options = windowLabel.endsWith("%") ? {} : policyOf.describe(windowOf(runs[0]));
-    results.rows.push({ dataset, window: windowLabel, policy: name, ...options, ...totals, seconds: Math.round((performance.now() - started) / 100) / 10 });
-    const hit = (totals.main.cached + totals.summarizer.cached) / Math.max(1, totals.main.tokens + totals.summarizer.tokens);
+    results.rows.push({
+      dataset,
+      window: windowLabel,
+      policy: name,
+      ...options,
+      ...totals,
+      seconds: Math.round((performance.now() - started) / 100) / 10,
+    });
+    const hit =
+      (totals.main.cached + totals.summarizer.cached) / Math.max(1, totals.main.tokens + totals.summarizer.tokens);
     const recallable = policyOf.describe(1000).options.archive ? pct(totals.recallable, totals.needed) : "(no archive)";
-    console.log(`| ${[dataset, windowLabel, name, totals.requests, totals.over, pct(totals.visible, totals.needed), recallable, totals.refused, totals.compactions, `${dollars(totals.compactionWriteCost)} (${totals.compactionWrites.toLocaleString("en-US")} tokens)`, totals.compactionsLosing, dollars(totals.main.anthropic), dollars(totals.summarizer.anthropic), dollars(totals.main.anthropic + totals.summarizer.anthropic), dollars(totals.main.openai + totals.summarizer.openai), `${(hit * 100).toFixed(0)}%`].join(" | ")} |`);
+    console.log(
+      `| ${[dataset, windowLabel, name, totals.requests, totals.over, pct(totals.visible, totals.needed), recallable, totals.refused, totals.compactions, `${dollars(totals.compactionWriteCost)} (${totals.compactionWrites.toLocaleString("en-US")} tokens)`, totals.compactionsLosing, dollars(totals.main.anthropic), dollars(totals.summarizer.anthropic), dollars(totals.main.anthropic + totals.summarizer.anthropic), dollars(totals.main.openai + totals.summarizer.openai), `${(hit * 100).toFixed(0)}%`].join(" | ")} |`,
+    );
   }
 }
 
@@ -476,12 +614,16 @@ const startedAll = performance.now();
 const parts = process.env.BENCH_FROM?.split(";").map((file) => JSON.parse(readFileSync(file, "utf8")));
 if (parts) results.rows = parts.flatMap((part) => part.rows);
 else {
-  console.log(`bench:cost — ${benchmark.length} transcripts of 8,000 tokens or more (${source}) and ${real.length} real sessions at windows of 40% and 25% of each; then, per dataset, one long session of its runs back to back (${SESSION_TOKENS.toLocaleString("en-US")} tokens) at windows of ${LONG_WINDOWS.map((w) => w.toLocaleString("en-US")).join(" and ")}\n`);
+  console.log(
+    `bench:cost — ${benchmark.length} transcripts of 8,000 tokens or more (${source}) and ${real.length} real sessions at windows of 40% and 25% of each; then, per dataset, one long session of its runs back to back (${SESSION_TOKENS.toLocaleString("en-US")} tokens) at windows of ${LONG_WINDOWS.map((w) => w.toLocaleString("en-US")).join(" and ")}\n`,
+  );
   console.log(`| ${header.join(" | ")} |`);
   console.log(`| ${header.map(() => "---").join(" | ")} |`);
   for (const share of SHARES) {
     if (onlyWindows && !onlyWindows.includes(`${share * 100}%`)) continue;
-    for (const { name, runs } of datasets) if (!onlyDatasets || onlyDatasets.includes(name)) await scenario(name, `${share * 100}%`, runs, (run) => Math.floor(billedList(run.messages) * share));
+    for (const { name, runs } of datasets)
+      if (!onlyDatasets || onlyDatasets.includes(name))
+        await scenario(name, `${share * 100}%`, runs, (run) => Math.floor(billedList(run.messages) * share));
   }
   for (const window of LONG_WINDOWS) {
     for (const { name, all } of datasets) {
@@ -493,7 +635,9 @@ else {
     }
   }
 }
-results.seconds = parts ? Math.max(...parts.map((part) => part.seconds)) : Math.round((performance.now() - startedAll) / 1000);
+results.seconds = parts
+  ? Math.max(...parts.map((part) => part.seconds))
+  : Math.round((performance.now() - startedAll) / 1000);
 
 // What the real sessions' own reported usage says a request's input is made of: cache reads,
 // cache writes and uncached input, and what that input cost at Anthropic prices, beside the
@@ -509,16 +653,29 @@ results.seconds = parts ? Math.max(...parts.map((part) => part.seconds)) : Math.
     }
   }
   const total = reported.input + reported.write + reported.read;
-  const cost = (reported.input * prices.anthropic.input + reported.write * prices.anthropic.write + reported.read * prices.anthropic.read) / 1e6;
-  results.reportedUsage = { sessions: sessions.length, calls: sessions.reduce((sum, s) => sum + s.calls.length, 0), ...reported, readShare: reported.read / Math.max(1, total), anthropic: cost };
-  console.log(`\nThe real sessions' own reported usage (${results.reportedUsage.calls.toLocaleString("en-US")} calls of ${sessions.length} sessions): ${pct(reported.read, total)} of input tokens read from the cache, ${pct(reported.write, total)} written to it, ${pct(reported.input, total)} uncached; ${dollars(cost)} at Anthropic prices.`);
+  const cost =
+    (reported.input * prices.anthropic.input +
+      reported.write * prices.anthropic.write +
+      reported.read * prices.anthropic.read) /
+    1e6;
+  results.reportedUsage = {
+    sessions: sessions.length,
+    calls: sessions.reduce((sum, s) => sum + s.calls.length, 0),
+    ...reported,
+    readShare: reported.read / Math.max(1, total),
+    anthropic: cost,
+  };
+  console.log(
+    `\nThe real sessions' own reported usage (${results.reportedUsage.calls.toLocaleString("en-US")} calls of ${sessions.length} sessions): ${pct(reported.read, total)} of input tokens read from the cache, ${pct(reported.write, total)} written to it, ${pct(reported.input, total)} uncached; ${dollars(cost)} at Anthropic prices.`,
+  );
 }
 
 // The cost–recall frontier: a policy is on it when no other costs no more (Anthropic prices, main
 // and summarizer input) and keeps no fewer needed facts, with one of the two strictly better.
 const costOf = (row) => row.main.anthropic + row.summarizer.anthropic;
 const recallOf = (row) => row.visible / Math.max(1, row.needed);
-const dominates = (a, b) => costOf(a) <= costOf(b) && recallOf(a) >= recallOf(b) && (costOf(a) < costOf(b) || recallOf(a) > recallOf(b));
+const dominates = (a, b) =>
+  costOf(a) <= costOf(b) && recallOf(a) >= recallOf(b) && (costOf(a) < costOf(b) || recallOf(a) > recallOf(b));
 // The large-window setting's test: no peer policy costs less at a recall within half a point of its own, or better.
 const TOLERANCE = 0.005;
 const undercuts = (peer, large) => costOf(peer) < costOf(large) && recallOf(peer) >= recallOf(large) - TOLERANCE;
@@ -531,16 +688,31 @@ const scenarios = [...new Set(results.rows.map((row) => `${row.dataset}\u0000${r
   const peers = PEERS.map((peer) => rows.find((row) => row.policy === peer)).filter(Boolean);
   const dominatedBy = library ? peers.filter((peer) => dominates(peer, library)).map((peer) => peer.policy) : [];
   const undercutBy = large ? peers.filter((peer) => undercuts(peer, large)).map((peer) => peer.policy) : [];
-  return { dataset, window, frontier, libraryOnFrontier: dominatedBy.length === 0, dominatedBy, largeWindowUndercutBy: undercutBy, rows };
+  return {
+    dataset,
+    window,
+    frontier,
+    libraryOnFrontier: dominatedBy.length === 0,
+    dominatedBy,
+    largeWindowUndercutBy: undercutBy,
+    rows,
+  };
 });
 results.frontier = scenarios.map(({ rows, ...rest }) => rest);
-console.log("\nThe cost–recall frontier (Anthropic prices): is `defaults, summarizeInPlace` dominated by a peer policy? Is the large-window setting undercut (a peer cheaper at a recall within 0.5 points of it, or better)?\n");
-console.log("| dataset | window | defaults on the frontier | dominated by | large-window setting undercut by | the frontier |");
+console.log(
+  "\nThe cost–recall frontier (Anthropic prices): is `defaults, summarizeInPlace` dominated by a peer policy? Is the large-window setting undercut (a peer cheaper at a recall within 0.5 points of it, or better)?\n",
+);
+console.log(
+  "| dataset | window | defaults on the frontier | dominated by | large-window setting undercut by | the frontier |",
+);
 console.log("| --- | --- | --- | --- | --- | --- |");
 for (const { dataset, window, frontier, libraryOnFrontier, dominatedBy, largeWindowUndercutBy } of scenarios) {
-  console.log(`| ${[dataset, window, libraryOnFrontier ? "yes" : "no", dominatedBy.join(", ") || "none", largeWindowUndercutBy.join(", ") || "none", frontier.join("; ")].join(" | ")} |`);
+  console.log(
+    `| ${[dataset, window, libraryOnFrontier ? "yes" : "no", dominatedBy.join(", ") || "none", largeWindowUndercutBy.join(", ") || "none", frontier.join("; ")].join(" | ")} |`,
+  );
 }
-if (parts || (!onlyWindows && !onlyPolicies)) writeFileSync(new URL("../docs/cost-frontier.svg", import.meta.url), frontierSvg(scenarios));
+if (parts || (!onlyWindows && !onlyPolicies))
+  writeFileSync(new URL("../docs/cost-frontier.svg", import.meta.url), frontierSvg(scenarios));
 
 /** One panel per dataset and window: each policy's cost against its recall, the frontier joined by a line. */
 function frontierSvg(panels) {
@@ -551,7 +723,7 @@ function frontierSvg(panels) {
   const columns = 4;
   const rowsCount = Math.ceil(panels.length / columns);
   const legendHeight = 22 * Math.ceil(names.length / 2) + 10;
-  const escape = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;");
+  const escapeHtml = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;");
   const parts = [];
   panels.forEach(({ dataset, window, rows, frontier }, index) => {
     const x0 = (index % columns) * width + 50;
@@ -562,30 +734,44 @@ function frontierSvg(panels) {
     const minRecall = Math.max(0, Math.floor(Math.min(...rows.map(recallOf)) * 10) / 10 - 0.05);
     const px = (row) => x0 + (costOf(row) / maxCost) * plotWidth;
     const py = (row) => y0 + plotHeight - ((recallOf(row) - minRecall) / (1 - minRecall)) * plotHeight;
-    parts.push(`<text x="${x0}" y="${y0 - 10}" font-size="12" font-weight="bold">${escape(`${dataset}, window ${window}`)}</text>`);
+    parts.push(
+      `<text x="${x0}" y="${y0 - 10}" font-size="12" font-weight="bold">${escapeHtml(`${dataset}, window ${window}`)}</text>`,
+    );
     parts.push(`<rect x="${x0}" y="${y0}" width="${plotWidth}" height="${plotHeight}" fill="none" stroke="#ccc"/>`);
-    parts.push(`<text x="${x0 + plotWidth / 2}" y="${y0 + plotHeight + 30}" font-size="10" text-anchor="middle">input cost, Anthropic ($0–${maxCost.toFixed(2)})</text>`);
+    parts.push(
+      `<text x="${x0 + plotWidth / 2}" y="${y0 + plotHeight + 30}" font-size="10" text-anchor="middle">input cost, Anthropic ($0–${maxCost.toFixed(2)})</text>`,
+    );
     parts.push(`<text x="${x0 - 6}" y="${y0 + 4}" font-size="10" text-anchor="end">100%</text>`);
-    parts.push(`<text x="${x0 - 6}" y="${y0 + plotHeight}" font-size="10" text-anchor="end">${(minRecall * 100).toFixed(0)}%</text>`);
-    parts.push(`<text x="${x0 - 36}" y="${y0 + plotHeight / 2}" font-size="10" transform="rotate(-90 ${x0 - 36} ${y0 + plotHeight / 2})" text-anchor="middle">recall</text>`);
+    parts.push(
+      `<text x="${x0 - 6}" y="${y0 + plotHeight}" font-size="10" text-anchor="end">${(minRecall * 100).toFixed(0)}%</text>`,
+    );
+    parts.push(
+      `<text x="${x0 - 36}" y="${y0 + plotHeight / 2}" font-size="10" transform="rotate(-90 ${x0 - 36} ${y0 + plotHeight / 2})" text-anchor="middle">recall</text>`,
+    );
     const onFrontier = rows.filter((row) => frontier.includes(row.policy)).sort((a, b) => costOf(a) - costOf(b));
-    parts.push(`<polyline fill="none" stroke="#444" stroke-dasharray="4 3" points="${onFrontier.map((row) => `${px(row).toFixed(1)},${py(row).toFixed(1)}`).join(" ")}"/>`);
+    parts.push(
+      `<polyline fill="none" stroke="#444" stroke-dasharray="4 3" points="${onFrontier.map((row) => `${px(row).toFixed(1)},${py(row).toFixed(1)}`).join(" ")}"/>`,
+    );
     for (const row of rows) {
       const color = colors[names.indexOf(row.policy) % colors.length];
-      parts.push(`<circle cx="${px(row).toFixed(1)}" cy="${py(row).toFixed(1)}" r="${row.policy === LIBRARY || row.policy === LARGE ? 6 : 4.5}" fill="${color}" stroke="${frontier.includes(row.policy) ? "#000" : "none"}"><title>${escape(`${row.policy}: $${costOf(row).toFixed(2)}, ${(recallOf(row) * 100).toFixed(1)}%, ${row.over} over the window`)}</title></circle>`);
+      parts.push(
+        `<circle cx="${px(row).toFixed(1)}" cy="${py(row).toFixed(1)}" r="${row.policy === LIBRARY || row.policy === LARGE ? 6 : 4.5}" fill="${color}" stroke="${frontier.includes(row.policy) ? "#000" : "none"}"><title>${escapeHtml(`${row.policy}: $${costOf(row).toFixed(2)}, ${(recallOf(row) * 100).toFixed(1)}%, ${row.over} over the window`)}</title></circle>`,
+      );
     }
   });
   const legendTop = rowsCount * height + 20;
   names.forEach((name, index) => {
     const x = 50 + (index % 2) * 450;
     const y = legendTop + Math.floor(index / 2) * 22;
-    parts.push(`<circle cx="${x}" cy="${y}" r="5" fill="${colors[index % colors.length]}"/><text x="${x + 12}" y="${y + 4}" font-size="11">${escape(name)}</text>`);
+    parts.push(
+      `<circle cx="${x}" cy="${y}" r="5" fill="${colors[index % colors.length]}"/><text x="${x + 12}" y="${y + 4}" font-size="11">${escapeHtml(name)}</text>`,
+    );
   });
   const totalHeight = legendTop + legendHeight;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${columns * width + 20}" height="${totalHeight}" viewBox="0 0 ${columns * width + 20} ${totalHeight}" font-family="sans-serif">\n<rect width="100%" height="100%" fill="#fff"/>\n<text x="50" y="14" font-size="11">Input cost against recall of needed facts; a ringed point is on the frontier (no policy costs less and keeps more), the dashed line joins them.</text>\n${parts.join("\n")}\n</svg>\n`;
 }
 if (parts || (!onlyWindows && !onlyPolicies)) {
-  writeFileSync(new URL("./cost.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");
+  writeFileSync(new URL("./cost.json", import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nwrote bench/cost.json and docs/cost-frontier.svg (${results.seconds} s)`);
-} else if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify(results, null, 2) + "\n");
+} else if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, `${JSON.stringify(results, null, 2)}\n`);
 else console.log(`\n(a part of the bench: nothing written; ${results.seconds} s)`);

@@ -18,7 +18,11 @@ export function loadTranscripts() {
   const transcripts = [];
   for (const root of useful) {
     for (const entry of JSON.parse(readFileSync(join(root, "index.json"), "utf8"))) {
-      transcripts.push({ file: entry.file, dataset: entry.source, messages: JSON.parse(readFileSync(join(root, entry.file), "utf8")) });
+      transcripts.push({
+        file: entry.file,
+        dataset: entry.source,
+        messages: JSON.parse(readFileSync(join(root, entry.file), "utf8")),
+      });
     }
   }
   return { transcripts, source: useful.map((root) => relative(join(here, ".."), root)).join(", ") };
@@ -37,7 +41,10 @@ export function longSession(transcripts, minMessages) {
       for (const message of messages) {
         if (message.role === "system") continue;
         if (message.tool_calls) {
-          session.push({ ...message, tool_calls: message.tool_calls.map((call) => ({ ...call, id: prefix + call.id })) });
+          session.push({
+            ...message,
+            tool_calls: message.tool_calls.map((call) => ({ ...call, id: prefix + call.id })),
+          });
         } else if (message.role === "tool") {
           session.push({ ...message, tool_call_id: prefix + message.tool_call_id });
         } else {
@@ -62,7 +69,12 @@ export function toAiSdk(messages) {
   const out = [];
   for (const m of messages) {
     if (m.role === "tool") {
-      const part = { type: "tool-result", toolCallId: m.tool_call_id, toolName: "tool", output: { type: "text", value: String(m.content) } };
+      const part = {
+        type: "tool-result",
+        toolCallId: m.tool_call_id,
+        toolName: "tool",
+        output: { type: "text", value: String(m.content) },
+      };
       const previous = out[out.length - 1];
       if (previous?.role === "tool") previous.content.push(part);
       else out.push({ role: "tool", content: [part] });
@@ -71,7 +83,12 @@ export function toAiSdk(messages) {
         role: "assistant",
         content: [
           ...(m.content ? [{ type: "text", text: m.content }] : []),
-          ...m.tool_calls.map((c) => ({ type: "tool-call", toolCallId: c.id, toolName: c.function.name, input: safeJson(c.function.arguments) })),
+          ...m.tool_calls.map((c) => ({
+            type: "tool-call",
+            toolCallId: c.id,
+            toolName: c.function.name,
+            input: safeJson(c.function.arguments),
+          })),
         ],
       });
     } else {
@@ -102,7 +119,11 @@ export function nonLatinConversation() {
     "확인해 보니 스팸함으로 분류되었을 수 있습니다. 다시 발송해 드렸습니다.",
   ];
   const messages = [{ role: "system", content: "你是一名客服助理。Ты помощник службы поддержки。" }];
-  for (let i = 0; i < 40; i++) messages.push({ role: i % 2 ? "assistant" : "user", content: `${lines[i % lines.length]} ${lines[(i * 3 + 1) % lines.length]}` });
+  for (let i = 0; i < 40; i++)
+    messages.push({
+      role: i % 2 ? "assistant" : "user",
+      content: `${lines[i % lines.length]} ${lines[(i * 3 + 1) % lines.length]}`,
+    });
   return messages;
 }
 

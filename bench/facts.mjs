@@ -8,7 +8,8 @@
 // PascalCase, dotted names). A fact is its kind and its value in one canonical form (`amount:250`,
 // `id:W2378156`), so that a request shows it only where it holds the same value as the same kind.
 
-const months = "Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?";
+const months =
+  "Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?";
 const factPattern = new RegExp(
   [
     String.raw`https?:\/\/[^\s"'<>)\]\\]+`,
@@ -21,10 +22,15 @@ const factPattern = new RegExp(
 );
 const monthDate = new RegExp(String.raw`^(?:${months})\.? \d{1,2}$`);
 // All-capital words that are prose or markup, not codes.
-const capitalWords = new Set("AND THE FOR NOT YOU ARE BUT ALL ANY CAN HAS HAD WAS ONE TWO NEW OLD GET PUT POST HEAD JSON YAML HTML HTTP HTTPS API URL URI SQL CSS XML TODO NOTE NOTES ERROR ERRORS WARNING INFO DEBUG TRUE FALSE NULL NONE USD EUR OK ID IDS FAQ PDF ASAP THANKS PLEASE YES STOP DONE FAIL FAILED PASS PASSED SKIP SKIPPED FIXME XXX TBD EOF UTF ASCII UUID".split(" "));
+const capitalWords = new Set(
+  "AND THE FOR NOT YOU ARE BUT ALL ANY CAN HAS HAD WAS ONE TWO NEW OLD GET PUT POST HEAD JSON YAML HTML HTTP HTTPS API URL URI SQL CSS XML TODO NOTE NOTES ERROR ERRORS WARNING INFO DEBUG TRUE FALSE NULL NONE USD EUR OK ID IDS FAQ PDF ASAP THANKS PLEASE YES STOP DONE FAIL FAILED PASS PASSED SKIP SKIPPED FIXME XXX TBD EOF UTF ASCII UUID".split(
+    " ",
+  ),
+);
 
 // Words that make the number after them an amount (`fare 185`, `refund of 250`).
-const moneyWords = /\b(?:price|prices|fare|fares|cost|costs|amount|total|balance|refund|refunded|fee|fees|paid|pay|payment|charge|charged|subtotal|credit|compensation|value)\s+(?:(?:of|is|was)\s+)?\$?$/i;
+const moneyWords =
+  /\b(?:price|prices|fare|fares|cost|costs|amount|total|balance|refund|refunded|fee|fees|paid|pay|payment|charge|charged|subtotal|credit|compensation|value)\s+(?:(?:of|is|was)\s+)?\$?$/i;
 // A key before its value: `"price": `, `price: `, `price=`.
 const keyBefore = /"?([A-Za-z_][A-Za-z0-9_]*)"?\s*[:=]\s*"?$/;
 const idKey = (key) => /(?:^id$|_id$|[a-z]Id$|number$|_code$|^code$|zip|phone)/i.test(key);
@@ -52,13 +58,18 @@ function canonical(raw, before) {
   if (token.length < 2 || token.length > 200) return undefined;
   // Amounts: grouping commas and a zero fraction do not make another amount.
   if (/^\d[\d,]*(\.\d+)?$/.test(token)) {
-    const amount = token.replace(/,/g, "").replace(/\.0+$/, "").replace(/(\.\d*?)0+$/, "$1");
+    const amount = token
+      .replace(/,/g, "")
+      .replace(/\.0+$/, "")
+      .replace(/(\.\d*?)0+$/, "$1");
     const key = signed ? undefined : keyBefore.exec(before)?.[1];
     if (key !== undefined && idKey(key)) return `id:${amount}`;
-    if (signed || key !== undefined || moneyWords.test(before) || /\.\d\d$/.test(token)) return amount.length >= 2 || amount.includes(".") ? `amount:${amount}` : undefined;
+    if (signed || key !== undefined || moneyWords.test(before) || /\.\d\d$/.test(token))
+      return amount.length >= 2 || amount.includes(".") ? `amount:${amount}` : undefined;
     return !token.includes(".") && !token.includes(",") && token.length >= 5 ? `id:${amount}` : undefined;
   }
-  if (/\d/.test(token)) return /[A-Za-z0-9]{2}/.test(token) && !/^\d+(st|nd|rd|th)$/.test(token) ? `id:${token}` : undefined;
+  if (/\d/.test(token))
+    return /[A-Za-z0-9]{2}/.test(token) && !/^\d+(st|nd|rd|th)$/.test(token) ? `id:${token}` : undefined;
   if (token.length < 3) return undefined;
   if (/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(token)) return `email:${token.toLowerCase()}`;
   if (/[A-Za-z]\/|\/[A-Za-z]/.test(token)) return `path:${token}`;
@@ -83,7 +94,13 @@ export function factsOf(text) {
     if (fact !== undefined) found.add(fact);
     // A dotted or slashed name also shows its parts: `models.Order` holds `Order`'s file `models`.
     const value = fact?.slice(fact.indexOf(":") + 1);
-    if (value !== undefined && !fact.startsWith("url:") && !fact.startsWith("amount:") && /[./]/.test(value) && /[A-Za-z]/.test(value)) {
+    if (
+      value !== undefined &&
+      !fact.startsWith("url:") &&
+      !fact.startsWith("amount:") &&
+      /[./]/.test(value) &&
+      /[A-Za-z]/.test(value)
+    ) {
       for (const part of value.split(/[./]/)) {
         const inner = part.length >= 3 ? canonical(part, "") : undefined;
         if (inner !== undefined) found.add(inner);
@@ -129,7 +146,8 @@ const partText = (part) =>
                 ? part.content.map((inner) => inner?.text ?? "").join("\n")
                 : ""
             : "");
-const contentText = (content) => (typeof content === "string" ? content : Array.isArray(content) ? content.map(partText).join("\n") : "");
+const contentText = (content) =>
+  typeof content === "string" ? content : Array.isArray(content) ? content.map(partText).join("\n") : "";
 
 const messageFactsCache = new WeakMap();
 /** Every fact a message holds: its text, its tool result, its tool calls' names and arguments. */
@@ -137,7 +155,9 @@ export function messageFacts(message) {
   const cached = messageFactsCache.get(message);
   if (cached) return cached;
   const facts = factsOf(contentText(message.content));
-  const calls = (message.tool_calls ?? []).flatMap((call) => factsOf(`${call.function?.name ?? ""} ${call.function?.arguments ?? ""}`));
+  const calls = (message.tool_calls ?? []).flatMap((call) =>
+    factsOf(`${call.function?.name ?? ""} ${call.function?.arguments ?? ""}`),
+  );
   const all = calls.length === 0 ? facts : [...facts, ...calls];
   messageFactsCache.set(message, all);
   return all;

@@ -11,7 +11,9 @@ import { loadTranscripts } from "./data.mjs";
 const { transcripts, source } = loadTranscripts();
 
 // Every transcript; `--long` keeps those of 8k billed tokens or more, where windows bite hardest.
-const selected = process.argv.includes("--long") ? transcripts.filter((t) => billedList(t.messages) >= 8000) : transcripts;
+const selected = process.argv.includes("--long")
+  ? transcripts.filter((t) => billedList(t.messages) >= 8000)
+  : transcripts;
 const isRequest = (m) => m.role === "user";
 
 // A deterministic summarizer that does what a model told the limit would: it writes less than it
@@ -20,7 +22,9 @@ const isRequest = (m) => m.role === "user";
 function summarizerFor(count) {
   return (older, context) => {
     const text = `${context.previousSummary ?? ""}\n${renderTranscript(older, { maxResultChars: 200 })}`.trim();
-    const fits = (length) => count([{ role: "system", content: `[Summary of earlier conversation]\n${text.slice(0, length)}` }]) <= context.maxSummaryTokens * 0.8;
+    const fits = (length) =>
+      count([{ role: "system", content: `[Summary of earlier conversation]\n${text.slice(0, length)}` }]) <=
+      context.maxSummaryTokens * 0.8;
     let low = 1;
     let high = Math.max(1, Math.floor(text.length / 2));
     while (low < high) {
@@ -32,7 +36,7 @@ function summarizerFor(count) {
   };
 }
 // The o200k size of a summary of a few words, what the hook itself keeps room for.
-const smallestSummary = o200k("[Summary of earlier conversation]\n" + "a few words ".repeat(5)) + 4;
+const smallestSummary = o200k(`[Summary of earlier conversation]\n${"a few words ".repeat(5)}`) + 4;
 
 const ladders = {
   "no in-turn split, no truncation": { ladder: { splitInsideTurn: false, truncateToolResults: false } },
@@ -58,11 +62,21 @@ async function replay({ messages }, share, ladder, counter) {
     keepTail: Math.floor(window / 2),
     summarize: summarizerFor(counted),
     onError: "skip",
-    events: { onSkipped: (event) => event.reason === "error" && failures.push(event.error), onCompacted: (event) => (compactedTo = event.tokensAfter) },
+    events: {
+      onSkipped: (event) => event.reason === "error" && failures.push(event.error),
+      onCompacted: (event) => (compactedTo = event.tokensAfter),
+    },
     ...(countTokens ? { countTokens } : {}),
     ...ladders[ladder],
   });
-  const stats = { requests: 0, over: { undercount: 0, unavoidable: 0, other: 0 }, worst: 0, worstAvoidable: 0, summarizeFailures: 0, hookMs: 0 };
+  const stats = {
+    requests: 0,
+    over: { undercount: 0, unavoidable: 0, other: 0 },
+    worst: 0,
+    worstAvoidable: 0,
+    summarizeFailures: 0,
+    hookMs: 0,
+  };
   let working = [];
   // What the provider reported for the last request: the request that held the first `messageCount` messages.
   let lastRequest;
@@ -86,7 +100,15 @@ async function replay({ messages }, share, ladder, counter) {
         if (system + (request ? billed(request) : 0) + smallestSummary > window) stats.over.unavoidable++;
         else {
           stats.worstAvoidable = Math.max(stats.worstAvoidable, truth / window - 1);
-          const hookCount = compactedTo ?? (usage.usage ? planCompaction(working, { maxTokens: window, usage: usage.usage, ...(countTokens ? { countTokens } : {}) }).tokensBefore : counted(working));
+          const hookCount =
+            compactedTo ??
+            (usage.usage
+              ? planCompaction(working, {
+                  maxTokens: window,
+                  usage: usage.usage,
+                  ...(countTokens ? { countTokens } : {}),
+                }).tokensBefore
+              : counted(working));
           if (hookCount <= window) stats.over.undercount++;
           else stats.over.other++;
         }
@@ -98,15 +120,45 @@ async function replay({ messages }, share, ladder, counter) {
   return stats;
 }
 
-const results = { date: new Date().toISOString(), node: process.version, source, transcripts: selected.length, onlyLong: process.argv.includes("--long"), runs: [] };
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  source,
+  transcripts: selected.length,
+  onlyLong: process.argv.includes("--long"),
+  runs: [],
+};
 const datasets = [...new Set(selected.map((t) => t.dataset))];
 console.log(`bench:fit — ${selected.length} transcripts (${source}); o200k as the provider's count\n`);
-console.log(["window", "ladder", "counter", "dataset", "requests", "over", "under-count", "unavoidable", "other", "worst", "worst avoidable", "summary failures", "hook ms/request"].join(" | "));
+console.log(
+  [
+    "window",
+    "ladder",
+    "counter",
+    "dataset",
+    "requests",
+    "over",
+    "under-count",
+    "unavoidable",
+    "other",
+    "worst",
+    "worst avoidable",
+    "summary failures",
+    "hook ms/request",
+  ].join(" | "),
+);
 for (const share of [0.4, 0.25]) {
   for (const ladder of Object.keys(ladders)) {
     for (const counter of Object.keys(counters)) {
       for (const dataset of datasets) {
-        const total = { requests: 0, over: { undercount: 0, unavoidable: 0, other: 0 }, worst: 0, worstAvoidable: 0, summarizeFailures: 0, hookMs: 0 };
+        const total = {
+          requests: 0,
+          over: { undercount: 0, unavoidable: 0, other: 0 },
+          worst: 0,
+          worstAvoidable: 0,
+          summarizeFailures: 0,
+          hookMs: 0,
+        };
         for (const transcript of selected.filter((t) => t.dataset === dataset)) {
           const stats = await replay(transcript, share, ladder, counter);
           total.requests += stats.requests;
@@ -117,12 +169,37 @@ for (const share of [0.4, 0.25]) {
           total.hookMs += stats.hookMs;
         }
         const over = total.over.undercount + total.over.unavoidable + total.over.other;
-        const run = { window: share, ladder, counter, dataset, transcripts: selected.filter((t) => t.dataset === dataset).length, ...total, overTotal: over, hookMsPerRequest: total.hookMs / Math.max(1, total.requests) };
+        const run = {
+          window: share,
+          ladder,
+          counter,
+          dataset,
+          transcripts: selected.filter((t) => t.dataset === dataset).length,
+          ...total,
+          overTotal: over,
+          hookMsPerRequest: total.hookMs / Math.max(1, total.requests),
+        };
         results.runs.push(run);
-        console.log([`${share * 100}%`, ladder, counter, dataset, total.requests, over, total.over.undercount, total.over.unavoidable, total.over.other, `+${(total.worst * 100).toFixed(0)}%`, `+${(total.worstAvoidable * 100).toFixed(0)}%`, total.summarizeFailures, run.hookMsPerRequest.toFixed(2)].join(" | "));
+        console.log(
+          [
+            `${share * 100}%`,
+            ladder,
+            counter,
+            dataset,
+            total.requests,
+            over,
+            total.over.undercount,
+            total.over.unavoidable,
+            total.over.other,
+            `+${(total.worst * 100).toFixed(0)}%`,
+            `+${(total.worstAvoidable * 100).toFixed(0)}%`,
+            total.summarizeFailures,
+            run.hookMsPerRequest.toFixed(2),
+          ].join(" | "),
+        );
       }
     }
   }
 }
-writeFileSync(new URL("./fit.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");
+writeFileSync(new URL("./fit.json", import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 console.log("\nwrote bench/fit.json");

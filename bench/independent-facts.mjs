@@ -22,7 +22,9 @@
 // results a string (JSON or prose).
 
 const MONEY_WORDS = new Set(
-  "price prices fare fares cost costs amount amounts total totals balance refund refunds refunded fee fees paid pay payment charge charged charges subtotal credit credits compensation value worth usd dollar dollars".split(" "),
+  "price prices fare fares cost costs amount amounts total totals balance refund refunds refunded fee fees paid pay payment charge charged charges subtotal credit credits compensation value worth usd dollar dollars".split(
+    " ",
+  ),
 );
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
@@ -31,12 +33,41 @@ const isUpper = (c) => c >= 65 && c <= 90;
 const isLower = (c) => c >= 97 && c <= 122;
 const isLetter = (c) => isUpper(c) || isLower(c);
 // Characters a token is made of; its end's punctuation is trimmed afterwards.
-const inToken = (c) => isLetter(c) || isDigit(c) || c === 95 || c === 35 || c === 36 || c === 46 || c === 44 || c === 45 || c === 47 || c === 64 || c === 58 || c === 126 || c === 43 || c === 37 || c === 63 || c === 61 || c === 38;
+const inToken = (c) =>
+  isLetter(c) ||
+  isDigit(c) ||
+  c === 95 ||
+  c === 35 ||
+  c === 36 ||
+  c === 46 ||
+  c === 44 ||
+  c === 45 ||
+  c === 47 ||
+  c === 64 ||
+  c === 58 ||
+  c === 126 ||
+  c === 43 ||
+  c === 37 ||
+  c === 63 ||
+  c === 61 ||
+  c === 38;
 
 /** An id-like field name: its numbers are ids, not amounts. */
 function idField(field) {
   const f = field.toLowerCase();
-  return f === "id" || f.endsWith("_id") || f.endsWith("id") && f.length > 2 && /[a-z]Id$/.test(field) || f.endsWith("_number") || f.endsWith("number") || f === "zip" || f.endsWith("zip") || f.endsWith("_code") || f === "code" || f.includes("phone") || f === "ssn";
+  return (
+    f === "id" ||
+    f.endsWith("_id") ||
+    (f.endsWith("id") && f.length > 2 && /[a-z]Id$/.test(field)) ||
+    f.endsWith("_number") ||
+    f.endsWith("number") ||
+    f === "zip" ||
+    f.endsWith("zip") ||
+    f.endsWith("_code") ||
+    f === "code" ||
+    f.includes("phone") ||
+    f === "ssn"
+  );
 }
 
 /** `185`, `185.00`, `1,234.50` → `185`, `185`, `1234.5`. */
@@ -56,7 +87,12 @@ function numberFact(raw, field, before, after, add) {
     if (digits.length >= 2) add("id", num);
     return;
   }
-  const money = signed || (field !== undefined) || (before !== undefined && MONEY_WORDS.has(before.toLowerCase())) || (after !== undefined && /^(usd|dollars?)$/i.test(after)) || /^\d[\d,]*\.\d\d$/.test(num);
+  const money =
+    signed ||
+    field !== undefined ||
+    (before !== undefined && MONEY_WORDS.has(before.toLowerCase())) ||
+    (after !== undefined && /^(usd|dollars?)$/i.test(after)) ||
+    /^\d[\d,]*\.\d\d$/.test(num);
   if (money) {
     const value = amountValue(num);
     if (value.length >= 2 || value.includes(".")) add("amount", value);
@@ -77,10 +113,25 @@ function tokenFact(token, add) {
   if (clock) return add("time", `${Number(clock[1])}:${clock[2]}`);
   if (/^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$/.test(token)) return add("email", token.toLowerCase());
   const bare = token.replace(/^[#~]+/, "");
-  if (/[0-9]/.test(bare) && /[A-Za-z]/.test(bare) && !bare.includes("/") && !/^\d+(\.\d+)?(ms|s|kb|mb|gb|px|%|st|nd|rd|th|am|pm|h|m|d|x)$/i.test(bare)) return add("id", bare);
+  if (
+    /[0-9]/.test(bare) &&
+    /[A-Za-z]/.test(bare) &&
+    !bare.includes("/") &&
+    !/^\d+(\.\d+)?(ms|s|kb|mb|gb|px|%|st|nd|rd|th|am|pm|h|m|d|x)$/i.test(bare)
+  )
+    return add("id", bare);
   if (/[A-Za-z]\/|\/[A-Za-z]/.test(bare)) return add("path", bare.replace(/^\.\//, ""));
-  if (/^[A-Za-z_][A-Za-z0-9_-]*\.(py|js|ts|tsx|jsx|mjs|json|md|txt|yml|yaml|toml|cfg|ini|rs|go|java|c|h|cpp|rb|sh|html|css|csv|xml|lock)$/.test(bare)) return add("path", bare);
-  if (/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(bare) && /[a-z]/.test(bare) && !/^(e\.g|i\.e|etc)$/i.test(bare)) {
+  if (
+    /^[A-Za-z_][A-Za-z0-9_-]*\.(py|js|ts|tsx|jsx|mjs|json|md|txt|yml|yaml|toml|cfg|ini|rs|go|java|c|h|cpp|rb|sh|html|css|csv|xml|lock)$/.test(
+      bare,
+    )
+  )
+    return add("path", bare);
+  if (
+    /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(bare) &&
+    /[a-z]/.test(bare) &&
+    !/^(e\.g|i\.e|etc)$/i.test(bare)
+  ) {
     add("name", bare);
     for (const part of bare.split(".")) if (part.length >= 3) nameFact(part, add);
     return;
@@ -115,7 +166,16 @@ export function textFacts(text, add) {
   for (let t = 0; t + 1 < tokens.length; t++) {
     const word = text.slice(tokens[t][0], tokens[t][1]).replace(/\.$/, "").toLowerCase();
     const month = MONTHS.indexOf(word.slice(0, 3));
-    if (month === -1 || !(word.length === 3 || "january february march april may june july august september october november december sept".split(" ").includes(word))) continue;
+    if (
+      month === -1 ||
+      !(
+        word.length === 3 ||
+        "january february march april may june july august september october november december sept"
+          .split(" ")
+          .includes(word)
+      )
+    )
+      continue;
     if (tokens[t + 1][0] - tokens[t][1] !== 1) continue;
     const day = /^(\d{1,2})(?:st|nd|rd|th)?[,.]?$/.exec(text.slice(tokens[t + 1][0], tokens[t + 1][1]));
     if (day && Number(day[1]) >= 1 && Number(day[1]) <= 31) add("date", `${MONTHS[month]} ${Number(day[1])}`);
@@ -133,18 +193,25 @@ export function textFacts(text, add) {
       token = glued[2];
     }
     token = token.replace(/[.,:;?!=&%+\-/]+$/, "");
-    if (token === "" ) continue;
+    if (token === "") continue;
     if (field === undefined) {
       // `"price": 185`, `price: 185`, `price = 185`: the word before, ended by a colon or `=`.
       const gap = text.slice(t > 0 ? tokens[t - 1][1] : 0, s);
       const prev = t > 0 ? text.slice(tokens[t - 1][0], tokens[t - 1][1]) : "";
       const keyed = /^([A-Za-z_][A-Za-z0-9_]*)[:=]$/.exec(prev);
       if (keyed && /^\s*["']?$/.test(gap)) field = keyed[1];
-      else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(prev) && /^["']?\s*[:=]\s*["']?$/.test(gap) && /[:=]/.test(gap)) field = prev;
+      else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(prev) && /^["']?\s*[:=]\s*["']?$/.test(gap) && /[:=]/.test(gap))
+        field = prev;
     }
     const before = t > 0 ? text.slice(tokens[t - 1][0], tokens[t - 1][1]).replace(/[.,:;]+$/, "") : undefined;
-    const beforeTwo = t > 1 && /^(of|is|was|at|for)$/i.test(before ?? "") ? text.slice(tokens[t - 2][0], tokens[t - 2][1]).replace(/[.,:;]+$/, "") : undefined;
-    const after = t + 1 < tokens.length && tokens[t + 1][0] - e <= 1 ? text.slice(tokens[t + 1][0], tokens[t + 1][1]).replace(/[.,:;]+$/, "") : undefined;
+    const beforeTwo =
+      t > 1 && /^(of|is|was|at|for)$/i.test(before ?? "")
+        ? text.slice(tokens[t - 2][0], tokens[t - 2][1]).replace(/[.,:;]+$/, "")
+        : undefined;
+    const after =
+      t + 1 < tokens.length && tokens[t + 1][0] - e <= 1
+        ? text.slice(tokens[t + 1][0], tokens[t + 1][1]).replace(/[.,:;]+$/, "")
+        : undefined;
     if (/^\$?[\d,.]+$/.test(token) && /\d/.test(token)) {
       numberFact(token, field, beforeTwo ?? before, after, add);
       continue;
@@ -197,7 +264,8 @@ export function messageFacts(message) {
   const add = (kind, value) => found.add(`${kind}:${value}`);
   const content = message.content;
   if (typeof content === "string") (message.role === "tool" ? payloadFacts : textFacts)(content, add);
-  else if (Array.isArray(content)) for (const part of content) if (typeof part?.text === "string") textFacts(part.text, add);
+  else if (Array.isArray(content))
+    for (const part of content) if (typeof part?.text === "string") textFacts(part.text, add);
   for (const call of message.tool_calls ?? []) payloadFacts(call.function?.arguments ?? "", add);
   const list = [...found];
   cache.set(message, list);

@@ -12,7 +12,14 @@ import { adversarialTexts, untrustedTextPaths } from "../test/support/adversaria
 const SMALL = 1 << 18;
 const LARGE = 1 << 20;
 const LIMIT = 2.5;
-const paths = untrustedTextPaths({ buildSummaryPrompt, compact, extractiveSummary, planCompaction, renderTranscript, statefulCompactor });
+const paths = untrustedTextPaths({
+  buildSummaryPrompt,
+  compact,
+  extractiveSummary,
+  planCompaction,
+  renderTranscript,
+  statefulCompactor,
+});
 const small = adversarialTexts(SMALL);
 const large = adversarialTexts(LARGE);
 
@@ -33,14 +40,24 @@ async function fastest(run) {
  * per word reads the whole archive 333 times, and a single pass reads it once.
  */
 const letters = "abcdefghijklmnopqrstuvwxyz";
-const twoLetterWords = Array.from({ length: 333 }, (_, index) => `${letters[index % 26]}${letters[Math.floor(index / 26) % 26]}`);
+const twoLetterWords = Array.from(
+  { length: 333 },
+  (_, index) => `${letters[index % 26]}${letters[Math.floor(index / 26) % 26]}`,
+);
 async function archivedForRecall(bytes) {
   const text = twoLetterWords.slice(0, -1).join(", ");
   const count = Math.ceil(bytes / text.length);
   const history = [{ role: "system", content: "s" }];
-  for (let index = 0; index < count; index++) history.push({ role: "user", content: `${index}: ${text}` }, { role: "assistant", content: "ok" });
+  for (let index = 0; index < count; index++)
+    history.push({ role: "user", content: `${index}: ${text}` }, { role: "assistant", content: "ok" });
   history.push({ role: "user", content: "go on" });
-  const stateful = statefulCompactor({ maxTokens: 2_000, keepTail: 100, summarize: () => "s", archive: { maxBytes: 16 << 20 }, conversationId: "words" });
+  const stateful = statefulCompactor({
+    maxTokens: 2_000,
+    keepTail: 100,
+    summarize: () => "s",
+    archive: { maxBytes: 16 << 20 },
+    conversationId: "words",
+  });
   await stateful(history);
   return (query) => stateful.recall(query);
 }
@@ -53,7 +70,12 @@ const rows = [];
   const recall = await archivedForRecall(LARGE);
   const oneWordMs = await fastest(() => recall("zz"));
   const wordsMs = await fastest(() => recall(twoLetterWords.join(" ")));
-  rows.push({ path: "recall of 333 two-letter words", input: "an archive holding all but one, over one word", msPerMegabyte: Math.round(wordsMs), ratio: Number((wordsMs / Math.max(oneWordMs, 20)).toFixed(2)) });
+  rows.push({
+    path: "recall of 333 two-letter words",
+    input: "an archive holding all but one, over one word",
+    msPerMegabyte: Math.round(wordsMs),
+    ratio: Number((wordsMs / Math.max(oneWordMs, 20)).toFixed(2)),
+  });
   // The size an archive has by default at most: what one such recall holds the event loop for.
   const full = await archivedForRecall(7.9 * (1 << 20));
   const started = performance.now();
@@ -74,8 +96,14 @@ for (const [path, run] of only ? [] : Object.entries(paths)) {
 const over = rows.filter((row) => row.ratio > LIMIT);
 console.table(rows);
 // `--recall-only` times the recall rows alone, and leaves the figures of the full run as they are.
-if (!only) writeFileSync(new URL("./linear-time.json", import.meta.url), JSON.stringify({ date: new Date().toISOString(), limit: LIMIT, rows }, null, 2) + "\n");
-console.log(`\n${only ? "" : "wrote bench/linear-time.json; "}largest ratio ${Math.max(...rows.map((row) => row.ratio)).toFixed(2)} (limit ${LIMIT})`);
+if (!only)
+  writeFileSync(
+    new URL("./linear-time.json", import.meta.url),
+    `${JSON.stringify({ date: new Date().toISOString(), limit: LIMIT, rows }, null, 2)}\n`,
+  );
+console.log(
+  `\n${only ? "" : "wrote bench/linear-time.json; "}largest ratio ${Math.max(...rows.map((row) => row.ratio)).toFixed(2)} (limit ${LIMIT})`,
+);
 if (over.length > 0) {
   console.error(`more than linear: ${over.map((row) => `${row.path} on ${row.input} (${row.ratio})`).join(", ")}`);
   process.exitCode = 1;

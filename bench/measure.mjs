@@ -61,7 +61,12 @@ export function timeSlow(task, samples = 3) {
 
 function summarize(values) {
   const sorted = [...values].sort((a, b) => a - b);
-  const stats = { median: sorted[Math.floor(sorted.length / 2)], min: sorted[0], max: sorted[sorted.length - 1], samples: values.length };
+  const stats = {
+    median: sorted[Math.floor(sorted.length / 2)],
+    min: sorted[0],
+    max: sorted[sorted.length - 1],
+    samples: values.length,
+  };
   // The samples in the order taken, for `pairedRatio` (left out of the results file).
   Object.defineProperty(stats, "times", { value: values, enumerable: false });
   return stats;

@@ -36,12 +36,21 @@ import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base";
 const linesOf = (file) => {
   const raw = readFileSync(file);
   const text = file.endsWith(".gz") ? gunzipSync(raw).toString("utf8") : raw.toString("utf8");
-  return text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
+  return text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line));
 };
 
-const blocksOf = (content) => (typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : []);
+const blocksOf = (content) =>
+  typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : [];
 
-const noResult = (id) => ({ type: "tool_result", tool_use_id: id, content: "[the session recorded no result for this call]", is_error: true });
+const noResult = (id) => ({
+  type: "tool_result",
+  tool_use_id: id,
+  content: "[the session recorded no result for this call]",
+  is_error: true,
+});
 const isBlankText = (block) => block.type === "text" && (typeof block.text !== "string" || block.text.trim() === "");
 
 /** An Anthropic request's messages under construction; a message is never mutated once pushed, so a call's snapshot stays as it was. */
@@ -53,15 +62,27 @@ function anthropicHistory(counts) {
   const callsOfLatest = () => {
     const index = last()?.role === "assistant" ? messages.length - 1 : messages.length - 2;
     const assistant = messages[index];
-    return assistant?.role === "assistant" ? assistant.content.filter((b) => b.type === "tool_use").map((b) => b.id) : [];
+    return assistant?.role === "assistant"
+      ? assistant.content.filter((b) => b.type === "tool_use").map((b) => b.id)
+      : [];
   };
-  const answered = () => new Set(last()?.role === "user" ? last().content.filter((b) => b.type === "tool_result").map((b) => b.tool_use_id) : []);
+  const answered = () =>
+    new Set(
+      last()?.role === "user"
+        ? last()
+            .content.filter((b) => b.type === "tool_result")
+            .map((b) => b.tool_use_id)
+        : [],
+    );
   const push = (role, blocks) => {
     if (blocks.length === 0) return;
     const previous = last();
     if (previous?.role === role) {
       // Tool results lead the user turn that answers calls (the API refuses text before them).
-      const merged = role === "user" ? [...previous.content, ...blocks].sort((a, b) => (b.type === "tool_result") - (a.type === "tool_result")) : [...previous.content, ...blocks];
+      const merged =
+        role === "user"
+          ? [...previous.content, ...blocks].sort((a, b) => (b.type === "tool_result") - (a.type === "tool_result"))
+          : [...previous.content, ...blocks];
       messages[messages.length - 1] = { role, content: merged };
     } else messages.push({ role, content: blocks });
   };
@@ -92,7 +113,9 @@ function anthropicHistory(counts) {
       let blocks = content.filter((block) => !isBlankText(block) || (counts.blankText++, false));
       const calls = new Set(callsOfLatest());
       // A result whose call is not in this history (the session was resumed from another log) is left out.
-      blocks = blocks.filter((block) => block.type !== "tool_result" || calls.has(block.tool_use_id) || (counts.orphanResults++, false));
+      blocks = blocks.filter(
+        (block) => block.type !== "tool_result" || calls.has(block.tool_use_id) || (counts.orphanResults++, false),
+      );
       // Results of calls still open come before it: `push` keeps tool results first in the turn.
       push("user", blocks);
     },
@@ -107,7 +130,10 @@ function anthropicHistory(counts) {
       replyAt = messages.length;
     },
     assistant(content) {
-      push("assistant", content.filter((block) => !isBlankText(block) || (counts.blankText++, false)));
+      push(
+        "assistant",
+        content.filter((block) => !isBlankText(block) || (counts.blankText++, false)),
+      );
     },
     /** More blocks of the reply being written, after the results of its first calls came in (Claude Code runs a call while the reply streams). */
     continueReply(content) {
@@ -125,7 +151,8 @@ function anthropicHistory(counts) {
   };
 }
 
-const totalInput = (usage) => (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
+const totalInput = (usage) =>
+  (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
 
 /**
  * A Claude Code session as its model calls. `calls[i].messages` is the Messages `messages` array
@@ -135,7 +162,17 @@ const totalInput = (usage) => (usage?.input_tokens ?? 0) + (usage?.cache_creatio
  * replaced, `preTokens`, its summary text, and the index of the first call after it.
  */
 export function readClaudeCode(file) {
-  const counts = { sidechainLines: 0, synthetic: 0, transcriptOnly: 0, interleavedReplies: 0, missingResults: 0, joinedReplies: 0, blankText: 0, orphanResults: 0, trailingThinking: 0 };
+  const counts = {
+    sidechainLines: 0,
+    synthetic: 0,
+    transcriptOnly: 0,
+    interleavedReplies: 0,
+    missingResults: 0,
+    joinedReplies: 0,
+    blankText: 0,
+    orphanResults: 0,
+    trailingThinking: 0,
+  };
   const sent = anthropicHistory({ ...counts });
   const stream = anthropicHistory(counts);
   const calls = [];
@@ -148,7 +185,14 @@ export function readClaudeCode(file) {
       continue;
     }
     if (line.type === "system" && line.subtype === "compact_boundary") {
-      pending = { before: sent.messages.slice(), at: stream.messages.length, preTokens: line.compactMetadata?.preTokens, trigger: line.compactMetadata?.trigger, firstCall: calls.length, summary: "" };
+      pending = {
+        before: sent.messages.slice(),
+        at: stream.messages.length,
+        preTokens: line.compactMetadata?.preTokens,
+        trigger: line.compactMetadata?.trigger,
+        firstCall: calls.length,
+        summary: "",
+      };
       compactions.push(pending);
       sent.reset();
       open = undefined;
@@ -189,18 +233,38 @@ export function readClaudeCode(file) {
     stream.closeTurn();
     open = message.id;
     const usage = message.usage ?? {};
-    calls.push({ messages: sent.messages.slice(), at: stream.messages.length, usage: { input: usage.input_tokens ?? 0, cacheCreation: usage.cache_creation_input_tokens ?? 0, cacheRead: usage.cache_read_input_tokens ?? 0, total: totalInput(usage) } });
+    calls.push({
+      messages: sent.messages.slice(),
+      at: stream.messages.length,
+      usage: {
+        input: usage.input_tokens ?? 0,
+        cacheCreation: usage.cache_creation_input_tokens ?? 0,
+        cacheRead: usage.cache_read_input_tokens ?? 0,
+        total: totalInput(usage),
+      },
+    });
     pending = undefined;
     sent.assistant(blocks);
     stream.assistant(blocks);
   }
-  return { name: basename(file).replace(/\.jsonl(\.gz)?$/, ""), kind: "claude-code", calls, stream: stream.messages, compactions, counts };
+  return {
+    name: basename(file).replace(/\.jsonl(\.gz)?$/, ""),
+    kind: "claude-code",
+    calls,
+    stream: stream.messages,
+    compactions,
+    counts,
+  };
 }
 
 /** pi sends a `bashExecution` entry as a user message (the command and what it printed). */
 const piMessage = (message) =>
   message.role === "bashExecution"
-    ? { role: "user", content: [{ type: "text", text: `Ran \`${message.command}\`\n\`\`\`\n${message.output ?? ""}\n\`\`\`` }], timestamp: message.timestamp }
+    ? {
+        role: "user",
+        content: [{ type: "text", text: `Ran \`${message.command}\`\n\`\`\`\n${message.output ?? ""}\n\`\`\`` }],
+        timestamp: message.timestamp,
+      }
     : message;
 
 /**
@@ -214,14 +278,27 @@ export function readPi(file) {
   const compactions = [];
   for (const entry of linesOf(file)) {
     if (entry.type === "compaction") {
-      compactions.push({ at: stream.length, preTokens: entry.tokensBefore, summary: entry.summary ?? "", firstCall: calls.length });
+      compactions.push({
+        at: stream.length,
+        preTokens: entry.tokensBefore,
+        summary: entry.summary ?? "",
+        firstCall: calls.length,
+      });
       continue;
     }
     if (entry.type !== "message" || !entry.message) continue;
     const message = piMessage(entry.message);
     if (message.role === "assistant") {
       const usage = message.usage ?? {};
-      calls.push({ at: stream.length, usage: { input: usage.input ?? 0, cacheCreation: usage.cacheWrite ?? 0, cacheRead: usage.cacheRead ?? 0, total: (usage.input ?? 0) + (usage.cacheWrite ?? 0) + (usage.cacheRead ?? 0) } });
+      calls.push({
+        at: stream.length,
+        usage: {
+          input: usage.input ?? 0,
+          cacheCreation: usage.cacheWrite ?? 0,
+          cacheRead: usage.cacheRead ?? 0,
+          total: (usage.input ?? 0) + (usage.cacheWrite ?? 0) + (usage.cacheRead ?? 0),
+        },
+      });
     }
     stream.push(message);
   }
@@ -247,8 +324,20 @@ export function piToAnthropic(messages) {
   let pending = [];
   const answerPending = () => {
     const last = out[out.length - 1];
-    const done = new Set(last?.role === "user" ? last.content.filter((b) => b.type === "tool_result").map((b) => b.tool_use_id) : []);
-    push("user", pending.filter((id) => !done.has(id)).map((id) => ({ type: "tool_result", tool_use_id: id, content: [{ type: "text", text: "No result provided" }], is_error: true })));
+    const done = new Set(
+      last?.role === "user" ? last.content.filter((b) => b.type === "tool_result").map((b) => b.tool_use_id) : [],
+    );
+    push(
+      "user",
+      pending
+        .filter((id) => !done.has(id))
+        .map((id) => ({
+          type: "tool_result",
+          tool_use_id: id,
+          content: [{ type: "text", text: "No result provided" }],
+          is_error: true,
+        })),
+    );
     pending = [];
   };
   for (const message of messages) {
@@ -260,20 +349,38 @@ export function piToAnthropic(messages) {
         if (part.type === "thinking") {
           if (part.redacted) return [{ type: "redacted_thinking", data: part.thinkingSignature }];
           if (part.thinking.trim() === "") return [];
-          return part.thinkingSignature ? [{ type: "thinking", thinking: part.thinking, signature: part.thinkingSignature }] : [{ type: "text", text: part.thinking }];
+          return part.thinkingSignature
+            ? [{ type: "thinking", thinking: part.thinking, signature: part.thinkingSignature }]
+            : [{ type: "text", text: part.thinking }];
         }
-        if (part.type === "toolCall") return [{ type: "tool_use", id: part.id, name: part.name, input: part.arguments ?? {} }];
+        if (part.type === "toolCall")
+          return [{ type: "tool_use", id: part.id, name: part.name, input: part.arguments ?? {} }];
         return [];
       });
       pending = blocks.filter((b) => b.type === "tool_use").map((b) => b.id);
       push("assistant", blocks);
     } else if (message.role === "toolResult") {
-      const content = message.content.map((part) => (part.type === "image" ? { type: "image", source: { type: "base64", media_type: part.mimeType, data: part.data } } : { type: "text", text: part.text }));
-      push("user", [{ type: "tool_result", tool_use_id: message.toolCallId, content, is_error: message.isError === true }]);
+      const content = message.content.map((part) =>
+        part.type === "image"
+          ? { type: "image", source: { type: "base64", media_type: part.mimeType, data: part.data } }
+          : { type: "text", text: part.text },
+      );
+      push("user", [
+        { type: "tool_result", tool_use_id: message.toolCallId, content, is_error: message.isError === true },
+      ]);
     } else {
       answerPending();
       const parts = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
-      push("user", parts.flatMap((part) => (part.type === "image" ? [{ type: "image", source: { type: "base64", media_type: part.mimeType, data: part.data } }] : part.text.trim() === "" ? [] : [{ type: "text", text: part.text }])));
+      push(
+        "user",
+        parts.flatMap((part) =>
+          part.type === "image"
+            ? [{ type: "image", source: { type: "base64", media_type: part.mimeType, data: part.data } }]
+            : part.text.trim() === ""
+              ? []
+              : [{ type: "text", text: part.text }],
+        ),
+      );
     }
   }
   return out;
@@ -291,7 +398,10 @@ const partTokens = (part) => {
   if (part?.type === "redacted_thinking") return Math.ceil(String(part.data ?? "").length / 4);
   if (part?.type === "tool_use") return o200k(`${part.name}${JSON.stringify(part.input ?? {})}`);
   if (part?.type === "toolCall") return o200k(`${part.name}${JSON.stringify(part.arguments ?? {})}`);
-  if (part?.type === "tool_result") return typeof part.content === "string" ? o200k(part.content) : (part.content ?? []).reduce((sum, inner) => sum + partTokens(inner), 0);
+  if (part?.type === "tool_result")
+    return typeof part.content === "string"
+      ? o200k(part.content)
+      : (part.content ?? []).reduce((sum, inner) => sum + partTokens(inner), 0);
   return 0;
 };
 const counted = new WeakMap();
@@ -303,7 +413,13 @@ export function billed(message) {
   let count = counted.get(message);
   if (count !== undefined) return count;
   const content = message.content;
-  count = 4 + (typeof content === "string" ? o200k(content) : Array.isArray(content) ? content.reduce((sum, part) => sum + partTokens(part), 0) : 0);
+  count =
+    4 +
+    (typeof content === "string"
+      ? o200k(content)
+      : Array.isArray(content)
+        ? content.reduce((sum, part) => sum + partTokens(part), 0)
+        : 0);
   counted.set(message, count);
   return count;
 }
@@ -330,17 +446,27 @@ export function fixedPart(session) {
 export const signedBlocks = (messages) =>
   messages.flatMap((message) =>
     Array.isArray(message.content)
-      ? message.content.filter((b) => (b?.type === "thinking" && (b.signature || b.thinkingSignature || b.redacted)) || b?.type === "redacted_thinking")
+      ? message.content.filter(
+          (b) =>
+            (b?.type === "thinking" && (b.signature || b.thinkingSignature || b.redacted)) ||
+            b?.type === "redacted_thinking",
+        )
       : [],
   );
 
 /** Every session file of a folder laid out as `claude-code/` and `pi/`, read. */
 export function loadSessions(dir) {
   const sessions = [];
-  for (const [kind, read] of [["claude-code", readClaudeCode], ["pi", readPi]]) {
+  for (const [kind, read] of [
+    ["claude-code", readClaudeCode],
+    ["pi", readPi],
+  ]) {
     const folder = join(dir, kind);
     if (!existsSync(folder)) continue;
-    for (const file of readdirSync(folder).filter((f) => /\.jsonl(\.gz)?$/.test(f)).sort()) sessions.push(read(join(folder, file)));
+    for (const file of readdirSync(folder)
+      .filter((f) => /\.jsonl(\.gz)?$/.test(f))
+      .sort())
+      sessions.push(read(join(folder, file)));
   }
   return sessions;
 }
@@ -356,18 +482,40 @@ export function loadSessions(dir) {
  */
 export function anthropicToChat(messages, prefix = "") {
   const out = [];
-  const textOf = (content) => (typeof content === "string" ? content : (content ?? []).map((b) => (b?.type === "text" ? b.text : b?.type === "image" ? "[image]" : "")).join("\n"));
+  const textOf = (content) =>
+    typeof content === "string"
+      ? content
+      : (content ?? []).map((b) => (b?.type === "text" ? b.text : b?.type === "image" ? "[image]" : "")).join("\n");
   for (const message of messages) {
-    const blocks = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content ?? [];
+    const blocks =
+      typeof message.content === "string" ? [{ type: "text", text: message.content }] : (message.content ?? []);
     if (message.role === "assistant") {
-      const text = blocks.filter((b) => b.type === "text").map((b) => b.text).join("\n");
-      const calls = blocks.filter((b) => b.type === "tool_use").map((b) => ({ id: prefix + b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }));
+      const text = blocks
+        .filter((b) => b.type === "text")
+        .map((b) => b.text)
+        .join("\n");
+      const calls = blocks
+        .filter((b) => b.type === "tool_use")
+        .map((b) => ({
+          id: prefix + b.id,
+          type: "function",
+          function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) },
+        }));
       if (text === "" && calls.length === 0) continue;
-      out.push(calls.length > 0 ? { role: "assistant", content: text, tool_calls: calls } : { role: "assistant", content: text });
+      out.push(
+        calls.length > 0
+          ? { role: "assistant", content: text, tool_calls: calls }
+          : { role: "assistant", content: text },
+      );
       continue;
     }
-    for (const block of blocks) if (block.type === "tool_result") out.push({ role: "tool", tool_call_id: prefix + block.tool_use_id, content: textOf(block.content) });
-    const text = blocks.filter((b) => b.type !== "tool_result").map((b) => (b.type === "text" ? b.text : b.type === "image" ? "[image]" : "")).join("\n");
+    for (const block of blocks)
+      if (block.type === "tool_result")
+        out.push({ role: "tool", tool_call_id: prefix + block.tool_use_id, content: textOf(block.content) });
+    const text = blocks
+      .filter((b) => b.type !== "tool_result")
+      .map((b) => (b.type === "text" ? b.text : b.type === "image" ? "[image]" : ""))
+      .join("\n");
     if (text.trim() !== "") out.push({ role: "user", content: text });
   }
   return out;

@@ -12,7 +12,16 @@ import { build } from "esbuild";
 
 const root = new URL("..", import.meta.url).pathname;
 // Every framework the package has as a peer: never ours to ship.
-const frameworks = ["ai", "langchain", "@langchain/*", "@openai/agents", "@opentelemetry/api", "@mariozechner/pi-agent-core", "genkit", "@mastra/core"];
+const frameworks = [
+  "ai",
+  "langchain",
+  "@langchain/*",
+  "@openai/agents",
+  "@opentelemetry/api",
+  "@mariozechner/pi-agent-core",
+  "genkit",
+  "@mastra/core",
+];
 
 /** The imports a user may make of the package, each with the entry of `dist/` it comes from. */
 export const imports = [
@@ -54,7 +63,12 @@ export async function measure(source, { external = [] } = {}) {
     logLevel: "silent",
   });
   const code = result.outputFiles[0].contents;
-  return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length, metafile: result.metafile, text: result.outputFiles[0].text };
+  return {
+    minified: code.length,
+    gzip: gzipSync(code, { level: 9 }).length,
+    metafile: result.metafile,
+    text: result.outputFiles[0].text,
+  };
 }
 
 /** The source of an app that imports `names` from `from`, keeping each (a bundler drops an unused import). */
@@ -82,12 +96,33 @@ const kb = (bytes) => (bytes / 1024).toFixed(1);
  * keeps. What a part weighs is what `compactor` loses when its modules are left out.
  */
 export const compactorParts = [
-  { part: "the eight formats besides OpenAI chat: telling each, reading each", modules: ["dialects/anthropic.ts", "dialects/bedrock-converse.ts", "dialects/google-genai.ts", "dialects/genkit.ts", "dialects/langchain.ts", "dialects/ai-sdk.ts", "dialects/openai-responses.ts", "dialects/pi-agent.ts"] },
-  { part: "the truncation rung: payloads cut by their JSON, markers naming the values cut", modules: ["plan/truncate-tool-payloads.ts", "text/shorten-json.ts", "text/scan-identifiers.ts"] },
+  {
+    part: "the eight formats besides OpenAI chat: telling each, reading each",
+    modules: [
+      "dialects/anthropic.ts",
+      "dialects/bedrock-converse.ts",
+      "dialects/google-genai.ts",
+      "dialects/genkit.ts",
+      "dialects/langchain.ts",
+      "dialects/ai-sdk.ts",
+      "dialects/openai-responses.ts",
+      "dialects/pi-agent.ts",
+    ],
+  },
+  {
+    part: "the truncation rung: payloads cut by their JSON, markers naming the values cut",
+    modules: ["plan/truncate-tool-payloads.ts", "text/shorten-json.ts", "text/scan-identifiers.ts"],
+  },
   { part: "secret redaction (truncation markers, error excerpts)", modules: ["text/redact-secrets.ts"] },
-  { part: "a response's usage and stop at the context window (the verdicts' mapping is `readProviderVerdicts`'s, passed in)", modules: ["dialects/provider-response.ts", "hook/request-length.ts"] },
+  {
+    part: "a response's usage and stop at the context window (the verdicts' mapping is `readProviderVerdicts`'s, passed in)",
+    modules: ["dialects/provider-response.ts", "hook/request-length.ts"],
+  },
   { part: "a provider's compaction placed where `summarize` returns one", modules: ["hook/place-replacement.ts"] },
-  { part: "images and files counted as providers bill them", modules: ["dialects/media-parts.ts", "counting/media-tokens.ts"] },
+  {
+    part: "images and files counted as providers bill them",
+    modules: ["dialects/media-parts.ts", "counting/media-tokens.ts"],
+  },
   { part: "SHA-256 of the summary seal", modules: ["text/sha256.ts"] },
   { part: "the option checks and their messages", modules: ["ground/options.ts"], kept: true },
 ];
@@ -104,7 +139,9 @@ export async function compactorWithout(parts) {
     setup(builder) {
       builder.onLoad({ filter: /\/src\/.*\.ts$/ }, (args) => {
         if (!modules.some((module) => args.path.endsWith(`/src/${module}`))) return undefined;
-        const names = [...readFileSync(args.path, "utf8").matchAll(/export (?:async )?(?:function\*?|const|let|class) (\w+)/g)].map((match) => match[1]);
+        const names = [
+          ...readFileSync(args.path, "utf8").matchAll(/export (?:async )?(?:function\*?|const|let|class) (\w+)/g),
+        ].map((match) => match[1]);
         return { contents: names.map((name) => `export const ${name} = () => undefined;`).join("\n"), loader: "ts" };
       });
     },
@@ -129,7 +166,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = [];
   for (const entry of imports) {
     const { minified, gzip } = await measureImport(entry);
-    const row = { import: entry.name, from: `context-compactor${entry.from === "index.js" ? "" : `/${entry.from.replace(/\.js$/, "")}`}`, minified, gzip };
+    const row = {
+      import: entry.name,
+      from: `context-compactor${entry.from === "index.js" ? "" : `/${entry.from.replace(/\.js$/, "")}`}`,
+      minified,
+      gzip,
+    };
     if (entry.framework) {
       const peer = peers.find((p) => p.for === entry.name);
       row.addsToApp = await added(peer.base, peer.framework, entry.name, `./dist/${entry.from}`);
@@ -138,7 +180,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   for (const peer of peers) {
     const adds = await added(peer.base, peer.framework, peer.name, peer.framework);
-    rows.push({ import: peer.name, from: peer.framework, peer: true, minified: adds.minified, gzip: adds.gzip, addsTo: `import { ${peer.base} } from "${peer.framework}"` });
+    rows.push({
+      import: peer.name,
+      from: peer.framework,
+      peer: true,
+      minified: adds.minified,
+      gzip: adds.gzip,
+      addsTo: `import { ${peer.base} } from "${peer.framework}"`,
+    });
     const ours = rows.find((r) => r.import === peer.for);
     ours.peer = peer.name;
     ours.ratioToPeer = ours.addsToApp.gzip / adds.gzip;
@@ -147,25 +196,42 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log("| --- | --- | --- | --- | --- |");
   for (const r of rows) {
     const ratio = r.ratioToPeer === undefined ? "" : `${r.ratioToPeer.toFixed(1)}× \`${r.peer}\``;
-    console.log(`| ${r.peer === true ? `peer: ${r.import}` : r.import} | ${r.from} | ${kb(r.minified)} KB | ${kb(r.gzip)} KB | ${ratio} |`);
+    console.log(
+      `| ${r.peer === true ? `peer: ${r.import}` : r.import} | ${r.from} | ${kb(r.minified)} KB | ${kb(r.gzip)} KB | ${ratio} |`,
+    );
   }
   // What each part weighs in `compactor`, and what is left with every part out but the option checks.
   const whole = await compactorWithout([]);
   const parts = [];
   for (const part of compactorParts) {
     const without = await compactorWithout([part]);
-    parts.push({ part: part.part, modules: part.modules, kept: part.kept === true, minified: whole.minified - without.minified, gzip: whole.gzip - without.gzip });
+    parts.push({
+      part: part.part,
+      modules: part.modules,
+      kept: part.kept === true,
+      minified: whole.minified - without.minified,
+      gzip: whole.gzip - without.gzip,
+    });
   }
   const floor = await compactorWithout(compactorParts.filter((part) => part.kept !== true));
   console.log(`\nWhat each part weighs in \`compactor\` (from the source, ${kb(whole.gzip)} KB gzipped whole):`);
   console.log("| part | minified | gzip |");
   console.log("| --- | --- | --- |");
   for (const p of parts) console.log(`| ${p.part} | ${kb(p.minified)} KB | ${kb(p.gzip)} KB |`);
-  console.log(`| \`compactor\` with every part above out but the option checks | ${kb(floor.minified)} KB | ${kb(floor.gzip)} KB |`);
+  console.log(
+    `| \`compactor\` with every part above out but the option checks | ${kb(floor.minified)} KB | ${kb(floor.gzip)} KB |`,
+  );
   const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
   // The peers are packages of the development tree (dev/package.json), the bundler the package's own.
   const devManifest = JSON.parse(readFileSync(new URL("../dev/package.json", import.meta.url), "utf8"));
-  const versions = { esbuild: manifest.devDependencies.esbuild, ai: devManifest.devDependencies?.ai ?? devManifest.dependencies?.ai, langchain: devManifest.devDependencies?.langchain ?? devManifest.dependencies?.langchain };
-  writeFileSync(new URL("./size.json", import.meta.url), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, versions, rows, compactorParts: { whole, parts, floor } }, null, 2)}\n`);
+  const versions = {
+    esbuild: manifest.devDependencies.esbuild,
+    ai: devManifest.devDependencies?.ai ?? devManifest.dependencies?.ai,
+    langchain: devManifest.devDependencies?.langchain ?? devManifest.dependencies?.langchain,
+  };
+  writeFileSync(
+    new URL("./size.json", import.meta.url),
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, versions, rows, compactorParts: { whole, parts, floor } }, null, 2)}\n`,
+  );
   console.log("bench/size.json written");
 }

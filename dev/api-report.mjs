@@ -19,7 +19,10 @@ export function entries() {
   const { exports } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
   return Object.entries(exports)
     .filter(([, target]) => typeof target === "object")
-    .map(([subpath, target]) => ({ name: subpath === "." ? "index" : subpath.slice(2), types: join(root, target.import.types) }));
+    .map(([subpath, target]) => ({
+      name: subpath === "." ? "index" : subpath.slice(2),
+      types: join(root, target.import.types),
+    }));
 }
 
 const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
@@ -29,7 +32,13 @@ export function reports() {
   const all = entries();
   const program = ts.createProgram(
     all.map((entry) => entry.types),
-    { noEmit: true, skipLibCheck: true, types: [], module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
+    {
+      noEmit: true,
+      skipLibCheck: true,
+      types: [],
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    },
   );
   return Object.fromEntries(all.map((entry) => [entry.name, reportOf(program, entry)]));
 }
@@ -40,12 +49,21 @@ function reportOf(program, { name, types }) {
   const source = program.getSourceFile(types);
   const moduleSymbol = source && checker.getSymbolAtLocation(source);
   if (!moduleSymbol) throw new Error(`${types}: no module to report (is dist/ built?)`);
-  const lines = [`# API report: context-compactor${name === "index" ? "" : `/${name}`}`, "", "Made by `npm run api:report` from the built declarations; `npm test` fails while it differs from them.", "", "```ts"];
+  const lines = [
+    `# API report: context-compactor${name === "index" ? "" : `/${name}`}`,
+    "",
+    "Made by `npm run api:report` from the built declarations; `npm test` fails while it differs from them.",
+    "",
+    "```ts",
+  ];
   const exported = checker.getExportsOfModule(moduleSymbol).sort((a, b) => a.name.localeCompare(b.name));
   for (const symbol of exported) {
     const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
     for (const declaration of target.declarations ?? []) {
-      const text = printer.printNode(ts.EmitHint.Unspecified, declaration, declaration.getSourceFile()).replace(/^export declare |^export /, "").replace(/^declare /, "");
+      const text = printer
+        .printNode(ts.EmitHint.Unspecified, declaration, declaration.getSourceFile())
+        .replace(/^export declare |^export /, "")
+        .replace(/^declare /, "");
       lines.push(`// ${symbol.name}${symbol.name === target.name ? "" : ` (${target.name})`}`, text, "");
     }
   }
@@ -64,7 +82,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     } else writeFileSync(file, report);
   }
   if (changed.length > 0) {
-    console.error(`The public surface of ${changed.join(", ")} differs from etc/: review the change, then run npm run api:report.`);
+    console.error(
+      `The public surface of ${changed.join(", ")} differs from etc/: review the change, then run npm run api:report.`,
+    );
     process.exit(1);
   }
 }

@@ -34,13 +34,19 @@ const link = join(root, "node_modules");
 /** The folders of the trees, each with its package.json and package-lock.json. */
 const trees = { test: here, demo: join(here, "demo"), bench: join(root, "bench"), e2e: join(root, "test/e2e") };
 
-const wanted = (folder) => createHash("sha256").update(readFileSync(join(folder, "package.json"))).update(readFileSync(join(folder, "package-lock.json"))).digest("hex");
+const wanted = (folder) =>
+  createHash("sha256")
+    .update(readFileSync(join(folder, "package.json")))
+    .update(readFileSync(join(folder, "package-lock.json")))
+    .digest("hex");
 const stampOf = (folder) => join(folder, "node_modules", ".installed-from");
 const current = (folder) => existsSync(stampOf(folder)) && readFileSync(stampOf(folder), "utf8") === wanted(folder);
 
 function install(folder) {
   if (current(folder)) return;
-  console.log(`Installing ${relative(root, join(folder, "package.json"))} (npm ci --prefix ${relative(root, folder)})…`);
+  console.log(
+    `Installing ${relative(root, join(folder, "package.json"))} (npm ci --prefix ${relative(root, folder)})…`,
+  );
   execFileSync("npm", ["ci", "--prefix", folder, "--no-audit", "--no-fund"], { stdio: "inherit" });
   writeFileSync(stampOf(folder), wanted(folder));
 }

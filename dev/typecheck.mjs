@@ -18,7 +18,9 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 /** The pages whose TypeScript blocks must compile. */
 export function documentationPages() {
   const markdown = (dir) =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? markdown(join(dir, entry.name)) : entry.name.endsWith(".md") ? [join(dir, entry.name)] : []));
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? markdown(join(dir, entry.name)) : entry.name.endsWith(".md") ? [join(dir, entry.name)] : [],
+    );
   return [join(root, "README.md"), join(root, "CONTRIBUTING.md"), ...markdown(join(root, "docs"))];
 }
 
@@ -40,21 +42,37 @@ export function typescriptBlocks(markdown) {
 export function documentationBlocks() {
   return new Map(
     documentationPages().flatMap((page) =>
-      typescriptBlocks(readFileSync(page, "utf8")).map((block, index) => [join(root, "examples", `docs-block-${relative(root, page).replace(/[/.]/g, "-")}-${index + 1}.ts`), block]),
+      typescriptBlocks(readFileSync(page, "utf8")).map((block, index) => [
+        join(root, "examples", `docs-block-${relative(root, page).replace(/[/.]/g, "-")}-${index + 1}.ts`),
+        block,
+      ]),
     ),
   );
 }
 
 function typecheck() {
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => report([diagnostic]) });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(root, "tsconfig.json"),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => report([diagnostic]) },
+  );
   if (config === undefined) return 1;
-  const options = { ...config.options, incremental: true, tsBuildInfoFile: join(root, "node_modules/.cache/context-compactor/typecheck.tsbuildinfo") };
+  const options = {
+    ...config.options,
+    incremental: true,
+    tsBuildInfoFile: join(root, "node_modules/.cache/context-compactor/typecheck.tsbuildinfo"),
+  };
   const blocks = documentationBlocks();
   const host = ts.createIncrementalCompilerHost(options);
   const { readFile, fileExists } = host;
   host.readFile = (file) => blocks.get(file) ?? readFile.call(host, file);
   host.fileExists = (file) => blocks.has(file) || fileExists.call(host, file);
-  const program = ts.createIncrementalProgram({ rootNames: [...config.fileNames, ...blocks.keys()], options, host, configFileParsingDiagnostics: config.errors });
+  const program = ts.createIncrementalProgram({
+    rootNames: [...config.fileNames, ...blocks.keys()],
+    options,
+    host,
+    configFileParsingDiagnostics: config.errors,
+  });
   const diagnostics = [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
   report(diagnostics);
   return diagnostics.length === 0 ? 0 : 1;

@@ -49,7 +49,9 @@ export function optionsTable(name, interfaces = interfacesOf(join(root, "src")))
   if (declared === undefined) throw new Error(`docs/api.md names options of \`${name}\`, which src/ does not declare`);
   const { node, source } = declared;
   const rows = ["| option | type | default | what it does |", "| --- | --- | --- | --- |"];
-  const inherited = (node.heritageClauses ?? []).flatMap((clause) => clause.types.map((type) => type.expression.getText(source)));
+  const inherited = (node.heritageClauses ?? []).flatMap((clause) =>
+    clause.types.map((type) => type.expression.getText(source)),
+  );
   for (const member of node.members) {
     if (!ts.isPropertySignature(member) && !ts.isMethodSignature(member)) continue;
     const key = member.name.getText(source);
@@ -60,18 +62,23 @@ export function optionsTable(name, interfaces = interfacesOf(join(root, "src")))
     const type = ts.isMethodSignature(member) ? "function" : oneLine(member.type?.getText(source) ?? "unknown");
     // A callback or a signal left out is simply not called or not listened to; anything else says its default.
     const unset = member.type !== undefined && (ts.isFunctionTypeNode(member.type) || type === "AbortSignal");
-    if (optional && defaultTag === undefined && !unset) throw new Error(`\`${name}.${key}\` is optional and has no \`@default\` in its TSDoc`);
+    if (optional && defaultTag === undefined && !unset)
+      throw new Error(`\`${name}.${key}\` is optional and has no \`@default\` in its TSDoc`);
     const fallback = !optional ? "required" : defaultTag === undefined ? "none" : oneLine(defaultTag.comment);
     rows.push(`| \`${key}\` | \`${cell(type)}\` | ${cell(fallback)} | ${cell(firstSentence(oneLine(doc?.comment)))} |`);
   }
-  if (inherited.length > 0) rows.push("", `Plus those of ${inherited.map((type) => `\`${type.replace(/<.*>/, "")}\``).join(" and ")}.`);
+  if (inherited.length > 0)
+    rows.push("", `Plus those of ${inherited.map((type) => `\`${type.replace(/<.*>/, "")}\``).join(" and ")}.`);
   return rows.join("\n");
 }
 
 /** docs/api.md with every options table made anew. */
 export function withOptionsTables(page) {
   const interfaces = interfacesOf(join(root, "src"));
-  return page.replace(MARKER, (_, name) => `<!-- options: ${name} -->\n${optionsTable(name, interfaces)}\n<!-- /options -->`);
+  return page.replace(
+    MARKER,
+    (_, name) => `<!-- options: ${name} -->\n${optionsTable(name, interfaces)}\n<!-- /options -->`,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

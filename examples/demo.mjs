@@ -32,8 +32,10 @@ function summarize(older, { previousSummary }) {
   const tools = new Map();
   for (const message of older) {
     if (isSummaryMessage(message)) continue;
-    if (message.role === "user" && typeof message.content === "string") lines.push(`- customer: ${message.content.replace(/\s+/g, " ").slice(0, 90)}`);
-    for (const call of message.tool_calls ?? []) tools.set(call.function.name, (tools.get(call.function.name) ?? 0) + 1);
+    if (message.role === "user" && typeof message.content === "string")
+      lines.push(`- customer: ${message.content.replace(/\s+/g, " ").slice(0, 90)}`);
+    for (const call of message.tool_calls ?? [])
+      tools.set(call.function.name, (tools.get(call.function.name) ?? 0) + 1);
   }
   if (tools.size > 0) lines.push(`- tools used: ${[...tools].map(([name, count]) => `${name} ×${count}`).join(", ")}`);
   return `Earlier in this shift (${older.length} messages summarized):\n${lines.slice(-12).join("\n")}`;
@@ -56,10 +58,12 @@ const hook = compactor({
   maxTokens,
   keepTail,
   summarize,
-  events: { onCompacted: (event) => {
-    compactions.push(event);
-    pendingNote = `  ↳ compacted ${event.summarized} messages: ${event.tokensBefore.toLocaleString("en-US")} → ${event.tokensAfter.toLocaleString("en-US")} tokens`;
-  } },
+  events: {
+    onCompacted: (event) => {
+      compactions.push(event);
+      pendingNote = `  ↳ compacted ${event.summarized} messages: ${event.tokensBefore.toLocaleString("en-US")} → ${event.tokensAfter.toLocaleString("en-US")} tokens`;
+    },
+  },
 });
 
 function chartLine(turn, tokens) {
@@ -71,7 +75,9 @@ function chartLine(turn, tokens) {
 
 const n = (value) => value.toLocaleString("en-US");
 console.log(`A support agent's shift: ${conversations.length} real conversations back to back.`);
-console.log(`Budget ${n(maxTokens)} tokens (│), keepTail ${n(keepTail)}. Each line: the tokens of the turn's last request.\n`);
+console.log(
+  `Budget ${n(maxTokens)} tokens (│), keepTail ${n(keepTail)}. Each line: the tokens of the turn's last request.\n`,
+);
 const started = performance.now();
 let transcript = [];
 let hookMs = 0;
@@ -120,7 +126,10 @@ function endTurn(next) {
   pendingNote = "";
   if (sentInTurn) console.log(chartLine(turns, sentTokens));
   else if (turns > 0) {
-    const why = next === "user" ? "the customer wrote again before the agent answered" : "the recorded conversation ends on the customer's message";
+    const why =
+      next === "user"
+        ? "the customer wrote again before the agent answered"
+        : "the recorded conversation ends on the customer's message";
     console.log(`turn ${String(turns).padStart(3)} (no row: no request was sent, ${why})`);
   }
   sentInTurn = false;
@@ -129,12 +138,20 @@ function endTurn(next) {
 /** One line per message of a request: its role, what it carries, and its tokens. */
 function describeRequest(messages) {
   const line = (message, index) => {
-    const what = isSummaryMessage(message) ? "summary" : message.tool_calls ? `${message.tool_calls.length} tool call${message.tool_calls.length > 1 ? "s" : ""}` : message.role === "tool" ? "tool result" : "text";
+    const what = isSummaryMessage(message)
+      ? "summary"
+      : message.tool_calls
+        ? `${message.tool_calls.length} tool call${message.tool_calls.length > 1 ? "s" : ""}`
+        : message.role === "tool"
+          ? "tool result"
+          : "text";
     return `  ${String(index).padStart(3)}  ${message.role.padEnd(9)} ${what.padEnd(12)} ${n(estimateTokens([message])).padStart(6)} tokens`;
   };
   const lines = messages.map(line);
   // A long request shows its beginning and its end: the summary sits at the beginning.
-  return lines.length <= 14 ? lines : [...lines.slice(0, 7), `       … ${lines.length - 12} more messages …`, ...lines.slice(-5)];
+  return lines.length <= 14
+    ? lines
+    : [...lines.slice(0, 7), `       … ${lines.length - 12} more messages …`, ...lines.slice(-5)];
 }
 
 for (const [index, conversation] of conversations.entries()) {
@@ -162,14 +179,23 @@ await stub.close();
 
 if (firstCompacted !== undefined) {
   const summary = firstCompacted.messages.find(isSummaryMessage);
-  console.log(`\nThe first summary, as the model received it at turn ${firstCompacted.turn}:\n${summary.content.split("\n").map((text) => `  │ ${text}`).join("\n")}`);
-  console.log(`\nThe request it went out in: ${firstCompacted.messages.length} messages, ${n(estimateTokens(firstCompacted.messages))} tokens (budget ${n(maxTokens)})`);
+  console.log(
+    `\nThe first summary, as the model received it at turn ${firstCompacted.turn}:\n${summary.content
+      .split("\n")
+      .map((text) => `  │ ${text}`)
+      .join("\n")}`,
+  );
+  console.log(
+    `\nThe request it went out in: ${firstCompacted.messages.length} messages, ${n(estimateTokens(firstCompacted.messages))} tokens (budget ${n(maxTokens)})`,
+  );
   console.log(describeRequest(firstCompacted.messages).join("\n"));
 }
 
 const before = compactions.reduce((sum, event) => sum + event.tokensBefore, 0);
 const after = compactions.reduce((sum, event) => sum + event.tokensAfter, 0);
-const systemKept = stub.requests.every((request) => request.body.messages[0]?.content === conversations[0].messages[0].content);
+const systemKept = stub.requests.every(
+  (request) => request.body.messages[0]?.content === conversations[0].messages[0].content,
+);
 const average = (total) => n(Math.round(total / Math.max(1, compactions.length)));
 const perCompaction = compactions.length > 0 ? ` (on average ${average(before)} → ${average(after)} tokens)` : "";
 console.log(`

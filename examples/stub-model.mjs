@@ -44,7 +44,11 @@ export async function startStubModel(respond, options = {}) {
         payload = payload.body;
       }
       const body = JSON.stringify(payload);
-      res.writeHead(statusCode, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...headers });
+      res.writeHead(statusCode, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+        ...headers,
+      });
       res.end(body);
     });
   });
@@ -64,7 +68,14 @@ export function chatCompletion(message, model = "stub-model") {
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{ index: 0, message: { role: "assistant", content: null, ...message }, finish_reason: message.tool_calls ? "tool_calls" : "stop", logprobs: null }],
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content: null, ...message },
+        finish_reason: message.tool_calls ? "tool_calls" : "stop",
+        logprobs: null,
+      },
+    ],
     usage: { prompt_tokens: undefined, completion_tokens: 1, total_tokens: undefined },
   };
 }

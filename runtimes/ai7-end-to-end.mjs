@@ -11,24 +11,50 @@ let step = 0;
 const stub = await startStubModel(() => {
   step++;
   if (step % 5 === 0) return chatCompletion({ content: "Done." });
-  return chatCompletion({ tool_calls: [{ id: `call_${step}`, type: "function", function: { name: "lookup", arguments: JSON.stringify({ q: `s${step}` }) } }] });
+  return chatCompletion({
+    tool_calls: [
+      {
+        id: `call_${step}`,
+        type: "function",
+        function: { name: "lookup", arguments: JSON.stringify({ q: `s${step}` }) },
+      },
+    ],
+  });
 });
 try {
   const history = [];
-  for (let turn = 0; turn < 12; turn++) history.push({ role: "user", content: `Earlier ${turn}: ${"context ".repeat(30)}` }, { role: "assistant", content: `Answer ${turn}.` });
+  for (let turn = 0; turn < 12; turn++)
+    history.push(
+      { role: "user", content: `Earlier ${turn}: ${"context ".repeat(30)}` },
+      { role: "assistant", content: `Answer ${turn}.` },
+    );
   history.push({ role: "user", content: "Research the new topic." });
   let summaries = 0;
   const result = await generateText({
     model: createOpenAICompatible({ name: "stub", baseURL: stub.baseURL, apiKey: "test" }).chatModel("m"),
     system: "You are a research agent.",
     messages: history,
-    tools: { lookup: tool({ description: "Look up", inputSchema: jsonSchema({ type: "object", properties: { q: { type: "string" } } }), execute: async ({ q }) => `result for ${q}: ${"fact ".repeat(80)}` }) },
+    tools: {
+      lookup: tool({
+        description: "Look up",
+        inputSchema: jsonSchema({ type: "object", properties: { q: { type: "string" } } }),
+        execute: async ({ q }) => `result for ${q}: ${"fact ".repeat(80)}`,
+      }),
+    },
     stopWhen: stepCountIs(6),
     prepareStep: toPrepareStep({ maxTokens: 1000, summarize: () => `summary ${++summaries}` }),
   });
   const bodies = stub.requests.map((request) => request.body.messages);
-  const ok = result.text === "Done." && summaries >= 1 && bodies.every((messages) => findToolPairProblems(messages).length === 0) && bodies.some((messages) => JSON.stringify(messages).includes(JSON.stringify(SUMMARY_PREFIX).slice(1, -1)));
-  results.push({ check: "ai@7 generateText with toPrepareStep", ok, detail: `${stub.requests.length} requests, ${summaries} summaries, ${process.version}` });
+  const ok =
+    result.text === "Done." &&
+    summaries >= 1 &&
+    bodies.every((messages) => findToolPairProblems(messages).length === 0) &&
+    bodies.some((messages) => JSON.stringify(messages).includes(JSON.stringify(SUMMARY_PREFIX).slice(1, -1)));
+  results.push({
+    check: "ai@7 generateText with toPrepareStep",
+    ok,
+    detail: `${stub.requests.length} requests, ${summaries} summaries, ${process.version}`,
+  });
 } catch (error) {
   results.push({ check: "ai@7 generateText with toPrepareStep", ok: false, detail: String(error?.stack ?? error) });
 } finally {
@@ -44,18 +70,36 @@ try {
   const usageStub = await startStubModel(() => {
     calls++;
     if (calls === 10) return chatCompletion({ content: "Done." });
-    return chatCompletion({ tool_calls: [{ id: `call_${calls}`, type: "function", function: { name: "lookup", arguments: JSON.stringify({ q: `s${calls}` }) } }] });
+    return chatCompletion({
+      tool_calls: [
+        {
+          id: `call_${calls}`,
+          type: "function",
+          function: { name: "lookup", arguments: JSON.stringify({ q: `s${calls}` }) },
+        },
+      ],
+    });
   });
   try {
     let summaries = 0;
     const history = [];
-    for (let turn = 0; turn < 8; turn++) history.push({ role: "user", content: `Earlier ${turn}: ${"context ".repeat(40)}` }, { role: "assistant", content: `Answer ${turn}: ${"finding ".repeat(40)}` });
+    for (let turn = 0; turn < 8; turn++)
+      history.push(
+        { role: "user", content: `Earlier ${turn}: ${"context ".repeat(40)}` },
+        { role: "assistant", content: `Answer ${turn}: ${"finding ".repeat(40)}` },
+      );
     history.push({ role: "user", content: "Research the new topic." });
     const result = await generateText({
       model: createOpenAICompatible({ name: "stub", baseURL: usageStub.baseURL, apiKey: "test" }).chatModel("m"),
       system: "You are a research agent.",
       messages: history,
-      tools: { lookup: tool({ description: "Look up", inputSchema: jsonSchema({ type: "object", properties: { q: { type: "string" } } }), execute: async ({ q }) => `result for ${q}: ${"fact ".repeat(120)}` }) },
+      tools: {
+        lookup: tool({
+          description: "Look up",
+          inputSchema: jsonSchema({ type: "object", properties: { q: { type: "string" } } }),
+          execute: async ({ q }) => `result for ${q}: ${"fact ".repeat(120)}`,
+        }),
+      },
       stopWhen: stepCountIs(10),
       prepareStep: toPrepareStep({ maxTokens, summarize: () => `summary ${++summaries}` }),
     });
@@ -64,11 +108,28 @@ try {
     const summaryText = JSON.stringify(SUMMARY_PREFIX).slice(1, -1);
     const first = bodies.findIndex((messages) => JSON.stringify(messages).includes(summaryText));
     const over = billed.slice(1).filter((tokens) => tokens > maxTokens).length;
-    const lost = first === -1 ? bodies.length : bodies.slice(first).filter((messages) => !JSON.stringify(messages).includes(summaryText)).length;
-    const ok = result.text === "Done." && over === 0 && lost === 0 && summaries >= 1 && summaries <= 3 && bodies.every((messages) => findToolPairProblems(messages).length === 0);
-    results.push({ check: "ai@7 with usage: usage read against the messages it covers", ok, detail: `${bodies.length} requests of ${billed.join(", ")} billed tokens (budget ${maxTokens}), ${summaries} summaries, ${over} over after the first, ${lost} without the summary after it` });
+    const lost =
+      first === -1
+        ? bodies.length
+        : bodies.slice(first).filter((messages) => !JSON.stringify(messages).includes(summaryText)).length;
+    const ok =
+      result.text === "Done." &&
+      over === 0 &&
+      lost === 0 &&
+      summaries >= 1 &&
+      summaries <= 3 &&
+      bodies.every((messages) => findToolPairProblems(messages).length === 0);
+    results.push({
+      check: "ai@7 with usage: usage read against the messages it covers",
+      ok,
+      detail: `${bodies.length} requests of ${billed.join(", ")} billed tokens (budget ${maxTokens}), ${summaries} summaries, ${over} over after the first, ${lost} without the summary after it`,
+    });
   } catch (error) {
-    results.push({ check: "ai@7 with usage: usage read against the messages it covers", ok: false, detail: String(error?.stack ?? error) });
+    results.push({
+      check: "ai@7 with usage: usage read against the messages it covers",
+      ok: false,
+      detail: String(error?.stack ?? error),
+    });
   } finally {
     await usageStub.close();
   }

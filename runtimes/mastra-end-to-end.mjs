@@ -31,12 +31,32 @@ function scriptedModel({ overflowOnce = false } = {}) {
   const respond = (prompt) => {
     if (!overflowed && prompt.length > 6) {
       overflowed = true;
-      throw new APICallError({ message: "This model's maximum context length is 1000 tokens. However, your messages resulted in 1500 tokens.", url: "http://127.0.0.1/v1/chat/completions", requestBodyValues: {}, statusCode: 400, isRetryable: false, responseBody: '{"error":{"code":"context_length_exceeded"}}' });
+      throw new APICallError({
+        message: "This model's maximum context length is 1000 tokens. However, your messages resulted in 1500 tokens.",
+        url: "http://127.0.0.1/v1/chat/completions",
+        requestBodyValues: {},
+        statusCode: 400,
+        isRetryable: false,
+        responseBody: '{"error":{"code":"context_length_exceeded"}}',
+      });
     }
     prompts.push(structuredClone(prompt));
     const n = prompts.length;
-    if (prompt.at(-1).role === "tool") return { content: [{ type: "text", text: `Answer ${n}.` }], finishReason: "stop", usage, warnings: [] };
-    return { content: [{ type: "tool-call", toolCallId: `call-${n}`, toolName: "lookup", input: JSON.stringify({ q: `question ${n}` }) }], finishReason: "tool-calls", usage, warnings: [] };
+    if (prompt.at(-1).role === "tool")
+      return { content: [{ type: "text", text: `Answer ${n}.` }], finishReason: "stop", usage, warnings: [] };
+    return {
+      content: [
+        {
+          type: "tool-call",
+          toolCallId: `call-${n}`,
+          toolName: "lookup",
+          input: JSON.stringify({ q: `question ${n}` }),
+        },
+      ],
+      finishReason: "tool-calls",
+      usage,
+      warnings: [],
+    };
   };
   const model = {
     specificationVersion: "v2",
@@ -48,19 +68,39 @@ function scriptedModel({ overflowOnce = false } = {}) {
       const { content, finishReason } = respond(options.prompt);
       const parts = [{ type: "stream-start", warnings: [] }];
       for (const part of content) {
-        if (part.type === "text") parts.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: part.text }, { type: "text-end", id: "t" });
+        if (part.type === "text")
+          parts.push(
+            { type: "text-start", id: "t" },
+            { type: "text-delta", id: "t", delta: part.text },
+            { type: "text-end", id: "t" },
+          );
         else parts.push(part);
       }
       parts.push({ type: "finish", finishReason, usage });
-      return { stream: new ReadableStream({ start: (controller) => (parts.forEach((part) => controller.enqueue(part)), controller.close()) }) };
+      return {
+        stream: new ReadableStream({
+          start: (controller) => (parts.forEach((part) => controller.enqueue(part)), controller.close()),
+        }),
+      };
     },
   };
   return { model, prompts };
 }
 
-const lookup = createTool({ id: "lookup", description: "Look up a fact", inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => `facts about ${q}: ${"fact ".repeat(100)}` });
+const lookup = createTool({
+  id: "lookup",
+  description: "Look up a fact",
+  inputSchema: z.object({ q: z.string() }),
+  execute: async ({ q }) => `facts about ${q}: ${"fact ".repeat(100)}`,
+});
 const question = (turn) => ({ role: "user", content: `Question ${turn}: ${"context ".repeat(30)}` });
-const holdsSummary = (prompt) => prompt.some((m) => m.role === "user" && Array.isArray(m.content) && m.content.some((part) => part.type === "text" && part.text.startsWith(SUMMARY_PREFIX)));
+const holdsSummary = (prompt) =>
+  prompt.some(
+    (m) =>
+      m.role === "user" &&
+      Array.isArray(m.content) &&
+      m.content.some((part) => part.type === "text" && part.text.startsWith(SUMMARY_PREFIX)),
+  );
 
 function counted(fail = () => false) {
   const counter = { calls: 0 };
@@ -89,8 +129,16 @@ async function converse(turns, agentFor, counter, prompts) {
 }
 
 // The same processor compacts each call (an input processor) and recovers from an overflow (an error processor).
-const agent = (model, processor) => new Agent({ id: "researcher", name: "researcher", instructions: "You are a research agent. Look every fact up.", model, tools: { lookup }, inputProcessors: [processor], errorProcessors: [processor] });
-
+const agent = (model, processor) =>
+  new Agent({
+    id: "researcher",
+    name: "researcher",
+    instructions: "You are a research agent. Look every fact up.",
+    model,
+    tools: { lookup },
+    inputProcessors: [processor],
+    errorProcessors: [processor],
+  });
 
 /**
  * `docs/recipes/mastra.md` as written (`examples/recipes/mastra.ts`, imported as it is: Node 22
@@ -111,20 +159,47 @@ async function recipeRun({ turns, memory }) {
   const answered = new Map();
   const contexts = [];
   const stub = await startStubModel(({ body }) => {
-    const input = (body.input ?? []).map((item) => (item.type === "item_reference" ? answered.get(item.id) ?? item : item));
+    const input = (body.input ?? []).map((item) =>
+      item.type === "item_reference" ? (answered.get(item.id) ?? item) : item,
+    );
     const id = () => `item_${answered.size}`;
-    const text = (value) => ({ type: "message", id: id(), role: "assistant", status: "completed", content: [{ type: "output_text", text: value, annotations: [] }] });
+    const text = (value) => ({
+      type: "message",
+      id: id(),
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text: value, annotations: [] }],
+    });
     const reply = (output) => {
-      for (const item of output) answered.set(item.id, item.type === "message" ? { role: "assistant", content: item.content } : item);
-      return { id: `resp_${stub.requests.length}`, object: "response", created_at: 1, status: "completed", model: body.model, output, usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } };
+      for (const item of output)
+        answered.set(item.id, item.type === "message" ? { role: "assistant", content: item.content } : item);
+      return {
+        id: `resp_${stub.requests.length}`,
+        object: "response",
+        created_at: 1,
+        status: "completed",
+        model: body.model,
+        output,
+        usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 },
+      };
     };
     if (JSON.stringify(input[0] ?? "").includes("You summarize conversations.")) {
       summarizerInputs.push(JSON.stringify(input).length);
       return reply([text(`Summary ${++summaries}: the researcher looked facts up.`)]);
     }
     contexts.push(input);
-    if (input.at(-1)?.type === "function_call_output") return reply([text(`Answer ${contexts.length}: ${"finding ".repeat(7_500)}`)]);
-    return reply([{ type: "function_call", id: id(), call_id: `call_${contexts.length}`, name: "lookup", arguments: JSON.stringify({ q: `question ${contexts.length}` }), status: "completed" }]);
+    if (input.at(-1)?.type === "function_call_output")
+      return reply([text(`Answer ${contexts.length}: ${"finding ".repeat(7_500)}`)]);
+    return reply([
+      {
+        type: "function_call",
+        id: id(),
+        call_id: `call_${contexts.length}`,
+        name: "lookup",
+        arguments: JSON.stringify({ q: `question ${contexts.length}` }),
+        status: "completed",
+      },
+    ]);
   });
   // Mastra's router keeps the provider it made for a model id, with its base URL: one process per run.
   process.env.OPENAI_API_KEY = "offline";
@@ -132,7 +207,8 @@ async function recipeRun({ turns, memory }) {
   try {
     const { researcher } = await import("../examples/recipes/mastra.ts");
     // `window`: Mastra's own default of 10 messages, or one past the thread's length.
-    if (memory) researcher.__setMemory(new MockMemory(memory === "default" ? {} : { options: { lastMessages: 1_000 } }));
+    if (memory)
+      researcher.__setMemory(new MockMemory(memory === "default" ? {} : { options: { lastMessages: 1_000 } }));
     let history = [];
     for (let turn = 0; turn < turns; turn++) {
       const ask = { role: "user", content: `Question ${turn}: ${"context ".repeat(5_000)}` };
@@ -157,24 +233,40 @@ let figures;
 if (recipeCheck === "plain" || recipeCheck === "memory" || recipeCheck === "memory-default") {
   const memory = recipeCheck === "plain" ? false : recipeCheck === "memory" ? "long" : "default";
   const named = { long: ", with Memory (lastMessages: 1_000)", default: ", with Memory at its default window" };
-  await check(`Mastra, the recipe as written${memory ? named[memory] : ""}: a summary per crossing, a bounded summarizer input, pairs whole, the summary received`, async () => {
-    const { requests, summaries, summarizerInputs, history } = await recipeRun({ turns: 40, memory });
-    const budget = 100_000;
-    const crossings = crossingsOf(requests, budget);
-    figures = { crossings, summarizeCalls: summaries, largestSummarizerInput: Math.max(0, ...summarizerInputs) };
-    assert(requests.length === 80, `${requests.length} model calls`);
-    assert(crossings >= 3, `${crossings} crossings`);
-    assert(summaries <= crossings + 1, `${summaries} summaries for ${crossings} crossings`);
-    // The summarizer reads the older messages of one budget and the summary before, never the whole
-    // history: its input does not grow with the conversation.
-    const largest = figures.largestSummarizerInput;
-    assert(largest <= budget * 4 * 1.25 && largest <= summarizerInputs[0] * 1.5, `summarizer inputs of ${summarizerInputs.join(", ")} characters`);
-    for (const request of requests) assert(findToolPairProblems(request).length === 0, "a request with a broken tool pair");
-    const latest = `Summary ${summaries}:`;
-    assert(requests.at(-1).some((item) => JSON.stringify(item).includes(latest)) && requests.at(-1).some((item) => JSON.stringify(item).includes(JSON.stringify(SUMMARY_PREFIX).slice(1, -1))), `the last request does not hold ${latest}`);
-    if (!memory) assert(history.filter((m) => m.role === "user").length === 40 && !history.some((m) => JSON.stringify(m).includes("[Summary of earlier")), "the history was rewritten");
-    return `40 turns, ${crossings} crossings, ${summaries} summaries, largest summarizer input ${largest} characters`;
-  });
+  await check(
+    `Mastra, the recipe as written${memory ? named[memory] : ""}: a summary per crossing, a bounded summarizer input, pairs whole, the summary received`,
+    async () => {
+      const { requests, summaries, summarizerInputs, history } = await recipeRun({ turns: 40, memory });
+      const budget = 100_000;
+      const crossings = crossingsOf(requests, budget);
+      figures = { crossings, summarizeCalls: summaries, largestSummarizerInput: Math.max(0, ...summarizerInputs) };
+      assert(requests.length === 80, `${requests.length} model calls`);
+      assert(crossings >= 3, `${crossings} crossings`);
+      assert(summaries <= crossings + 1, `${summaries} summaries for ${crossings} crossings`);
+      // The summarizer reads the older messages of one budget and the summary before, never the whole
+      // history: its input does not grow with the conversation.
+      const largest = figures.largestSummarizerInput;
+      assert(
+        largest <= budget * 4 * 1.25 && largest <= summarizerInputs[0] * 1.5,
+        `summarizer inputs of ${summarizerInputs.join(", ")} characters`,
+      );
+      for (const request of requests)
+        assert(findToolPairProblems(request).length === 0, "a request with a broken tool pair");
+      const latest = `Summary ${summaries}:`;
+      assert(
+        requests.at(-1).some((item) => JSON.stringify(item).includes(latest)) &&
+          requests.at(-1).some((item) => JSON.stringify(item).includes(JSON.stringify(SUMMARY_PREFIX).slice(1, -1))),
+        `the last request does not hold ${latest}`,
+      );
+      if (!memory)
+        assert(
+          history.filter((m) => m.role === "user").length === 40 &&
+            !history.some((m) => JSON.stringify(m).includes("[Summary of earlier")),
+          "the history was rewritten",
+        );
+      return `40 turns, ${crossings} crossings, ${summaries} summaries, largest summarizer input ${largest} characters`;
+    },
+  );
   // For the end-to-end suite, which reads the run's figures from the line before the results (read last by test-runtimes.mjs).
   console.log(JSON.stringify({ figures: figures ?? null }));
   console.log(JSON.stringify(results));
@@ -189,9 +281,17 @@ await check("Mastra: a fresh agent per request over a shared store makes the sam
   const fresh = scriptedModel();
   const freshCounter = counted();
   const store = memoryStore();
-  await converse(14, () => agent(fresh.model, toInputProcessor({ maxTokens, store, summarize: freshCounter.summarize })), freshCounter, fresh.prompts);
+  await converse(
+    14,
+    () => agent(fresh.model, toInputProcessor({ maxTokens, store, summarize: freshCounter.summarize })),
+    freshCounter,
+    fresh.prompts,
+  );
   assert(freshCounter.calls === longCounter.calls, `${freshCounter.calls} summaries against ${longCounter.calls}`);
-  assert(fresh.prompts.every((prompt) => findToolPairProblems(prompt).length === 0), "a request with a broken tool pair");
+  assert(
+    fresh.prompts.every((prompt) => findToolPairProblems(prompt).length === 0),
+    "a request with a broken tool pair",
+  );
   return `${freshCounter.calls} summaries either way, keyed by the thread id in the request context`;
 });
 
@@ -206,7 +306,10 @@ await check("Mastra: a failing summarize rejects the call and leaves the history
     if (turn === 2) fail = true;
     const next = [...history, question(turn)];
     try {
-      const result = await agent(model, toInputProcessor({ maxTokens, store, conversationId: "chat-2", summarize: counter.summarize })).generate(next);
+      const result = await agent(
+        model,
+        toInputProcessor({ maxTokens, store, conversationId: "chat-2", summarize: counter.summarize }),
+      ).generate(next);
       if (result.error) throw result.error;
       history = [...next, ...result.response.messages];
     } catch (error) {

@@ -20,7 +20,8 @@ const bin = (name) => join(here, "node_modules", ".bin", name);
 const local = join(here, "run-local.mjs");
 const frameworks = join(here, "frameworks-end-to-end.mjs");
 const frameworkVersions = () => {
-  const version = (name) => JSON.parse(readFileSync(join(here, "..", "node_modules", name, "package.json"), "utf8")).version;
+  const version = (name) =>
+    JSON.parse(readFileSync(join(here, "..", "node_modules", name, "package.json"), "utf8")).version;
   return `pi-agent-core ${version("@mariozechner/pi-agent-core")}, genkit ${JSON.parse(readFileSync(join(here, "..", "node_modules", "@genkit-ai", "core", "package.json"), "utf8")).version}`;
 };
 const chromiumPath = findChromium();
@@ -49,7 +50,15 @@ function runJson(command, args) {
 
 // Node built-ins stay imports, so that the runtime itself, not the bundler, says whether it has them.
 async function bundle(entry, platform) {
-  const result = await build({ entryPoints: [join(here, entry)], bundle: true, format: "esm", platform, external: ["node:*", ...builtinModules], write: false, logLevel: "silent" });
+  const result = await build({
+    entryPoints: [join(here, entry)],
+    bundle: true,
+    format: "esm",
+    platform,
+    external: ["node:*", ...builtinModules],
+    write: false,
+    logLevel: "silent",
+  });
   return result.outputFiles[0].text;
 }
 
@@ -83,7 +92,8 @@ const worker :Workerd.Worker = (
         const response = await fetch(`http://127.0.0.1:${port}/`);
         return await response.json();
       } catch (error) {
-        if (Date.now() > deadline || server.exitCode !== null) throw new Error(`workerd did not answer: ${stderr.slice(0, 2000) || error}`);
+        if (Date.now() > deadline || server.exitCode !== null)
+          throw new Error(`workerd did not answer: ${stderr.slice(0, 2000) || error}`);
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     }
@@ -108,7 +118,16 @@ async function chromium() {
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const browser = await browserType.launch({
     executablePath: chromiumPath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   try {
     const page = await browser.newPage();
@@ -132,20 +151,67 @@ const runtimes = [
   ["Node 20 (this machine)", () => runJson(process.execPath, [local]), () => process.version],
   ["Node 22", () => runJson(join(here, "node_modules", "node22", "bin", "node"), [local]), () => "22.23.3"],
   ["Node 24", () => runJson(join(here, "node_modules", "node24", "bin", "node"), [local]), () => "24.21.0"],
-  ["Bun", () => runJson(bin("bun"), [local]), () => JSON.parse(readFileSync(join(here, "node_modules", "bun", "package.json"), "utf8")).version],
-  ["Deno", () => runJson(bin("deno"), ["run", local]), () => JSON.parse(readFileSync(join(here, "node_modules", "deno", "package.json"), "utf8")).version],
-  ["workerd (no Node compatibility)", workerd, () => JSON.parse(readFileSync(join(here, "node_modules", "workerd", "package.json"), "utf8")).version],
-  ["Chromium (headless)", chromium, () => spawnSync(chromiumPath ?? "chromium", ["--version"], { encoding: "utf8" }).stdout?.trim().replace(/^Chromium /, "") ?? "missing"],
-  ["ai@7 on Node 22", () => ["ai7-end-to-end.mjs", "ai7-recipe.mjs"].flatMap((script) => runJson(join(here, "node_modules", "node22", "bin", "node"), [join(here, script)])), () => "ai 7.0.173"],
+  [
+    "Bun",
+    () => runJson(bin("bun"), [local]),
+    () => JSON.parse(readFileSync(join(here, "node_modules", "bun", "package.json"), "utf8")).version,
+  ],
+  [
+    "Deno",
+    () => runJson(bin("deno"), ["run", local]),
+    () => JSON.parse(readFileSync(join(here, "node_modules", "deno", "package.json"), "utf8")).version,
+  ],
+  [
+    "workerd (no Node compatibility)",
+    workerd,
+    () => JSON.parse(readFileSync(join(here, "node_modules", "workerd", "package.json"), "utf8")).version,
+  ],
+  [
+    "Chromium (headless)",
+    chromium,
+    () =>
+      spawnSync(chromiumPath ?? "chromium", ["--version"], { encoding: "utf8" })
+        .stdout?.trim()
+        .replace(/^Chromium /, "") ?? "missing",
+  ],
+  [
+    "ai@7 on Node 22",
+    () =>
+      ["ai7-end-to-end.mjs", "ai7-recipe.mjs"].flatMap((script) =>
+        runJson(join(here, "node_modules", "node22", "bin", "node"), [join(here, script)]),
+      ),
+    () => "ai 7.0.173",
+  ],
   // pi and Genkit from the project's own devDependencies, through their real agent loops.
-  ["pi and Genkit on Node 22", () => runJson(join(here, "node_modules", "node22", "bin", "node"), [frameworks]), () => frameworkVersions()],
-  ["pi and Genkit on Node 24", () => runJson(join(here, "node_modules", "node24", "bin", "node"), [frameworks]), () => frameworkVersions()],
+  [
+    "pi and Genkit on Node 22",
+    () => runJson(join(here, "node_modules", "node22", "bin", "node"), [frameworks]),
+    () => frameworkVersions(),
+  ],
+  [
+    "pi and Genkit on Node 24",
+    () => runJson(join(here, "node_modules", "node24", "bin", "node"), [frameworks]),
+    () => frameworkVersions(),
+  ],
   ["pi and Genkit on Bun", () => runJson(bin("bun"), [frameworks]), () => frameworkVersions()],
   ["pi and Genkit on Deno", () => runJson(bin("deno"), ["run", "-A", frameworks]), () => frameworkVersions()],
   // The current pi needs Node 22.19 or later: its recipe as printed, and system messages through compactions.
-  ...["22", "24"].map((major) => [`pi on Node ${major}`, () => runJson(join(here, "node_modules", `node${major}`, "bin", "node"), [join(here, "pi-end-to-end.mjs")]), () => `@earendil-works/pi-agent-core ${JSON.parse(readFileSync(join(here, "node_modules", "@earendil-works", "pi-agent-core", "package.json"), "utf8")).version}`]),
+  ...["22", "24"].map((major) => [
+    `pi on Node ${major}`,
+    () => runJson(join(here, "node_modules", `node${major}`, "bin", "node"), [join(here, "pi-end-to-end.mjs")]),
+    () =>
+      `@earendil-works/pi-agent-core ${JSON.parse(readFileSync(join(here, "node_modules", "@earendil-works", "pi-agent-core", "package.json"), "utf8")).version}`,
+  ]),
   // Every @mastra/core 1.x needs Node 22.13 or later: its end-to-end run is here, not in `npm test`.
-  ["Mastra on Node 22", () => ["plain", "memory", "memory-default", "scripted"].flatMap((run) => runJson(join(here, "node_modules", "node22", "bin", "node"), [join(here, "mastra-end-to-end.mjs"), run])), () => `@mastra/core ${JSON.parse(readFileSync(join(here, "node_modules", "@mastra", "core", "package.json"), "utf8")).version}`],
+  [
+    "Mastra on Node 22",
+    () =>
+      ["plain", "memory", "memory-default", "scripted"].flatMap((run) =>
+        runJson(join(here, "node_modules", "node22", "bin", "node"), [join(here, "mastra-end-to-end.mjs"), run]),
+      ),
+    () =>
+      `@mastra/core ${JSON.parse(readFileSync(join(here, "node_modules", "@mastra", "core", "package.json"), "utf8")).version}`,
+  ],
 ];
 
 const rows = [];
@@ -162,15 +228,24 @@ for (const [name, run, version] of runtimes) {
   } catch {
     versionText = "?";
   }
-  rows.push({ runtime: name, version: versionText, passed: checks.filter((c) => c.ok).length, failed: checks.filter((c) => !c.ok).length, checks });
+  rows.push({
+    runtime: name,
+    version: versionText,
+    passed: checks.filter((c) => c.ok).length,
+    failed: checks.filter((c) => !c.ok).length,
+    checks,
+  });
 }
 
 console.log("runtime | version | result");
 for (const row of rows) {
-  console.log(`${row.runtime} | ${row.version} | ${row.failed === 0 ? `ok (${row.passed} checks)` : `FAILED (${row.failed} of ${row.passed + row.failed})`}`);
-  for (const check of row.checks.filter((c) => !c.ok)) console.log(`    ✗ ${check.check}: ${check.detail.split("\n").slice(0, 4).join(" / ")}`);
+  console.log(
+    `${row.runtime} | ${row.version} | ${row.failed === 0 ? `ok (${row.passed} checks)` : `FAILED (${row.failed} of ${row.passed + row.failed})`}`,
+  );
+  for (const check of row.checks.filter((c) => !c.ok))
+    console.log(`    ✗ ${check.check}: ${check.detail.split("\n").slice(0, 4).join(" / ")}`);
 }
-const record = JSON.stringify({ date: new Date().toISOString(), rows }, null, 2) + "\n";
+const record = `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`;
 writeFileSync(join(here, "last-run.json"), record);
 if (process.argv.includes("--record")) writeFileSync(join(here, "results.json"), record);
 const failed = rows.filter((row) => row.failed > 0).length;

@@ -5,7 +5,15 @@ export { compactor } from "./hook/compactor.js";
 export type { CompactorHook } from "./hook/compactor.js";
 export { compact } from "./hook/compact.js";
 export { statefulCompactor } from "./state/stateful-compactor.js";
-export type { ArchiveOptions, RecallOptions, StatefulCallOptions, StatefulCompactor, StatefulCompactorOptions, StatefulEvents, StoreErrorContext } from "./state/stateful-compactor.js";
+export type {
+  ArchiveOptions,
+  RecallOptions,
+  StatefulCallOptions,
+  StatefulCompactor,
+  StatefulCompactorOptions,
+  StatefulEvents,
+  StoreErrorContext,
+} from "./state/stateful-compactor.js";
 export { memoryStore } from "./stores/memory-store.js";
 export type { MemoryStoreOptions } from "./stores/memory-store.js";
 export type { CompactionStore } from "./stores/compaction-store.js";

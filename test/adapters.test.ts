@@ -22,14 +22,36 @@ describe("adapters", () => {
     const down = () => ({ get: () => Promise.reject(new Error("down")), set: () => {} });
     const errors: unknown[] = [];
     const events = { onStoreError: (error: unknown) => errors.push(error) };
-    await toPrepareStep({ maxTokens: 2, keepTail: 1, countTokens: perMessage, summarize: () => "s", store: down(), conversationId: "c", events })({ messages: [u(1), a(1), u(2)] });
-    await toCallModelInputFilter({ maxTokens: 2, keepTail: 1, countTokens: perMessage, summarize: () => "s", store: down(), conversationId: "c", events })({ modelData: { input: [u(1), a(1), u(2)] } } as never);
+    await toPrepareStep({
+      maxTokens: 2,
+      keepTail: 1,
+      countTokens: perMessage,
+      summarize: () => "s",
+      store: down(),
+      conversationId: "c",
+      events,
+    })({ messages: [u(1), a(1), u(2)] });
+    await toCallModelInputFilter({
+      maxTokens: 2,
+      keepTail: 1,
+      countTokens: perMessage,
+      summarize: () => "s",
+      store: down(),
+      conversationId: "c",
+      events,
+    })({ modelData: { input: [u(1), a(1), u(2)] } } as never);
     expect(errors.map(String)).toEqual(["Error: down", "Error: down"]);
   });
 
   it("toPrepareStep keeps its default role beside the caller's other summary options, and yields to the caller's role", async () => {
     const roleWith = async (summary: object) => {
-      const prepareStep = toPrepareStep({ maxTokens: 2, keepTail: 1, countTokens: perMessage, summarize: () => "s", summary });
+      const prepareStep = toPrepareStep({
+        maxTokens: 2,
+        keepTail: 1,
+        countTokens: perMessage,
+        summarize: () => "s",
+        summary,
+      });
       return (await prepareStep({ messages: [u(1), a(1), u(2)] })).messages?.[0];
     };
     expect(await roleWith({ flushToMemory: false })).toEqual({ role: "user", content: `${SUMMARY_PREFIX}s` });
@@ -40,19 +62,28 @@ describe("adapters", () => {
     const filter = toCallModelInputFilter({ maxTokens: 2, keepTail: 1, countTokens: perMessage, summarize: () => "s" });
     const modelData = { input: [u(1), a(1), u(2)], instructions: "be kind" };
     const result = await filter({ modelData });
-    expect(result).toEqual({ instructions: "be kind", input: [{ role: "system", content: `${SUMMARY_PREFIX}s` }, u(2)] });
+    expect(result).toEqual({
+      instructions: "be kind",
+      input: [{ role: "system", content: `${SUMMARY_PREFIX}s` }, u(2)],
+    });
     expect(modelData.input).toHaveLength(3);
     const untouched = { input: [u(1)] };
-    expect(await toCallModelInputFilter({ maxTokens: 100, summarize: () => "s" })({ modelData: untouched })).toBe(untouched);
+    expect(await toCallModelInputFilter({ maxTokens: 100, summarize: () => "s" })({ modelData: untouched })).toBe(
+      untouched,
+    );
   });
 
   it("take options only: a ready hook is refused with a hint, and so is anything else", () => {
     const hook = compactor({ maxTokens: 100, summarize: () => "s" });
     const refused = "Expected `options` to be statefulCompactor options, got";
     expect(() => toPrepareStep(hook as never)).toThrow(`${refused}`);
-    expect(() => toPrepareStep(hook as never)).toThrow("a ready hook is not taken: pass the options the hook was made with");
+    expect(() => toPrepareStep(hook as never)).toThrow(
+      "a ready hook is not taken: pass the options the hook was made with",
+    );
     expect(() => toCallModelInputFilter(hook as never)).toThrow("a ready hook is not taken");
-    expect(() => toPrepareStep(null as never)).toThrow("Expected `options` to be statefulCompactor options, got `null` (null)");
+    expect(() => toPrepareStep(null as never)).toThrow(
+      "Expected `options` to be statefulCompactor options, got `null` (null)",
+    );
     expect(() => toCallModelInputFilter({ maxTokens: 0, summarize: () => "s" })).toThrow(RangeError);
   });
 });

@@ -19,19 +19,29 @@ const billed = (messages: readonly object[]) => Math.ceil(estimateTokens(message
 
 function opening(): Message[] {
   const messages: Message[] = [];
-  for (let turn = 0; turn < 6; turn++) messages.push(user(`Earlier question ${turn}: ${"context ".repeat(60)}`), assistant(`Earlier answer ${turn}: ${"finding ".repeat(60)}`));
+  for (let turn = 0; turn < 6; turn++)
+    messages.push(
+      user(`Earlier question ${turn}: ${"context ".repeat(60)}`),
+      assistant(`Earlier answer ${turn}: ${"finding ".repeat(60)}`),
+    );
   messages.push(user("Research the new topic."));
   return messages;
 }
 
 /** One step's own response: a tool call and its result. */
 function response(step: number): Message[] {
-  return [toolCall(`call_${step}`, "lookup", { q: `s${step}` }), toolResult(`call_${step}`, `result ${step}: ${"fact ".repeat(150)}`, { name: "lookup" })];
+  return [
+    toolCall(`call_${step}`, "lookup", { q: `s${step}` }),
+    toolResult(`call_${step}`, `result ${step}: ${"fact ".repeat(150)}`, { name: "lookup" }),
+  ];
 }
 
 async function run(version: 6 | 7, steps = 12) {
   let summaries = 0;
-  const prepareStep = toPrepareStep({ maxTokens, summarize: (older) => `summary ${++summaries} of ${older.length} messages` });
+  const prepareStep = toPrepareStep({
+    maxTokens,
+    summarize: (older) => `summary ${++summaries} of ${older.length} messages`,
+  });
   const initialMessages = opening();
   const sent: Message[][] = [];
   const done: { usage: { inputTokens: number }; response: { messages: Message[] } }[] = [];
@@ -39,18 +49,27 @@ async function run(version: 6 | 7, steps = 12) {
   const accumulated: Message[] = [];
   for (let stepNumber = 0; stepNumber < steps; stepNumber++) {
     const input = version === 6 ? [...initialMessages, ...accumulated] : next;
-    const prepared = await prepareStep({ messages: input, steps: done, stepNumber, ...(version === 7 ? { initialMessages, responseMessages: [...accumulated] } : {}) });
+    const prepared = await prepareStep({
+      messages: input,
+      steps: done,
+      stepNumber,
+      ...(version === 7 ? { initialMessages, responseMessages: [...accumulated] } : {}),
+    });
     const stepMessages = prepared.messages ?? input;
     sent.push(stepMessages);
     const own = response(stepNumber);
     accumulated.push(...own);
-    done.push({ usage: { inputTokens: billed(stepMessages) }, response: { messages: version === 6 ? structuredClone(accumulated) : structuredClone(own) } });
+    done.push({
+      usage: { inputTokens: billed(stepMessages) },
+      response: { messages: version === 6 ? structuredClone(accumulated) : structuredClone(own) },
+    });
     next = [...stepMessages, ...own];
   }
   return { sent, summaries };
 }
 
-const holdsSummary = (messages: readonly Message[]) => messages.some((m) => typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX));
+const holdsSummary = (messages: readonly Message[]) =>
+  messages.some((m) => typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX));
 
 describe.each([6, 7] as const)("toPrepareStep as AI SDK %i calls it", (version) => {
   it("reads the last step's usage against the messages it covers: no request after the first goes over, none loses the summary, one summary per crossing", async () => {

@@ -7,7 +7,10 @@ import { STANDS_AS_PART, STANDS_AS_WORD, STANDS_INSIDE, bestOccurrence } from ".
 function perWord(words: readonly string[], text: string) {
   const found = words.map((word) => bestOccurrence(text, word));
   if (found.some((occurrence) => occurrence === undefined)) return undefined;
-  return { at: Math.min(...found.map((occurrence) => occurrence!.at)), stands: Math.max(...found.map((occurrence) => occurrence!.stands)) };
+  return {
+    at: Math.min(...found.map((occurrence) => occurrence!.at)),
+    stands: Math.max(...found.map((occurrence) => occurrence!.stands)),
+  };
 }
 
 describe("allWordsSearch", () => {
@@ -25,12 +28,34 @@ describe("allWordsSearch", () => {
 
   it("answers as a scan per word does, for any words in any texts, one search over many texts", () => {
     // Every script: Latin with combining marks, CJK, astral characters, emoji with ZWJ sequences, flags and skin tones, a capital that lower-cases to two units.
-    const unit = fc.constantFrom("a", "b", "1", ".", "-", "/", "_", " ", "é", "e\u0301", "日本", "😀", "👨‍👩‍👧", "🇫🇷", "👍🏽", "İ", "\ud800");
+    const unit = fc.constantFrom(
+      "a",
+      "b",
+      "1",
+      ".",
+      "-",
+      "/",
+      "_",
+      " ",
+      "é",
+      "e\u0301",
+      "日本",
+      "😀",
+      "👨‍👩‍👧",
+      "🇫🇷",
+      "👍🏽",
+      "İ",
+      "\ud800",
+    );
     fc.assert(
-      fc.property(fc.uniqueArray(fc.string({ unit, minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 8 }), fc.array(fc.string({ unit, maxLength: 40 }), { minLength: 1, maxLength: 6 }), (words, texts) => {
-        const search = allWordsSearch(words);
-        for (const text of texts) expect(search(text)).toEqual(perWord(words, text));
-      }),
+      fc.property(
+        fc.uniqueArray(fc.string({ unit, minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.string({ unit, maxLength: 40 }), { minLength: 1, maxLength: 6 }),
+        (words, texts) => {
+          const search = allWordsSearch(words);
+          for (const text of texts) expect(search(text)).toEqual(perWord(words, text));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -15,6 +15,16 @@ describe("the API report", () => {
 
   it("the root export names what a typical user needs, and no more", () => {
     const values = [...made["index"]!.matchAll(/^\/\/ (\w+)\n(?:function|const|class) /gm)].map((match) => match[1]);
-    expect(values.sort()).toEqual(["CompactionError", "compact", "compactor", "estimateTokens", "extractiveSummary", "isCompactionError", "memoryStore", "statefulCompactor", "summarizeWith"]);
+    expect(values.sort()).toEqual([
+      "CompactionError",
+      "compact",
+      "compactor",
+      "estimateTokens",
+      "extractiveSummary",
+      "isCompactionError",
+      "memoryStore",
+      "statefulCompactor",
+      "summarizeWith",
+    ]);
   });
 });

@@ -30,14 +30,18 @@ describe("bestOccurrence", () => {
   it("finds a needle where and only where a naive search does", () => {
     const text = fc.string({ unit: fc.constantFrom("a", "b", "_", ".", " "), maxLength: 60 });
     fc.assert(
-      fc.property(text, fc.string({ unit: fc.constantFrom("a", "b", "_", "."), minLength: 1, maxLength: 6 }), (haystack, needle) => {
-        const found = bestOccurrence(haystack, needle);
-        const first = haystack.indexOf(needle);
-        expect(found === undefined).toBe(first === -1);
-        if (found !== undefined) {
-          expect(haystack.startsWith(needle, found.at)).toBe(true);
-        }
-      }),
+      fc.property(
+        text,
+        fc.string({ unit: fc.constantFrom("a", "b", "_", "."), minLength: 1, maxLength: 6 }),
+        (haystack, needle) => {
+          const found = bestOccurrence(haystack, needle);
+          const first = haystack.indexOf(needle);
+          expect(found === undefined).toBe(first === -1);
+          if (found !== undefined) {
+            expect(haystack.startsWith(needle, found.at)).toBe(true);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });

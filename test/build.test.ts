@@ -9,11 +9,17 @@ import { describe, expect, it } from "vitest";
 import { emitDeclarations } from "../build.mjs";
 
 const files = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)]));
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
 
 /** The `.d.ts` files under `<outDir>/types`, by their path from `outDir`. */
 const declarations = (outDir: string): Map<string, string> =>
-  new Map(files(join(outDir, "types")).filter((file) => file.endsWith(".d.ts")).map((file) => [relative(outDir, file), readFileSync(file, "utf8")]));
+  new Map(
+    files(join(outDir, "types"))
+      .filter((file) => file.endsWith(".d.ts"))
+      .map((file) => [relative(outDir, file), readFileSync(file, "utf8")]),
+  );
 
 describe("the build", () => {
   it("emits the same declarations without the installed packages as with them", { timeout: 60_000 }, () => {
@@ -29,6 +35,7 @@ describe("the build", () => {
     expect(alone.get("types/telemetry/otel.d.ts")).toMatch(/from "@opentelemetry\/api"/);
     for (const [file, text] of withPackages) expect(alone.get(file), file).toBe(text);
     // Nor does any declaration hold an `any` of its own (comments aside).
-    for (const [file, text] of alone) expect(text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, ""), file).not.toMatch(/\bany\b/);
+    for (const [file, text] of alone)
+      expect(text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, ""), file).not.toMatch(/\bany\b/);
   });
 });

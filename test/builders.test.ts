@@ -14,8 +14,14 @@ function transcript(dialect: (typeof dialects)[number], resultId = "a"): object[
     build.user("Find A and B"),
     build.toolCall("a", "lookup", { q: "A" }, { text: "Looking." }),
     build.toolResult(resultId, "found A"),
-    ...build.toolCalls([{ id: "b", name: "lookup", input: { q: "B" } }, { id: "c", name: "lookup" }]),
-    ...build.toolResults([{ id: "b", output: "found B" }, { id: "c", output: "found C" }]),
+    ...build.toolCalls([
+      { id: "b", name: "lookup", input: { q: "B" } },
+      { id: "c", name: "lookup" },
+    ]),
+    ...build.toolResults([
+      { id: "b", output: "found B" },
+      { id: "c", output: "found C" },
+    ]),
     build.assistant("A and B are found."),
   ];
 }
@@ -33,6 +39,9 @@ describe.each(dialects)("builders[%s]", (dialect) => {
   });
 
   it("leaves the call unanswered and its result an orphan when the ids differ", () => {
-    expect(findToolPairProblems(transcript(dialect, "z")).map((problem) => problem.kind)).toEqual(["missing-result", "orphan-result"]);
+    expect(findToolPairProblems(transcript(dialect, "z")).map((problem) => problem.kind)).toEqual([
+      "missing-result",
+      "orphan-result",
+    ]);
   });
 });

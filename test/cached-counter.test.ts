@@ -5,7 +5,10 @@ import { referenceSplit } from "./support/reference-split.js";
 
 const messages = [
   { role: "system", content: "S" },
-  ...Array.from({ length: 200 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `message ${i}`.repeat(1 + (i % 5)) })),
+  ...Array.from({ length: 200 }, (_, i) => ({
+    role: i % 2 ? "assistant" : "user",
+    content: `message ${i}`.repeat(1 + (i % 5)),
+  })),
 ];
 
 describe("createCachedCounter", () => {
@@ -40,6 +43,8 @@ describe("createCachedCounter", () => {
 
   it("checks what the per-message counter returns", () => {
     expect(() => createCachedCounter(() => Number.NaN)([{}])).toThrow(/`countTokens`/);
-    expect(() => createCachedCounter("x" as never)).toThrow("Expected `countMessage` to be a function, got `x` (string)");
+    expect(() => createCachedCounter("x" as never)).toThrow(
+      "Expected `countMessage` to be a function, got `x` (string)",
+    );
   });
 });

@@ -23,12 +23,20 @@ describe("context-compactor inspect in every dialect", () => {
     const whole = join(dir, "whole.json");
     const broken = join(dir, "broken.json");
     // A file holds plain JSON: LangChain messages in their plain form, `{ type, content, … }`.
-    const plain = (messages: Record<string, unknown>[]) => messages.map((m) => (m["lc_kwargs"] ? { type: m["type"], ...(m["lc_kwargs"] as object) } : m));
-    writeFileSync(whole, JSON.stringify(plain([fixture.user, ...fixture.toolRound, { ...fixture.user }, ...fixture.parallel])));
+    const plain = (messages: Record<string, unknown>[]) =>
+      messages.map((m) => (m["lc_kwargs"] ? { type: m["type"], ...(m["lc_kwargs"] as object) } : m));
+    writeFileSync(
+      whole,
+      JSON.stringify(plain([fixture.user, ...fixture.toolRound, { ...fixture.user }, ...fixture.parallel])),
+    );
     writeFileSync(broken, JSON.stringify(plain([fixture.user, fixture.resultOnly])));
     const ok = run(["inspect", whole, "--max-tokens", "10", "--json"]);
     expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ dialect: fixture.name, toolPairProblems: [], plan: { action: "summarize" } });
+    expect(JSON.parse(ok.stdout)).toMatchObject({
+      dialect: fixture.name,
+      toolPairProblems: [],
+      plan: { action: "summarize" },
+    });
     const bad = run(["inspect", broken, "--max-tokens", "1000"]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain(`${fixture.name}, 2 messages`);
@@ -51,7 +59,13 @@ describe("context-compactor inspect", () => {
     const { code, stdout } = run(["inspect", transcript, "--max-tokens", "4000", "--keep-tail", "1000", "--json"]);
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
-    expect(report).toMatchObject({ dialect: "openai-chat", messages: 43, toolPairProblems: [], budget: { maxTokens: 4000, keepTail: 1000 }, plan: { action: "summarize", reason: "over-budget" } });
+    expect(report).toMatchObject({
+      dialect: "openai-chat",
+      messages: 43,
+      toolPairProblems: [],
+      budget: { maxTokens: 4000, keepTail: 1000 },
+      plan: { action: "summarize", reason: "over-budget" },
+    });
     const { head, older, tail } = report.plan;
     expect(head.messages + older.messages + tail.messages).toBe(43);
     expect(head.tokens + older.tokens + tail.tokens).toBe(report.tokens);
@@ -61,7 +75,10 @@ describe("context-compactor inspect", () => {
   it("shows what a forced compaction would do under budget", () => {
     const { code, stdout } = run(["inspect", transcript, "--max-tokens", "1000000", "--json"]);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ plan: { action: "none", reason: "under-budget" }, ifForced: { head: { messages: 1 } } });
+    expect(JSON.parse(stdout)).toMatchObject({
+      plan: { action: "none", reason: "under-budget" },
+      ifForced: { head: { messages: 1 } },
+    });
   });
 
   it("reads standard input with -", () => {
@@ -71,10 +88,21 @@ describe("context-compactor inspect", () => {
   });
 
   it("--format names the format; a message that does not read as it, or no format holds, is an invalid file", () => {
-    const plain = JSON.stringify([{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }]);
+    const plain = JSON.stringify([
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "hello" },
+    ]);
     expect(JSON.parse(run(["inspect", "-", "--json"], plain).stdout).dialect).toBe("openai-chat");
-    expect(JSON.parse(run(["inspect", "-", "--json", "--format", "anthropic"], plain).stdout).dialect).toBe("anthropic");
-    const mixed = run(["inspect", "-", "--format", "anthropic"], JSON.stringify([{ role: "user", content: "hi" }, { role: "tool", tool_call_id: "t", content: "x" }]));
+    expect(JSON.parse(run(["inspect", "-", "--json", "--format", "anthropic"], plain).stdout).dialect).toBe(
+      "anthropic",
+    );
+    const mixed = run(
+      ["inspect", "-", "--format", "anthropic"],
+      JSON.stringify([
+        { role: "user", content: "hi" },
+        { role: "tool", tool_call_id: "t", content: "x" },
+      ]),
+    );
     expect(mixed.code).toBe(1);
     expect(mixed.stderr).toContain("messages[1]");
     const unknown = run(["inspect", "-"], JSON.stringify([{ speaker: "me", text: "hi" }]));
@@ -99,8 +127,8 @@ describe("context-compactor inspect", () => {
   it("exits 1 with one line on a missing, unreadable or invalid file", () => {
     const dir = mkdtempSync(join(tmpdir(), "cc-cli-"));
     writeFileSync(join(dir, "bad.json"), "{ not json");
-    writeFileSync(join(dir, "null.json"), "[{\"role\":\"user\"}, null]");
-    writeFileSync(join(dir, "object.json"), "{\"hello\": 1}");
+    writeFileSync(join(dir, "null.json"), '[{"role":"user"}, null]');
+    writeFileSync(join(dir, "object.json"), '{"hello": 1}');
     for (const [file, message] of [
       [join(dir, "missing.json"), "cannot read"],
       [join(dir, "bad.json"), "is not valid JSON"],
@@ -118,7 +146,16 @@ describe("context-compactor inspect", () => {
 
   it("exits 2 on bad arguments", () => {
     // Without --max-tokens the command reports counts and pairs (tested above); a budget of zero, a word or a bogus flag is a usage error.
-    for (const args of [[], ["inspect"], ["inspect", transcript, "--keep-tail", "5"], ["inspect", transcript, "--max-tokens", "0"], ["inspect", transcript, "--max-tokens", "ten"], ["inspect", transcript, "--max-tokens", "10", "--keep-tail", "10"], ["frobnicate", transcript], ["inspect", transcript, "--max-tokens", "10", "--bogus"]]) {
+    for (const args of [
+      [],
+      ["inspect"],
+      ["inspect", transcript, "--keep-tail", "5"],
+      ["inspect", transcript, "--max-tokens", "0"],
+      ["inspect", transcript, "--max-tokens", "ten"],
+      ["inspect", transcript, "--max-tokens", "10", "--keep-tail", "10"],
+      ["frobnicate", transcript],
+      ["inspect", transcript, "--max-tokens", "10", "--bogus"],
+    ]) {
       const { code, stderr } = run(args);
       expect(code, args.join(" ")).toBe(2);
       expect(stderr.trim().split("\n")).toHaveLength(1);
@@ -159,9 +196,16 @@ describe("context-compactor inspect without a budget, and mistyped flags", () =>
 
 describe("context-compactor inspect: room, plan options and --html", () => {
   it("says when the head leaves the tail less than keepTail", () => {
-    const { code, stdout } = run(["inspect", new URL("./fixtures/transcripts/tau1/gpt-4o-airline_task003_trial0.json", import.meta.url).pathname, "--max-tokens", "3000"]);
+    const { code, stdout } = run([
+      "inspect",
+      new URL("./fixtures/transcripts/tau1/gpt-4o-airline_task003_trial0.json", import.meta.url).pathname,
+      "--max-tokens",
+      "3000",
+    ]);
     expect(code).toBe(0);
-    expect(stdout).toContain("room: the head (system prompt) takes 1566 of the 3000-token budget (52%), and the summary up to 750: the tail may take 684 tokens, less than keepTail (1500)");
+    expect(stdout).toContain(
+      "room: the head (system prompt) takes 1566 of the 3000-token budget (52%), and the summary up to 750: the tail may take 684 tokens, less than keepTail (1500)",
+    );
   });
 
   it("plans with masking when asked, as the hook would", () => {
@@ -182,7 +226,10 @@ describe("context-compactor inspect: room, plan options and --html", () => {
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toContain("default-src 'none'");
     expect(html).not.toMatch(/\b(src|href)=["']?(https?:)?\/\//);
-    expect(run(["inspect", transcript, "--mask"])).toMatchObject({ code: 2, stderr: "context-compactor: --mask needs --max-tokens (see --help)\n" });
+    expect(run(["inspect", transcript, "--mask"])).toMatchObject({
+      code: 2,
+      stderr: "context-compactor: --mask needs --max-tokens (see --help)\n",
+    });
     expect(run(["inspect", transcript, "--htm", page]).stderr).toContain('Did you mean "--html"?');
     const unwritable = run(["inspect", transcript, "--html", join(dir, "missing", "report.html")]);
     expect(unwritable.code).toBe(1);
@@ -194,12 +241,20 @@ describe("context-compactor inspect names the content that makes the estimate lo
   // What a chat API bills, with o200k standing in for the provider's tokenizer: each message's text
   // plus 4 tokens (OpenAI's cookbook, "How to count tokens with tiktoken": `tokens_per_message = 3`,
   // and the role's value is encoded too, one token).
-  const billed = (messages: { content?: unknown }[]) => messages.reduce((sum, m) => sum + 4 + (typeof m.content === "string" ? o200k(m.content) : 0), 0);
+  const billed = (messages: { content?: unknown }[]) =>
+    messages.reduce((sum, m) => sum + 4 + (typeof m.content === "string" ? o200k(m.content) : 0), 0);
   const { system, user, assistant, toolCall, toolResult } = builders["openai-chat"];
 
   it("says which class, how much of the transcript it is, and what to do, when o200k counts a tenth more", () => {
     const messages: { role: string; content?: unknown }[] = [system("You are a data analyst.")];
-    csvSamples(6).forEach((csv, i) => messages.push(user(`Show the metrics of host ${i}.`), toolCall(`c${i}`, "query", { host: i }), toolResult(`c${i}`, csv), assistant("Latency peaks at noon; errors stay low.")));
+    csvSamples(6).forEach((csv, i) =>
+      messages.push(
+        user(`Show the metrics of host ${i}.`),
+        toolCall(`c${i}`, "query", { host: i }),
+        toolResult(`c${i}`, csv),
+        assistant("Latency peaks at noon; errors stay low."),
+      ),
+    );
     const file = join(mkdtempSync(join(tmpdir(), "inspect-dense-")), "metrics.json");
     writeFileSync(file, JSON.stringify(messages));
     const report = JSON.parse(run(["inspect", file, "--json"]).stdout);
@@ -209,7 +264,9 @@ describe("context-compactor inspect names the content that makes the estimate lo
     expect(report.estimate.likelyTokens / billed(messages)).toBeGreaterThan(0.85);
     expect(report.estimate.likelyTokens / billed(messages)).toBeLessThan(1.15);
     const { stdout } = run(["inspect", file]);
-    expect(stdout).toMatch(/estimate may be low: \d+% of tokens are digit-dense text \(CSV, timestamps, numbers\) in tool output, which o200k counts at about 2\.5× the estimate \(likely [\d,]+ tokens, not [\d,]+\); pass usage or an exact counter/);
+    expect(stdout).toMatch(
+      /estimate may be low: \d+% of tokens are digit-dense text \(CSV, timestamps, numbers\) in tool output, which o200k counts at about 2\.5× the estimate \(likely [\d,]+ tokens, not [\d,]+\); pass usage or an exact counter/,
+    );
   });
 
   it("says nothing where o200k counts about what the estimate says", () => {

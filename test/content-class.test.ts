@@ -5,25 +5,44 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONTENT_CLASS_LABELS, ESTIMATE_ERROR, classifyText, type ContentClass } from "../src/counting/content-class.js";
+import {
+  CONTENT_CLASS_LABELS,
+  ESTIMATE_ERROR,
+  classifyText,
+  type ContentClass,
+} from "../src/counting/content-class.js";
 import { cjkSamples, csvSamples, emojiSamples } from "../bench/content-samples.mjs";
 import { adversarialTexts } from "./support/adversarial-text.mjs";
 
 const fixtures = new URL("./fixtures/transcripts/", import.meta.url).pathname;
 type Message = { role: string; content?: unknown; tool_calls?: unknown };
 const transcripts = ["tau1", "tau2", "moatless"].flatMap((dataset) =>
-  readdirSync(join(fixtures, dataset)).map((file) => ({ dataset, messages: JSON.parse(readFileSync(join(fixtures, dataset, file), "utf8")) as Message[] })),
+  readdirSync(join(fixtures, dataset)).map((file) => ({
+    dataset,
+    messages: JSON.parse(readFileSync(join(fixtures, dataset, file), "utf8")) as Message[],
+  })),
 );
 const texts = (keep: (dataset: string, message: Message) => boolean) =>
-  transcripts.flatMap(({ dataset, messages }) => messages.filter((message) => typeof message.content === "string" && message.content.length >= 80 && keep(dataset, message)).map((message) => message.content as string));
+  transcripts.flatMap(({ dataset, messages }) =>
+    messages
+      .filter(
+        (message) => typeof message.content === "string" && message.content.length >= 80 && keep(dataset, message),
+      )
+      .map((message) => message.content as string),
+  );
 
 const lines = (count: number, line: () => string) => Array.from({ length: count }, line).join("\n");
 const samples: Record<ContentClass, string[]> = {
-  prose: texts((dataset, m) => dataset !== "moatless" && (m.role === "user" || m.role === "assistant") && !m.tool_calls),
+  prose: texts(
+    (dataset, m) => dataset !== "moatless" && (m.role === "user" || m.role === "assistant") && !m.tool_calls,
+  ),
   code: texts((dataset, m) => dataset === "moatless" && m.role === "tool" && String(m.content).includes("```")),
   json: texts((dataset, m) => dataset !== "moatless" && m.role === "tool" && /^\s*[[{]/.test(String(m.content))),
   digits: csvSamples(20),
-  ids: [...Array.from({ length: 10 }, () => lines(40, randomUUID)), ...Array.from({ length: 10 }, () => lines(40, () => randomBytes(20).toString("hex")))],
+  ids: [
+    ...Array.from({ length: 10 }, () => lines(40, randomUUID)),
+    ...Array.from({ length: 10 }, () => lines(40, () => randomBytes(20).toString("hex"))),
+  ],
   base64: Array.from({ length: 20 }, () => randomBytes(3_000).toString("base64")),
   cjk: cjkSamples(20),
   emoji: emojiSamples(20),
@@ -60,8 +79,19 @@ describe("classifyText", () => {
 
 describe("ESTIMATE_ERROR", () => {
   // bench/estimate-error.json is what `npm run bench:estimate` printed last.
-  const measured = JSON.parse(readFileSync(new URL("../bench/estimate-error.json", import.meta.url), "utf8")) as { rows: { key: string; o200kRatio: number }[] };
-  const benchKey: Record<ContentClass, string> = { prose: "prose", code: "code", json: "json", digits: "csv", ids: "uuid", base64: "base64", cjk: "cjk", emoji: "emoji" };
+  const measured = JSON.parse(readFileSync(new URL("../bench/estimate-error.json", import.meta.url), "utf8")) as {
+    rows: { key: string; o200kRatio: number }[];
+  };
+  const benchKey: Record<ContentClass, string> = {
+    prose: "prose",
+    code: "code",
+    json: "json",
+    digits: "csv",
+    ids: "uuid",
+    base64: "base64",
+    cjk: "cjk",
+    emoji: "emoji",
+  };
 
   it.each(Object.keys(ESTIMATE_ERROR) as ContentClass[])("%s is within 10% of the last measurement", (name) => {
     const row = measured.rows.find((r) => r.key === benchKey[name]);

@@ -12,7 +12,8 @@ import { builders } from "./support/builders.js";
 
 const textTokens = (text: string) => Math.ceil(new TextEncoder().encode(JSON.stringify(text)).length / 4);
 const { toolResult: result } = builders["openai-chat"];
-const call = (id: string, name: string, args: unknown) => builders["openai-chat"].toolCall(id, name, JSON.stringify(args));
+const call = (id: string, name: string, args: unknown) =>
+  builders["openai-chat"].toolCall(id, name, JSON.stringify(args));
 
 describe("the identifier scanner", () => {
   it.each([
@@ -67,21 +68,32 @@ describe("cuts say what they removed", () => {
     expect(truncateToolPayloads(truncation.messages, 300, undefined)).toBeUndefined();
   });
 
-  it.each(dialects.filter((dialect) => dialect !== "langchain"))("%s: truncation with markers keeps every pair and is idempotent", (dialect) => {
-    fc.assert(
-      fc.property(transcriptArbitrary(dialect), fc.integer({ min: 20, max: 400 }), (messages, budget) => {
-        const truncation = truncateToolPayloads(messages, budget, undefined);
-        if (truncation === undefined) return;
-        expect(findToolPairProblems(truncation.messages)).toEqual(findToolPairProblems(messages));
-        if (truncation.tokens <= budget) expect(truncateToolPayloads(truncation.messages, budget, undefined)).toBeUndefined();
-      }),
-      { numRuns: 60 },
-    );
-  });
+  it.each(dialects.filter((dialect) => dialect !== "langchain"))(
+    "%s: truncation with markers keeps every pair and is idempotent",
+    (dialect) => {
+      fc.assert(
+        fc.property(transcriptArbitrary(dialect), fc.integer({ min: 20, max: 400 }), (messages, budget) => {
+          const truncation = truncateToolPayloads(messages, budget, undefined);
+          if (truncation === undefined) return;
+          expect(findToolPairProblems(truncation.messages)).toEqual(findToolPairProblems(messages));
+          if (truncation.tokens <= budget)
+            expect(truncateToolPayloads(truncation.messages, budget, undefined)).toBeUndefined();
+        }),
+        { numRuns: 60 },
+      );
+    },
+  );
 });
 
 describe("JSON is shortened by its structure", () => {
-  const orders = JSON.stringify({ user_id: "ada_4217", orders: Array.from({ length: 60 }, (_, i) => ({ order_id: `#W${1_000_000 + i}`, status: "delivered", price: 10 + i })) });
+  const orders = JSON.stringify({
+    user_id: "ada_4217",
+    orders: Array.from({ length: 60 }, (_, i) => ({
+      order_id: `#W${1_000_000 + i}`,
+      status: "delivered",
+      price: 10 + i,
+    })),
+  });
 
   it("the renderer keeps every key and the ends of a long array, and says how many items it left out and what they named", () => {
     const text = renderTranscript([call("c1", "list_orders", {}), result("c1", orders)], { maxResultChars: 600 });
@@ -92,7 +104,9 @@ describe("JSON is shortened by its structure", () => {
     expect(value.orders.at(-1)).toEqual({ order_id: "#W1000059", status: "delivered", price: 69 });
     // The marker names ids of the items it left out, none of those it kept.
     const marker = /"… (\d+) more items; they named ([^"]*)"/.exec(shown)!;
-    const kept = value.orders.filter((item): item is { order_id: string } => typeof item === "object").map((item) => item.order_id);
+    const kept = value.orders
+      .filter((item): item is { order_id: string } => typeof item === "object")
+      .map((item) => item.order_id);
     const named = marker[2]!.split(", ").filter((name) => name.startsWith("#W"));
     expect(named.length).toBeGreaterThan(5);
     for (const id of named) expect(kept).not.toContain(id);
@@ -110,7 +124,11 @@ describe("JSON is shortened by its structure", () => {
 });
 
 describe("extractiveSummary ranks facts", () => {
-  const order = JSON.stringify({ order_id: "#W2378156", items: [{ item_id: "6469567736", price: 47.84 }], payment: { certificate_7480005: { amount: 250 } } });
+  const order = JSON.stringify({
+    order_id: "#W2378156",
+    items: [{ item_id: "6469567736", price: 47.84 }],
+    payment: { certificate_7480005: { amount: 250 } },
+  });
   const older = [
     { role: "user", content: "Please return order #W2378156 to gift_card_7480005." },
     call("c1", "get_order_details", { order_id: "#W2378156" }),
@@ -128,8 +146,13 @@ describe("extractiveSummary ranks facts", () => {
   });
 
   it("keeps what the user and the agent wrote before what a result merely held, when the budget is short", () => {
-    const results = Array.from({ length: 40 }, (_, i) => [call(`c${i}`, "search", { q: `q${i}` }), result(`c${i}`, JSON.stringify({ noise_id: `N${1000 + i}X` }))]).flat();
-    const summary = extractiveSummary([{ role: "user", content: "My order is #W9999999." }, ...results], { maxTokens: 150 });
+    const results = Array.from({ length: 40 }, (_, i) => [
+      call(`c${i}`, "search", { q: `q${i}` }),
+      result(`c${i}`, JSON.stringify({ noise_id: `N${1000 + i}X` })),
+    ]).flat();
+    const summary = extractiveSummary([{ role: "user", content: "My order is #W9999999." }, ...results], {
+      maxTokens: 150,
+    });
     expect(summary).toContain("#W9999999");
     expect(textTokens(summary)).toBeLessThanOrEqual(150);
   });
@@ -142,19 +165,41 @@ describe("extractiveSummary ranks facts", () => {
 
   it("merges a rolled summary of its own section by section instead of nesting it", () => {
     const first = extractiveSummary(older, { maxTokens: 1_000 });
-    const second = extractiveSummary([{ role: "user", content: "Also cancel #W1111111." }], { maxTokens: 1_000, previousSummary: first });
+    const second = extractiveSummary([{ role: "user", content: "Also cancel #W1111111." }], {
+      maxTokens: 1_000,
+      previousSummary: first,
+    });
     expect(second).not.toContain("Earlier summary");
     expect(second.split("(A summary made without a model").length - 1).toBe(1);
     expect(second).toContain("#W2378156");
     expect(second).toContain("#W1111111");
     // A summary written elsewhere is kept as one block.
-    expect(extractiveSummary(older, { maxTokens: 1_000, previousSummary: "The user is Ada." })).toContain("Earlier summary:\nThe user is Ada.");
+    expect(extractiveSummary(older, { maxTokens: 1_000, previousSummary: "The user is Ada." })).toContain(
+      "Earlier summary:\nThe user is Ada.",
+    );
   });
 
   it("ranks a result's values by whether the agent used them, an amount the agent wrote as $1,859 included", () => {
-    const fare = JSON.stringify({ reservation: { origin: "MCO", destination: "CLT", first_name: "Omar", price: 1859, flights: Array.from({ length: 12 }, (_, i) => ({ flight_number: `HAT${100 + i}`, seats: 10 + i })) } });
-    const passedOver = Array.from({ length: 20 }, (_, i) => [call(`s${i}`, "search", { q: "x" }), result(`s${i}`, JSON.stringify({ hit_id: `Q${5000 + i}Z`, score: 50 + i })), { role: "assistant", content: "Nothing useful." }]).flat();
-    const older = [call("c1", "get_reservation", { id: "r1" }), result("c1", fare), { role: "assistant", content: "The fare is $1,859 from MCO." }, ...passedOver];
+    const fare = JSON.stringify({
+      reservation: {
+        origin: "MCO",
+        destination: "CLT",
+        first_name: "Omar",
+        price: 1859,
+        flights: Array.from({ length: 12 }, (_, i) => ({ flight_number: `HAT${100 + i}`, seats: 10 + i })),
+      },
+    });
+    const passedOver = Array.from({ length: 20 }, (_, i) => [
+      call(`s${i}`, "search", { q: "x" }),
+      result(`s${i}`, JSON.stringify({ hit_id: `Q${5000 + i}Z`, score: 50 + i })),
+      { role: "assistant", content: "Nothing useful." },
+    ]).flat();
+    const older = [
+      call("c1", "get_reservation", { id: "r1" }),
+      result("c1", fare),
+      { role: "assistant", content: "The fare is $1,859 from MCO." },
+      ...passedOver,
+    ];
     const summary = extractiveSummary(older, { maxTokens: 120 });
     expect(summary).toContain("price: 1859");
     expect(summary).toContain("MCO");
@@ -164,7 +209,10 @@ describe("extractiveSummary ranks facts", () => {
 
   it("carries a rolled summary's facts forward, ranked with the new ones", () => {
     const first = extractiveSummary([{ role: "user", content: "My user id is omar_davis_3817." }], { maxTokens: 400 });
-    const newer = Array.from({ length: 30 }, (_, i) => ({ role: "assistant", content: `Checked reservation R${1000 + i}X.` }));
+    const newer = Array.from({ length: 30 }, (_, i) => ({
+      role: "assistant",
+      content: `Checked reservation R${1000 + i}X.`,
+    }));
     const second = extractiveSummary(newer, { maxTokens: 90, previousSummary: first });
     expect(second).toContain("omar_davis_3817");
   });
@@ -175,8 +223,11 @@ describe("extractiveSummary ranks facts", () => {
     expect(extractiveSummary(older, { maxTokens: 15 })).toContain("XEWRD9");
     expect(textTokens(extractiveSummary(older, { maxTokens: 15 }))).toBeLessThanOrEqual(15);
     // With nothing to rank, the newest words said stand in: never an empty summary.
-    expect(extractiveSummary([{ role: "assistant", content: "Hi! How can I help you today?" }], { maxTokens: 12 }).trim()).not.toBe("");
-    for (const bad of [0.5, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => extractiveSummary(older, { maxTokens: bad })).toThrow(RangeError);
+    expect(
+      extractiveSummary([{ role: "assistant", content: "Hi! How can I help you today?" }], { maxTokens: 12 }).trim(),
+    ).not.toBe("");
+    for (const bad of [0.5, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => extractiveSummary(older, { maxTokens: bad })).toThrow(RangeError);
   });
 
   it("is deterministic, within budget and total on any transcript", () => {
@@ -193,7 +244,13 @@ describe("extractiveSummary ranks facts", () => {
 
 describe("context.maxSummaryTokens is the budget of the summary's text", () => {
   it("is a whole number with a calibrated count, and extractiveSummary given exactly it is never refused", async () => {
-    const messages = [{ role: "system", content: "sys" }, ...Array.from({ length: 12 }, (_, i) => [{ role: "user", content: `order #W${2_000_000 + i} ${"x ".repeat(60)}` }, { role: "assistant", content: `a${i} HAT${100 + i}` }]).flat()];
+    const messages = [
+      { role: "system", content: "sys" },
+      ...Array.from({ length: 12 }, (_, i) => [
+        { role: "user", content: `order #W${2_000_000 + i} ${"x ".repeat(60)}` },
+        { role: "assistant", content: `a${i} HAT${100 + i}` },
+      ]).flat(),
+    ];
     for (const ratio of [1.37, 0.83]) {
       const budgets: number[] = [];
       const refused: unknown[] = [];
@@ -206,7 +263,10 @@ describe("context.maxSummaryTokens is the budget of the summary's text", () => {
         events: { onSkipped: (event: unknown) => refused.push(event) },
         summarize: (older: readonly object[], context: SummaryContext) => {
           budgets.push(context.maxSummaryTokens);
-          return extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary });
+          return extractiveSummary(older, {
+            maxTokens: context.maxSummaryTokens,
+            previousSummary: context.previousSummary,
+          });
         },
       } as never);
       expect(refused).toEqual([]);
@@ -215,10 +275,15 @@ describe("context.maxSummaryTokens is the budget of the summary's text", () => {
     }
   });
 
-
   it("a summary that fills it exactly is accepted, in every dialect's own message", async () => {
     for (const summaryRole of ["system", "user"] as const) {
-      const messages = [{ role: "system", content: "sys" }, ...Array.from({ length: 8 }, (_, i) => [{ role: "user", content: `q${i} ${"x ".repeat(60)}` }, { role: "assistant", content: `a${i}` }]).flat()];
+      const messages = [
+        { role: "system", content: "sys" },
+        ...Array.from({ length: 8 }, (_, i) => [
+          { role: "user", content: `q${i} ${"x ".repeat(60)}` },
+          { role: "assistant", content: `a${i}` },
+        ]).flat(),
+      ];
       let limit = 0;
       const output = await compact(messages, {
         maxTokens: 200,

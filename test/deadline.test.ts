@@ -43,7 +43,9 @@ describe("raceDeadline", () => {
     const race = raceDeadline(new Promise<never>(() => {}), { signal: controller.signal });
     controller.abort("stop");
     await expect(race).rejects.toMatchObject({ code: "ABORTED", cause: "stop" });
-    await expect(raceDeadline(Promise.resolve(1), { signal: controller.signal })).rejects.toMatchObject({ code: "ABORTED" });
+    await expect(raceDeadline(Promise.resolve(1), { signal: controller.signal })).rejects.toMatchObject({
+      code: "ABORTED",
+    });
   });
 });
 
@@ -69,7 +71,9 @@ describe("optionalMilliseconds", () => {
     expect(optionalMilliseconds(undefined, "timeoutMs")).toBeUndefined();
     expect(optionalMilliseconds(LONGEST_TIMEOUT_MS, "timeoutMs")).toBe(LONGEST_TIMEOUT_MS);
     expect(() => optionalMilliseconds("5", "storeTimeoutMs")).toThrow(TypeError);
-    expect(() => optionalMilliseconds(0, "storeTimeoutMs")).toThrow("Expected `storeTimeoutMs` to be a positive number of milliseconds up to 2147483647, got `0` (number)");
+    expect(() => optionalMilliseconds(0, "storeTimeoutMs")).toThrow(
+      "Expected `storeTimeoutMs` to be a positive number of milliseconds up to 2147483647, got `0` (number)",
+    );
     expect(() => optionalMilliseconds(LONGEST_TIMEOUT_MS + 1, "timeoutMs")).toThrow(RangeError);
   });
 });

@@ -4,7 +4,11 @@ import { describe, expect, it } from "vitest";
 
 describe("the demo", () => {
   it("replays the shift, compacts, and reports no broken request", () => {
-    const result = spawnSync(process.execPath, [new URL("../examples/demo.mjs", import.meta.url).pathname, "--max-tokens", "6000"], { encoding: "utf8", timeout: 60_000 });
+    const result = spawnSync(
+      process.execPath,
+      [new URL("../examples/demo.mjs", import.meta.url).pathname, "--max-tokens", "6000"],
+      { encoding: "utf8", timeout: 60_000 },
+    );
     expect(result.status, result.stderr).toBe(0);
     const chart = result.stdout.split("\n").filter((line) => line.startsWith("turn "));
     expect(chart.length).toBeGreaterThanOrEqual(10);
@@ -14,7 +18,11 @@ describe("the demo", () => {
   });
 
   it("shows one summary and the compacted request it went out in, and says why a turn has no row", () => {
-    const result = spawnSync(process.execPath, [new URL("../examples/demo.mjs", import.meta.url).pathname, "--max-tokens", "6000"], { encoding: "utf8", timeout: 60_000 });
+    const result = spawnSync(
+      process.execPath,
+      [new URL("../examples/demo.mjs", import.meta.url).pathname, "--max-tokens", "6000"],
+      { encoding: "utf8", timeout: 60_000 },
+    );
     expect(result.status, result.stderr).toBe(0);
     const lines = result.stdout.split("\n");
     // Every turn is accounted for: a row, or a line saying why there is none.
@@ -22,8 +30,12 @@ describe("the demo", () => {
     expect(turns).toEqual(turns.map((_, index) => index + turns[0]!));
     const missing = lines.filter((line) => line.includes("(no row: no request was sent, "));
     expect(missing.length).toBeGreaterThan(0);
-    expect(result.stdout).toMatch(/The first summary, as the model received it at turn \d+:\n  │ \[Summary of earlier conversation\]\n  │ Earlier in this shift \(\d+ messages summarized\):/);
-    const request = /The request it went out in: (\d+) messages, ([\d,]+) tokens \(budget 6,000\)\n((?: .*\n)+)/.exec(result.stdout)!;
+    expect(result.stdout).toMatch(
+      /The first summary, as the model received it at turn \d+:\n {2}│ \[Summary of earlier conversation\]\n {2}│ Earlier in this shift \(\d+ messages summarized\):/,
+    );
+    const request = /The request it went out in: (\d+) messages, ([\d,]+) tokens \(budget 6,000\)\n((?: .*\n)+)/.exec(
+      result.stdout,
+    )!;
     expect(Number(request[2]!.replace(/,/g, ""))).toBeLessThanOrEqual(6_000);
     const rows = request[3]!.trimEnd().split("\n");
     expect(rows[0]).toMatch(/^ +0 {2}system +text +[\d,]+ tokens$/);

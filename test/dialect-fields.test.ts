@@ -13,8 +13,20 @@ const src = new URL("../src/", import.meta.url).pathname;
  * `isError`, the archive's `toolName`) are not in the list: those objects are what a dialect returns.
  */
 const formatFields = [
-  "tool_calls", "tool_call_id", "tool_use_id", "toolCallId", "functionCall", "functionResponse", "function_call",
-  "call_id", "encrypted_content", "providerOptions", "lc_kwargs", "toolUse", "toolResult", "reasoning_content",
+  "tool_calls",
+  "tool_call_id",
+  "tool_use_id",
+  "toolCallId",
+  "functionCall",
+  "functionResponse",
+  "function_call",
+  "call_id",
+  "encrypted_content",
+  "providerOptions",
+  "lc_kwargs",
+  "toolUse",
+  "toolResult",
+  "reasoning_content",
 ];
 /** Fields every format shares by name, read as a raw message's when cast to a record or indexed by name. */
 const sharedFields = ["role", "content", "parts", "output"];
@@ -38,7 +50,13 @@ function codeOf(text: string): string {
 }
 
 function filesOf(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesOf(join(folder, entry.name)) : entry.name.endsWith(".ts") ? [join(folder, entry.name)] : []));
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? filesOf(join(folder, entry.name))
+      : entry.name.endsWith(".ts")
+        ? [join(folder, entry.name)]
+        : [],
+  );
 }
 
 /** Each line outside src/dialects/ that reads a message's field, as `file:line: code`. */
@@ -63,10 +81,20 @@ describe("message fields", () => {
   });
 
   it("the check finds the reads it is written for (it can fail)", () => {
-    for (const read of ['const role = (message as { role?: unknown }).role;', 'if (message["providerOptions"] !== undefined) return;', "const id = message.tool_call_id;", 'const list = Array.isArray(message["content"]);']) {
+    for (const read of [
+      "const role = (message as { role?: unknown }).role;",
+      'if (message["providerOptions"] !== undefined) return;',
+      "const id = message.tool_call_id;",
+      'const list = Array.isArray(message["content"]);',
+    ]) {
       expect(fieldRead.test(codeOf(read)), read).toBe(true);
     }
-    for (const other of ["// reads `message.tool_call_id` in a comment", "const text = `messages[${index}].role`;", "const role = view.role;"]) {
+    for (const other of [
+      "// reads `message.tool_call_id` in a comment",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text the check reads, not a template
+      "const text = `messages[${index}].role`;",
+      "const role = view.role;",
+    ]) {
       expect(fieldRead.test(codeOf(other)), other).toBe(false);
     }
   });

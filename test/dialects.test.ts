@@ -11,16 +11,12 @@ import {
   maskToolResults,
   splitAtUserBoundary,
 } from "../src/expert.js";
-import {
-  compact,
-} from "../src/index.js";
-import {
-  renderTranscript,
-} from "../src/summary-kit.js";
+import { compact } from "../src/index.js";
+import { renderTranscript } from "../src/summary-kit.js";
 import { formatOrder } from "../src/dialects/format-claims.js";
 import { mediaOf } from "../src/dialects/media-parts.js";
 import { mediaByShape } from "../src/dialects/media-by-shape.js";
-import { dialectOf, dialects } from "../src/dialects/registry.js";
+import { dialects } from "../src/dialects/registry.js";
 import { dialectFixtures } from "./support/dialect-fixtures.js";
 
 // The renderer indents every further line of a message: the prefix ends in a line break.
@@ -66,7 +62,11 @@ describe.each(dialectFixtures)("$name", (fixture) => {
     expect(text).toContain("Tool result (lookup): found A");
     // Only a system-role summary is shown as one: a user-role message that starts with the prefix
     // may be a user's own text, so it is shown as what it is (the hook vouches through previousSummary).
-    expect(renderTranscript([summary])).toBe(["openai-chat", "openai-responses", "langchain"].includes(fixture.name) ? "Earlier summary: earlier" : `User: ${indentedPrefix}earlier`);
+    expect(renderTranscript([summary])).toBe(
+      ["openai-chat", "openai-responses", "langchain"].includes(fixture.name)
+        ? "Earlier summary: earlier"
+        : `User: ${indentedPrefix}earlier`,
+    );
   });
 
   it("masks results in its own shape, calls and pairs kept", () => {
@@ -79,12 +79,18 @@ describe.each(dialectFixtures)("$name", (fixture) => {
   });
 
   it("writes the summary in the transcript's own format", async () => {
-    const result = await compact(transcript, { maxTokens: 1, keepTail: 0, summary: { maxTokens: 1000, role: "user" }, summarize: () => "short" });
+    const result = await compact(transcript, {
+      maxTokens: 1,
+      keepTail: 0,
+      summary: { maxTokens: 1000, role: "user" },
+      summarize: () => "short",
+    });
     expect(result).not.toBeNull();
     // Where turns must alternate (Bedrock), an assistant reply follows the summary.
     const [made, ...rest] = result!.messages;
     const tail = fixture.name === "bedrock-converse" ? rest.slice(1) : rest;
-    if (fixture.name === "bedrock-converse") expect(rest[0]).toEqual({ role: "assistant", content: [{ text: SUMMARY_REPLY }] });
+    if (fixture.name === "bedrock-converse")
+      expect(rest[0]).toEqual({ role: "assistant", content: [{ text: SUMMARY_REPLY }] });
     expect(isSummaryMessage(made)).toBe(true);
     // A user-role summary is sealed, and shown as a user's message (its seal left out).
     expect(renderTranscript([made!])).toBe(`User: ${indentedPrefix}short`);
@@ -95,15 +101,29 @@ describe.each(dialectFixtures)("$name", (fixture) => {
 });
 
 describe("formats without system messages", () => {
-  it.each(["google-genai", "anthropic", "genkit", "pi-agent"] as const)("%s: a summary and its reminder are user messages even with summaryRole system", async (name) => {
-    const { user, toolRound } = dialectFixtures.find((fixture) => fixture.name === name)!;
-    const result = await compact([user, ...toolRound, { ...user }], { format: name, maxTokens: 1, keepTail: 0, summary: { maxTokens: 1000, role: "system", flushToMemory: true }, summarize: () => "s" });
-    expect(result!.messages.slice(0, 2).map((m) => (m as { role: string }).role)).toEqual(["user", "user"]);
-  });
+  it.each(["google-genai", "anthropic", "genkit", "pi-agent"] as const)(
+    "%s: a summary and its reminder are user messages even with summaryRole system",
+    async (name) => {
+      const { user, toolRound } = dialectFixtures.find((fixture) => fixture.name === name)!;
+      const result = await compact([user, ...toolRound, { ...user }], {
+        format: name,
+        maxTokens: 1,
+        keepTail: 0,
+        summary: { maxTokens: 1000, role: "system", flushToMemory: true },
+        summarize: () => "s",
+      });
+      expect(result!.messages.slice(0, 2).map((m) => (m as { role: string }).role)).toEqual(["user", "user"]);
+    },
+  );
 
   it("bedrock-converse: the summary, its reminder as a second block, then an assistant reply, so turns alternate", async () => {
     const { user, toolRound } = dialectFixtures.find((fixture) => fixture.name === "bedrock-converse")!;
-    const result = await compact([user, ...toolRound, { ...user }], { maxTokens: 1, keepTail: 0, summary: { maxTokens: 1000, role: "system", flushToMemory: true }, summarize: () => "s" });
+    const result = await compact([user, ...toolRound, { ...user }], {
+      maxTokens: 1,
+      keepTail: 0,
+      summary: { maxTokens: 1000, role: "system", flushToMemory: true },
+      summarize: () => "s",
+    });
     const [summary, reply, next] = result!.messages as { role: string; content: { text: string }[] }[];
     expect(summary!.role).toBe("user");
     expect(summary!.content.at(-1)).toEqual({ text: FLUSH_TO_MEMORY_REMINDER });
@@ -117,7 +137,9 @@ describe("Gemini id-less pairing", () => {
   const response = (name: string) => ({ functionResponse: { name, response: { output: name } } });
 
   it("pairs in order, so a response before any call is an orphan and an extra call is unanswered", () => {
-    expect(findToolPairProblems([{ role: "user", parts: [response("x")] }])).toEqual([{ index: 0, kind: "orphan-result", id: "" }]);
+    expect(findToolPairProblems([{ role: "user", parts: [response("x")] }])).toEqual([
+      { index: 0, kind: "orphan-result", id: "" },
+    ]);
     const messages = [
       { role: "model", parts: [call("x"), call("y")] },
       { role: "user", parts: [response("x")] },
@@ -134,20 +156,51 @@ describe("telling formats apart", () => {
   });
 
   it("the media the estimate reads are those the message's own dialect reads", () => {
-    const png = "data:image/png;base64," + "A".repeat(400);
-    const pdf = "data:application/pdf;base64," + "QUJD".repeat(100);
+    const png = `data:image/png;base64,${"A".repeat(400)}`;
+    const pdf = `data:application/pdf;base64,${"QUJD".repeat(100)}`;
     const messages: object[] = [
-      ...dialectFixtures.flatMap((fixture) => [fixture.user, ...fixture.toolRound, ...fixture.parallel, fixture.resultOnly, fixture.summary]),
+      ...dialectFixtures.flatMap((fixture) => [
+        fixture.user,
+        ...fixture.toolRound,
+        ...fixture.parallel,
+        fixture.resultOnly,
+        fixture.summary,
+      ]),
       { role: "user", content: [{ type: "image_url", image_url: { url: png, detail: "low" } }] },
       { role: "user", content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: png } }] },
-      { role: "user", content: [{ type: "file", data: pdf, mediaType: "application/pdf" }, { type: "tool-call", toolCallId: "a", toolName: "t", input: {} }] },
+      {
+        role: "user",
+        content: [
+          { type: "file", data: pdf, mediaType: "application/pdf" },
+          { type: "tool-call", toolCallId: "a", toolName: "t", input: {} },
+        ],
+      },
       { type: "function_call_output", call_id: "c", output: [{ type: "input_image", image_url: png }] },
-      { role: "user", parts: [{ inlineData: { mimeType: "image/png", data: png } }, { fileData: { mimeType: "application/pdf", fileUri: "gs://a/b.pdf" } }] },
+      {
+        role: "user",
+        parts: [
+          { inlineData: { mimeType: "image/png", data: png } },
+          { fileData: { mimeType: "application/pdf", fileUri: "gs://a/b.pdf" } },
+        ],
+      },
       { role: "user", content: [{ media: { url: png, contentType: "image/png" } }] },
-      { role: "user", content: [{ image: { format: "png", source: { bytes: "QUJD" } } }, { document: { name: "d", source: { bytes: "QUJD" } } }] },
-      { role: "toolResult", toolCallId: "t", toolName: "shot", content: [{ type: "image", data: png, mimeType: "image/png" }], isError: false },
+      {
+        role: "user",
+        content: [
+          { image: { format: "png", source: { bytes: "QUJD" } } },
+          { document: { name: "d", source: { bytes: "QUJD" } } },
+        ],
+      },
+      {
+        role: "toolResult",
+        toolCallId: "t",
+        toolName: "shot",
+        content: [{ type: "image", data: png, mimeType: "image/png" }],
+        isError: false,
+      },
     ];
-    for (const message of messages) expect(mediaByShape(message), JSON.stringify(message).slice(0, 80)).toEqual(mediaOf(message));
+    for (const message of messages)
+      expect(mediaByShape(message), JSON.stringify(message).slice(0, 80)).toEqual(mediaOf(message));
     expect(messages.slice(-8).every((message) => mediaOf(message).length > 0)).toBe(true);
   });
 

@@ -6,13 +6,17 @@ import { planCompaction } from "../src/expert.js";
 import { fiveMessages as messages, perMessage } from "./support/five-messages.js";
 import { resetOverBudgetWarning } from "../src/hook/over-budget-warning.js";
 
-
 describe("events", () => {
   it("an ordinary turn calls no callback", async () => {
     const onCompacting = vi.fn();
     const onCompacted = vi.fn();
     const onSkipped = vi.fn();
-    const hook = compactor({ maxTokens: 5, summarize: () => "s", countTokens: perMessage, events: { onCompacting, onCompacted, onSkipped } });
+    const hook = compactor({
+      maxTokens: 5,
+      summarize: () => "s",
+      countTokens: perMessage,
+      events: { onCompacting, onCompacted, onSkipped },
+    });
     expect(await hook({ messages })).toBeNull();
     expect([onCompacting, onCompacted, onSkipped].map((f) => f.mock.calls.length)).toEqual([0, 0, 0]);
   });
@@ -49,7 +53,12 @@ describe("events", () => {
 
   it("madeBy names who made the summary: a chain's winner with the failures before it, or the model-free fallback", async () => {
     const made: unknown[] = [];
-    const onCompacted = (event: { madeBy?: unknown; failures?: unknown[]; strategy: string }) => made.push({ strategy: event.strategy, madeBy: event.madeBy, failed: event.failures?.map((f) => (f as { name: string }).name) });
+    const onCompacted = (event: { madeBy?: unknown; failures?: unknown[]; strategy: string }) =>
+      made.push({
+        strategy: event.strategy,
+        madeBy: event.madeBy,
+        failed: event.failures?.map((f) => (f as { name: string }).name),
+      });
     const providerDown = Object.assign(
       async function providerCompaction(): Promise<string> {
         throw new Error("503 from the provider");
@@ -58,12 +67,33 @@ describe("events", () => {
     );
     const ownModel = () => "Own summary.";
     const emptyOne = () => "  ";
-    await compactor({ maxTokens: 4, keepTail: 2, countTokens: perMessage, summarize: firstOf(providerDown, emptyOne, ownModel), events: { onCompacted } })({ messages });
-    await compactor({ maxTokens: 4, keepTail: 2, countTokens: perMessage, summarize: firstOf(ownModel, providerDown), events: { onCompacted } })({ messages });
+    await compactor({
+      maxTokens: 4,
+      keepTail: 2,
+      countTokens: perMessage,
+      summarize: firstOf(providerDown, emptyOne, ownModel),
+      events: { onCompacted },
+    })({ messages });
+    await compactor({
+      maxTokens: 4,
+      keepTail: 2,
+      countTokens: perMessage,
+      summarize: firstOf(ownModel, providerDown),
+      events: { onCompacted },
+    })({ messages });
     // The model-free summary needs room in tokens: a transcript of some length, counted by the estimate.
     const long = (text: string) => `${text}: order W${text.length}0 ships from the depot at /srv/${text}. `.repeat(20);
-    const longer = [messages[0]!, ...messages.slice(1).map((message) => ({ ...message, content: long(message.content) }))];
-    await compactor({ maxTokens: Math.floor(estimateTokens(longer) * 0.7), summarize: firstOf(providerDown, emptyOne), onError: "fallback", fallback: extractiveSummary, events: { onCompacted } })({ messages: longer });
+    const longer = [
+      messages[0]!,
+      ...messages.slice(1).map((message) => ({ ...message, content: long(message.content) })),
+    ];
+    await compactor({
+      maxTokens: Math.floor(estimateTokens(longer) * 0.7),
+      summarize: firstOf(providerDown, emptyOne),
+      onError: "fallback",
+      fallback: extractiveSummary,
+      events: { onCompacted },
+    })({ messages: longer });
     expect(made).toEqual([
       { strategy: "summarize", madeBy: { name: "ownModel", index: 2 }, failed: ["providerCompaction", "emptyOne"] },
       { strategy: "summarize", madeBy: { name: "ownModel", index: 0 }, failed: undefined },
@@ -74,12 +104,27 @@ describe("events", () => {
   it("overBudget says the result is still too large, and why", async () => {
     const onCompacted = vi.fn();
     // The flush reminder takes the one token a summary beside the latest request leaves.
-    const hook = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", events: { onCompacted }, summary: { flushToMemory: true } });
+    const hook = compactor({
+      maxTokens: 3,
+      keepTail: 1,
+      countTokens: perMessage,
+      summarize: () => "s",
+      events: { onCompacted },
+      summary: { flushToMemory: true },
+    });
     const result = await hook({ messages: [...messages, { role: "assistant", content: "a3" }] });
     expect(result!.messages).toHaveLength(4);
-    expect(onCompacted).toHaveBeenCalledWith(expect.objectContaining({ tokensAfter: 4, overBudget: true, overBudgetCause: "kept-messages" }));
+    expect(onCompacted).toHaveBeenCalledWith(
+      expect.objectContaining({ tokensAfter: 4, overBudget: true, overBudgetCause: "kept-messages" }),
+    );
     // The ladder's last resort keeps the latest request alone, and the result fits.
-    const laddered = await compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", events: { onCompacted } })({ messages: [...messages, { role: "assistant", content: "a3" }] });
+    const laddered = await compactor({
+      maxTokens: 3,
+      keepTail: 1,
+      countTokens: perMessage,
+      summarize: () => "s",
+      events: { onCompacted },
+    })({ messages: [...messages, { role: "assistant", content: "a3" }] });
     expect(laddered!.messages.map((m) => m.content)).toEqual(["S", "[Summary of earlier conversation]\ns", "u2"]);
     expect(onCompacted).toHaveBeenLastCalledWith(expect.objectContaining({ tokensAfter: 3, overBudget: false }));
   });
@@ -91,18 +136,47 @@ describe("events", () => {
       // The flush reminder takes the one token a summary beside the latest request leaves.
       const withReminder = { summary: { flushToMemory: true } };
       const longer = [...messages, { role: "assistant", content: "a3" }];
-      const quiet = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", events: { warnOverBudget: false }, ...withReminder });
+      const quiet = compactor({
+        maxTokens: 3,
+        keepTail: 1,
+        countTokens: perMessage,
+        summarize: () => "s",
+        events: { warnOverBudget: false },
+        ...withReminder,
+      });
       expect(await quiet({ messages: longer })).toMatchObject({ overBudget: true, overBudgetCause: "kept-messages" });
       expect(warn).not.toHaveBeenCalled();
-      const hook = compactor({ maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", ...withReminder });
+      const hook = compactor({
+        maxTokens: 3,
+        keepTail: 1,
+        countTokens: perMessage,
+        summarize: () => "s",
+        ...withReminder,
+      });
       expect(await hook({ messages: longer })).toMatchObject({ overBudget: true, overBudgetCause: "kept-messages" });
-      expect(await compact(longer, { maxTokens: 3, keepTail: 1, countTokens: perMessage, summarize: () => "s", ...withReminder })).toMatchObject({ overBudget: true });
+      expect(
+        await compact(longer, {
+          maxTokens: 3,
+          keepTail: 1,
+          countTokens: perMessage,
+          summarize: () => "s",
+          ...withReminder,
+        }),
+      ).toMatchObject({ overBudget: true });
       // Left as it was, over budget: said too, but only the first time in the process.
-      expect(await compactor({ maxTokens: 1, summarize: () => "s" })({ messages: [{ role: "system", content: "a system prompt" }] })).toBeNull();
+      expect(
+        await compactor({ maxTokens: 1, summarize: () => "s" })({
+          messages: [{ role: "system", content: "a system prompt" }],
+        }),
+      ).toBeNull();
       expect(warn).toHaveBeenCalledTimes(1);
-      expect(warn.mock.calls[0]![0]).toMatch(/still over `maxTokens` \(3\).*overBudgetCause: "kept-messages".*warnOverBudget: false/);
+      expect(warn.mock.calls[0]![0]).toMatch(
+        /still over `maxTokens` \(3\).*overBudgetCause: "kept-messages".*warnOverBudget: false/,
+      );
       // A result that fits carries neither field.
-      const fits = await compactor({ maxTokens: 4, keepTail: 2, countTokens: perMessage, summarize: () => "s" })({ messages });
+      const fits = await compactor({ maxTokens: 4, keepTail: 2, countTokens: perMessage, summarize: () => "s" })({
+        messages,
+      });
       expect(Object.keys(fits!)).toEqual(["messages"]);
     } finally {
       warn.mockRestore();
@@ -110,8 +184,16 @@ describe("events", () => {
   });
 
   it.each([
-    ["an array", messages, /^Expected the before-LLM event `\{ messages \}`, got an array \(of 5 items\): call `hook\(\{ messages \}\)`, not `hook\(messages\)`$/],
-    ["undefined", undefined, /^Expected the before-LLM event `\{ messages \}`, got `undefined` \(is an `await` missing where the event was made\?\)$/],
+    [
+      "an array",
+      messages,
+      /^Expected the before-LLM event `\{ messages \}`, got an array \(of 5 items\): call `hook\(\{ messages \}\)`, not `hook\(messages\)`$/,
+    ],
+    [
+      "undefined",
+      undefined,
+      /^Expected the before-LLM event `\{ messages \}`, got `undefined` \(is an `await` missing where the event was made\?\)$/,
+    ],
     ["a string", "hello", /^Expected the before-LLM event `\{ messages \}`, got .*hello.* \(string\)$/],
   ])("a call with %s instead of the event says what it expected", async (_name, event, message) => {
     const hook = compactor({ maxTokens: 5, summarize: () => "s" });
@@ -122,8 +204,16 @@ describe("events", () => {
   it("tokensAfter with the default estimator equals an estimate of the result", async () => {
     const { estimateTokens } = await import("../src/index.js");
     const onCompacted = vi.fn();
-    const big = [messages[0]!, ...Array.from({ length: 40 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `message ${i} `.repeat(10) }))];
-    const result = await compactor({ maxTokens: 300, summarize: () => "short", events: { onCompacted } })({ messages: big });
+    const big = [
+      messages[0]!,
+      ...Array.from({ length: 40 }, (_, i) => ({
+        role: i % 2 ? "assistant" : "user",
+        content: `message ${i} `.repeat(10),
+      })),
+    ];
+    const result = await compactor({ maxTokens: 300, summarize: () => "short", events: { onCompacted } })({
+      messages: big,
+    });
     expect(onCompacted.mock.calls[0]![0].tokensAfter).toBe(estimateTokens(result!.messages));
     expect(onCompacted.mock.calls[0]![0].tokensBefore).toBe(estimateTokens(big));
   });
@@ -132,16 +222,36 @@ describe("events", () => {
     const onSkipped = vi.fn();
     const hook = compactor({ maxTokens: 1, summarize: () => "s", events: { onSkipped } });
     expect(await hook({ messages: [{ role: "system", content: "a system prompt" }] })).toBeNull();
-    expect(onSkipped).toHaveBeenCalledWith({ reason: "nothing-to-summarize", tokensBefore: expect.any(Number), overBudget: true, overBudgetCause: "system-prompt" });
+    expect(onSkipped).toHaveBeenCalledWith({
+      reason: "nothing-to-summarize",
+      tokensBefore: expect.any(Number),
+      overBudget: true,
+      overBudgetCause: "system-prompt",
+    });
   });
 });
 
 describe("compact and planCompaction", () => {
   it("force compacts under budget, and instructions reach summarize", async () => {
     const summarize = vi.fn(() => "focused");
-    const result = await compact(messages, { maxTokens: 100, keepTail: 2, countTokens: perMessage, summarize, force: true, instructions: "focus on u1" });
-    expect(result!.messages.map((m) => m.content)).toEqual(["S", "[Summary of earlier conversation]\nfocused", "u2", "a2"]);
-    expect(summarize).toHaveBeenCalledWith([messages[1], messages[2]], expect.objectContaining({ instructions: "focus on u1", maxTokens: 100, keepTail: 2, tokensBefore: 5 }));
+    const result = await compact(messages, {
+      maxTokens: 100,
+      keepTail: 2,
+      countTokens: perMessage,
+      summarize,
+      force: true,
+      instructions: "focus on u1",
+    });
+    expect(result!.messages.map((m) => m.content)).toEqual([
+      "S",
+      "[Summary of earlier conversation]\nfocused",
+      "u2",
+      "a2",
+    ]);
+    expect(summarize).toHaveBeenCalledWith(
+      [messages[1], messages[2]],
+      expect.objectContaining({ instructions: "focus on u1", maxTokens: 100, keepTail: 2, tokensBefore: 5 }),
+    );
     expect(await compact(messages, { maxTokens: 100, summarize })).toBeNull();
   });
 
@@ -155,7 +265,12 @@ describe("compact and planCompaction", () => {
   });
 
   it("a one-argument summarize works", async () => {
-    const result = await compactor({ maxTokens: 4, keepTail: 2, countTokens: perMessage, summarize: (older: object[]) => `${older.length}` })({ messages });
+    const result = await compactor({
+      maxTokens: 4,
+      keepTail: 2,
+      countTokens: perMessage,
+      summarize: (older: object[]) => `${older.length}`,
+    })({ messages });
     expect(result!.messages[1]).toEqual({ role: "system", content: "[Summary of earlier conversation]\n2" });
   });
 

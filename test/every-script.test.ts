@@ -103,7 +103,13 @@ function chatIn(script: string, prose = false): { role: string; content: string 
 async function rejectedBudgets(messages: readonly object[]): Promise<number[]> {
   const rejected: number[] = [];
   for (let maxTokens = 60; maxTokens <= 600; maxTokens += 3) {
-    const hook = compactor({ maxTokens, summarize: () => Promise.reject(new Error("model down")), onError: "fallback", fallback: extractiveSummary, events: { warnOverBudget: false } });
+    const hook = compactor({
+      maxTokens,
+      summarize: () => Promise.reject(new Error("model down")),
+      onError: "fallback",
+      fallback: extractiveSummary,
+      events: { warnOverBudget: false },
+    });
     await hook({ messages: messages as never }).catch(() => rejected.push(maxTokens));
   }
   return rejected;
@@ -111,7 +117,9 @@ async function rejectedBudgets(messages: readonly object[]): Promise<number[]> {
 
 describe("the model-free summary in every script", () => {
   it("600 characters of Japanese under maxTokens 100: a summary, within the budget", () => {
-    const text = extractiveSummary([{ role: "user", content: "日本語の文章です。".repeat(67).slice(0, 600) }], { maxTokens: 100 });
+    const text = extractiveSummary([{ role: "user", content: "日本語の文章です。".repeat(67).slice(0, 600) }], {
+      maxTokens: 100,
+    });
     expect(text.length).toBeGreaterThan(40);
     expect(textTokens(JSON.stringify(text))).toBeLessThanOrEqual(100);
   });
@@ -129,7 +137,8 @@ describe("the model-free summary in every script", () => {
     const english = await rejectedBudgets(chatIn("English", true));
     const rejected: Record<string, number[]> = {};
     for (const script of Object.keys(CHATS)) {
-      if (script !== "English") rejected[script] = (await rejectedBudgets(chatIn(script, true))).filter((budget) => !english.includes(budget));
+      if (script !== "English")
+        rejected[script] = (await rejectedBudgets(chatIn(script, true))).filter((budget) => !english.includes(budget));
     }
     expect(english).toEqual([]);
     expect(rejected).toEqual(Object.fromEntries(Object.keys(rejected).map((script) => [script, []])));

@@ -25,8 +25,20 @@ async function failure(summarize: CompactorOptions["summarize"], extra: Partial<
 
 describe("failures are coded CompactionErrors", () => {
   const cases: [string, CompactorOptions["summarize"], CompactionError["code"]][] = [
-    ["a throwing summarize", () => { throw new Error("boom"); }, "SUMMARIZE_FAILED"],
-    ["a rejecting summarize", async () => { throw new Error("boom"); }, "SUMMARIZE_FAILED"],
+    [
+      "a throwing summarize",
+      () => {
+        throw new Error("boom");
+      },
+      "SUMMARIZE_FAILED",
+    ],
+    [
+      "a rejecting summarize",
+      async () => {
+        throw new Error("boom");
+      },
+      "SUMMARIZE_FAILED",
+    ],
     ["an empty summary", () => "", "INVALID_SUMMARY"],
     ["a whitespace summary", async () => "  \n ", "INVALID_SUMMARY"],
     ["a non-string summary", () => 42 as unknown as string, "INVALID_SUMMARY"],
@@ -93,14 +105,25 @@ describe("failures are coded CompactionErrors", () => {
   it("compact() takes a signal too", async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(compact(messages, { ...base, summarize: () => "s", signal: controller.signal })).rejects.toMatchObject({ code: "ABORTED" });
+    await expect(compact(messages, { ...base, summarize: () => "s", signal: controller.signal })).rejects.toMatchObject(
+      { code: "ABORTED" },
+    );
   });
 
   it('onError: "skip" resolves null and reports the error', async () => {
     const onSkipped = vi.fn();
-    const hook = compactor({ ...base, onError: "skip", events: { onSkipped }, summarize: () => { throw new Error("boom"); } });
+    const hook = compactor({
+      ...base,
+      onError: "skip",
+      events: { onSkipped },
+      summarize: () => {
+        throw new Error("boom");
+      },
+    });
     expect(await hook({ messages })).toBeNull();
-    expect(onSkipped).toHaveBeenCalledWith(expect.objectContaining({ reason: "error", tokensBefore: 5, error: expect.any(CompactionError) }));
+    expect(onSkipped).toHaveBeenCalledWith(
+      expect.objectContaining({ reason: "error", tokensBefore: 5, error: expect.any(CompactionError) }),
+    );
   });
 
   it("countTokens returning NaN, a negative or a non-number is a TypeError naming countTokens", async () => {
@@ -113,9 +136,25 @@ describe("failures are coded CompactionErrors", () => {
 
   it("a callback that throws rejects with that error", async () => {
     const oops = new Error("ui broke");
-    const hook = compactor({ ...base, summarize: () => "s", events: { onCompacting: () => { throw oops; } } });
+    const hook = compactor({
+      ...base,
+      summarize: () => "s",
+      events: {
+        onCompacting: () => {
+          throw oops;
+        },
+      },
+    });
     await expect(hook({ messages })).rejects.toBe(oops);
-    const hook2 = compactor({ ...base, summarize: () => "s", events: { onCompacted: () => { throw oops; } } });
+    const hook2 = compactor({
+      ...base,
+      summarize: () => "s",
+      events: {
+        onCompacted: () => {
+          throw oops;
+        },
+      },
+    });
     await expect(hook2({ messages })).rejects.toBe(oops);
   });
 

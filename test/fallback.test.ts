@@ -17,7 +17,13 @@ describe("onError: fallback", () => {
   const messages = fixtures.find((f) => f.source === "tau2")!.messages;
   const maxTokens = Math.floor(estimateTokens(messages) * 0.5);
   const failures: [string, (...args: never[]) => unknown, string][] = [
-    ["throws", () => { throw new Error("model down"); }, "SUMMARIZE_FAILED"],
+    [
+      "throws",
+      () => {
+        throw new Error("model down");
+      },
+      "SUMMARIZE_FAILED",
+    ],
     ["rejects", () => Promise.reject(new Error("rate limited")), "SUMMARIZE_FAILED"],
     ["returns a non-string", () => 42, "INVALID_SUMMARY"],
     ["returns an empty string", () => "  ", "INVALID_SUMMARY"],
@@ -25,39 +31,68 @@ describe("onError: fallback", () => {
     ["times out", () => new Promise(() => {}), "TIMEOUT"],
   ];
 
-  it.each(failures)("summarize %s: the extractive summary stands in, within budget, and says why", async (_, summarize, code) => {
-    const events: CompactedEvent[] = [];
-    const result = await compactor({ maxTokens, summarize: summarize as never, onError: "fallback", fallback: extractiveSummary, summary: { timeoutMs: 50 }, events: { onCompacted: (event) => events.push(event) } })({ messages });
-    expect(result).not.toBeNull();
-    const output = result!.messages as Message[];
-    expect(estimateTokens(output)).toBeLessThanOrEqual(maxTokens);
-    const summary = output.find(isSummaryMessage)!;
-    expect(String(summary["content"])).toContain("(A summary made without a model");
-    expect(events[0]).toMatchObject({ strategy: "fallback", error: { code }, overBudget: false });
-  });
+  it.each(failures)(
+    "summarize %s: the extractive summary stands in, within budget, and says why",
+    async (_, summarize, code) => {
+      const events: CompactedEvent[] = [];
+      const result = await compactor({
+        maxTokens,
+        summarize: summarize as never,
+        onError: "fallback",
+        fallback: extractiveSummary,
+        summary: { timeoutMs: 50 },
+        events: { onCompacted: (event) => events.push(event) },
+      })({ messages });
+      expect(result).not.toBeNull();
+      const output = result!.messages as Message[];
+      expect(estimateTokens(output)).toBeLessThanOrEqual(maxTokens);
+      const summary = output.find(isSummaryMessage)!;
+      expect(String(summary["content"])).toContain("(A summary made without a model");
+      expect(events[0]).toMatchObject({ strategy: "fallback", error: { code }, overBudget: false });
+    },
+  );
 
   it("an abort still rejects: an abort means stop", async () => {
     const controller = new AbortController();
-    const hook = compactor({ maxTokens, onError: "fallback", fallback: extractiveSummary, summarize: () => new Promise(() => controller.abort()) });
+    const hook = compactor({
+      maxTokens,
+      onError: "fallback",
+      fallback: extractiveSummary,
+      summarize: () => new Promise(() => controller.abort()),
+    });
     await expect(hook({ messages, signal: controller.signal })).rejects.toMatchObject({ code: "ABORTED" });
   });
 
   it('onError: "fallback" without a fallback is a TypeError that names what to pass', () => {
     expect(() => compactor({ maxTokens, summarize: () => "s", onError: "fallback" })).toThrow(TypeError);
-    expect(() => compactor({ maxTokens, summarize: () => "s", onError: "fallback" })).toThrow(/`fallback`.*extractiveSummary/);
-    expect(() => compactor({ maxTokens, summarize: () => "s", fallback: "extractiveSummary" as never })).toThrow(/fallback/);
+    expect(() => compactor({ maxTokens, summarize: () => "s", onError: "fallback" })).toThrow(
+      /`fallback`.*extractiveSummary/,
+    );
+    expect(() => compactor({ maxTokens, summarize: () => "s", fallback: "extractiveSummary" as never })).toThrow(
+      /fallback/,
+    );
   });
 
   it("a fallback alone means onError: fallback, and onCompacted names the function given", async () => {
     const events: CompactedEvent[] = [];
     const ownFallback = (older: readonly object[]) => `${older.length} earlier messages`;
-    const result = await compactor({ maxTokens, summarize: () => Promise.reject(new Error("down")), fallback: ownFallback, events: { onCompacted: (event) => events.push(event) } })({ messages });
+    const result = await compactor({
+      maxTokens,
+      summarize: () => Promise.reject(new Error("down")),
+      fallback: ownFallback,
+      events: { onCompacted: (event) => events.push(event) },
+    })({ messages });
     expect(String((result!.messages as Message[]).find(isSummaryMessage)!["content"])).toContain("earlier messages");
     expect(events[0]).toMatchObject({ strategy: "fallback", madeBy: { name: "ownFallback" } });
   });
 
   it('onError: "throw" with a fallback still rejects: the fallback does not override the mode asked for', async () => {
-    const hook = compactor({ maxTokens, summarize: () => Promise.reject(new Error("down")), onError: "throw", fallback: extractiveSummary });
+    const hook = compactor({
+      maxTokens,
+      summarize: () => Promise.reject(new Error("down")),
+      onError: "throw",
+      fallback: extractiveSummary,
+    });
     await expect(hook({ messages })).rejects.toMatchObject({ code: "SUMMARIZE_FAILED" });
   });
 });
@@ -87,14 +122,18 @@ describe("extractiveSummary", () => {
         for (const call of (message["tool_calls"] as { function: { arguments: string } }[] | undefined) ?? []) {
           for (const path of call.function.arguments.match(pathPattern) ?? []) expect(text).toContain(path);
           // Ids: the values of `…_id` arguments (reservation, order, user ids in the support runs).
-          for (const [, id] of call.function.arguments.matchAll(/"\w*_id"\s*:\s*"([^"]+)"/g)) expect(text, id).toContain(id!);
+          for (const [, id] of call.function.arguments.matchAll(/"\w*_id"\s*:\s*"([^"]+)"/g))
+            expect(text, id).toContain(id!);
         }
       }
     }
   });
 
   it("when cut, keeps the newest of each kind", () => {
-    const older = Array.from({ length: 50 }, (_, i) => ({ role: "user", content: `request number ${i} ${"words ".repeat(20)}` }));
+    const older = Array.from({ length: 50 }, (_, i) => ({
+      role: "user",
+      content: `request number ${i} ${"words ".repeat(20)}`,
+    }));
     const text = extractiveSummary(older, { maxTokens: 300 });
     expect(text).toContain("request number 49");
     expect(text).not.toContain("request number 0 ");
@@ -102,20 +141,32 @@ describe("extractiveSummary", () => {
   });
 
   it("is total on any array, and rejects what is not one", () => {
-    fc.assert(fc.property(fc.array(fc.anything()), fc.integer({ min: 1, max: 500 }), (anything, maxTokens) => {
-      expect(textTokens(extractiveSummary(anything as never, { maxTokens }))).toBeLessThanOrEqual(maxTokens);
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.anything()), fc.integer({ min: 1, max: 500 }), (anything, maxTokens) => {
+        expect(textTokens(extractiveSummary(anything as never, { maxTokens }))).toBeLessThanOrEqual(maxTokens);
+      }),
+    );
     expect(() => extractiveSummary("x" as never, { maxTokens: 10 })).toThrow(TypeError);
     expect(() => extractiveSummary([], { maxTokens: 0 })).toThrow(RangeError);
-    expect(() => extractiveSummary([], { maxTokens: 10, previousSumary: "x" } as never)).toThrow("Did you mean `previousSummary`?");
+    expect(() => extractiveSummary([], { maxTokens: 10, previousSumary: "x" } as never)).toThrow(
+      "Did you mean `previousSummary`?",
+    );
   });
 
   it("works as a summarize that needs no model", async () => {
     const messages = fixtures[0]!.messages;
-    const summarize = vi.fn((older: Message[], { maxSummaryTokens, previousSummary }: { maxSummaryTokens: number; previousSummary: string | undefined }) =>
-      extractiveSummary(older, { maxTokens: maxSummaryTokens, previousSummary }),
+    const summarize = vi.fn(
+      (
+        older: Message[],
+        { maxSummaryTokens, previousSummary }: { maxSummaryTokens: number; previousSummary: string | undefined },
+      ) => extractiveSummary(older, { maxTokens: maxSummaryTokens, previousSummary }),
     );
-    const result = await compactor({ maxTokens: Math.floor(estimateTokens(messages) / 2), summarize: summarize as never })({ messages });
-    expect(String((result!.messages.find(isSummaryMessage) as Message)["content"]).startsWith(SUMMARY_PREFIX)).toBe(true);
+    const result = await compactor({
+      maxTokens: Math.floor(estimateTokens(messages) / 2),
+      summarize: summarize as never,
+    })({ messages });
+    expect(String((result!.messages.find(isSummaryMessage) as Message)["content"]).startsWith(SUMMARY_PREFIX)).toBe(
+      true,
+    );
   });
 });

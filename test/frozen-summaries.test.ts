@@ -32,10 +32,19 @@ function countingSummarizer(calls: SummaryContext[]) {
   return (older: readonly Chat[], context: SummaryContext): string => {
     calls.push(context);
     const facts = new Map<string, number>();
-    for (const section of context.merging ?? []) for (const [, fact, depth] of section.matchAll(/(F\d+)#(\d+)/g)) facts.set(fact!, Math.max(facts.get(fact!) ?? 0, Number(depth) + 1));
-    for (const message of older) for (const [fact] of message.content.matchAll(/F\d+/g)) if (!facts.has(fact)) facts.set(fact, 1);
-    const lines = [...facts].map(([fact, depth]) => `${fact}#${depth}: the customer asked to keep this; order and delivery details as discussed.`);
-    while (lines.length > 1 && estimateTokens([{ role: "system", content: lines.join("\n") }]) > context.maxSummaryTokens) lines.pop();
+    for (const section of context.merging ?? [])
+      for (const [, fact, depth] of section.matchAll(/(F\d+)#(\d+)/g))
+        facts.set(fact!, Math.max(facts.get(fact!) ?? 0, Number(depth) + 1));
+    for (const message of older)
+      for (const [fact] of message.content.matchAll(/F\d+/g)) if (!facts.has(fact)) facts.set(fact, 1);
+    const lines = [...facts].map(
+      ([fact, depth]) => `${fact}#${depth}: the customer asked to keep this; order and delivery details as discussed.`,
+    );
+    while (
+      lines.length > 1 &&
+      estimateTokens([{ role: "system", content: lines.join("\n") }]) > context.maxSummaryTokens
+    )
+      lines.pop();
     return lines.join("\n");
   };
 }
@@ -45,10 +54,19 @@ function summarySectionsIn(messages: readonly Chat[]): SummarySection[] {
   const summary = messages.find((message) => message.content.startsWith(SUMMARY_PREFIX));
   if (summary === undefined) return [];
   // The archive line this library ends a summary with (the counting summarizer writes none of its own).
-  return sectionsOf(withoutSeal(summary.content.slice(SUMMARY_PREFIX.length)).replace(/\n\n\(Messages \d+(?:-\d+)? are archived[^\n]*\)$/, ""));
+  return sectionsOf(
+    withoutSeal(summary.content.slice(SUMMARY_PREFIX.length)).replace(
+      /\n\n\(Messages \d+(?:-\d+)? are archived[^\n]*\)$/,
+      "",
+    ),
+  );
 }
 
-const maxDepthIn = (sections: readonly SummarySection[]) => Math.max(0, ...sections.flatMap((section) => [...section.text.matchAll(/F\d+#(\d+)/g)].map((match) => Number(match[1]))));
+const maxDepthIn = (sections: readonly SummarySection[]) =>
+  Math.max(
+    0,
+    ...sections.flatMap((section) => [...section.text.matchAll(/F\d+#(\d+)/g)].map((match) => Number(match[1]))),
+  );
 
 interface Run {
   compactions: number;
@@ -64,7 +82,10 @@ interface Run {
  * request's JSON up to their end), or the newest of them merged into one; the depth of every fact
  * within ⌈log₂ n⌉ + 2.
  */
-async function drive(compact: (messages: Chat[]) => Promise<{ messages: Chat[]; summarized: boolean } | null>, compactions: number): Promise<Run> {
+async function drive(
+  compact: (messages: Chat[]) => Promise<{ messages: Chat[]; summarized: boolean } | null>,
+  compactions: number,
+): Promise<Run> {
   let transcript: Chat[] = [system];
   let previous: { request: Chat[]; sections: SummarySection[] } | undefined;
   const run: Run = { compactions: 0, merges: 0, deepest: 0, replacedByOneMerge: 0 };
@@ -82,7 +103,12 @@ async function drive(compact: (messages: Chat[]) => Promise<{ messages: Chat[]; 
       const before = previous.sections;
       // The sections kept are a prefix of the earlier ones, byte for byte; at most one new section follows.
       let kept = 0;
-      while (kept < before.length && kept < sections.length - 1 && JSON.stringify(before[kept]) === JSON.stringify(sections[kept])) kept++;
+      while (
+        kept < before.length &&
+        kept < sections.length - 1 &&
+        JSON.stringify(before[kept]) === JSON.stringify(sections[kept])
+      )
+        kept++;
       expect(sections.length, `compaction ${run.compactions}`).toBe(kept + 1);
       if (kept < before.length) {
         run.merges++;
@@ -101,7 +127,9 @@ async function drive(compact: (messages: Chat[]) => Promise<{ messages: Chat[]; 
       expect(JSON.stringify(result).slice(0, end)).toBe(earlier.slice(0, end));
     }
     const deepest = maxDepthIn(sections);
-    expect(deepest, `after ${run.compactions} compactions`).toBeLessThanOrEqual(Math.ceil(Math.log2(run.compactions)) + 2);
+    expect(deepest, `after ${run.compactions} compactions`).toBeLessThanOrEqual(
+      Math.ceil(Math.log2(run.compactions)) + 2,
+    );
     // Each section's header says the depth its facts went through, at most.
     for (const section of sections) expect(maxDepthIn([section])).toBeLessThanOrEqual(section.depth);
     run.deepest = Math.max(run.deepest, deepest);
@@ -111,7 +139,8 @@ async function drive(compact: (messages: Chat[]) => Promise<{ messages: Chat[]; 
 }
 
 /** The plain hook's result: it summarized whenever it returns one (no mask or cut happens in these conversations). */
-const summarizedBy = (result: { messages: Chat[] } | null) => (result === null ? null : { messages: result.messages, summarized: true });
+const summarizedBy = (result: { messages: Chat[] } | null) =>
+  result === null ? null : { messages: result.messages, summarized: true };
 
 describe("frozen summaries, merged by levels", () => {
   it("over 40 compactions of one conversation (the plain hook): earlier summaries byte-identical until merged, merges of adjacent ones, no fact summarized more than ⌈log₂ n⌉ + 2 times", async () => {
@@ -133,14 +162,25 @@ describe("frozen summaries, merged by levels", () => {
   it("with statefulCompactor and the archive, over 20 compactions: the same, from the store, each summary ending with its own archive line", async () => {
     const calls: SummaryContext[] = [];
     let summarized = false;
-    const compact = statefulCompactor<Chat>({ maxTokens: 4_000, keepTail: 800, summarize: countingSummarizer(calls), store: memoryStore(), archive: true, conversationId: "frozen", events: { onCompacted: () => void (summarized = true) } });
+    const compact = statefulCompactor<Chat>({
+      maxTokens: 4_000,
+      keepTail: 800,
+      summarize: countingSummarizer(calls),
+      store: memoryStore(),
+      archive: true,
+      conversationId: "frozen",
+      events: { onCompacted: () => void (summarized = true) },
+    });
     const history: Chat[] = [];
     const run = await drive(async (messages) => {
       // The caller keeps the whole history and sends it; the store holds the summary.
       history.splice(0, history.length, ...(history.length === 0 ? messages : history.concat(messages.slice(-2))));
       summarized = false;
       const result = await compact(history);
-      if (result !== null) expect(result.messages.find((message) => message.content.startsWith(SUMMARY_PREFIX))!.content).toMatch(/\n\n\(Messages \d+-\d+ are archived verbatim: call recall_context/);
+      if (result !== null)
+        expect(result.messages.find((message) => message.content.startsWith(SUMMARY_PREFIX))!.content).toMatch(
+          /\n\n\(Messages \d+-\d+ are archived verbatim: call recall_context/,
+        );
       // With a summary in force, a call under budget sends it too: only a call that summarized is a compaction.
       return result === null ? null : { messages: result.messages, summarized };
     }, 20);
@@ -150,11 +190,22 @@ describe("frozen summaries, merged by levels", () => {
 
   it("sealed user-role summaries (Anthropic) keep their earlier sections byte-identical, and each verifies on the next call", async () => {
     const calls: SummaryContext[] = [];
-    const hook = compactor<Chat>({ maxTokens: 4_000, keepTail: 800, format: "anthropic", summarize: countingSummarizer(calls) });
-    const run = await drive(async (messages) => summarizedBy(await hook({ messages: messages.filter((message) => message.role !== "system") })), 16);
+    const hook = compactor<Chat>({
+      maxTokens: 4_000,
+      keepTail: 800,
+      format: "anthropic",
+      summarize: countingSummarizer(calls),
+    });
+    const run = await drive(
+      async (messages) =>
+        summarizedBy(await hook({ messages: messages.filter((message) => message.role !== "system") })),
+      16,
+    );
     expect(run.compactions).toBe(16);
     // Every compaction after the first found the earlier summary as the library's own: none was summarized as a user's text.
-    for (const context of calls) for (const message of [...(context.earlier ?? [])]) expect((message as Chat).content.startsWith(SUMMARY_PREFIX)).toBe(true);
+    for (const context of calls)
+      for (const message of [...(context.earlier ?? [])])
+        expect((message as Chat).content.startsWith(SUMMARY_PREFIX)).toBe(true);
     expect(calls.slice(1).every((context) => (context.earlier ?? []).length > 0)).toBe(true);
   });
 
@@ -171,7 +222,14 @@ describe("frozen summaries, merged by levels", () => {
     for (const format of ["openai-chat", "anthropic"] as const) {
       made = 0;
       let merges = 0;
-      const hook = compactor<Chat>({ maxTokens: 4_000, keepTail: 800, format, summarize: (_older, context) => ((merges += context.merging === undefined ? 0 : 1), exactly(context.maxSummaryTokens)) });
+      const hook = compactor<Chat>({
+        maxTokens: 4_000,
+        keepTail: 800,
+        format,
+        summarize: (_older, context) => (
+          (merges += context.merging === undefined ? 0 : 1), exactly(context.maxSummaryTokens)
+        ),
+      });
       let transcript: Chat[] = format === "anthropic" ? [] : [system];
       for (let k = 1; made < 120; k++) {
         transcript = transcript.concat(turn(k));
@@ -186,7 +244,10 @@ describe("frozen summaries, merged by levels", () => {
     const calls: SummaryContext[] = [];
     const summarize = countingSummarizer(calls);
     // One conversation, compacted by turns with a large room and with one under MIN_ROOM_FOR_SECTIONS.
-    const hooks = [compactor<Chat>({ maxTokens: 4_000, keepTail: 800, summarize }), compactor<Chat>({ maxTokens: 4_000, keepTail: 800, summary: { maxTokens: 300 }, summarize })];
+    const hooks = [
+      compactor<Chat>({ maxTokens: 4_000, keepTail: 800, summarize }),
+      compactor<Chat>({ maxTokens: 4_000, keepTail: 800, summary: { maxTokens: 300 }, summarize }),
+    ];
     let transcript: Chat[] = [system];
     let compactions = 0;
     for (let k = 1; compactions < 24; k++) {
@@ -195,14 +256,21 @@ describe("frozen summaries, merged by levels", () => {
       if (result === null) continue;
       compactions++;
       transcript = result.messages.slice();
-      for (const section of summarySectionsIn(transcript)) expect(maxDepthIn([section]), `compaction ${compactions}`).toBeLessThanOrEqual(section.depth);
+      for (const section of summarySectionsIn(transcript))
+        expect(maxDepthIn([section]), `compaction ${compactions}`).toBeLessThanOrEqual(section.depth);
     }
   });
 
   it("a summarizer's own line shaped like the archive line is part of its section, kept byte for byte", async () => {
     let made = 0;
     // Under the automatic key, which keeps no archive, and so ends no summary with a line of its own.
-    const compact = statefulCompactor<Chat>({ maxTokens: 4_000, keepTail: 800, store: memoryStore(), archive: true, summarize: () => `Part ${++made}: orders.\n\n(Messages 1-5 are archived: recall_context reads them.)` });
+    const compact = statefulCompactor<Chat>({
+      maxTokens: 4_000,
+      keepTail: 800,
+      store: memoryStore(),
+      archive: true,
+      summarize: () => `Part ${++made}: orders.\n\n(Messages 1-5 are archived: recall_context reads them.)`,
+    });
     const history: Chat[] = [system];
     const summaries: string[] = [];
     for (let k = 1; made < 3; k++) {
@@ -223,15 +291,29 @@ describe("frozen summaries, merged by levels", () => {
     for (const room of [1_000, 1_600, 8_000, 50_000, 200_000]) {
       let sections: { section: SummarySection; tokens: number }[] = [];
       for (let n = 1; n <= 1_024; n++) {
-        const plan = planSections(sections.map((entry) => entry.section), room, sections.map((entry) => entry.tokens), 12);
+        const plan = planSections(
+          sections.map((entry) => entry.section),
+          room,
+          sections.map((entry) => entry.tokens),
+          12,
+        );
         const kept = sections.slice(0, plan.kept.length);
         expect(kept.map((entry) => entry.section)).toEqual(plan.kept);
         expect(plan.kept.concat(plan.merging)).toEqual(sections.map((entry) => entry.section));
         expect(plan.budget, `room ${room}, compaction ${n}`).toBeGreaterThanOrEqual(smallestAsk(room));
         // The summary fills the room it is given; what it stands in for with its header, too.
-        sections = [...kept, { section: { text: "", depth: plan.depth, covers: plan.covers }, tokens: plan.budget + 12 }];
-        expect(sections.reduce((sum, entry) => sum + entry.tokens, 0), `room ${room}, compaction ${n}`).toBeLessThanOrEqual(room + 12);
-        expect(Math.max(...sections.map((entry) => entry.section.depth)), `room ${room}, compaction ${n}`).toBeLessThanOrEqual(Math.ceil(Math.sqrt(2 * n)) + 1);
+        sections = [
+          ...kept,
+          { section: { text: "", depth: plan.depth, covers: plan.covers }, tokens: plan.budget + 12 },
+        ];
+        expect(
+          sections.reduce((sum, entry) => sum + entry.tokens, 0),
+          `room ${room}, compaction ${n}`,
+        ).toBeLessThanOrEqual(room + 12);
+        expect(
+          Math.max(...sections.map((entry) => entry.section.depth)),
+          `room ${room}, compaction ${n}`,
+        ).toBeLessThanOrEqual(Math.ceil(Math.sqrt(2 * n)) + 1);
       }
     }
   });
@@ -239,10 +321,30 @@ describe("frozen summaries, merged by levels", () => {
   it("a summarizer's text that holds a section header is never read back as a section's start", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ text: fc.string({ unit: fc.constantFrom("a", " ", "\n", "[Summary part: 3 compactions, depth 2]", "\n\n", "日本", "👨‍👩‍👧", "]") }), depth: fc.integer({ min: 1, max: 9 }), covers: fc.integer({ min: 1, max: 99 }) }), { minLength: 1, maxLength: 6 }),
+        fc.array(
+          fc.record({
+            text: fc.string({
+              unit: fc.constantFrom(
+                "a",
+                " ",
+                "\n",
+                "[Summary part: 3 compactions, depth 2]",
+                "\n\n",
+                "日本",
+                "👨‍👩‍👧",
+                "]",
+              ),
+            }),
+            depth: fc.integer({ min: 1, max: 9 }),
+            covers: fc.integer({ min: 1, max: 99 }),
+          }),
+          { minLength: 1, maxLength: 6 },
+        ),
         (sections) => {
           const read = sectionsOf(joinSections(sections));
-          expect(read.map((section) => [section.depth, section.covers])).toEqual(sections.map((section) => [section.depth, section.covers]));
+          expect(read.map((section) => [section.depth, section.covers])).toEqual(
+            sections.map((section) => [section.depth, section.covers]),
+          );
           // Reading back and writing again gives the same bytes: what the next compaction keeps.
           expect(joinSections(read)).toBe(joinSections(sections));
         },

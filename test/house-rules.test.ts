@@ -27,8 +27,10 @@ function breaches(name: string, code: string): string[] {
   const at = (node: ts.Node) => `${name}:${file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1}`;
   const visit = (node: ts.Node): void => {
     // Functions, methods, arrows, constructors, accessors, and the signatures of function types.
-    if (ts.isFunctionLike(node) && node.parameters.length > MAX_PARAMETERS) found.push(`${at(node)} ${node.parameters.length} parameters`);
-    if ((ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) && isNever(node.type)) found.push(`${at(node)} as never`);
+    if (ts.isFunctionLike(node) && node.parameters.length > MAX_PARAMETERS)
+      found.push(`${at(node)} ${node.parameters.length} parameters`);
+    if ((ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) && isNever(node.type))
+      found.push(`${at(node)} as never`);
     ts.forEachChild(node, visit);
   };
   visit(file);

@@ -31,9 +31,14 @@ describe("a million messages", () => {
     expect(findToolPairProblems(result!.messages)).toEqual([]);
   });
 
-  it("through statefulCompactor: compacted, then continued from the stored state on fresh copies", { timeout: 120_000 }, async () => {
+  it("through statefulCompactor: compacted, then continued from the stored state on fresh copies", {
+    timeout: 120_000,
+  }, async () => {
     let calls = 0;
-    const compact = statefulCompactor({ maxTokens: 1000, summarize: (older) => `${++calls}: ${older.length} messages` });
+    const compact = statefulCompactor({
+      maxTokens: 1000,
+      summarize: (older) => `${++calls}: ${older.length} messages`,
+    });
     const first = (await compact(messages, { conversationId: "million" }))?.messages;
     expect(first!.length).toBeLessThan(200);
     // The next request of a chat route: every message a new object, one more turn at the end.

@@ -5,13 +5,34 @@ import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /** Lowest first. */
-const layers = ["ground", "text", "dialects", "validation", "counting", "plan", "summary-kit", "hook", "stores", "archive", "state", "recovery", "backends", "telemetry", "adapters", "cli"];
+const layers = [
+  "ground",
+  "text",
+  "dialects",
+  "validation",
+  "counting",
+  "plan",
+  "summary-kit",
+  "hook",
+  "stores",
+  "archive",
+  "state",
+  "recovery",
+  "backends",
+  "telemetry",
+  "adapters",
+  "cli",
+];
 const src = new URL("../src/", import.meta.url).pathname;
-const folders = readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+const folders = readdirSync(src, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 /** The files of a folder and of its subfolders, as paths relative to the folder. */
 function filesOf(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesOf(join(folder, entry.name)).map((file) => join(entry.name, file)) : [entry.name]));
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesOf(join(folder, entry.name)).map((file) => join(entry.name, file)) : [entry.name],
+  );
 }
 
 function importsOf(file: string): string[] {
@@ -22,7 +43,12 @@ function importsOf(file: string): string[] {
 describe("layers", () => {
   it("every folder of src/ is a known layer, and only the entries that re-export sit beside them", () => {
     expect(folders.filter((folder) => !layers.includes(folder))).toEqual([]);
-    expect(readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name).sort()).toEqual(["cache.ts", "expert.ts", "index.ts", "summary-kit.ts", "tools.ts"]);
+    expect(
+      readdirSync(src, { withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => entry.name)
+        .sort(),
+    ).toEqual(["cache.ts", "expert.ts", "index.ts", "summary-kit.ts", "tools.ts"]);
   });
 
   it.each(folders)("%s imports nothing from a higher layer", (folder) => {

@@ -30,7 +30,14 @@ describe.each(Object.entries(paths))("%s reads each crafted input", (_, path) =>
 describe("the summary's sections are read from each crafted input", () => {
   it.each(Object.keys(adversarial))("%s", (name) => {
     const text = adversarial[name]!;
-    expect(sectionsOf(withoutArchiveLine(`${text}\n\n[Summary part: 2 compactions, depth 2]\n${text}`, { last: 2, toolName: "recall_context" })).length).toBeGreaterThanOrEqual(2);
+    expect(
+      sectionsOf(
+        withoutArchiveLine(`${text}\n\n[Summary part: 2 compactions, depth 2]\n${text}`, {
+          last: 2,
+          toolName: "recall_context",
+        }),
+      ).length,
+    ).toBeGreaterThanOrEqual(2);
   });
 });
 
@@ -56,8 +63,16 @@ describe("the CLI reads each crafted input", () => {
 
   it.each(Object.keys(adversarial))("%s", (name) => {
     const file = join(dir, `${name.replace(/\W+/g, "-")}.json`);
-    writeFileSync(file, JSON.stringify([{ role: "user", content: adversarial[name] }, { role: "tool", tool_call_id: "c1", content: adversarial[name]!.slice(0, MB / 4) }]));
-    const { status, stdout } = spawnSync(process.execPath, [cli, "inspect", file, "--max-tokens", "1000"], { encoding: "utf8" });
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { role: "user", content: adversarial[name] },
+        { role: "tool", tool_call_id: "c1", content: adversarial[name]!.slice(0, MB / 4) },
+      ]),
+    );
+    const { status, stdout } = spawnSync(process.execPath, [cli, "inspect", file, "--max-tokens", "1000"], {
+      encoding: "utf8",
+    });
     // The result without its call is reported as a broken pair.
     expect(status).toBe(1);
     expect(stdout).toContain("orphan-result");
@@ -73,7 +88,14 @@ describe("work that grew faster than its input", () => {
       const item = { type: "reasoning", id: `rs_${index}`, summary: [] };
       return new Proxy(item, { get: (target, key) => (key === "id" && reads.id++, Reflect.get(target, key)) });
     });
-    const response = { input_transformations: sent.map((_, index) => ({ type: "reasoning", action: "removed", id: `rs_${index}`, reason: "model_mismatch" })) };
+    const response = {
+      input_transformations: sent.map((_, index) => ({
+        type: "reasoning",
+        action: "removed",
+        id: `rs_${index}`,
+        reason: "model_mismatch",
+      })),
+    };
     return { sent, response, reads };
   };
 
@@ -82,7 +104,9 @@ describe("work that grew faster than its input", () => {
       const { sent, response, reads } = removedItems(count);
       const verdicts = verdictsOf(response, sent);
       expect(verdicts).toHaveLength(count);
-      expect(verdicts.every((verdict, index) => verdict.kind === "reasoning-removed" && verdict.message === sent[index])).toBe(true);
+      expect(
+        verdicts.every((verdict, index) => verdict.kind === "reasoning-removed" && verdict.message === sent[index]),
+      ).toBe(true);
       // Was 500,500 reads for 1,000 items and 8,002,000 for 4,000.
       expect(reads.id).toBeLessThanOrEqual(count);
     }
@@ -91,11 +115,30 @@ describe("work that grew faster than its input", () => {
   it("cutting the results of a turn of parallel tool calls asks the segmenter next to nothing for ASCII output", async () => {
     const count = 2_000;
     const ids = Array.from({ length: count }, (_, index) => `call_${index}`);
-    const calls = { role: "assistant", content: null, tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "read", arguments: "{}" } })) };
-    const results = ids.map((id, index) => ({ role: "tool", tool_call_id: id, content: `export const v${index} = ${index}; // ${"lorem ipsum dolor sit amet ".repeat(16)}` }));
-    const messages = [{ role: "system", content: "s" }, { role: "user", content: "hi" }, { role: "assistant", content: "hello" }, { role: "user", content: "read every file" }, calls, ...results];
+    const calls = {
+      role: "assistant",
+      content: null,
+      tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "read", arguments: "{}" } })),
+    };
+    const results = ids.map((id, index) => ({
+      role: "tool",
+      tool_call_id: id,
+      content: `export const v${index} = ${index}; // ${"lorem ipsum dolor sit amet ".repeat(16)}`,
+    }));
+    const messages = [
+      { role: "system", content: "s" },
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "hello" },
+      { role: "user", content: "read every file" },
+      calls,
+      ...results,
+    ];
     const segment = vi.spyOn(Intl.Segmenter.prototype, "segment");
-    const output = await root.compact(messages, { maxTokens: count * 60, summary: { maxTokens: 1_000 }, summarize: () => "s" });
+    const output = await root.compact(messages, {
+      maxTokens: count * 60,
+      summary: { maxTokens: 1_000 },
+      summarize: () => "s",
+    });
     expect(output).not.toBeNull();
     // Was called for every cut of every result: 19,990 segmentations here, about a million at 100,000 calls.
     expect(JSON.stringify(output)).toContain("cut to fit the context window");

@@ -9,7 +9,15 @@ const dist = (file: string) => new URL(`../dist/${file}`, import.meta.url).pathn
 
 async function bundle(entry: string): Promise<string> {
   // A browser bundle fails to resolve any Node built-in, which proves the entry runs on every runtime.
-  const result = await build({ entryPoints: [dist(entry)], bundle: true, minify: true, format: "esm", platform: "browser", write: false, logLevel: "silent" });
+  const result = await build({
+    entryPoints: [dist(entry)],
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    write: false,
+    logLevel: "silent",
+  });
   return result.outputFiles[0]!.text;
 }
 
@@ -42,7 +50,17 @@ describe("package", () => {
     // The AI SDK and Agents entries carry statefulCompactor and the compact tool beside the recall tool.
     // The largest, pi's, measured 50.0 KB with the estimate of plain text messages told from the
     // call's reading of their format (49.9 KB before).
-    for (const adapter of ["ai-sdk.js", "openai-agents.js", "redis.js", "pi.js", "genkit.js", "mastra.js", "openai.js", "anthropic.js"]) expect(gzipSync(await bundle(adapter)).length).toBeLessThan(52 * 1024);
+    for (const adapter of [
+      "ai-sdk.js",
+      "openai-agents.js",
+      "redis.js",
+      "pi.js",
+      "genkit.js",
+      "mastra.js",
+      "openai.js",
+      "anthropic.js",
+    ])
+      expect(gzipSync(await bundle(adapter)).length).toBeLessThan(52 * 1024);
   });
 
   // What a user pays for each import alone (esbuild, `--platform=neutral`, minified, gzipped, the
@@ -59,16 +77,25 @@ describe("package", () => {
     redisStore: 2.8, // 2.6 KB
     otelEvents: 4.8, // 4.6 KB (it redacts and bounds the errors it records, and the verdicts it records as events; 4.2 KB before them)
   };
-  it.each(imports.map((entry: { name: string; from: string }) => [entry.name, entry]))("%s alone stays within its size ceiling", async (name, entry) => {
-    const { gzip } = await measureImport(entry);
-    expect(ceilings[name as string], `a ceiling for ${name}`).toBeDefined();
-    expect(gzip / 1024).toBeLessThan(ceilings[name as string]!);
-  });
+  it.each(imports.map((entry: { name: string; from: string }) => [entry.name, entry]))(
+    "%s alone stays within its size ceiling",
+    async (name, entry) => {
+      const { gzip } = await measureImport(entry);
+      expect(ceilings[name as string], `a ceiling for ${name}`).toBeDefined();
+      expect(gzip / 1024).toBeLessThan(ceilings[name as string]!);
+    },
+  );
 
   it("a hook that does not fall back does not carry the model-free summary; one that passes it does", async () => {
     // The summary's header is a string of extractive-summary.ts alone: present exactly when it is bundled.
     const header = "(A summary made without a model, from the messages themselves.)";
-    for (const name of ["compactor", "statefulCompactor", "toPrepareStep", "toCallModelInputFilter", "toAgentMiddleware"]) {
+    for (const name of [
+      "compactor",
+      "statefulCompactor",
+      "toPrepareStep",
+      "toCallModelInputFilter",
+      "toAgentMiddleware",
+    ]) {
       const { text } = await measureImport(imports.find((entry: { name: string }) => entry.name === name));
       expect(text.includes(header), name).toBe(false);
     }
@@ -78,7 +105,11 @@ describe("package", () => {
 
   it("the plain hook leaves out what only a layer uses: the verdicts' mapping and the refused item's shadow, unless it is given the reader", async () => {
     // Strings of provider-verdict.ts and refused-item-shadow.ts alone: present exactly when they are bundled.
-    const marks = ["thinking_mismatch_allowed", "compaction_signature_invalid", "compacted by the provider into an item it can no longer read"];
+    const marks = [
+      "thinking_mismatch_allowed",
+      "compaction_signature_invalid",
+      "compacted by the provider into an item it can no longer read",
+    ];
     const { text } = await measureImport(imports.find((entry: { name: string }) => entry.name === "compactor"));
     for (const mark of marks) expect(text.includes(mark), mark).toBe(false);
     const withReader = await measureImport({ name: "readProviderVerdicts", from: "expert.js" });
@@ -102,22 +133,61 @@ describe("package", () => {
   it("a hook without a cache marker does not carry the code that writes blocks and markers; one given markFrozenSections does", async () => {
     // `prompt_cache_breakpoint` is a string of cache-markers.ts alone: present exactly when it is bundled.
     const marker = "prompt_cache_breakpoint";
-    for (const name of ["compactor", "statefulCompactor", "toPrepareStep", "toCallModelInputFilter", "toAgentMiddleware"]) {
+    for (const name of [
+      "compactor",
+      "statefulCompactor",
+      "toPrepareStep",
+      "toCallModelInputFilter",
+      "toAgentMiddleware",
+    ]) {
       const { text } = await measureImport(imports.find((entry: { name: string }) => entry.name === name));
       expect(text.includes(marker), name).toBe(false);
     }
-    const { text } = await measure(`export { compactor } from "./dist/index.js";\nexport { markFrozenSections } from "./dist/cache.js";`);
+    const { text } = await measure(
+      `export { compactor } from "./dist/index.js";\nexport { markFrozenSections } from "./dist/cache.js";`,
+    );
     expect(text).toContain(marker);
     // Built apart from the split build, the entry shares no module with the others: it imports none.
-    for (const file of ["cache.js", "cache.cjs"]) expect(readFileSync(dist(file), "utf8")).not.toMatch(/\b(?:from|require\()\s*["']/);
+    for (const file of ["cache.js", "cache.cjs"])
+      expect(readFileSync(dist(file), "utf8")).not.toMatch(/\b(?:from|require\()\s*["']/);
   });
 
   it("has no runtime dependencies, and the adapters import no framework", () => {
     const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
     expect(manifest.dependencies ?? {}).toEqual({});
-    for (const peer of Object.keys(manifest.peerDependencies)) expect(manifest.peerDependenciesMeta[peer], peer).toEqual({ optional: true });
-    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(["@earendil-works/pi-agent-core", "@langchain/core", "@mariozechner/pi-agent-core", "@mastra/core", "@openai/agents", "@opentelemetry/api", "ai", "genkit", "langchain"]);
-    for (const file of ["index.js", "index.cjs", "ai-sdk.js", "ai-sdk.cjs", "openai-agents.js", "openai-agents.cjs", "redis.js", "redis.cjs", "pi.js", "pi.cjs", "genkit.js", "genkit.cjs", "mastra.js", "mastra.cjs", "openai.js", "openai.cjs", "anthropic.js", "anthropic.cjs"]) {
+    for (const peer of Object.keys(manifest.peerDependencies))
+      expect(manifest.peerDependenciesMeta[peer], peer).toEqual({ optional: true });
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual([
+      "@earendil-works/pi-agent-core",
+      "@langchain/core",
+      "@mariozechner/pi-agent-core",
+      "@mastra/core",
+      "@openai/agents",
+      "@opentelemetry/api",
+      "ai",
+      "genkit",
+      "langchain",
+    ]);
+    for (const file of [
+      "index.js",
+      "index.cjs",
+      "ai-sdk.js",
+      "ai-sdk.cjs",
+      "openai-agents.js",
+      "openai-agents.cjs",
+      "redis.js",
+      "redis.cjs",
+      "pi.js",
+      "pi.cjs",
+      "genkit.js",
+      "genkit.cjs",
+      "mastra.js",
+      "mastra.cjs",
+      "openai.js",
+      "openai.cjs",
+      "anthropic.js",
+      "anthropic.cjs",
+    ]) {
       const code = readFileSync(dist(file), "utf8");
       expect(code).not.toMatch(/from ["'](?!\.\/)/);
       expect(code).not.toMatch(/require\(["'](?!\.\/)/);
@@ -132,15 +202,27 @@ describe("package", () => {
     const json = (path: string) => JSON.parse(readFileSync(new URL(`../${path}`, import.meta.url), "utf8"));
     const manifest = json("package.json");
     const trees = { test: "dev", demo: "dev/demo", bench: "bench", e2e: "test/e2e" };
-    const wanted = Object.fromEntries(Object.entries(trees).map(([name, folder]) => [name, json(`${folder}/package.json`).devDependencies as Record<string, string>]));
+    const wanted = Object.fromEntries(
+      Object.entries(trees).map(([name, folder]) => [
+        name,
+        json(`${folder}/package.json`).devDependencies as Record<string, string>,
+      ]),
+    );
 
     /** The packages the files of `paths` (files, or folders read recursively but for `skip`) import by name. */
     const importedBy = (paths: string[], skip: string[] = []): Set<string> => {
       const names = new Set<string>();
       for (const path of paths.flatMap((path) => sources(path, skip))) {
-        for (const [, specifier] of readFileSync(path, "utf8").matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']([^"'./$][^"']*)["']/g)) {
+        for (const [, specifier] of readFileSync(path, "utf8").matchAll(
+          /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']([^"'./$][^"']*)["']/g,
+        )) {
           if (specifier!.startsWith("node:")) continue;
-          names.add(specifier!.split("/").slice(0, specifier!.startsWith("@") ? 2 : 1).join("/"));
+          names.add(
+            specifier!
+              .split("/")
+              .slice(0, specifier!.startsWith("@") ? 2 : 1)
+              .join("/"),
+          );
         }
       }
       return names;
@@ -151,7 +233,11 @@ describe("package", () => {
       return readdirSync(full, { withFileTypes: true }).flatMap((entry) => {
         const child = `${path}/${entry.name}`;
         if (entry.name === "node_modules" || skip.includes(child)) return [];
-        return entry.isDirectory() ? sources(child, skip) : /\.(?:ts|mts|mjs|js)$/.test(entry.name) ? [full + "/" + entry.name] : [];
+        return entry.isDirectory()
+          ? sources(child, skip)
+          : /\.(?:ts|mts|mjs|js)$/.test(entry.name)
+            ? [`${full}/${entry.name}`]
+            : [];
       });
     };
 
@@ -173,12 +259,17 @@ describe("package", () => {
     });
 
     it("the demo's tree holds what the demo and the build import", () => {
-      expect([...importedBy(["examples/demo.mjs", "examples/stub-model.mjs", "build.mjs"])].sort()).toEqual(Object.keys(wanted.demo!).sort());
+      expect([...importedBy(["examples/demo.mjs", "examples/stub-model.mjs", "build.mjs"])].sort()).toEqual(
+        Object.keys(wanted.demo!).sort(),
+      );
     });
 
     it("the tests' tree holds what npm test uses; the benchmarks' and the end-to-end suites' trees what only they use", () => {
       // What the typecheck and the tests of `npm test` read: the end-to-end suites are checked by test:e2e.
-      const gate = importedBy(["src", "test", "examples", "build.mjs", "vitest.config.ts", "dev/api-report.mjs"], ["test/e2e"]);
+      const gate = importedBy(
+        ["src", "test", "examples", "build.mjs", "vitest.config.ts", "dev/api-report.mjs"],
+        ["test/e2e"],
+      );
       // Run by `npm test` as commands, or found by another package rather than imported.
       const tools: Record<string, string> = {
         "@arethetypeswrong/cli": "attw, in test:package",
@@ -194,11 +285,20 @@ describe("package", () => {
       // (dev/without-firebase, for @genkit-ai/core's Firebase plugin): a manifest and no code.
       const standIns = Object.entries(wanted.test!).filter(([, version]) => version.startsWith("file:"));
       for (const [name, version] of standIns) {
-        expect(readdirSync(new URL(`../dev/${version.slice("file:".length)}`, import.meta.url)), name).toEqual(["package.json"]);
+        expect(readdirSync(new URL(`../dev/${version.slice("file:".length)}`, import.meta.url)), name).toEqual([
+          "package.json",
+        ]);
         expect(json(`dev/${version.slice("file:".length)}/package.json`).name).toBe(name);
       }
-      expect(Object.keys(wanted.test!).filter((name) => !gate.has(name) && !(name in tools) && !standIns.some(([standIn]) => standIn === name))).toEqual([]);
-      for (const [tree, folder] of [["bench", "bench"], ["e2e", "test/e2e"]] as const) {
+      expect(
+        Object.keys(wanted.test!).filter(
+          (name) => !gate.has(name) && !(name in tools) && !standIns.some(([standIn]) => standIn === name),
+        ),
+      ).toEqual([]);
+      for (const [tree, folder] of [
+        ["bench", "bench"],
+        ["e2e", "test/e2e"],
+      ] as const) {
         const used = importedBy([folder]);
         for (const name of Object.keys(wanted[tree]!)) {
           expect(used.has(name), `${name} is imported in ${folder}`).toBe(true);
@@ -224,7 +324,9 @@ describe("package", () => {
       const code = readFileSync(dist(file), "utf8");
       expect(code).toMatch(/["']@opentelemetry\/api["']/);
       // Nothing else from outside the package.
-      expect(code.match(/(?:from|require\()\s*["'](?!\.\/)[^"']+["']/g)).toEqual([expect.stringContaining("@opentelemetry/api")]);
+      expect(code.match(/(?:from|require\()\s*["'](?!\.\/)[^"']+["']/g)).toEqual([
+        expect.stringContaining("@opentelemetry/api"),
+      ]);
     }
   });
 
@@ -233,7 +335,9 @@ describe("package", () => {
     const required = createRequire(import.meta.url)(dist("index.cjs"));
     const imported = await import(dist("index.js"));
     expect(Object.keys(required).sort()).toEqual(Object.keys(imported).sort());
-    expect(createRequire(import.meta.url)(dist("expert.cjs")).SUMMARY_PREFIX).toBe("[Summary of earlier conversation]\n");
+    expect(createRequire(import.meta.url)(dist("expert.cjs")).SUMMARY_PREFIX).toBe(
+      "[Summary of earlier conversation]\n",
+    );
     // An error made by one build is recognised by the other.
     expect(imported.isCompactionError(new required.CompactionError("TIMEOUT", "x"))).toBe(true);
   });

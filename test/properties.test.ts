@@ -3,14 +3,8 @@
 import { isSummaryMessage } from "../src/dialects/messages.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  compactor,
-  estimateTokens,
-} from "../src/index.js";
-import {
-  findToolPairProblems,
-  splitAtUserBoundary,
-} from "../src/expert.js";
+import { compactor, estimateTokens } from "../src/index.js";
+import { findToolPairProblems, splitAtUserBoundary } from "../src/expert.js";
 import { enrich } from "./support/enrich.js";
 import { requestViolations } from "./support/provider-request.js";
 import { referenceSplit } from "./support/reference-split.js";
@@ -20,7 +14,7 @@ const runs = { numRuns: 150 };
 type Message = Record<string, unknown>;
 
 describe.each(dialects)("%s", (dialect) => {
-  const summaryRole = summaryRoleFor(dialect);
+  const _summaryRole = summaryRoleFor(dialect);
 
   it("invariant 1: at or under budget the hook resolves null and touches nothing", async () => {
     await fc.assert(
@@ -47,10 +41,20 @@ describe.each(dialects)("%s", (dialect) => {
     let compacted = 0;
     let checked = 0;
     // Signed reasoning, thought signatures and screenshots in tool results, in the format's own shape.
-    const settings = dialect === "anthropic" ? { thinking: true } : dialect === "google-genai" || dialect === "genkit" ? { gemini3: true } : {};
+    const settings =
+      dialect === "anthropic"
+        ? { thinking: true }
+        : dialect === "google-genai" || dialect === "genkit"
+          ? { gemini3: true }
+          : {};
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(transcriptArbitrary(dialect, { minTurns: 1 }), transcriptArbitrary(dialect, { minTurns: 1, accepted: true })).map((messages) => enrich(messages, dialect)),
+        fc
+          .oneof(
+            transcriptArbitrary(dialect, { minTurns: 1 }),
+            transcriptArbitrary(dialect, { minTurns: 1, accepted: true }),
+          )
+          .map((messages) => enrich(messages, dialect)),
         fc.double({ min: 0.02, max: 1.2, noNaN: true }),
         fc.double({ min: 0, max: 0.99, noNaN: true }),
         fc.boolean(),

@@ -21,7 +21,14 @@ function anchorsOf(markdown: string): Set<string> {
   for (const line of markdown.split("\n")) {
     if (line.startsWith("```")) fenced = !fenced;
     const heading = fenced ? null : /^#{1,6} (.*)$/.exec(line);
-    if (heading) anchors.add(heading[1]!.trim().toLowerCase().replace(/[^\w\- ]/g, "").replace(/ /g, "-"));
+    if (heading)
+      anchors.add(
+        heading[1]!
+          .trim()
+          .toLowerCase()
+          .replace(/[^\w\- ]/g, "")
+          .replace(/ /g, "-"),
+      );
   }
   return anchors;
 }
@@ -38,12 +45,30 @@ describe("README and docs", () => {
   });
 
   it("speaks of the library only, in words a reader can look up", () => {
-    for (const page of pages) expect(text(page), relative(root, page)).not.toMatch(/\bpart (one|two|three)\b|\bSPEC\b|§|toolnexus/i);
+    for (const page of pages)
+      expect(text(page), relative(root, page)).not.toMatch(/\bpart (one|two|three)\b|\bSPEC\b|§|toolnexus/i);
   });
 
   it("the API reference has an entry for every export", () => {
     const api = text(join(root, "docs/api.md"));
-    for (const name of [...Object.keys(core), "toPrepareStep", "toCallModelInputFilter", "overflowRecovery", "withOverflowRecovery", "toAgentMiddleware", "redisStore", "toTransformContext", "toModelMiddleware", "toInputProcessor", "otelEvents", "recordSummaryUsage", "recallTool", "openaiCompaction", "anthropicCompaction", "ANTHROPIC_COMPACTION_BETA"]) {
+    for (const name of [
+      ...Object.keys(core),
+      "toPrepareStep",
+      "toCallModelInputFilter",
+      "overflowRecovery",
+      "withOverflowRecovery",
+      "toAgentMiddleware",
+      "redisStore",
+      "toTransformContext",
+      "toModelMiddleware",
+      "toInputProcessor",
+      "otelEvents",
+      "recordSummaryUsage",
+      "recallTool",
+      "openaiCompaction",
+      "anthropicCompaction",
+      "ANTHROPIC_COMPACTION_BETA",
+    ]) {
       expect(api, name).toContain(`\`${name}`);
     }
   });
@@ -56,7 +81,8 @@ describe("README and docs", () => {
     expect(blocks.size).toBeGreaterThan(10);
     expect(blocks.size).toBe(everything.match(/^```(ts|typescript|tsx)\s*$/gm)!.length);
     for (const file of blocks.keys()) expect(dirname(file)).toBe(join(root, "examples"));
-    for (const block of pages.flatMap((page) => typescriptBlocks(text(page)))) expect([...blocks.values()]).toContain(block);
+    for (const block of pages.flatMap((page) => typescriptBlocks(text(page))))
+      expect([...blocks.values()]).toContain(block);
   });
 
   it.each(pages.map((file) => relative(root, file)))("every relative link of %s resolves", (page) => {
@@ -67,7 +93,8 @@ describe("README and docs", () => {
       const [path, anchor] = target!.split("#") as [string, string | undefined];
       const destination = path === "" ? file : join(dirname(file), path);
       if (!existsSync(destination)) broken.push(target!);
-      else if (anchor !== undefined && destination.endsWith(".md") && !anchorsOf(text(destination)).has(anchor)) broken.push(target!);
+      else if (anchor !== undefined && destination.endsWith(".md") && !anchorsOf(text(destination)).has(anchor))
+        broken.push(target!);
     }
     expect(broken).toEqual([]);
   });

@@ -8,11 +8,24 @@
 // request's count as `usage`, as an agent passes what its provider reported.
 import { describe, expect, it, test } from "vitest";
 import { SUMMARY_PREFIX } from "../src/expert.js";
-import { compactor, extractiveSummary, statefulCompactor, type AnyMessage, type CompactionResult, type Summarize } from "../src/index.js";
+import {
+  compactor,
+  extractiveSummary,
+  statefulCompactor,
+  type AnyMessage,
+  type CompactionResult,
+  type Summarize,
+} from "../src/index.js";
 import { toTransformContext } from "../src/adapters/pi.js";
 import { toCallModelInputFilter } from "../src/adapters/openai-agents.js";
 import { billedList, fixedPart, loadSessions, piToAnthropic, signedBlocks } from "../bench/sessions.mjs";
-import { calibrateCodex, codexReference, codexViolations, loadCodexSessions, modelledInput } from "../bench/codex-sessions.mjs";
+import {
+  calibrateCodex,
+  codexReference,
+  codexViolations,
+  loadCodexSessions,
+  modelledInput,
+} from "../bench/codex-sessions.mjs";
 import { replayCodex } from "../bench/codex-replay.mjs";
 import { anthropicViolations, openaiResponsesViolations } from "./support/provider-rules/index.js";
 
@@ -20,7 +33,12 @@ type CodexRow = Awaited<ReturnType<typeof replayCodex>>;
 
 const sessions = loadSessions(new URL("./fixtures/sessions", import.meta.url).pathname);
 
-const summarize: Summarize = (older, context) => extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary, keptSummary: context.keptSummary });
+const summarize: Summarize = (older, context) =>
+  extractiveSummary(older, {
+    maxTokens: context.maxSummaryTokens,
+    previousSummary: context.previousSummary,
+    keptSummary: context.keptSummary,
+  });
 
 interface Replayed {
   requests: number;
@@ -37,7 +55,14 @@ type Entry = "hook" | "stateful" | "pi adapter";
 
 async function replay(session: Session, entry: Entry, window: number, fixed: number): Promise<Replayed> {
   const pi = session.kind === "pi";
-  const out: Replayed = { requests: 0, changed: 0, violations: [], signedChecked: 0, signedChanged: 0, overNotReported: [] };
+  const out: Replayed = {
+    requests: 0,
+    changed: 0,
+    violations: [],
+    signedChecked: 0,
+    signedChanged: 0,
+    overNotReported: [],
+  };
   const signed = new Set(signedBlocks(session.stream).map((block: unknown) => JSON.stringify(block)));
   let overBudgetSaid = false;
   const events = {
@@ -49,7 +74,13 @@ async function replay(session: Session, entry: Entry, window: number, fixed: num
   };
   let saidLate = false;
   let unsaid: string | undefined;
-  const options = { maxTokens: window, reserveTokens: fixed, summarize, events, format: pi ? ("pi-agent" as const) : ("anthropic" as const) };
+  const options = {
+    maxTokens: window,
+    reserveTokens: fixed,
+    summarize,
+    events,
+    format: pi ? ("pi-agent" as const) : ("anthropic" as const),
+  };
   const hook = compactor(options);
   const stateful = statefulCompactor(options);
   const transform = toTransformContext({ maxTokens: window, reserveTokens: fixed, summarize, events });
@@ -59,7 +90,9 @@ async function replay(session: Session, entry: Entry, window: number, fixed: num
   let previous: { inputTokens: number; messageCount: number } | undefined;
   const stamped = new Map<number, AnyMessage>();
   for (const [k, call] of session.calls.entries()) {
-    const arriving = session.stream.slice(taken, call.at).map((m: AnyMessage, i: number) => stamped.get(taken + i) ?? m);
+    const arriving = session.stream
+      .slice(taken, call.at)
+      .map((m: AnyMessage, i: number) => stamped.get(taken + i) ?? m);
     taken = call.at;
     history.push(...arriving);
     working = working.concat(arriving);
@@ -71,7 +104,10 @@ async function replay(session: Session, entry: Entry, window: number, fixed: num
       result = await hook({ messages: input, ...(previous ? { usage: previous } : {}) });
     } else if (entry === "stateful") {
       input = history.slice();
-      result = await stateful(input, { conversationId: `${session.name}/${window}`, ...(previous ? { usage: previous } : {}) });
+      result = await stateful(input, {
+        conversationId: `${session.name}/${window}`,
+        ...(previous ? { usage: previous } : {}),
+      });
     } else {
       input = history.slice();
       const messages = await transform(input);
@@ -84,7 +120,8 @@ async function replay(session: Session, entry: Entry, window: number, fixed: num
     const request = result?.messages ?? input;
     out.requests++;
     if (request !== input) out.changed++;
-    for (const v of anthropicViolations({ messages: pi ? piToAnthropic(request) : request })) out.violations.push(`call ${k}: [${v.rule}] ${v.detail}`);
+    for (const v of anthropicViolations({ messages: pi ? piToAnthropic(request) : request }))
+      out.violations.push(`call ${k}: [${v.rule}] ${v.detail}`);
     for (const block of signedBlocks(request)) {
       out.signedChecked++;
       if (!signed.has(JSON.stringify(block))) out.signedChanged++;
@@ -93,7 +130,11 @@ async function replay(session: Session, entry: Entry, window: number, fixed: num
     if (truth > window && result?.overBudget !== true) unsaid = `call ${k}: ${truth} > ${window}`;
     // pi's reply carries the usage of the request that produced it; the adapter reads it from there.
     const reply = session.stream[call.at] as { role?: string; usage?: object } | undefined;
-    if (pi && reply?.role === "assistant") stamped.set(call.at, { ...reply, usage: { ...reply.usage, input: truth, cacheRead: 0, cacheWrite: 0 } } as AnyMessage);
+    if (pi && reply?.role === "assistant")
+      stamped.set(call.at, {
+        ...reply,
+        usage: { ...reply.usage, input: truth, cacheRead: 0, cacheWrite: 0 },
+      } as AnyMessage);
     working = request;
     previous = { inputTokens: truth, messageCount: entry === "hook" ? request.length : input.length };
   }
@@ -108,10 +149,14 @@ function plans(session: Session) {
   const peak = Math.max(...session.calls.map((call: { at: number }) => billedList(session.stream.slice(0, call.at))));
   // pi's adapter is `statefulCompactor` with pi's usage: it stands for the stateful path there.
   const entries: Entry[] = session.kind === "pi" ? ["hook", "pi adapter"] : ["hook", "stateful"];
-  return entries.flatMap((entry) => [0.5, 0.25].map((share) => ({ entry, share, window: fixed + Math.floor(peak * share), fixed })));
+  return entries.flatMap((entry) =>
+    [0.5, 0.25].map((share) => ({ entry, share, window: fixed + Math.floor(peak * share), fixed })),
+  );
 }
 
-const cases = sessions.flatMap((session: Session) => plans(session).map((plan) => [`${session.name}, ${plan.entry} at ${plan.share}`, session, plan] as const));
+const cases = sessions.flatMap((session: Session) =>
+  plans(session).map((plan) => [`${session.name}, ${plan.entry} at ${plan.share}`, session, plan] as const),
+);
 
 // Each replay runs once; both describes read its result.
 const runs = new Map<string, Promise<Replayed>>();
@@ -136,13 +181,16 @@ describe("real sessions, replayed call by call", () => {
     }
   });
 
-  it.each(cases)("%s: every request passes the Anthropic Messages checks and keeps signed blocks byte-identical", async (name, session, plan) => {
-    const run = await replayed(name, session, plan);
-    expect(run.changed).toBeGreaterThan(0);
-    expect(run.signedChecked).toBeGreaterThan(0);
-    expect(run.violations.slice(0, 5)).toEqual([]);
-    expect(run.signedChanged).toBe(0);
-  });
+  it.each(cases)(
+    "%s: every request passes the Anthropic Messages checks and keeps signed blocks byte-identical",
+    async (name, session, plan) => {
+      const run = await replayed(name, session, plan);
+      expect(run.changed).toBeGreaterThan(0);
+      expect(run.signedChecked).toBeGreaterThan(0);
+      expect(run.violations.slice(0, 5)).toEqual([]);
+      expect(run.signedChanged).toBe(0);
+    },
+  );
 });
 
 // What a request over the window must be: said. Usage counts what travels beside the messages
@@ -153,7 +201,8 @@ describe("real sessions, replayed call by call", () => {
 describe("real sessions: requests over the window", () => {
   test("no request over the window, in any of these replays, is reported as fitting", async () => {
     const unreported: string[] = [];
-    for (const [name, session, plan] of cases) for (const over of (await replayed(name, session, plan)).overNotReported) unreported.push(`${name}, ${over}`);
+    for (const [name, session, plan] of cases)
+      for (const over of (await replayed(name, session, plan)).overNotReported) unreported.push(`${name}, ${over}`);
     expect(unreported.slice(0, 5)).toEqual([]);
   });
 });
@@ -169,11 +218,21 @@ describe("real Codex sessions (Responses API), replayed call by call", () => {
   const codex = loadCodexSessions(new URL("./fixtures/sessions", import.meta.url).pathname);
   type CodexSession = (typeof codex)[number];
   const calibrated = new Map(codex.map((session: CodexSession) => [session, calibrateCodex(session).fixed]));
-  const lib = (session: CodexSession) => ({ compactor, statefulCompactor, toCallModelInputFilter, summarize, SUMMARY_PREFIX, responsesViolations: openaiResponsesViolations, reference: codexReference(session) });
+  const lib = (session: CodexSession) => ({
+    compactor,
+    statefulCompactor,
+    toCallModelInputFilter,
+    summarize,
+    SUMMARY_PREFIX,
+    responsesViolations: openaiResponsesViolations,
+    reference: codexReference(session),
+  });
   // Windows at which the copy compacts several times: its fixed part plus a half and a quarter of its largest request.
   const codexPlans = (session: CodexSession) => {
     const fixed = calibrated.get(session) as number;
-    const peak = Math.max(...session.calls.map((call: { messages: object[] }) => modelledInput(session, call.messages)));
+    const peak = Math.max(
+      ...session.calls.map((call: { messages: object[] }) => modelledInput(session, call.messages)),
+    );
     const at = (share: number) => fixed + Math.floor(peak * share);
     const plans = [
       { entry: "hook", input: "stream", usage: true, share: 0.5, window: at(0.5) },
@@ -187,7 +246,16 @@ describe("real Codex sessions (Responses API), replayed call by call", () => {
     ];
     return plans.map((plan) => ({ ...plan, fixed, reported: false }));
   };
-  const codexCases = codex.flatMap((session: CodexSession) => codexPlans(session).map((plan) => [`${session.name}, ${plan.entry} from ${plan.input} at ${plan.share}${plan.usage ? " with usage" : ""}`, session, plan] as const));
+  const codexCases = codex.flatMap((session: CodexSession) =>
+    codexPlans(session).map(
+      (plan) =>
+        [
+          `${session.name}, ${plan.entry} from ${plan.input} at ${plan.share}${plan.usage ? " with usage" : ""}`,
+          session,
+          plan,
+        ] as const,
+    ),
+  );
   const codexRuns = new Map<string, Promise<CodexRow>>();
   const codexReplayed = (name: string, session: CodexSession, plan: (typeof codexCases)[number][2]) => {
     let run = codexRuns.get(name);
@@ -199,15 +267,26 @@ describe("real Codex sessions (Responses API), replayed call by call", () => {
     expect(codex.map((s: CodexSession) => s.name)).toEqual(["a5-7b22d8d4bd-0", "f4-771ece9d37-0"]);
     const [searches, compacted] = codex as [CodexSession, CodexSession];
     expect(compacted.compactions.length).toBe(2);
-    for (const compaction of compacted.compactions) expect(compaction.kept.filter((item: { type?: string }) => item.type === "compaction")).toHaveLength(1);
+    for (const compaction of compacted.compactions)
+      expect(compaction.kept.filter((item: { type?: string }) => item.type === "compaction")).toHaveLength(1);
     expect(searches.stream.some((item: { type?: string }) => item.type === "web_search_call")).toBe(true);
     expect(searches.stream.some((item: { type?: string }) => item.type === "tool_search_call")).toBe(true);
     for (const session of codex) {
-      expect(session.stream.filter((item: { type?: string }) => item.type === "reasoning").length, session.name).toBeGreaterThan(20);
-      expect(session.stream.some((item: { type?: string }) => item.type === "custom_tool_call"), session.name).toBe(true);
+      expect(
+        session.stream.filter((item: { type?: string }) => item.type === "reasoning").length,
+        session.name,
+      ).toBeGreaterThan(20);
+      expect(
+        session.stream.some((item: { type?: string }) => item.type === "custom_tool_call"),
+        session.name,
+      ).toBe(true);
       // Every request Codex itself sent passes the checks: a violation below is the library's.
       const reference = codexReference(session);
-      for (const call of session.calls) expect([...openaiResponsesViolations({ messages: call.messages }), ...codexViolations(call.messages, reference)]).toEqual([]);
+      for (const call of session.calls)
+        expect([
+          ...openaiResponsesViolations({ messages: call.messages }),
+          ...codexViolations(call.messages, reference),
+        ]).toEqual([]);
     }
   });
 
@@ -218,26 +297,48 @@ describe("real Codex sessions (Responses API), replayed call by call", () => {
     const reasoning = request.findIndex((item) => item.type === "reasoning");
     const compaction = request.findIndex((item) => item.type === "compaction");
     const rules = (messages: object[]) => codexViolations(messages, reference).map((v: { rule: string }) => v.rule);
-    expect(rules(request.map((item, i) => (i === reasoning ? { ...item, encrypted_content: "edited" } : item)))).toContain("codex/opaque-unchanged");
-    expect(rules([...request.slice(0, reasoning), ...request.slice(reasoning + 1, reasoning + 2), request[reasoning], ...request.slice(reasoning + 2)] as object[])).toContain("codex/reasoning-in-place");
-    expect(rules([...request.slice(0, compaction), request[compaction + 1], request[compaction], ...request.slice(compaction + 2)] as object[])).toContain("codex/compaction-in-place");
+    expect(
+      rules(request.map((item, i) => (i === reasoning ? { ...item, encrypted_content: "edited" } : item))),
+    ).toContain("codex/opaque-unchanged");
+    expect(
+      rules([
+        ...request.slice(0, reasoning),
+        ...request.slice(reasoning + 1, reasoning + 2),
+        request[reasoning],
+        ...request.slice(reasoning + 2),
+      ] as object[]),
+    ).toContain("codex/reasoning-in-place");
+    expect(
+      rules([
+        ...request.slice(0, compaction),
+        request[compaction + 1],
+        request[compaction],
+        ...request.slice(compaction + 2),
+      ] as object[]),
+    ).toContain("codex/compaction-in-place");
     const patch = session.stream.findIndex((item: { type?: string }) => item.type === "custom_tool_call");
     expect(rules(session.stream.slice(0, patch + 1))).toContain("codex/custom-call-has-output");
   });
 
-  it.each(codexCases)("%s: every request passes the Responses checks, opaque items byte-identical and in place", async (name, session, plan) => {
-    const run = await codexReplayed(name, session, plan);
-    expect(run.errors, run.examples.join("\n")).toBe(0);
-    expect(run.changed).toBeGreaterThan(0);
-    expect(run.opaqueItems).toBeGreaterThan(0);
-    expect(run.examples.slice(0, 5)).toEqual([]);
-    expect(run.violations).toBe(0);
-    expect(run.opaqueChanged).toBe(0);
-  });
+  it.each(codexCases)(
+    "%s: every request passes the Responses checks, opaque items byte-identical and in place",
+    async (name, session, plan) => {
+      const run = await codexReplayed(name, session, plan);
+      expect(run.errors, run.examples.join("\n")).toBe(0);
+      expect(run.changed).toBeGreaterThan(0);
+      expect(run.opaqueItems).toBeGreaterThan(0);
+      expect(run.examples.slice(0, 5)).toEqual([]);
+      expect(run.violations).toBe(0);
+      expect(run.opaqueChanged).toBe(0);
+    },
+  );
 
   test("with usage, no request over the window goes unsaid", async () => {
     const unsaid: string[] = [];
-    for (const [name, session, plan] of codexCases) if (plan.usage) for (const over of (await codexReplayed(name, session, plan)).overExamples as Array<{ said: string }>) if (over.said === "nothing") unsaid.push(`${name}, ${JSON.stringify(over)}`);
+    for (const [name, session, plan] of codexCases)
+      if (plan.usage)
+        for (const over of (await codexReplayed(name, session, plan)).overExamples as Array<{ said: string }>)
+          if (over.said === "nothing") unsaid.push(`${name}, ${JSON.stringify(over)}`);
     expect(unsaid).toEqual([]);
   });
 });

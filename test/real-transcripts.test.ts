@@ -18,7 +18,13 @@ describe.each(dialects)("real transcripts as %s", (dialect) => {
     for (const share of [0.2, 0.5, 0.8]) {
       for (const options of [{}, { ladder: { maskToolResults: true } }, { ladder: { splitInsideTurn: true } }]) {
         const maxTokens = Math.max(1, Math.floor(total * share));
-        const result = await compactor({ maxTokens, summarize: () => "summary", summary: { role: summaryRoleFor(dialect) }, onError: "skip", ...options })({ messages });
+        const result = await compactor({
+          maxTokens,
+          summarize: () => "summary",
+          summary: { role: summaryRoleFor(dialect) },
+          onError: "skip",
+          ...options,
+        })({ messages });
         if (result === null) continue;
         expect(findToolPairProblems(result.messages)).toEqual([]);
         if (hasSystemMessages(dialect)) expect(result.messages[0]).toBe(messages[0]);
@@ -47,7 +53,12 @@ describe("masking on the moatless coding runs", () => {
     const userTurns = messages.filter((m) => m["role"] === "user").length;
     expect(userTurns).toBe(1);
     const keepTail = 8000;
-    const result = await compactor({ maxTokens: 16_000, keepTail, summarize: () => "summary", ladder: { splitInsideTurn: true } })({ messages });
+    const result = await compactor({
+      maxTokens: 16_000,
+      keepTail,
+      summarize: () => "summary",
+      ladder: { splitInsideTurn: true },
+    })({ messages });
     const output = result!.messages;
     const tail = output.slice(output.findIndex(isSummaryMessage) + 1);
     expect(tail[0]!["role"]).toBe("user");

@@ -144,7 +144,11 @@ describe("Java reference page", () => {
       messages.push({ role: "assistant", content: `answer ${i} ${"pad ".repeat(20)}` });
     }
     expect(messages).toHaveLength(41);
-    const hook = compactor({ maxTokens: 200, keepTail: 80, summarize: (older) => `summarized ${older.length} messages` });
+    const hook = compactor({
+      maxTokens: 200,
+      keepTail: 80,
+      summarize: (older) => `summarized ${older.length} messages`,
+    });
     const event = { messages, tools: [], model: "m", turn: 0 };
     const compacted = (await hook(event))!.messages as typeof messages;
     expect(compacted[0]).toBe(messages[0]);

@@ -5,7 +5,8 @@ import { hmacSha256, sha256, toHex } from "../src/text/sha256.js";
 // The constants are computed from the primes, not written out: every length around a block's edge
 // and every key size around HMAC's block give Node's own digests.
 describe("sha256", () => {
-  const bytes = (length: number, seed: number) => Uint8Array.from({ length }, (_, index) => (index * 31 + seed * 7) & 0xff);
+  const bytes = (length: number, seed: number) =>
+    Uint8Array.from({ length }, (_, index) => (index * 31 + seed * 7) & 0xff);
 
   it.each([0, 1, 3, 55, 56, 63, 64, 65, 119, 120, 128, 1000])("SHA-256 of %i bytes is Node's", (length) => {
     const data = bytes(length, length);

@@ -16,13 +16,27 @@ const system: PromptMessage = { role: "system", content: "You are a research age
 function turn(index: number): PromptMessage[] {
   return [
     { role: "user", content: [{ type: "text", text: `Question ${index}: ${"context ".repeat(60)}` }] },
-    { role: "assistant", content: [{ type: "tool-call", toolCallId: `call-${index}`, toolName: "lookup", input: { q: `q${index}` } }] },
-    { role: "tool", content: [{ type: "tool-result", toolCallId: `call-${index}`, toolName: "lookup", output: { type: "text", value: "fact ".repeat(100) } }] },
+    {
+      role: "assistant",
+      content: [{ type: "tool-call", toolCallId: `call-${index}`, toolName: "lookup", input: { q: `q${index}` } }],
+    },
+    {
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: `call-${index}`,
+          toolName: "lookup",
+          output: { type: "text", value: "fact ".repeat(100) },
+        },
+      ],
+    },
     { role: "assistant", content: [{ type: "text", text: `Answer ${index}.` }] },
   ];
 }
 
-const holdsSummary = (messages: readonly PromptMessage[]) => JSON.stringify(messages).includes(JSON.stringify(SUMMARY_PREFIX).slice(1, -1));
+const holdsSummary = (messages: readonly PromptMessage[]) =>
+  JSON.stringify(messages).includes(JSON.stringify(SUMMARY_PREFIX).slice(1, -1));
 
 /**
  * `turns` turns, each request the system prompt and the thread's last `window` messages (the whole
@@ -31,7 +45,10 @@ const holdsSummary = (messages: readonly PromptMessage[]) => JSON.stringify(mess
  */
 async function converse({ turns, window, maxTokens }: { turns: number; window: number; maxTokens: number }) {
   let calls = 0;
-  const processor = toInputProcessor({ maxTokens, summarize: (older) => `summary ${++calls} of ${older.length} messages` });
+  const processor = toInputProcessor({
+    maxTokens,
+    summarize: (older) => `summary ${++calls} of ${older.length} messages`,
+  });
   const requestContext = { get: (key: string) => (key === "mastra__threadId" ? "thread-1" : undefined) };
   const thread: PromptMessage[] = [];
   const sent: PromptMessage[][] = [];
@@ -51,7 +68,8 @@ describe("a stored compaction over a sliding window", () => {
     // Each request sent fits, so every summary after the first answers a crossing of the budget by
     // what was added since the request before it.
     let crossings = 1;
-    for (let index = 1; index < sent.length; index++) if (estimateTokens(sent[index - 1]!) + estimateTokens(turn(index)) > maxTokens) crossings++;
+    for (let index = 1; index < sent.length; index++)
+      if (estimateTokens(sent[index - 1]!) + estimateTokens(turn(index)) > maxTokens) crossings++;
     expect(crossings).toBeGreaterThanOrEqual(3);
     expect(calls).toBeLessThanOrEqual(crossings + 1);
     // A window of 40 messages is about 4,400 tokens: without the state, each request would summarize.
@@ -77,15 +95,29 @@ describe("a stored compaction over a sliding window", () => {
     await processor.processLLMRequest({ prompt: [system, ...thread], requestContext, state: {} });
     expect(calls).toBe(1);
     // The same length, one early message changed: nothing slid, the summary no longer holds.
-    const edited = [system, { role: "user", content: [{ type: "text", text: "Question 0, asked otherwise." }] }, ...thread.slice(1)];
+    const edited = [
+      system,
+      { role: "user", content: [{ type: "text", text: "Question 0, asked otherwise." }] },
+      ...thread.slice(1),
+    ];
     await processor.processLLMRequest({ prompt: edited, requestContext, state: {} });
     expect(calls).toBe(2);
   });
 
   it("refuses a stored covered tail of the wrong shape", () => {
-    const state = { version: 3, covered: 2, digest: "a".repeat(64), pinned: [], summary: [{ role: "user", content: "x" }] };
-    expect(parseStates(JSON.stringify({ ...state, coveredTail: ["b".repeat(16)] }))[0]!.coveredTail).toEqual(["b".repeat(16)]);
-    expect(() => parseStates(JSON.stringify({ ...state, coveredTail: ["b".repeat(16), "c".repeat(16), "d".repeat(16)] }))).toThrow("`coveredTail`");
+    const state = {
+      version: 3,
+      covered: 2,
+      digest: "a".repeat(64),
+      pinned: [],
+      summary: [{ role: "user", content: "x" }],
+    };
+    expect(parseStates(JSON.stringify({ ...state, coveredTail: ["b".repeat(16)] }))[0]!.coveredTail).toEqual([
+      "b".repeat(16),
+    ]);
+    expect(() =>
+      parseStates(JSON.stringify({ ...state, coveredTail: ["b".repeat(16), "c".repeat(16), "d".repeat(16)] })),
+    ).toThrow("`coveredTail`");
     expect(() => parseStates(JSON.stringify({ ...state, coveredTail: ["nope"] }))).toThrow("`coveredTail`");
   });
 

@@ -15,15 +15,55 @@ const anthropicResult = (id: string) => builders.anthropic.toolResult(id, "r");
 const anthropicCall = (id: string) => builders.anthropic.toolCall(id, "f");
 const summary = { role: "system", content: `${SUMMARY_PREFIX}before` };
 
-const cases: { name: string; messages: object[]; keepTail: number; expected: [head: number, older: number, tail: number] }[] = [
-  { name: "largest fitting tail", messages: [sys, u(1), a(1), u(2), a(2), u(3), a(3)], keepTail: 4, expected: [1, 2, 4] },
-  { name: "a tail of exactly keepTail fits", messages: [sys, u(1), a(1), u(2), a(2)], keepTail: 2, expected: [1, 2, 2] },
-  { name: "nothing fits: the most recent user turn", messages: [sys, u(1), a(1), u(2), a(2), a(3)], keepTail: 1, expected: [1, 2, 3] },
-  { name: "keepTail 0: the most recent user turn", messages: [sys, u(1), a(1), u(2)], keepTail: 0, expected: [1, 2, 1] },
-  { name: "no boundary after the head: empty tail", messages: [sys, u(1), a(1), a(2)], keepTail: 10, expected: [1, 3, 0] },
+const cases: {
+  name: string;
+  messages: object[];
+  keepTail: number;
+  expected: [head: number, older: number, tail: number];
+}[] = [
+  {
+    name: "largest fitting tail",
+    messages: [sys, u(1), a(1), u(2), a(2), u(3), a(3)],
+    keepTail: 4,
+    expected: [1, 2, 4],
+  },
+  {
+    name: "a tail of exactly keepTail fits",
+    messages: [sys, u(1), a(1), u(2), a(2)],
+    keepTail: 2,
+    expected: [1, 2, 2],
+  },
+  {
+    name: "nothing fits: the most recent user turn",
+    messages: [sys, u(1), a(1), u(2), a(2), a(3)],
+    keepTail: 1,
+    expected: [1, 2, 3],
+  },
+  {
+    name: "keepTail 0: the most recent user turn",
+    messages: [sys, u(1), a(1), u(2)],
+    keepTail: 0,
+    expected: [1, 2, 1],
+  },
+  {
+    name: "no boundary after the head: empty tail",
+    messages: [sys, u(1), a(1), a(2)],
+    keepTail: 10,
+    expected: [1, 3, 0],
+  },
   { name: "no system message: no head", messages: [u(1), a(1), u(2), a(2)], keepTail: 2, expected: [0, 2, 2] },
-  { name: "the message right after the head never starts a tail", messages: [sys, u(1), a(1)], keepTail: 100, expected: [1, 2, 0] },
-  { name: "a tool result never starts a tail", messages: [sys, u(1), call("c1"), result("c1"), a(1)], keepTail: 3, expected: [1, 4, 0] },
+  {
+    name: "the message right after the head never starts a tail",
+    messages: [sys, u(1), a(1)],
+    keepTail: 100,
+    expected: [1, 2, 0],
+  },
+  {
+    name: "a tool result never starts a tail",
+    messages: [sys, u(1), call("c1"), result("c1"), a(1)],
+    keepTail: 3,
+    expected: [1, 4, 0],
+  },
   {
     name: "the tail keeps a call with its results",
     messages: [sys, u(1), a(1), u(2), call("c1"), result("c1"), a(2)],
@@ -36,7 +76,12 @@ const cases: { name: string; messages: object[]; keepTail: number; expected: [he
     keepTail: 3,
     expected: [0, 2, 4],
   },
-  { name: "a leading summary is not kept as a head", messages: [summary, u(1), a(1), u(2), a(2)], keepTail: 2, expected: [0, 3, 2] },
+  {
+    name: "a leading summary is not kept as a head",
+    messages: [summary, u(1), a(1), u(2), a(2)],
+    keepTail: 2,
+    expected: [0, 3, 2],
+  },
   { name: "empty transcript", messages: [], keepTail: 5, expected: [0, 0, 0] },
   { name: "a lone system message", messages: [sys], keepTail: 5, expected: [1, 0, 0] },
 ];
@@ -51,13 +96,19 @@ describe("splitAtUserBoundary", () => {
 
   it("takes isBoundary", () => {
     const messages = [sys, u(1), a(1), u(2), a(2)];
-    const split = splitAtUserBoundary(messages, { keepTail: 10, countTokens: perMessage, isBoundary: (m) => m === messages[4] });
+    const split = splitAtUserBoundary(messages, {
+      keepTail: 10,
+      countTokens: perMessage,
+      isBoundary: (m) => m === messages[4],
+    });
     expect(split.tail).toEqual([a(2)]);
   });
 
   it("names a bad keepTail", () => {
     expect(() => splitAtUserBoundary([], { keepTail: -1 })).toThrow(RangeError);
-    expect(() => splitAtUserBoundary([], { keepTail: "1" as never })).toThrow("Expected `keepTail` to be an integer from 0 and up, got `1` (string)");
+    expect(() => splitAtUserBoundary([], { keepTail: "1" as never })).toThrow(
+      "Expected `keepTail` to be an integer from 0 and up, got `1` (string)",
+    );
   });
 
   it("calls a custom counter O(log n) times on 100,000 messages", () => {

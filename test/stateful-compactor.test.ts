@@ -12,7 +12,12 @@ const a = (n: number | string): Message => assistant(`a${n}`);
 const system: Message = { role: "system", content: "sys" };
 /** A summarizer whose summary names every message it replaced, so a stale one is visible. */
 // Echoes what it carries forward (the earlier summary, rolled where the room holds one summary) and then the older messages.
-const echo = vi.fn((older: readonly object[], context?: SummaryContext) => [...(context?.previousSummary === undefined ? [] : [context.previousSummary]), ...older.map((m) => (m as Message).content.replace(SUMMARY_PREFIX, ""))].join("|"));
+const echo = vi.fn((older: readonly object[], context?: SummaryContext) =>
+  [
+    ...(context?.previousSummary === undefined ? [] : [context.previousSummary]),
+    ...older.map((m) => (m as Message).content.replace(SUMMARY_PREFIX, "")),
+  ].join("|"),
+);
 const options = { maxTokens: 6, keepTail: 2, countTokens: perMessage, summarize: echo };
 
 function conversation(turns: number, tag = ""): Message[] {
@@ -24,7 +29,11 @@ function conversation(turns: number, tag = ""): Message[] {
 /** Every text of the output that the current input does not hold (a summary may only speak of input messages). */
 function foreignTexts(output: readonly Message[], input: readonly Message[]): string[] {
   const known = new Set(input.map((m) => m.content));
-  return output.flatMap((m) => (m.content.startsWith(SUMMARY_PREFIX) ? m.content.slice(SUMMARY_PREFIX.length).split("|") : [m.content])).filter((text) => !known.has(text));
+  return output
+    .flatMap((m) =>
+      m.content.startsWith(SUMMARY_PREFIX) ? m.content.slice(SUMMARY_PREFIX.length).split("|") : [m.content],
+    )
+    .filter((text) => !known.has(text));
 }
 
 describe("statefulCompactor", () => {
@@ -44,13 +53,23 @@ describe("statefulCompactor", () => {
     const third = (await compact([...next, a(5), u(6)]))?.messages;
     expect(echo).toHaveBeenCalledTimes(2);
     expect(echo.mock.calls[1]![1]!.previousSummary).toBe("u1|a1|u2|a2|u3|a3");
-    expect(third).toEqual([system, { role: "system", content: `${SUMMARY_PREFIX}u1|a1|u2|a2|u3|a3|u4|a4|u5|a5` }, u(6)]);
+    expect(third).toEqual([
+      system,
+      { role: "system", content: `${SUMMARY_PREFIX}u1|a1|u2|a2|u3|a3|u4|a4|u5|a5` },
+      u(6),
+    ]);
   });
 
   it("resolves what compactor resolves: the messages, and overBudget with its cause when they still do not fit", async () => {
     // The flush reminder takes the one token a summary beside the latest request leaves.
     const tight = { summary: { flushToMemory: true }, events: { warnOverBudget: false } };
-    const compact = statefulCompactor<Message>({ ...options, maxTokens: 3, keepTail: 1, ...tight, conversationId: "over" });
+    const compact = statefulCompactor<Message>({
+      ...options,
+      maxTokens: 3,
+      keepTail: 1,
+      ...tight,
+      conversationId: "over",
+    });
     const result = await compact([...conversation(2), a("2-more")]);
     expect(result).toMatchObject({ overBudget: true, overBudgetCause: "kept-messages" });
     // The latest request is kept (alone: everything after it is summarized), and still over budget.
@@ -66,7 +85,10 @@ describe("statefulCompactor", () => {
   it.each([
     ["an edited early message", (h: Message[]) => h.map((m, i) => (i === 1 ? u("1-edited") : m))],
     ["a deleted message", (h: Message[]) => h.filter((_, i) => i !== 3)],
-    ["a regenerated reply inside the summarized part", (h: Message[]) => h.map((m, i) => (i === 6 ? a("3-regenerated") : m))],
+    [
+      "a regenerated reply inside the summarized part",
+      (h: Message[]) => h.map((m, i) => (i === 6 ? a("3-regenerated") : m)),
+    ],
     ["another conversation under the same key", () => conversation(5, "other-")],
   ])("never applies state after %s", async (_, change) => {
     const compact = statefulCompactor<Message>({ ...options, conversationId: "chat" });
@@ -83,7 +105,12 @@ describe("statefulCompactor", () => {
     const history = conversation(4);
     await compact(history);
     const regenerated = [...history.slice(0, -1), a("4-again")];
-    expect((await compact(regenerated))?.messages).toEqual([system, { role: "system", content: `${SUMMARY_PREFIX}u1|a1|u2|a2|u3|a3` }, u(4), a("4-again")]);
+    expect((await compact(regenerated))?.messages).toEqual([
+      system,
+      { role: "system", content: `${SUMMARY_PREFIX}u1|a1|u2|a2|u3|a3` },
+      u(4),
+      a("4-again"),
+    ]);
     expect(echo).toHaveBeenCalledTimes(1);
   });
 
@@ -99,12 +126,21 @@ describe("statefulCompactor", () => {
   it("random edits, branches and key collisions never bring text of another transcript", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ turns: fc.integer({ min: 1, max: 8 }), tag: fc.constantFrom("a", "b"), cut: fc.nat(16), edit: fc.option(fc.nat(16), { nil: undefined }) }), { minLength: 1, maxLength: 8 }),
+        fc.array(
+          fc.record({
+            turns: fc.integer({ min: 1, max: 8 }),
+            tag: fc.constantFrom("a", "b"),
+            cut: fc.nat(16),
+            edit: fc.option(fc.nat(16), { nil: undefined }),
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
         async (requests) => {
           const compact = statefulCompactor<Message>({ ...options, conversationId: "shared" });
           for (const { turns, tag, cut, edit } of requests) {
             let input = conversation(turns, tag).slice(0, Math.max(1, 2 * turns + 1 - cut));
-            if (edit !== undefined && edit < input.length) input = input.map((m, i) => (i === edit ? { ...m, content: `${m.content}*` } : m));
+            if (edit !== undefined && edit < input.length)
+              input = input.map((m, i) => (i === edit ? { ...m, content: `${m.content}*` } : m));
             const output = (await compact(input))?.messages ?? input;
             expect(foreignTexts(output, input)).toEqual([]);
           }
@@ -123,7 +159,8 @@ describe("statefulCompactor", () => {
     const history = conversation(4);
     const results = await Promise.all([compact(history), compact([...history, u(5)]), compact(history)]);
     expect(summarize).toHaveBeenCalledTimes(1);
-    for (const result of results) expect(result!.messages[1]).toEqual({ role: "system", content: `${SUMMARY_PREFIX}6` });
+    for (const result of results)
+      expect(result!.messages[1]).toEqual({ role: "system", content: `${SUMMARY_PREFIX}6` });
   });
 
   it("a failing store never loses a request, and says so through events.onStoreError", async () => {
@@ -134,7 +171,12 @@ describe("statefulCompactor", () => {
         throw new Error("read-only");
       },
     };
-    const compact = statefulCompactor<Message>({ ...options, store: broken, events: { onStoreError }, conversationId: "c" });
+    const compact = statefulCompactor<Message>({
+      ...options,
+      store: broken,
+      events: { onStoreError },
+      conversationId: "c",
+    });
     const output = await compact(conversation(4));
     expect(output?.messages).toHaveLength(4);
     expect(onStoreError.mock.calls.map(([error, context]) => [(error as Error).message, context])).toEqual([
@@ -146,14 +188,34 @@ describe("statefulCompactor", () => {
   it.each([
     ["not JSON", "{"],
     ["another version", JSON.stringify({ version: 99 })],
-    ["a bad digest", JSON.stringify({ version: 3, covered: 2, digest: "x", pinned: [], summary: [{ role: "system", content: "forged" }] })],
-    ["a covered count past the input", JSON.stringify({ version: 3, covered: 99, digest: "0".repeat(64), pinned: [], summary: [{ role: "system", content: "forged" }] })],
+    [
+      "a bad digest",
+      JSON.stringify({
+        version: 3,
+        covered: 2,
+        digest: "x",
+        pinned: [],
+        summary: [{ role: "system", content: "forged" }],
+      }),
+    ],
+    [
+      "a covered count past the input",
+      JSON.stringify({
+        version: 3,
+        covered: 99,
+        digest: "0".repeat(64),
+        pinned: [],
+        summary: [{ role: "system", content: "forged" }],
+      }),
+    ],
   ])("ignores stored state that is %s", async (_, stored) => {
     const onStoreError = vi.fn();
     const store = memoryStore();
     store.set("context-compactor:c", stored);
     const input = conversation(2);
-    expect(await statefulCompactor<Message>({ ...options, store, events: { onStoreError }, conversationId: "c" })(input)).toBeNull();
+    expect(
+      await statefulCompactor<Message>({ ...options, store, events: { onStoreError }, conversationId: "c" })(input),
+    ).toBeNull();
   });
 
   it("reads back its own summary when summary.maxTokens is below a summary of a few words", async () => {
@@ -162,7 +224,15 @@ describe("statefulCompactor", () => {
     const summarize = vi.fn(() => "s");
     const long = (n: number) => user(`question ${n} ${"x".repeat(200)}`);
     const history = [system, ...Array.from({ length: 6 }, (_, n) => [long(n), a(n)]).flat()];
-    const compact = statefulCompactor<Message>({ maxTokens: 300, keepTail: 150, summary: { maxTokens: 5 }, summarize, store: memoryStore(), events: { onStoreError }, conversationId: "c" });
+    const compact = statefulCompactor<Message>({
+      maxTokens: 300,
+      keepTail: 150,
+      summary: { maxTokens: 5 },
+      summarize,
+      store: memoryStore(),
+      events: { onStoreError },
+      conversationId: "c",
+    });
     const first = (await compact(history))?.messages;
     expect(first?.[1]).toEqual({ role: "system", content: `${SUMMARY_PREFIX}s` });
     const second = (await compact([...history, u("next")]))?.messages;
@@ -172,13 +242,21 @@ describe("statefulCompactor", () => {
   });
 
   it("validates its options once, and each call's", async () => {
-    expect(() => statefulCompactor({ ...options, store: {} as never })).toThrow("Expected `store` to be an object with `get` and `set` methods, got `{}` (object)");
+    expect(() => statefulCompactor({ ...options, store: {} as never })).toThrow(
+      "Expected `store` to be an object with `get` and `set` methods, got `{}` (object)",
+    );
     expect(() => statefulCompactor({ ...options, conversationId: "" })).toThrow(RangeError);
     expect(() => statefulCompactor({ ...options, stroe: memoryStore() } as never)).toThrow("Did you mean `store`?");
-    expect(() => statefulCompactor({ ...options, events: { onStoreError: 1 as never } })).toThrow("Expected `events.onStoreError` to be a function");
-    expect(() => statefulCompactor({ ...options, onStoreError: () => {} } as never)).toThrow("Unknown option `onStoreError`. Known options: `maxTokens`");
+    expect(() => statefulCompactor({ ...options, events: { onStoreError: 1 as never } })).toThrow(
+      "Expected `events.onStoreError` to be a function",
+    );
+    expect(() => statefulCompactor({ ...options, onStoreError: () => {} } as never)).toThrow(
+      "Unknown option `onStoreError`. Known options: `maxTokens`",
+    );
     const compact = statefulCompactor(options);
-    await expect(compact(conversation(1), { conversationID: "x" } as never)).rejects.toThrow("Did you mean `conversationId`?");
+    await expect(compact(conversation(1), { conversationID: "x" } as never)).rejects.toThrow(
+      "Did you mean `conversationId`?",
+    );
     await expect(compact("x" as never)).rejects.toThrow(TypeError);
   });
 });
@@ -204,7 +282,11 @@ describe("memoryStore", () => {
     expect(store.get("a")).toBe("1".repeat(199));
     store.set("c", "3".repeat(199));
     expect(store.bytes).toBe(800);
-    expect([store.get("a") !== undefined, store.get("b") !== undefined, store.get("c") !== undefined]).toEqual([true, false, true]);
+    expect([store.get("a") !== undefined, store.get("b") !== undefined, store.get("c") !== undefined]).toEqual([
+      true,
+      false,
+      true,
+    ]);
     // Astral characters count as the two code units a JavaScript string holds them in.
     store.set("d", "😀".repeat(100));
     expect(store.bytes).toBeLessThanOrEqual(1000);
@@ -224,34 +306,56 @@ describe("memoryStore", () => {
   it("refuses a single value over maxBytes, keeping what it held, and statefulCompactor reports it as a store error", async () => {
     const store = memoryStore({ maxBytes: 1000 });
     store.set("k", "small");
-    expect(() => store.set("k", "x".repeat(600))).toThrow(new RangeError("Expected a value within the store's `maxBytes` (1000), got one of 1202 bytes with its key: it was not stored"));
+    expect(() => store.set("k", "x".repeat(600))).toThrow(
+      new RangeError(
+        "Expected a value within the store's `maxBytes` (1000), got one of 1202 bytes with its key: it was not stored",
+      ),
+    );
     expect(() => store.setIf("k", "x".repeat(600), "small")).toThrow(RangeError);
     expect(store.get("k")).toBe("small");
     const errors: { error: unknown; operation: string }[] = [];
     // Budgets in messages: the state written holds a 600-character summary, over the store's 1,000 bytes.
-    const compact = statefulCompactor({ ...options, summarize: () => "s".repeat(600), store, events: { onStoreError: (error, { operation }) => errors.push({ error, operation }) } });
+    const compact = statefulCompactor({
+      ...options,
+      summarize: () => "s".repeat(600),
+      store,
+      events: { onStoreError: (error, { operation }) => errors.push({ error, operation }) },
+    });
     const output = await compact(conversation(6));
     expect(output).not.toBeNull();
     expect(errors).toEqual([{ error: expect.any(RangeError), operation: "set" }]);
   });
 
   it("validates maxEntries", () => {
-    expect(() => memoryStore({ maxEntries: 0 })).toThrow("Expected `maxEntries` to be a positive integer, got `0` (number)");
+    expect(() => memoryStore({ maxEntries: 0 })).toThrow(
+      "Expected `maxEntries` to be a positive integer, got `0` (number)",
+    );
     expect(() => memoryStore({ maxEntres: 5 } as never)).toThrow("Did you mean `maxEntries`?");
-    expect(() => memoryStore({ maxBytes: 0 })).toThrow("Expected `maxBytes` to be a positive integer, got `0` (number)");
+    expect(() => memoryStore({ maxBytes: 0 })).toThrow(
+      "Expected `maxBytes` to be a positive integer, got `0` (number)",
+    );
   });
 });
 
 describe("store calls are bounded", () => {
   const history = [
     { role: "system", content: "sys" },
-    ...Array.from({ length: 6 }, (_, i) => [{ role: "user", content: `question ${i} ${"x ".repeat(80)}` }, { role: "assistant", content: `answer ${i}` }]).flat(),
+    ...Array.from({ length: 6 }, (_, i) => [
+      { role: "user", content: `question ${i} ${"x ".repeat(80)}` },
+      { role: "assistant", content: `answer ${i}` },
+    ]).flat(),
   ];
   const never = () => new Promise<never>(() => {});
 
   it("a get that never answers is reported after storeTimeoutMs, and the call goes on without state", async () => {
     const errors: unknown[] = [];
-    const compact = statefulCompactor({ maxTokens: 200, summarize: () => "s", store: { get: never, set: () => {} }, storeTimeoutMs: 50, events: { onStoreError: (error) => errors.push(error) } });
+    const compact = statefulCompactor({
+      maxTokens: 200,
+      summarize: () => "s",
+      store: { get: never, set: () => {} },
+      storeTimeoutMs: 50,
+      events: { onStoreError: (error) => errors.push(error) },
+    });
     const output = await compact(history);
     expect(output).not.toBeNull();
     expect(errors).toHaveLength(1);
@@ -264,21 +368,34 @@ describe("store calls are bounded", () => {
 
   it("a set that never answers still returns the result", async () => {
     const errors: unknown[] = [];
-    const compact = statefulCompactor({ maxTokens: 200, summarize: () => "s", store: { get: () => undefined, set: never }, storeTimeoutMs: 50, events: { onStoreError: (error) => errors.push(error) } });
+    const compact = statefulCompactor({
+      maxTokens: 200,
+      summarize: () => "s",
+      store: { get: () => undefined, set: never },
+      storeTimeoutMs: 50,
+      events: { onStoreError: (error) => errors.push(error) },
+    });
     await expect(compact(history)).resolves.not.toBeNull();
     expect(errors.map((error) => (error as Error).name)).toEqual(["StoreTimeoutError"]);
   });
 
   it("an abort during a hung get rejects at once with ABORTED", async () => {
     const controller = new AbortController();
-    const compact = statefulCompactor({ maxTokens: 200, summarize: () => "s", store: { get: never, set: () => {} }, storeTimeoutMs: 60_000 });
+    const compact = statefulCompactor({
+      maxTokens: 200,
+      summarize: () => "s",
+      store: { get: never, set: () => {} },
+      storeTimeoutMs: 60_000,
+    });
     setTimeout(() => controller.abort(), 20);
     await expect(compact(history, { signal: controller.signal })).rejects.toMatchObject({ code: "ABORTED" });
   });
 
   it("validates storeTimeoutMs", () => {
     expect(() => statefulCompactor({ maxTokens: 200, summarize: () => "s", storeTimeoutMs: 0 })).toThrow(RangeError);
-    expect(() => statefulCompactor({ maxTokens: 200, summarize: () => "s", storeTimeoutMs: "1" as never })).toThrow("Expected `storeTimeoutMs`");
+    expect(() => statefulCompactor({ maxTokens: 200, summarize: () => "s", storeTimeoutMs: "1" as never })).toThrow(
+      "Expected `storeTimeoutMs`",
+    );
   });
 });
 
@@ -286,7 +403,10 @@ describe("an instance that loses its store keeps its own conversations' state", 
   it("continues from its own compaction while the store is down, without summarizing again", async () => {
     const history = [
       { role: "system", content: "sys" },
-      ...Array.from({ length: 6 }, (_, i) => [{ role: "user", content: `question ${i} ${"x ".repeat(80)}` }, { role: "assistant", content: `answer ${i}` }]).flat(),
+      ...Array.from({ length: 6 }, (_, i) => [
+        { role: "user", content: `question ${i} ${"x ".repeat(80)}` },
+        { role: "assistant", content: `answer ${i}` },
+      ]).flat(),
     ];
     let down = false;
     const values = new Map<string, string>();
@@ -304,14 +424,17 @@ describe("an instance that loses its store keeps its own conversations' state", 
     down = true;
     const next = await compact([...history, { role: "user", content: "and now?" }]);
     expect(summarize).toHaveBeenCalledTimes(1);
-    expect((next?.messages as { content: string }[])[1]!.content).toBe(`${SUMMARY_PREFIX}s`);
+    expect((next!.messages as { content: string }[])[1]!.content).toBe(`${SUMMARY_PREFIX}s`);
   });
 });
 
 describe("one summary per crossing across instances", () => {
   const history = [
     { role: "system", content: "sys" },
-    ...Array.from({ length: 6 }, (_, i) => [{ role: "user", content: `question ${i} ${"x ".repeat(80)}` }, { role: "assistant", content: `answer ${i}` }]).flat(),
+    ...Array.from({ length: 6 }, (_, i) => [
+      { role: "user", content: `question ${i} ${"x ".repeat(80)}` },
+      { role: "assistant", content: `answer ${i}` },
+    ]).flat(),
   ];
 
   /** A promise and the function that settles it. */
@@ -342,9 +465,14 @@ describe("one summary per crossing across instances", () => {
       return "s";
     });
     // A fresh compactor each: its own queue and cache, as on separate instances; only the store is shared.
-    const outputs = await Promise.all(Array.from({ length: instances }, () => statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c" })(history)));
+    const outputs = await Promise.all(
+      Array.from({ length: instances }, () =>
+        statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c" })(history),
+      ),
+    );
     expect(summarize).toHaveBeenCalledTimes(1);
-    for (const output of outputs) expect((output?.messages as { content: string }[])[1]!.content).toBe(`${SUMMARY_PREFIX}s`);
+    for (const output of outputs)
+      expect((output!.messages as { content: string }[])[1]!.content).toBe(`${SUMMARY_PREFIX}s`);
     // A store without leases: each instance pays for its own summary. Each summary is finished only
     // once every instance has started one, so that none can have read another's state first.
     const plain = memoryStore();
@@ -355,7 +483,11 @@ describe("one summary per crossing across instances", () => {
       await allSummarizing.opened;
       return "s";
     });
-    await Promise.all(Array.from({ length: instances }, () => statefulCompactor({ maxTokens: 200, summarize: unleased, store: withoutLeases, conversationId: "c" })(history)));
+    await Promise.all(
+      Array.from({ length: instances }, () =>
+        statefulCompactor({ maxTokens: 200, summarize: unleased, store: withoutLeases, conversationId: "c" })(history),
+      ),
+    );
     expect(unleased).toHaveBeenCalledTimes(instances);
   });
 
@@ -384,7 +516,13 @@ describe("one summary per crossing across instances", () => {
       release: (key, token) => shared.release!(key, token),
     };
     const summarize = vi.fn(() => "s");
-    const output = await statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c", summary: { timeoutMs: 150 } })(history);
+    const output = await statefulCompactor({
+      maxTokens: 200,
+      summarize,
+      store,
+      conversationId: "c",
+      summary: { timeoutMs: 150 },
+    })(history);
     expect(output).not.toBeNull();
     expect(summarize).toHaveBeenCalledTimes(1);
     // Refused while the crashed holder's 150 ms ran, taken once they were over.
@@ -419,7 +557,10 @@ describe("the provider's usage kept with the state", () => {
     { role: "user", content: `question ${i} ${"x ".repeat(60)}` },
     { role: "assistant", content: `answer ${i}` },
   ];
-  const history = (turns: number) => [{ role: "system", content: "sys" }, ...Array.from({ length: turns }, (_, i) => turn(i)).flat()];
+  const history = (turns: number) => [
+    { role: "system", content: "sys" },
+    ...Array.from({ length: turns }, (_, i) => turn(i)).flat(),
+  ];
 
   it("the first call of the next request is counted from the usage the last request reported", async () => {
     const store = memoryStore();
@@ -464,7 +605,11 @@ describe("branches of one conversation", () => {
     { role: "user", content: `${branch} question ${i} ${"x ".repeat(80)}` },
     { role: "assistant", content: `${branch} answer ${i}` },
   ];
-  const opening = [{ role: "system", content: "sys" }, { role: "user", content: "hello" }, { role: "assistant", content: "hi" }];
+  const opening = [
+    { role: "system", content: "sys" },
+    { role: "user", content: "hello" },
+    { role: "assistant", content: "hi" },
+  ];
   const branch = (name: string) => [...opening, ...Array.from({ length: 6 }, (_, i) => turn(name, i)).flat()];
 
   it("switching between two branches 14 times re-summarizes nothing after each branch's first compaction", async () => {
@@ -482,7 +627,10 @@ describe("branches of one conversation", () => {
     // With one branch per key, each switch summarizes again.
     const single = memoryStore();
     summarize.mockClear();
-    for (let switches = 0; switches < 6; switches++) await statefulCompactor({ maxTokens: 300, summarize, store: single, conversationId: "c", maxBranches: 1 })(branch(switches % 2 ? "right" : "left"));
+    for (let switches = 0; switches < 6; switches++)
+      await statefulCompactor({ maxTokens: 300, summarize, store: single, conversationId: "c", maxBranches: 1 })(
+        branch(switches % 2 ? "right" : "left"),
+      );
     expect(summarize).toHaveBeenCalledTimes(6);
   });
 
@@ -495,7 +643,17 @@ describe("branches of one conversation", () => {
     // A slow request of the same conversation, from before the last turns, compacts and writes late.
     // It read the store before the other instance wrote, and finds the newer state only when it writes.
     let reads = 0;
-    const stale = statefulCompactor({ maxTokens: 300, summarize: () => "stale", store: { get: (key) => (reads++ === 0 ? undefined : store.get(key)), set: (key, value) => store.set(key, value), acquire: () => true, release: () => {} }, conversationId: "c" });
+    const stale = statefulCompactor({
+      maxTokens: 300,
+      summarize: () => "stale",
+      store: {
+        get: (key) => (reads++ === 0 ? undefined : store.get(key)),
+        set: (key, value) => store.set(key, value),
+        acquire: () => true,
+        release: () => {},
+      },
+      conversationId: "c",
+    });
     await stale(long.slice(0, long.length - 4));
     expect(store.get("context-compactor:c")).toBe(before);
   });
@@ -522,11 +680,15 @@ describe("branches of one conversation", () => {
     };
     await statefulCompactor({ maxTokens: 300, summarize, store: racing, conversationId: "c" })(branch("left"));
     expect(raced).toBe(true);
-    const stored = JSON.parse(shared.get("context-compactor:c") as string) as { branches: { summary: { content: string }[] }[] };
+    const stored = JSON.parse(shared.get("context-compactor:c") as string) as {
+      branches: { summary: { content: string }[] }[];
+    };
     // Both branches, each with its own summary: the late write merged what it found, and lost nothing.
     expect(stored.branches).toHaveLength(2);
     const again = vi.fn(() => "again");
-    const right = await statefulCompactor({ maxTokens: 300, summarize: again, store: shared, conversationId: "c" })(branch("right"));
+    const right = await statefulCompactor({ maxTokens: 300, summarize: again, store: shared, conversationId: "c" })(
+      branch("right"),
+    );
     expect(again).not.toHaveBeenCalled();
     expect(JSON.stringify(right)).not.toContain("left question");
   });

@@ -6,7 +6,10 @@ import { redisStore } from "../src/stores/redis.js";
 
 const history = [
   { role: "system", content: "sys" },
-  ...Array.from({ length: 6 }, (_, i) => [{ role: "user", content: `question ${i} ${"x ".repeat(80)}` }, { role: "assistant", content: `answer ${i}` }]).flat(),
+  ...Array.from({ length: 6 }, (_, i) => [
+    { role: "user", content: `question ${i} ${"x ".repeat(80)}` },
+    { role: "assistant", content: `answer ${i}` },
+  ]).flat(),
 ];
 const never = () => new Promise<never>(() => {});
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -15,7 +18,13 @@ const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function hungStore() {
   const calls: string[] = [];
   const hang = (name: string) => () => (calls.push(name), never());
-  const store: CompactionStore = { get: hang("get"), set: hang("set"), acquire: hang("acquire"), release: hang("release"), setIf: hang("setIf") };
+  const store: CompactionStore = {
+    get: hang("get"),
+    set: hang("set"),
+    acquire: hang("acquire"),
+    release: hang("release"),
+    setIf: hang("setIf"),
+  };
   return { store, calls };
 }
 
@@ -23,25 +32,38 @@ describe("a request waits on a store that does not answer once", () => {
   it.each([
     ["a conversation without an archive", {}],
     ["a conversation with an archive", { archive: true }],
-  ])("%s: after one call waits out storeTimeoutMs, the request reads nothing more and waits for no write", async (_, extra) => {
-    const { store, calls } = hungStore();
-    const errors: Error[] = [];
-    const summarize = vi.fn(() => "s");
-    const compact = statefulCompactor({ maxTokens: 200, summarize, store, storeTimeoutMs: 20, conversationId: "c", ...extra, events: { onStoreError: (error) => void errors.push(error as Error) } });
-    const output = await compact(history);
-    // Compacted as a call without state: the summary is made and returned.
-    expect(summarize).toHaveBeenCalledTimes(1);
-    expect(output).not.toBeNull();
-    // The get was made and waited out. The lease and the archive were not asked for, and said so;
-    // the state's write was sent, and the request did not wait for it (it never answers).
-    expect(calls).toEqual(["get", "set"]);
-    expect(errors[0]!.message).toContain("`get` did not answer within 20 ms");
-    expect(errors.slice(1).map((error) => error.message)).toContainEqual(expect.stringContaining("`acquire` was not made"));
-    expect(errors.every((error) => error.name === "StoreTimeoutError")).toBe(true);
-    // The next request of the conversation asks the store again.
-    await compact(history);
-    expect(calls[2]).toBe("get");
-  });
+  ])(
+    "%s: after one call waits out storeTimeoutMs, the request reads nothing more and waits for no write",
+    async (_, extra) => {
+      const { store, calls } = hungStore();
+      const errors: Error[] = [];
+      const summarize = vi.fn(() => "s");
+      const compact = statefulCompactor({
+        maxTokens: 200,
+        summarize,
+        store,
+        storeTimeoutMs: 20,
+        conversationId: "c",
+        ...extra,
+        events: { onStoreError: (error) => void errors.push(error as Error) },
+      });
+      const output = await compact(history);
+      // Compacted as a call without state: the summary is made and returned.
+      expect(summarize).toHaveBeenCalledTimes(1);
+      expect(output).not.toBeNull();
+      // The get was made and waited out. The lease and the archive were not asked for, and said so;
+      // the state's write was sent, and the request did not wait for it (it never answers).
+      expect(calls).toEqual(["get", "set"]);
+      expect(errors[0]!.message).toContain("`get` did not answer within 20 ms");
+      expect(errors.slice(1).map((error) => error.message)).toContainEqual(
+        expect.stringContaining("`acquire` was not made"),
+      );
+      expect(errors.every((error) => error.name === "StoreTimeoutError")).toBe(true);
+      // The next request of the conversation asks the store again.
+      await compact(history);
+      expect(calls[2]).toBe("get");
+    },
+  );
 
   it("a lease held when the store stops answering is given back without waiting for the answer", async () => {
     const shared = memoryStore();
@@ -56,7 +78,14 @@ describe("a request waits on a store that does not answer once", () => {
     };
     // Redis goes away while the summary is made.
     const summarize = vi.fn(() => ((down = true), "s"));
-    const output = await statefulCompactor({ maxTokens: 200, summarize, store, storeTimeoutMs: 20, conversationId: "c", events: { onStoreError: () => {} } })(history);
+    const output = await statefulCompactor({
+      maxTokens: 200,
+      summarize,
+      store,
+      storeTimeoutMs: 20,
+      conversationId: "c",
+      events: { onStoreError: () => {} },
+    })(history);
     expect(output).not.toBeNull();
     // The state read again once the lease was taken; then the write's read waited out its timeout,
     // and the write and the release were sent all the same, and not waited for.
@@ -73,7 +102,13 @@ describe("one summary per crossing when the lease changes hands between a read a
     const done = new Promise<void>((resolve) => (firstDone = resolve));
     let secondRead!: () => void;
     const read = new Promise<void>((resolve) => (secondRead = resolve));
-    const first: CompactionStore = { get: (key) => shared.get(key), set: (key, value) => shared.set(key, value), setIf: (key, value, expected) => shared.setIf!(key, value, expected), acquire: (key, token, ms) => shared.acquire!(key, token, ms), release: (key, token) => shared.release!(key, token) };
+    const first: CompactionStore = {
+      get: (key) => shared.get(key),
+      set: (key, value) => shared.set(key, value),
+      setIf: (key, value, expected) => shared.setIf!(key, value, expected),
+      acquire: (key, token, ms) => shared.acquire!(key, token, ms),
+      release: (key, token) => shared.release!(key, token),
+    };
     const second: CompactionStore = {
       ...first,
       get: (key) => {
@@ -86,7 +121,8 @@ describe("one summary per crossing when the lease changes hands between a read a
       },
     };
     const summarize = vi.fn(() => "s");
-    const compactor = (store: CompactionStore) => statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c" });
+    const compactor = (store: CompactionStore) =>
+      statefulCompactor({ maxTokens: 200, summarize, store, conversationId: "c" });
     const later = compactor(second)(history);
     // The first instance reads, summarizes, writes and gives the lease back after the second has read.
     await read;
@@ -102,11 +138,19 @@ describe("a request whose store does not answer counts as a call without state",
   /** Turn `t`: a question, a tool round, an answer. */
   const turn = (t: number): Message[] => [
     { role: "user", content: `t${t} question: ${"detail ".repeat(20)}` },
-    { role: "assistant", content: null, tool_calls: [{ id: `call${t}`, type: "function", function: { name: "lookup", arguments: `{"q":"${t}"}` } }] },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: `call${t}`, type: "function", function: { name: "lookup", arguments: `{"q":"${t}"}` } }],
+    },
     { role: "tool", tool_call_id: `call${t}`, content: `result${t}: ${"fact ".repeat(60)}` },
     { role: "assistant", content: `answer${t}` },
   ];
-  const request = (t: number): Message[] => [{ role: "system", content: "sys" }, ...Array.from({ length: t }, (_, past) => turn(past)).flat(), turn(t)[0]!];
+  const request = (t: number): Message[] => [
+    { role: "system", content: "sys" },
+    ...Array.from({ length: t }, (_, past) => turn(past)).flat(),
+    turn(t)[0]!,
+  ];
 
   it("two instances take turns through an outage: a usage reported for a request made with state this call cannot read is not counted by", async () => {
     const shared = memoryStore();
@@ -129,10 +173,17 @@ describe("a request whose store does not answer counts as a call without state",
       // which the request before may have been made with.
       down = t >= 12 && t < 18;
       const messages = request(t);
-      const compact = statefulCompactor({ maxTokens, summarize: (older) => `summary of ${older.length} messages`, store: instances[t % 2]!, conversationId: "c", events: { onStoreError: () => {} } });
+      const compact = statefulCompactor({
+        maxTokens,
+        summarize: (older) => `summary of ${older.length} messages`,
+        store: instances[t % 2]!,
+        conversationId: "c",
+        events: { onStoreError: () => {} },
+      });
       const result = await compact(messages, usage === undefined ? {} : { usage });
       const sent = result?.messages ?? messages;
-      if (result?.overBudget === true || estimateTokens(sent) > maxTokens) over.push(`turn ${t}: ${estimateTokens(sent)} tokens`);
+      if (result?.overBudget === true || estimateTokens(sent) > maxTokens)
+        over.push(`turn ${t}: ${estimateTokens(sent)} tokens`);
       // What the provider counted of the request this turn sent (here, the estimate itself).
       usage = { inputTokens: estimateTokens(sent), messageCount: messages.length };
     }
@@ -177,7 +228,9 @@ describe("redisStore leaves no lease of a call that gave up", () => {
   it("a SET NX that answers OK after the call gave up is released with its token", async () => {
     const { client, sent, keys } = lateRedis(40, { withdraws: false });
     const store = redisStore(client, { timeoutMs: 10 });
-    await expect(Promise.resolve(store.acquire!("k:lease", "token-1", 30_000))).rejects.toMatchObject({ name: "StoreTimeoutError" });
+    await expect(Promise.resolve(store.acquire!("k:lease", "token-1", 30_000))).rejects.toMatchObject({
+      name: "StoreTimeoutError",
+    });
     // The command was on its way (this client does not drop it): once granted, it is given back.
     await vi.waitFor(() => expect(sent.map(({ args }) => args[0])).toEqual(["SET", "EVAL"]));
     expect(sent[1]!.args.slice(-2)).toEqual(["k:lease", "token-1"]);
@@ -187,7 +240,9 @@ describe("redisStore leaves no lease of a call that gave up", () => {
   it("a command given up on is withdrawn from node-redis's queue (abortSignal), a release is not", async () => {
     const { client, sent, keys } = lateRedis(40, { withdraws: true });
     const store = redisStore(client, { timeoutMs: 10 });
-    await expect(Promise.resolve(store.acquire!("k:lease", "token-1", 30_000))).rejects.toMatchObject({ name: "StoreTimeoutError" });
+    await expect(Promise.resolve(store.acquire!("k:lease", "token-1", 30_000))).rejects.toMatchObject({
+      name: "StoreTimeoutError",
+    });
     expect(sent[0]!.aborted()).toBe(true);
     await later(60);
     expect(keys.has("k:lease")).toBe(false);
@@ -214,12 +269,26 @@ describe("attacked: a store that answers late, answers wrong, or throws", () => 
       acquire: (key, token, ms) => late("acquire", () => shared.acquire!(key, token, ms)) as Promise<boolean>,
       release: (key, token) => late("release", () => shared.release!(key, token)),
     };
-    const compact = statefulCompactor({ maxTokens, summarize: () => "s", store, storeTimeoutMs: 20, conversationId: "c", events: { onStoreError: () => {} } });
+    const compact = statefulCompactor({
+      maxTokens,
+      summarize: () => "s",
+      store,
+      storeTimeoutMs: 20,
+      conversationId: "c",
+      events: { onStoreError: () => {} },
+    });
     expect(fits(await compact(history))).toBe(true);
     // The get waited out; the lease was not asked for; the write was sent and not waited for.
     expect(calls).toEqual(["get", "set"]);
     // A lease the store grants after its caller gave up is given back once granted.
-    const leases = statefulCompactor({ maxTokens, summarize: () => "s", store: { ...store, get: (key) => shared.get(key) }, storeTimeoutMs: 20, conversationId: "d", events: { onStoreError: () => {} } });
+    const leases = statefulCompactor({
+      maxTokens,
+      summarize: () => "s",
+      store: { ...store, get: (key) => shared.get(key) },
+      storeTimeoutMs: 20,
+      conversationId: "d",
+      events: { onStoreError: () => {} },
+    });
     expect(fits(await leases(history))).toBe(true);
     await vi.waitFor(() => expect(calls.filter((name) => name === "release")).toHaveLength(1));
     await later(80);
@@ -232,12 +301,26 @@ describe("attacked: a store that answers late, answers wrong, or throws", () => 
     ["an array", []],
     ["text that is not JSON", "garbage"],
     ["a state of an unknown version", '{"version":999}'],
-    ["a state that claims to cover 10^9 messages", '[{"version":3,"covered":1e9,"digest":"x","pinned":[],"summary":[]}]'],
+    [
+      "a state that claims to cover 10^9 messages",
+      '[{"version":3,"covered":1e9,"digest":"x","pinned":[],"summary":[]}]',
+    ],
     ["100,000 characters of noise", "x".repeat(100_000)],
   ])("wrong: get answers %s; the request is compacted without state, and it is reported", async (_, value) => {
     const errors: unknown[] = [];
-    const store: CompactionStore = { get: () => value as string, set: () => {}, acquire: () => "yes" as unknown as boolean, release: () => {} };
-    const result = await statefulCompactor({ maxTokens, summarize: () => "s", store, conversationId: "c", events: { onStoreError: (error) => void errors.push(error) } })(history);
+    const store: CompactionStore = {
+      get: () => value as string,
+      set: () => {},
+      acquire: () => "yes" as unknown as boolean,
+      release: () => {},
+    };
+    const result = await statefulCompactor({
+      maxTokens,
+      summarize: () => "s",
+      store,
+      conversationId: "c",
+      events: { onStoreError: (error) => void errors.push(error) },
+    })(history);
     expect(fits(result)).toBe(true);
     expect(errors.length).toBeGreaterThan(0);
   });
@@ -248,8 +331,19 @@ describe("attacked: a store that answers late, answers wrong, or throws", () => 
       const shared = memoryStore();
       // A falsy answer reads as a lease held by another instance: the call waits for its state up
       // to the lease's length (here 150 ms), then summarizes alone.
-      const store: CompactionStore = { get: (key) => shared.get(key), set: (key, value) => shared.set(key, value), acquire: () => answer as unknown as boolean, release: () => {} };
-      const result = await statefulCompactor({ maxTokens, summarize, store, conversationId: "c", summary: { timeoutMs: 150 } })(history);
+      const store: CompactionStore = {
+        get: (key) => shared.get(key),
+        set: (key, value) => shared.set(key, value),
+        acquire: () => answer as unknown as boolean,
+        release: () => {},
+      };
+      const result = await statefulCompactor({
+        maxTokens,
+        summarize,
+        store,
+        conversationId: "c",
+        summary: { timeoutMs: 150 },
+      })(history);
       expect(fits(result)).toBe(true);
       expect(summarize).toHaveBeenCalledTimes(1);
     }
@@ -262,13 +356,29 @@ describe("attacked: a store that answers late, answers wrong, or throws", () => 
       throw new Error(`${name} exploded`);
     };
     const errors: Error[] = [];
-    const store: CompactionStore = { get: boom("get"), set: boom("set"), acquire: boom("acquire"), release: boom("release"), setIf: boom("setIf") };
-    const result = await statefulCompactor({ maxTokens, summarize: () => "s", store, storeTimeoutMs: 60_000, conversationId: "c", archive: true, events: { onStoreError: (error) => void errors.push(error as Error) } })(history);
+    const store: CompactionStore = {
+      get: boom("get"),
+      set: boom("set"),
+      acquire: boom("acquire"),
+      release: boom("release"),
+      setIf: boom("setIf"),
+    };
+    const result = await statefulCompactor({
+      maxTokens,
+      summarize: () => "s",
+      store,
+      storeTimeoutMs: 60_000,
+      conversationId: "c",
+      archive: true,
+      events: { onStoreError: (error) => void errors.push(error as Error) },
+    })(history);
     expect(fits(result)).toBe(true);
     // A store that fails at once has cost no wait, so no call is skipped: the state's get, the
     // lease, the archive's get, and the state's write (not preceded by a read the store just failed).
     expect(calls).toEqual(["get", "acquire", "get", "set"]);
-    expect(errors.map((error) => error.message)).toEqual(expect.arrayContaining(["get exploded", "acquire exploded", "set exploded"]));
+    expect(errors.map((error) => error.message)).toEqual(
+      expect.arrayContaining(["get exploded", "acquire exploded", "set exploded"]),
+    );
     expect(errors.some((error) => error.name === "StoreTimeoutError")).toBe(false);
   });
 });

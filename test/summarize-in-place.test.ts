@@ -60,7 +60,10 @@ describe("summarizeInPlace instructions", () => {
     });
     let messages: Message[] = [{ role: "system", content: "You are terse." }];
     for (let turn = 0; turn < 12; turn++) {
-      messages.push({ role: "user", content: `Question ${turn}: ${"words ".repeat(40)}` }, { role: "assistant", content: `Answer ${turn}: ${"words ".repeat(40)}` });
+      messages.push(
+        { role: "user", content: `Question ${turn}: ${"words ".repeat(40)}` },
+        { role: "assistant", content: `Answer ${turn}: ${"words ".repeat(40)}` },
+      );
       messages = (await hook({ messages }))?.messages ?? messages;
     }
     expect(requests.length).toBeGreaterThan(1);

@@ -12,30 +12,41 @@ const { system, user, assistant } = builders["openai-chat"];
 const textOf = (tokens: number, tag: string) => `${tag} ${"abcd".repeat(Math.max(0, tokens - 2))}`;
 
 describe("the room for a new section", () => {
-  it.each([400, 1_000, 3_227, 8_000])("is never asked below a quarter of a room of %i tokens, or a few hundred where it allows", (room) => {
-    expect(smallestAsk(room)).toBe(Math.min(room, Math.max(Math.ceil(room / 4), USEFUL_SECTION_TOKENS)));
-  });
+  it.each([400, 1_000, 3_227, 8_000])(
+    "is never asked below a quarter of a room of %i tokens, or a few hundred where it allows",
+    (room) => {
+      expect(smallestAsk(room)).toBe(Math.min(room, Math.max(Math.ceil(room / 4), USEFUL_SECTION_TOKENS)));
+    },
+  );
 
-  it.each([8_000, 16_000, 32_000])("a summarizer that never writes fewer than 150 tokens runs 100 compactions at %i with no refused summary", async (maxTokens) => {
-    const asked: number[] = [];
-    const summarize = (_older: object[], context: SummaryContext) => {
-      asked.push(context.maxSummaryTokens);
-      // It writes what it was asked for, but never under 150 tokens, and never over 600.
-      return textOf(Math.min(600, Math.max(150, context.maxSummaryTokens)), `summary ${asked.length}`);
-    };
-    const hook = compactor({ maxTokens, summarize });
-    let messages: object[] = [system("You help.")];
-    let turn = 0;
-    while (asked.length < 100) {
-      messages = [...messages, user(`question ${turn}: ${"detail ".repeat(200)}`), assistant(`answer ${turn}: ${"fact ".repeat(300)}`), user(`next ${turn}`)];
-      turn++;
-      const result = await hook({ messages });
-      if (result !== null) messages = result.messages;
-      expect(result?.overBudget ?? false).toBe(false);
-    }
-    // Every ask was a useful share of the room; none was refused.
-    expect(Math.min(...asked)).toBeGreaterThanOrEqual(150);
-  });
+  it.each([8_000, 16_000, 32_000])(
+    "a summarizer that never writes fewer than 150 tokens runs 100 compactions at %i with no refused summary",
+    async (maxTokens) => {
+      const asked: number[] = [];
+      const summarize = (_older: object[], context: SummaryContext) => {
+        asked.push(context.maxSummaryTokens);
+        // It writes what it was asked for, but never under 150 tokens, and never over 600.
+        return textOf(Math.min(600, Math.max(150, context.maxSummaryTokens)), `summary ${asked.length}`);
+      };
+      const hook = compactor({ maxTokens, summarize });
+      let messages: object[] = [system("You help.")];
+      let turn = 0;
+      while (asked.length < 100) {
+        messages = [
+          ...messages,
+          user(`question ${turn}: ${"detail ".repeat(200)}`),
+          assistant(`answer ${turn}: ${"fact ".repeat(300)}`),
+          user(`next ${turn}`),
+        ];
+        turn++;
+        const result = await hook({ messages });
+        if (result !== null) messages = result.messages;
+        expect(result?.overBudget ?? false).toBe(false);
+      }
+      // Every ask was a useful share of the room; none was refused.
+      expect(Math.min(...asked)).toBeGreaterThanOrEqual(150);
+    },
+  );
 });
 
 describe("a section refused for its size", () => {
@@ -49,19 +60,29 @@ describe("a section refused for its size", () => {
     const hook = compactor({ maxTokens: 16_000, summarize });
     let messages: object[] = [system("You help.")];
     for (let turn = 0; turn < 40; turn++) {
-      messages = [...messages, user(`question ${turn}: ${"detail ".repeat(300)}`), assistant(`answer ${turn}: ${"fact ".repeat(400)}`), user(`next ${turn}`)];
+      messages = [
+        ...messages,
+        user(`question ${turn}: ${"detail ".repeat(300)}`),
+        assistant(`answer ${turn}: ${"fact ".repeat(400)}`),
+        user(`next ${turn}`),
+      ];
       const result = await hook({ messages });
       if (result !== null) messages = result.messages;
     }
     expect(asked.length).toBeGreaterThan(3);
 
     // A summarizer far over any room: the error says the limit it was given, no other figure.
-    const tooLong = compactor({ maxTokens: 8_000, summarize: (_older, context) => (asked.push(context.maxSummaryTokens), textOf(20_000, "long")) });
+    const tooLong = compactor({
+      maxTokens: 8_000,
+      summarize: (_older, context) => (asked.push(context.maxSummaryTokens), textOf(20_000, "long")),
+    });
     const error = await tooLong({ messages }).then(
       () => undefined,
       (thrown: unknown) => thrown,
     );
     expect(isCompactionError(error) && error.code).toBe("INVALID_SUMMARY");
-    expect(String((error as Error).message)).toMatch(new RegExp(`over the ${asked.at(-1)} it was given \\(\`context.maxSummaryTokens\`\\)`));
+    expect(String((error as Error).message)).toMatch(
+      new RegExp(`over the ${asked.at(-1)} it was given \\(\`context.maxSummaryTokens\`\\)`),
+    );
   });
 });

@@ -13,33 +13,41 @@ import { builders } from "./support/builders.js";
 describe("one reading of the transcript per plan", () => {
   it("a caller's isBoundary is asked about each message at most once per plan, in every dialect", () => {
     fc.assert(
-      fc.property(anyTranscriptArbitrary(), fc.double({ min: 0.1, max: 0.9, noNaN: true }), ({ messages }, fraction) => {
-        const asked = new Map<object, number>();
-        const isBoundary = (message: object) => {
-          asked.set(message, (asked.get(message) ?? 0) + 1);
-          return isUserBoundary(message);
-        };
-        const maxTokens = Math.max(1, Math.floor(estimateTokens(messages) * fraction));
-        planCompaction(messages, { maxTokens, ladder: { isBoundary, maskToolResults: true } });
-        // The same object may stand at two indices (a transcript may repeat one), so count by index.
-        const times = [...asked.values()];
-        const repeats = messages.length - new Set(messages).size;
-        expect(times.every((n) => n <= 1 + repeats)).toBe(true);
-      }),
+      fc.property(
+        anyTranscriptArbitrary(),
+        fc.double({ min: 0.1, max: 0.9, noNaN: true }),
+        ({ messages }, fraction) => {
+          const asked = new Map<object, number>();
+          const isBoundary = (message: object) => {
+            asked.set(message, (asked.get(message) ?? 0) + 1);
+            return isUserBoundary(message);
+          };
+          const maxTokens = Math.max(1, Math.floor(estimateTokens(messages) * fraction));
+          planCompaction(messages, { maxTokens, ladder: { isBoundary, maskToolResults: true } });
+          // The same object may stand at two indices (a transcript may repeat one), so count by index.
+          const times = [...asked.values()];
+          const repeats = messages.length - new Set(messages).size;
+          expect(times.every((n) => n <= 1 + repeats)).toBe(true);
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it("the default boundary rule, read through the view, plans exactly as isUserBoundary passed in", () => {
     fc.assert(
-      fc.property(anyTranscriptArbitrary(), fc.double({ min: 0.1, max: 0.9, noNaN: true }), ({ messages }, fraction) => {
-        const maxTokens = Math.max(1, Math.floor(estimateTokens(messages) * fraction));
-        const byDefault = planCompaction(messages, { maxTokens });
-        const passedIn = planCompaction(messages, { maxTokens, ladder: { isBoundary: isUserBoundary } });
-        expect(passedIn.action).toBe(byDefault.action);
-        expect(passedIn.older).toEqual(byDefault.older);
-        expect(passedIn.tail).toEqual(byDefault.tail);
-      }),
+      fc.property(
+        anyTranscriptArbitrary(),
+        fc.double({ min: 0.1, max: 0.9, noNaN: true }),
+        ({ messages }, fraction) => {
+          const maxTokens = Math.max(1, Math.floor(estimateTokens(messages) * fraction));
+          const byDefault = planCompaction(messages, { maxTokens });
+          const passedIn = planCompaction(messages, { maxTokens, ladder: { isBoundary: isUserBoundary } });
+          expect(passedIn.action).toBe(byDefault.action);
+          expect(passedIn.older).toEqual(byDefault.older);
+          expect(passedIn.tail).toEqual(byDefault.tail);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -55,23 +63,48 @@ describe("the count read through the view", () => {
   const plainOddities = fc.constantFrom<object>(
     { role: "user", content: "hi", providerOptions: stamp },
     { role: "assistant", content: "done", providerOptions: { ...stamp, openai: { store: false } } },
-    { role: "user", content: "see the screenshot", output: [{ type: "input_image", image_url: `data:image/png;base64,${"iVBO".repeat(4_000)}` }] },
+    {
+      role: "user",
+      content: "see the screenshot",
+      output: [{ type: "input_image", image_url: `data:image/png;base64,${"iVBO".repeat(4_000)}` }],
+    },
     { role: "user", content: "日本語のテキスト 🎉 and an emoji" },
     // OpenAI chat messages whose content is text or null, read the same way.
-    { role: "assistant", content: null, tool_calls: [{ id: "call_9", type: "function", function: { name: "lookup", arguments: "{}" } }], providerOptions: stamp },
-    { role: "tool", tool_call_id: "call_9", content: "a screenshot follows", output: [{ type: "input_image", image_url: `data:image/png;base64,${"iVBO".repeat(4_000)}` }] },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "call_9", type: "function", function: { name: "lookup", arguments: "{}" } }],
+      providerOptions: stamp,
+    },
+    {
+      role: "tool",
+      tool_call_id: "call_9",
+      content: "a screenshot follows",
+      output: [{ type: "input_image", image_url: `data:image/png;base64,${"iVBO".repeat(4_000)}` }],
+    },
     // LangChain's wrapper on a message that has no `type` field: the estimate counts its content, not the wrapper.
-    { role: "user", lc_serializable: true, lc_kwargs: { content: "from an older LangChain" }, lc_namespace: ["langchain_core", "messages"], content: "from an older LangChain", additional_kwargs: {} },
+    {
+      role: "user",
+      lc_serializable: true,
+      lc_kwargs: { content: "from an older LangChain" },
+      lc_namespace: ["langchain_core", "messages"],
+      content: "from an older LangChain",
+      additional_kwargs: {},
+    },
   );
 
   it("is estimateTokens's for every transcript, plain text messages with a stamp or an output list included", () => {
     fc.assert(
-      fc.property(anyTranscriptArbitrary(), fc.array(fc.tuple(plainOddities, fc.nat()), { maxLength: 4 }), ({ messages }, inserts) => {
-        const list: object[] = [...messages];
-        for (const [message, at] of inserts) list.splice(at % (list.length + 1), 0, message);
-        const plan = planCompaction(list, { maxTokens: 10_000_000 });
-        expect(plan.tokensBefore).toBe(estimateTokens(list));
-      }),
+      fc.property(
+        anyTranscriptArbitrary(),
+        fc.array(fc.tuple(plainOddities, fc.nat()), { maxLength: 4 }),
+        ({ messages }, inserts) => {
+          const list: object[] = [...messages];
+          for (const [message, at] of inserts) list.splice(at % (list.length + 1), 0, message);
+          const plan = planCompaction(list, { maxTokens: 10_000_000 });
+          expect(plan.tokensBefore).toBe(estimateTokens(list));
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -112,15 +145,20 @@ describe("one call tells each message's format once", () => {
     const idOf = (turn: number) => (name === "google-genai" || name === "genkit" ? undefined : `call_${turn}`);
     const messages: object[] = build["system"] ? [build["system"]("You track orders.")] : [];
     for (let turn = 0; turn < 6; turn++) {
-      messages.push(build["user"]!(`Question ${turn}: where is order ${1000 + turn}? ${"Please check the carrier too. ".repeat(12)}`));
+      messages.push(
+        build["user"]!(
+          `Question ${turn}: where is order ${1000 + turn}? ${"Please check the carrier too. ".repeat(12)}`,
+        ),
+      );
       messages.push(build["toolCall"]!(idOf(turn), "lookup", { order: 1000 + turn }));
-      messages.push(build["toolResult"]!(idOf(turn), `order ${1000 + turn}: ${"shipped to 12 Elm St, tracking 1Z999 ".repeat(40)}`));
+      messages.push(
+        build["toolResult"]!(idOf(turn), `order ${1000 + turn}: ${"shipped to 12 Elm St, tracking 1Z999 ".repeat(40)}`),
+      );
       messages.push(build["assistant"]!(`Order ${1000 + turn} is on its way.`));
     }
     messages.push(build["user"]!("And the last one?"));
     return messages;
   }
-
 
   const summarize = () => "Orders 1000 to 1004 shipped.";
 
@@ -143,25 +181,41 @@ describe("one call tells each message's format once", () => {
     expectOncePerMessage(messages, reads);
   });
 
-  it.each(dialectNames)("%s: a compaction, the format detected and pinned, with and without usage, and by masking", async (name) => {
-    const messages = transcriptOf(name);
-    const usage = { inputTokens: estimateTokens(messages.slice(0, -2)), messageCount: messages.length - 2 };
-    for (const options of [{}, { format: name }, { ladder: { maskToolResults: { keepRecent: 1 } } }] as const) {
-      const strategies: string[] = [];
-      const hook = compactor({ maxTokens: Math.floor(estimateTokens(messages) / 2), summarize, ...options, events: { onCompacted: ({ strategy }) => strategies.push(strategy) } });
-      expectOncePerMessage(messages, await readsDuring(() => hook({ messages })));
-      expectOncePerMessage(messages, await readsDuring(() => hook({ messages, usage })));
-      // Masking alone brings this transcript within budget; without it, a summary does.
-      expect(strategies).toEqual("ladder" in options ? ["mask", "mask"] : ["summarize", "summarize"]);
-    }
-  });
+  it.each(dialectNames)(
+    "%s: a compaction, the format detected and pinned, with and without usage, and by masking",
+    async (name) => {
+      const messages = transcriptOf(name);
+      const usage = { inputTokens: estimateTokens(messages.slice(0, -2)), messageCount: messages.length - 2 };
+      for (const options of [{}, { format: name }, { ladder: { maskToolResults: { keepRecent: 1 } } }] as const) {
+        const strategies: string[] = [];
+        const hook = compactor({
+          maxTokens: Math.floor(estimateTokens(messages) / 2),
+          summarize,
+          ...options,
+          events: { onCompacted: ({ strategy }) => strategies.push(strategy) },
+        });
+        expectOncePerMessage(messages, await readsDuring(() => hook({ messages })));
+        expectOncePerMessage(messages, await readsDuring(() => hook({ messages, usage })));
+        // Masking alone brings this transcript within budget; without it, a summary does.
+        expect(strategies).toEqual("ladder" in options ? ["mask", "mask"] : ["summarize", "summarize"]);
+      }
+    },
+  );
 
   it.each(dialectNames)("%s: a tail whose tool payload is cut to fit", async (name) => {
     const build = builders[name] as unknown as Record<string, (...args: unknown[]) => object>;
     const id = name === "google-genai" || name === "genkit" ? undefined : "call_big";
-    const messages = [...transcriptOf(name), build["toolCall"]!(id, "lookup", { order: 1 }), build["toolResult"]!(id, "x ".repeat(20_000))];
+    const messages = [
+      ...transcriptOf(name),
+      build["toolCall"]!(id, "lookup", { order: 1 }),
+      build["toolResult"]!(id, "x ".repeat(20_000)),
+    ];
     const strategies: string[] = [];
-    const hook = compactor({ maxTokens: 4_000, summarize, events: { onCompacted: ({ strategy }) => strategies.push(strategy) } });
+    const hook = compactor({
+      maxTokens: 4_000,
+      summarize,
+      events: { onCompacted: ({ strategy }) => strategies.push(strategy) },
+    });
     let result: { messages: object[] } | null = null;
     expectOncePerMessage(messages, await readsDuring(async () => (result = await hook({ messages }))));
     expect(strategies).toEqual(["summarize"]);
@@ -177,30 +231,55 @@ describe("one stateful call tells each message's format once", () => {
     const idOf = (turn: number) => (name === "google-genai" || name === "genkit" ? undefined : `call_${turn}`);
     const messages: object[] = [];
     for (let turn = from; turn < to; turn++) {
-      messages.push(build["user"]!(`Question ${turn}: where is order ${1000 + turn}? ${"Please check the carrier too. ".repeat(12)}`));
+      messages.push(
+        build["user"]!(
+          `Question ${turn}: where is order ${1000 + turn}? ${"Please check the carrier too. ".repeat(12)}`,
+        ),
+      );
       messages.push(build["toolCall"]!(idOf(turn), "lookup", { order: 1000 + turn }));
-      messages.push(build["toolResult"]!(idOf(turn), `order ${1000 + turn}: ${"shipped to 12 Elm St, tracking 1Z999 ".repeat(40)}`));
+      messages.push(
+        build["toolResult"]!(idOf(turn), `order ${1000 + turn}: ${"shipped to 12 Elm St, tracking 1Z999 ".repeat(40)}`),
+      );
       messages.push(build["assistant"]!(`Order ${1000 + turn} is on its way.`));
     }
     return messages;
   }
 
-
-  it.each(dialectNames)("%s: the first compaction, a call that continues from the state, and one that compacts again, by id and by the automatic key", async (name) => {
-    const build = builders[name] as unknown as Record<string, (...args: unknown[]) => object>;
-    const first = [...(build["system"] ? [build["system"]("You track orders.")] : []), ...turnsOf(name, 0, 6), build["user"]!("And the last one?")];
-    const grown = [...first, build["assistant"]!("All on their way."), ...turnsOf(name, 6, 12), build["user"]!("Anything else?")];
-    const maxTokens = Math.floor(estimateTokens(first) / 2);
-    for (const [id, options] of [["orders", { archive: true }], [undefined, {}]] as const) {
-      const strategies: string[] = [];
-      const stateful = statefulCompactor({ maxTokens, summarize: () => "Orders shipped.", ...options, events: { onCompacted: ({ strategy }) => strategies.push(strategy) } });
-      const call = (messages: object[]) => stateful(messages, id === undefined ? {} : { conversationId: id });
-      expectOncePerMessage(first, await readsDuring(() => call(first)));
-      let continued: { messages: object[] } | null = null;
-      expectOncePerMessage(first, await readsDuring(async () => (continued = await call(first))));
-      expect(continued!.messages.length).toBeLessThan(first.length);
-      expectOncePerMessage(grown, await readsDuring(() => call(grown)));
-      expect(strategies).toEqual(["summarize", "summarize"]);
-    }
-  });
+  it.each(dialectNames)(
+    "%s: the first compaction, a call that continues from the state, and one that compacts again, by id and by the automatic key",
+    async (name) => {
+      const build = builders[name] as unknown as Record<string, (...args: unknown[]) => object>;
+      const first = [
+        ...(build["system"] ? [build["system"]("You track orders.")] : []),
+        ...turnsOf(name, 0, 6),
+        build["user"]!("And the last one?"),
+      ];
+      const grown = [
+        ...first,
+        build["assistant"]!("All on their way."),
+        ...turnsOf(name, 6, 12),
+        build["user"]!("Anything else?"),
+      ];
+      const maxTokens = Math.floor(estimateTokens(first) / 2);
+      for (const [id, options] of [
+        ["orders", { archive: true }],
+        [undefined, {}],
+      ] as const) {
+        const strategies: string[] = [];
+        const stateful = statefulCompactor({
+          maxTokens,
+          summarize: () => "Orders shipped.",
+          ...options,
+          events: { onCompacted: ({ strategy }) => strategies.push(strategy) },
+        });
+        const call = (messages: object[]) => stateful(messages, id === undefined ? {} : { conversationId: id });
+        expectOncePerMessage(first, await readsDuring(() => call(first)));
+        let continued: { messages: object[] } | null = null;
+        expectOncePerMessage(first, await readsDuring(async () => (continued = await call(first))));
+        expect(continued!.messages.length).toBeLessThan(first.length);
+        expectOncePerMessage(grown, await readsDuring(() => call(grown)));
+        expect(strategies).toEqual(["summarize", "summarize"]);
+      }
+    },
+  );
 });

@@ -26,27 +26,42 @@ const measured = async <T>(run: () => T | Promise<T>) => {
 };
 
 const system = { role: "system", content: "You are a coding agent." };
-const chat = [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }];
+const chat = [
+  { role: "user", content: "hi" },
+  { role: "assistant", content: "hello" },
+];
 const request = { role: "user", content: "read every file" };
 
 describe("a turn of parallel tool calls", () => {
-  it.each([70_000, 100_000])("%i calls in one turn, one result oversized, are cut to fit, never a raw RangeError", { timeout: 60_000 }, async (count) => {
-    const ids = Array.from({ length: count }, (_, index) => `call_${index}`);
-    const calls = { role: "assistant", content: null, tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "read", arguments: "{}" } })) };
-    const log = "line of output from a long build log\n".repeat(70_000);
-    const results = ids.map((id, index) => ({ role: "tool", tool_call_id: id, content: index === 0 ? log : "ok" }));
-    const messages = [system, ...chat, request, calls, ...results];
-    // Room for every call and short result, and for the log cut to a part of itself.
-    const output = await compact(messages, { maxTokens: count * 40, summary: { maxTokens: 1_000 }, summarize: () => "s" }).catch((error: unknown) => error as Error);
-    if (output instanceof Error) {
-      expect(isCompactionError(output), String(output)).toBe(true);
-      return;
-    }
-    expect(findToolPairProblems(output!.messages)).toEqual([]);
-    // Every call and every result is kept.
-    expect(output!.messages.filter((message) => (message as { role: string }).role === "tool")).toHaveLength(count);
-    expect(JSON.stringify(output!.messages)).toContain("characters cut to fit the context window");
-  });
+  it.each([70_000, 100_000])(
+    "%i calls in one turn, one result oversized, are cut to fit, never a raw RangeError",
+    { timeout: 60_000 },
+    async (count) => {
+      const ids = Array.from({ length: count }, (_, index) => `call_${index}`);
+      const calls = {
+        role: "assistant",
+        content: null,
+        tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "read", arguments: "{}" } })),
+      };
+      const log = "line of output from a long build log\n".repeat(70_000);
+      const results = ids.map((id, index) => ({ role: "tool", tool_call_id: id, content: index === 0 ? log : "ok" }));
+      const messages = [system, ...chat, request, calls, ...results];
+      // Room for every call and short result, and for the log cut to a part of itself.
+      const output = await compact(messages, {
+        maxTokens: count * 40,
+        summary: { maxTokens: 1_000 },
+        summarize: () => "s",
+      }).catch((error: unknown) => error as Error);
+      if (output instanceof Error) {
+        expect(isCompactionError(output), String(output)).toBe(true);
+        return;
+      }
+      expect(findToolPairProblems(output!.messages)).toEqual([]);
+      // Every call and every result is kept.
+      expect(output!.messages.filter((message) => (message as { role: string }).role === "tool")).toHaveLength(count);
+      expect(JSON.stringify(output!.messages)).toContain("characters cut to fit the context window");
+    },
+  );
 });
 
 describe("one oversized tool result", () => {
@@ -62,7 +77,11 @@ describe("one oversized tool result", () => {
     }
     return lines.join("").slice(0, bytes);
   };
-  const call = { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "search", arguments: "{}" } }] };
+  const call = {
+    role: "assistant",
+    content: null,
+    tool_calls: [{ id: "c1", type: "function", function: { name: "search", arguments: "{}" } }],
+  };
   // A real tokenizer would count each message once and remember it, as this one does.
   const countTokens = createCachedCounter((message: object) => {
     const json = JSON.stringify(message);
@@ -70,39 +89,48 @@ describe("one oversized tool result", () => {
     return Math.ceil(json.length / 4);
   });
 
-  it.each([1, 16])("of %i MB is cut reading it a few times at most, and not again on the next step", { timeout: 60_000 }, async (megabytes) => {
-    const bytes = megabytes * MB;
-    const result = { role: "tool", tool_call_id: "c1", content: output(bytes) };
-    const messages = [system, ...chat, request, call, result];
-    const options = { maxTokens: 50_000, countTokens, summarize: () => "s" };
+  it.each([1, 16])(
+    "of %i MB is cut reading it a few times at most, and not again on the next step",
+    { timeout: 60_000 },
+    async (megabytes) => {
+      const bytes = megabytes * MB;
+      const result = { role: "tool", tool_call_id: "c1", content: output(bytes) };
+      const messages = [system, ...chat, request, call, result];
+      const options = { maxTokens: 50_000, countTokens, summarize: () => "s" };
 
-    const first = await measured(async () => (await compact(messages, options))!);
-    expect(JSON.stringify(first.value.messages)).toContain("characters cut to fit the context window");
-    expect(countTokens(first.value.messages)).toBeLessThanOrEqual(50_000);
-    // About a linear pass: the result's identifiers are scanned once, the original is counted once,
-    // and a handful of cuts of the length that fits (some 4 characters a token) are counted.
-    expect(first.scanned).toBeLessThanOrEqual(2 * bytes);
-    expect(first.counted).toBeLessThanOrEqual(bytes + 16 * 4 * 50_000);
+      const first = await measured(async () => (await compact(messages, options))!);
+      expect(JSON.stringify(first.value.messages)).toContain("characters cut to fit the context window");
+      expect(countTokens(first.value.messages)).toBeLessThanOrEqual(50_000);
+      // About a linear pass: the result's identifiers are scanned once, the original is counted once,
+      // and a handful of cuts of the length that fits (some 4 characters a token) are counted.
+      expect(first.scanned).toBeLessThanOrEqual(2 * bytes);
+      expect(first.counted).toBeLessThanOrEqual(bytes + 16 * 4 * 50_000);
 
-    // The next step of the loop, with the same messages: the result is not scanned, cut or counted again.
-    const second = await measured(async () => (await compact(messages, options))!);
-    expect(second.value.messages).toEqual(first.value.messages);
-    expect(second.scanned).toBe(0);
-    expect(second.counted).toBeLessThan(1_000);
+      // The next step of the loop, with the same messages: the result is not scanned, cut or counted again.
+      const second = await measured(async () => (await compact(messages, options))!);
+      expect(second.value.messages).toEqual(first.value.messages);
+      expect(second.scanned).toBe(0);
+      expect(second.counted).toBeLessThan(1_000);
 
-    // With less room (a longer system prompt, a smaller window), the result is cut again without a new scan.
-    const third = await measured(async () => (await compact(messages, { ...options, maxTokens: 45_000 }))!);
-    expect(countTokens(third.value.messages)).toBeLessThanOrEqual(45_000);
-    expect(JSON.stringify(third.value.messages)).toContain("characters cut to fit the context window");
-    expect(third.scanned).toBe(0);
-    expect(third.counted).toBeLessThanOrEqual(16 * 4 * 50_000);
-  });
+      // With less room (a longer system prompt, a smaller window), the result is cut again without a new scan.
+      const third = await measured(async () => (await compact(messages, { ...options, maxTokens: 45_000 }))!);
+      expect(countTokens(third.value.messages)).toBeLessThanOrEqual(45_000);
+      expect(JSON.stringify(third.value.messages)).toContain("characters cut to fit the context window");
+      expect(third.scanned).toBe(0);
+      expect(third.counted).toBeLessThanOrEqual(16 * 4 * 50_000);
+    },
+  );
 
   it("with the provider's usage reported, the same step again is not cut or counted again either", async () => {
     const result = { role: "tool", tool_call_id: "c1", content: output(MB) };
     const messages = [system, ...chat, request, call, result];
     // The provider counted the first four messages a little higher than the counter does.
-    const options = { maxTokens: 50_000, countTokens, summarize: () => "s", usage: { inputTokens: Math.ceil(countTokens(messages.slice(0, 4)) * 1.3), messageCount: 4 } };
+    const options = {
+      maxTokens: 50_000,
+      countTokens,
+      summarize: () => "s",
+      usage: { inputTokens: Math.ceil(countTokens(messages.slice(0, 4)) * 1.3), messageCount: 4 },
+    };
     const first = await measured(async () => (await compact(messages, options))!);
     expect(JSON.stringify(first.value.messages)).toContain("characters cut to fit the context window");
     const second = await measured(async () => (await compact(messages, options))!);

@@ -3,12 +3,7 @@ import { tool } from "@langchain/core/tools";
 import { createMiddleware } from "langchain";
 import { describe, expectTypeOf, it } from "vitest";
 import { toAgentMiddleware, compactTool, recallTool, type RecallToolConfig } from "../src/adapters/langchain.js";
-import {
-  chainHooks,
-  planCompaction,
-  splitAtUserBoundary,
-  type CompactionPlan,
-} from "../src/expert.js";
+import { chainHooks, planCompaction, splitAtUserBoundary, type CompactionPlan } from "../src/expert.js";
 import {
   compact,
   compactor,
@@ -18,10 +13,7 @@ import {
   type OverBudgetCause,
   type SummaryContext,
 } from "../src/index.js";
-import {
-  compactToolDefinition,
-  recallToolDefinition,
-} from "../src/tools.js";
+import { compactToolDefinition, recallToolDefinition } from "../src/tools.js";
 
 interface ChatMessage {
   role: "system" | "user" | "assistant" | "tool";
@@ -34,7 +26,11 @@ describe("types", () => {
   it("the hook returns the message type it is given", async () => {
     const hook = compactor({ maxTokens: 10, summarize: () => "s" });
     const result = await hook({ messages });
-    expectTypeOf(result).toEqualTypeOf<{ messages: ChatMessage[]; overBudget?: true; overBudgetCause?: OverBudgetCause } | null>();
+    expectTypeOf(result).toEqualTypeOf<{
+      messages: ChatMessage[];
+      overBudget?: true;
+      overBudgetCause?: OverBudgetCause;
+    } | null>();
   });
 
   it("a typed compactor gives summarize typed messages and a context", () => {
@@ -70,11 +66,19 @@ describe("types", () => {
   });
 
   it("compact, planCompaction, splitAtUserBoundary and chainHooks keep the type", async () => {
-    expectTypeOf(await compact(messages, { maxTokens: 1, summarize: () => "s", force: true })).toEqualTypeOf<{ messages: ChatMessage[]; overBudget?: true; overBudgetCause?: OverBudgetCause } | null>();
+    expectTypeOf(await compact(messages, { maxTokens: 1, summarize: () => "s", force: true })).toEqualTypeOf<{
+      messages: ChatMessage[];
+      overBudget?: true;
+      overBudgetCause?: OverBudgetCause;
+    } | null>();
     expectTypeOf(planCompaction(messages, { maxTokens: 1 })).toEqualTypeOf<CompactionPlan<ChatMessage>>();
     expectTypeOf(splitAtUserBoundary(messages, { keepTail: 1 }).tail).toEqualTypeOf<ChatMessage[]>();
     const hook: BeforeLlmHook<ChatMessage> = chainHooks(compactor<ChatMessage>({ maxTokens: 1, summarize: () => "s" }));
-    expectTypeOf(await hook({ messages })).toEqualTypeOf<{ messages: ChatMessage[]; overBudget?: true; overBudgetCause?: OverBudgetCause } | null>();
+    expectTypeOf(await hook({ messages })).toEqualTypeOf<{
+      messages: ChatMessage[];
+      overBudget?: true;
+      overBudgetCause?: OverBudgetCause;
+    } | null>();
   });
 
   it("the LangChain entry returns what LangChain's own functions return", () => {
@@ -84,13 +88,22 @@ describe("types", () => {
     // node_modules/@langchain/core/dist/tools/index.d.ts) and `createMiddleware` of langchain
     // (node_modules/langchain/dist/agents/middleware.d.ts).
     const config = (input: unknown, _config: RecallToolConfig) => `${String(input)}`;
-    const recall = tool(config, { name: "recall_context" as string, description: "", schema: { ...recallToolDefinition.inputSchema, properties: { ...recallToolDefinition.inputSchema.properties } } });
+    const recall = tool(config, {
+      name: "recall_context" as string,
+      description: "",
+      schema: { ...recallToolDefinition.inputSchema, properties: { ...recallToolDefinition.inputSchema.properties } },
+    });
     expectTypeOf(recallTool).returns.toEqualTypeOf<typeof recall>();
-    const compactTools = tool(config, { name: compactToolDefinition.name, description: "", schema: { ...compactToolDefinition.inputSchema, properties: { ...compactToolDefinition.inputSchema.properties } } });
+    const compactTools = tool(config, {
+      name: compactToolDefinition.name,
+      description: "",
+      schema: { ...compactToolDefinition.inputSchema, properties: { ...compactToolDefinition.inputSchema.properties } },
+    });
     expectTypeOf(compactTool).returns.toEqualTypeOf<typeof compactTools>();
     const middleware = createMiddleware({
       name: "ContextCompactorMiddleware",
-      beforeModel: async (state: { messages: BaseMessage[] }, _runtime: { configurable?: { thread_id?: unknown } }) => (state.messages.length > 0 ? undefined : { messages: state.messages }),
+      beforeModel: async (state: { messages: BaseMessage[] }, _runtime: { configurable?: { thread_id?: unknown } }) =>
+        state.messages.length > 0 ? undefined : { messages: state.messages },
     });
     expectTypeOf(toAgentMiddleware).returns.toEqualTypeOf<typeof middleware>();
   });

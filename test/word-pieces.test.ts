@@ -13,25 +13,45 @@ import { loadFixtures } from "./support/fixtures.js";
 type Chat = { role: string; content?: unknown; tool_calls?: { function?: { name?: string; arguments?: string } }[] };
 const fixtures = loadFixtures();
 const textOf = (message: Chat): string =>
-  typeof message.content === "string" ? message.content : Array.isArray(message.content) ? message.content.map((part: { text?: string }) => part?.text ?? "").join("") : "";
+  typeof message.content === "string"
+    ? message.content
+    : Array.isArray(message.content)
+      ? message.content.map((part: { text?: string }) => part?.text ?? "").join("")
+      : "";
 /** What a chat API bills for a message: its text, tool names and arguments, and 4 tokens of framing. */
 const billed = (message: Chat): number =>
-  o200k(textOf(message)) + 4 + (message.tool_calls ?? []).reduce((sum, call) => sum + o200k(call.function?.name ?? "") + o200k(call.function?.arguments ?? ""), 0);
+  o200k(textOf(message)) +
+  4 +
+  (message.tool_calls ?? []).reduce(
+    (sum, call) => sum + o200k(call.function?.name ?? "") + o200k(call.function?.arguments ?? ""),
+    0,
+  );
 const billedList = (messages: Chat[]): number => messages.reduce((sum, message) => sum + billed(message), 0);
 
 /** A tool output of line-numbered code: what bytes / 4 under-counts most. */
 const numberedCode = (lines: number): string =>
-  Array.from({ length: lines }, (_, i) => `${String(i + 1).padStart(6)}\tif (x[${i}] != ${i * 7}) { y += f(${i}, ${i % 13}); }`).join("\n");
+  Array.from(
+    { length: lines },
+    (_, i) => `${String(i + 1).padStart(6)}\tif (x[${i}] != ${i * 7}) { y += f(${i}, ${i % 13}); }`,
+  ).join("\n");
 
 describe("word pieces", () => {
   const reference = (text: string) => [...text.matchAll(O200K_TOKEN_SPLIT_REGEX)].length;
 
   it("are the pieces of o200k's pre-tokenizer, and never more than its tokens", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: fc.constantFrom("a", "B", "7", " ", "\n", "\t", "'s", "é", "日", "😀", ".", "/", "{", "\r") })), (text) => {
-        expect(countWordPieces(text)).toBe(reference(text));
-        expect(countWordPieces(text)).toBeLessThanOrEqual(o200k(text));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: "binary" }),
+          fc.string({
+            unit: fc.constantFrom("a", "B", "7", " ", "\n", "\t", "'s", "é", "日", "😀", ".", "/", "{", "\r"),
+          }),
+        ),
+        (text) => {
+          expect(countWordPieces(text)).toBe(reference(text));
+          expect(countWordPieces(text)).toBeLessThanOrEqual(o200k(text));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -57,7 +77,11 @@ describe("word pieces", () => {
 
   it("count a screenshot's base64 inside a tool output as bytes / 4, not piece by piece", () => {
     const base64 = "iVBORw0KGgoAAAANSUhEUgAA1x9Qz".repeat(1500).slice(0, 40_000);
-    const output = { type: "computer_call_output", call_id: "c1", output: { type: "computer_screenshot", image_url: `data:image/png;base64,${base64}` } };
+    const output = {
+      type: "computer_call_output",
+      call_id: "c1",
+      output: { type: "computer_screenshot", image_url: `data:image/png;base64,${base64}` },
+    };
     expect(countWordPieces(base64)).toBeGreaterThan(12_000);
     expect(messageWordPieces(output, estimateTokens([output]))).toBeLessThanOrEqual(estimateTokens([output]));
   });
@@ -66,10 +90,20 @@ describe("word pieces", () => {
 describe("usage-anchored counting of dense text", () => {
   const system = { role: "system", content: "You are a coding agent." };
   const prose = Array.from({ length: 6 }, (_, i) => [
-    { role: "user", content: `Please look at part ${i} of the project and tell me what it does. ${"It is a plain description. ".repeat(20)}` },
-    { role: "assistant", content: `Part ${i} reads its input and writes a report. ${"Nothing unusual here. ".repeat(20)}` },
+    {
+      role: "user",
+      content: `Please look at part ${i} of the project and tell me what it does. ${"It is a plain description. ".repeat(20)}`,
+    },
+    {
+      role: "assistant",
+      content: `Part ${i} reads its input and writes a report. ${"Nothing unusual here. ".repeat(20)}`,
+    },
   ]).flat();
-  const call = { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "read_file", arguments: '{"path":"src/x.c"}' } }] };
+  const call = {
+    role: "assistant",
+    content: null,
+    tool_calls: [{ id: "call_1", type: "function", function: { name: "read_file", arguments: '{"path":"src/x.c"}' } }],
+  };
   const output = { role: "tool", tool_call_id: "call_1", content: numberedCode(300) };
   const sent = [system, ...prose, { role: "user", content: "Now read src/x.c." }];
   const messages = [...sent, call, output];
@@ -99,7 +133,11 @@ describe("usage-anchored counting of dense text", () => {
     const truth = billedList(messages);
     const maxTokens = Math.floor(truth * 0.97);
     const usage = { inputTokens: billedList(sent), messageCount: sent.length };
-    const plain = compactor({ maxTokens, keepTail: Math.floor(maxTokens / 2), summarize: () => "earlier: the user asked about the parts." });
+    const plain = compactor({
+      maxTokens,
+      keepTail: Math.floor(maxTokens / 2),
+      summarize: () => "earlier: the user asked about the parts.",
+    });
     expect(await plain({ messages })).toBeNull();
     const result = await plain({ messages, usage });
     expect(result).not.toBeNull();
@@ -112,7 +150,7 @@ describe("the replay of the shipped transcripts, usage from o200k", () => {
   // last request's o200k count reported as usage. The fit targets: at most 1% of requests
   // over the window for counter reasons, and none by more than 10%.
   const isRequest = (message: Chat) => message.role === "user";
-  const smallestSummary = o200k("[Summary of earlier conversation]\n" + "a few words ".repeat(5)) + 4;
+  const smallestSummary = o200k(`[Summary of earlier conversation]\n${"a few words ".repeat(5)}`) + 4;
 
   it.each([0.4, 0.25])("at a window of %s of each transcript", async (share) => {
     let requests = 0;

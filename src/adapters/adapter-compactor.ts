@@ -1,5 +1,9 @@
 import type { AnyMessage } from "../ground/types.js";
-import { statefulCompactor, type StatefulCompactor, type StatefulCompactorOptions } from "../state/stateful-compactor.js";
+import {
+  statefulCompactor,
+  type StatefulCompactor,
+  type StatefulCompactorOptions,
+} from "../state/stateful-compactor.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { withDefaults } from "../ground/option-defaults.js";
 
@@ -20,14 +24,18 @@ export function adapterCompactor<M extends AnyMessage, Args>(
 ): { compact: StatefulCompactor<M>; idOf: (args: Args) => { conversationId?: string } } {
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     // A ready hook is no longer taken: the adapter's compaction must live in a store, per conversation.
-    const hint = typeof options === "function" ? " (a ready hook is not taken: pass the options the hook was made with)" : "";
+    const hint =
+      typeof options === "function" ? " (a ready hook is not taken: pass the options the hook was made with)" : "";
     throw new TypeError(`${expectedMessage("options", "statefulCompactor options", options)}${hint}`);
   }
   const { conversationId, ...rest } = options;
   if (conversationId !== undefined && typeof conversationId !== "string" && typeof conversationId !== "function") {
     throw new TypeError(expectedMessage("conversationId", "a string or a function", conversationId));
   }
-  const compact = statefulCompactor<M>({ ...withDefaults(defaults, rest), ...(typeof conversationId === "string" ? { conversationId } : {}) });
+  const compact = statefulCompactor<M>({
+    ...withDefaults(defaults, rest),
+    ...(typeof conversationId === "string" ? { conversationId } : {}),
+  });
   const idOf = (args: Args): { conversationId?: string } => {
     if (typeof conversationId !== "function") return {};
     const id = conversationId(args);

@@ -17,8 +17,16 @@ interface CallParams {
  */
 export interface OverflowRecoveryMiddleware {
   readonly specificationVersion: "v3";
-  wrapGenerate: <R, P extends CallParams>(options: { doGenerate: () => PromiseLike<R>; params: P; model: { doGenerate: (params: P) => PromiseLike<R> } }) => Promise<R>;
-  wrapStream: <R, P extends CallParams>(options: { doStream: () => PromiseLike<R>; params: P; model: { doStream: (params: P) => PromiseLike<R> } }) => Promise<R>;
+  wrapGenerate: <R, P extends CallParams>(options: {
+    doGenerate: () => PromiseLike<R>;
+    params: P;
+    model: { doGenerate: (params: P) => PromiseLike<R> };
+  }) => Promise<R>;
+  wrapStream: <R, P extends CallParams>(options: {
+    doStream: () => PromiseLike<R>;
+    params: P;
+    model: { doStream: (params: P) => PromiseLike<R> };
+  }) => Promise<R>;
 }
 
 /**
@@ -37,10 +45,17 @@ export interface OverflowRecoveryMiddleware {
  * const model = wrapLanguageModel({ model: openai("gpt-4.1"), middleware: overflowRecovery({ summarize }) });
  * ```
  */
-export function overflowRecovery<M extends AnyMessage = AnyMessage>(options: OverflowRecoveryOptions<M>): OverflowRecoveryMiddleware {
+export function overflowRecovery<M extends AnyMessage = AnyMessage>(
+  options: OverflowRecoveryOptions<M>,
+): OverflowRecoveryMiddleware {
   const { share, rest } = checkedRecovery(options);
   const retried = async <P extends CallParams>(params: P): Promise<P> => {
-    const prompt = await compactForRetry(params.prompt as M[], share, withDefaults({ summary: { role: "user" } }, rest), params.abortSignal ? { signal: params.abortSignal } : {});
+    const prompt = await compactForRetry(
+      params.prompt as M[],
+      share,
+      withDefaults({ summary: { role: "user" } }, rest),
+      params.abortSignal ? { signal: params.abortSignal } : {},
+    );
     return { ...params, prompt: prompt.map(asPromptMessage) };
   };
   return {

@@ -42,7 +42,10 @@ const inputSchema: RecallInputSchema = stringFieldSchema("query", recallToolDefi
  * await generateText({ model, messages, prepareStep, tools: { recall_context: recallTool(prepareStep, { conversationId: chatId }) } });
  * ```
  */
-export function recallTool(compact: Recalling, options: RecallToolOptions<RecallToolCallOptions> = {}): RecallContextTool {
+export function recallTool(
+  compact: Recalling,
+  options: RecallToolOptions<RecallToolCallOptions> = {},
+): RecallContextTool {
   const answer = recallAnswerer<RecallToolCallOptions>(compact, options);
   return {
     description: recallToolDefinition.description,

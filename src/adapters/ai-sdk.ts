@@ -9,7 +9,10 @@ export interface PrepareStepOptions<M extends AnyMessage> {
   messages: M[];
   stepNumber?: number;
   /** The steps run so far: each one's `usage` (a `LanguageModelUsage`) and `response.messages` (cumulative in 6.x, the step's own in 7). */
-  steps?: readonly { usage?: { inputTokens?: number | undefined; inputTokenDetails?: object | undefined }; response?: { messages?: readonly unknown[]; body?: unknown } }[];
+  steps?: readonly {
+    usage?: { inputTokens?: number | undefined; inputTokenDetails?: object | undefined };
+    response?: { messages?: readonly unknown[]; body?: unknown };
+  }[];
   /** The call's own messages: passed by AI SDK 7, never by 6.x. */
   initialMessages?: readonly unknown[];
 }
@@ -26,7 +29,11 @@ export interface PrepareStepOptions<M extends AnyMessage> {
  *   (`messagesForNextStep = [...stepMessages, ...stepResponseMessages]`); it alone passes
  *   `initialMessages`, and the last step added exactly its own `response.messages`.
  */
-function usageOfLastStep<M extends AnyMessage>({ steps, messages, initialMessages }: PrepareStepOptions<M>): UsageReport | undefined {
+function usageOfLastStep<M extends AnyMessage>({
+  steps,
+  messages,
+  initialMessages,
+}: PrepareStepOptions<M>): UsageReport | undefined {
   const last = steps?.[steps.length - 1];
   const usage = last?.usage;
   const through = last?.response?.messages?.length;
@@ -51,7 +58,9 @@ function responseOfLastStep<M extends AnyMessage>({ steps }: PrepareStepOptions<
   return typeof body === "object" && body !== null ? { response: body } : {};
 }
 
-export type CompactingPrepareStep = <M extends AnyMessage>(options: PrepareStepOptions<M>) => Promise<{ messages?: M[] }>;
+export type CompactingPrepareStep = <M extends AnyMessage>(
+  options: PrepareStepOptions<M>,
+) => Promise<{ messages?: M[] }>;
 
 /** Options of `toPrepareStep`: those of `statefulCompactor`; `conversationId` may read `prepareStep`'s arguments. */
 export type PrepareStepCompactionOptions<M extends AnyMessage = AnyMessage> = AdapterOptions<M, PrepareStepOptions<M>>;
@@ -91,10 +100,18 @@ export function toPrepareStep<M extends AnyMessage = AnyMessage>(
   const { compact, idOf } = adapterCompactor<M, PrepareStepOptions<M>>(options, { summary: { role: "user" } });
   const prepareStep = (async (args: PrepareStepOptions<M>) => {
     const usage = usageOfLastStep(args);
-    const compacted = await compact(args.messages, { ...idOf(args), ...(usage ? { usage } : {}), ...responseOfLastStep(args) });
+    const compacted = await compact(args.messages, {
+      ...idOf(args),
+      ...(usage ? { usage } : {}),
+      ...responseOfLastStep(args),
+    });
     return compacted === null ? {} : { messages: compacted.messages };
   }) as CompactingPrepareStep;
-  return Object.assign(prepareStep, { recall: compact.recall, recallToolName: compact.recallToolName, [HOOK_SETTINGS]: (compact as unknown as Record<symbol, unknown>)[HOOK_SETTINGS] });
+  return Object.assign(prepareStep, {
+    recall: compact.recall,
+    recallToolName: compact.recallToolName,
+    [HOOK_SETTINGS]: (compact as unknown as Record<symbol, unknown>)[HOOK_SETTINGS],
+  });
 }
 
 export { recallTool } from "./ai-sdk-recall-tool.js";

@@ -14,7 +14,10 @@ export type Requesting = object;
 export function compactAnswerer(compact: unknown): (input: unknown) => string {
   const settings = settingsOf(compact);
   // A tool whose calls the compactor does not read would answer every call with nothing done.
-  if (settings.compactTool === undefined) throw new TypeError("Expected the compactor to read the tool's calls: build it with `compactTool: readCompactContext()` (from context-compactor/tools)");
+  if (settings.compactTool === undefined)
+    throw new TypeError(
+      "Expected the compactor to read the tool's calls: build it with `compactTool: readCompactContext()` (from context-compactor/tools)",
+    );
   return (input) => {
     const keep = (input as { keep?: unknown } | null)?.keep;
     return answerRequest(settings, typeof keep === "string" ? keep : "", {}).message;

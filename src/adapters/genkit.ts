@@ -11,10 +11,16 @@ export interface GenkitModelRequest<M extends AnyMessage = AnyMessage> {
 }
 
 /** A Genkit model middleware, as `generate({ use: [...] })` and `defineModel({ use: [...] })` take it. */
-export type CompactingModelMiddleware = <Request extends GenkitModelRequest, Response>(request: Request, next: (request?: Request) => Promise<Response>) => Promise<Response>;
+export type CompactingModelMiddleware = <Request extends GenkitModelRequest, Response>(
+  request: Request,
+  next: (request?: Request) => Promise<Response>,
+) => Promise<Response>;
 
 /** Options of `toModelMiddleware`: those of `statefulCompactor`; `conversationId` may read the request. */
-export type ModelMiddlewareCompactionOptions<M extends AnyMessage = AnyMessage> = AdapterOptions<M, GenkitModelRequest<M>>;
+export type ModelMiddlewareCompactionOptions<M extends AnyMessage = AnyMessage> = AdapterOptions<
+  M,
+  GenkitModelRequest<M>
+>;
 
 /**
  * Makes a Genkit model middleware that compacts the messages of every model call, for
@@ -43,7 +49,9 @@ export type ModelMiddlewareCompactionOptions<M extends AnyMessage = AnyMessage> 
  * const response = await ai.generate({ model, system, messages, prompt, tools, use: [toModelMiddleware({ maxTokens: 100_000, summarize })] });
  * ```
  */
-export function toModelMiddleware<M extends AnyMessage = AnyMessage>(options: ModelMiddlewareCompactionOptions<M>): CompactingModelMiddleware {
+export function toModelMiddleware<M extends AnyMessage = AnyMessage>(
+  options: ModelMiddlewareCompactionOptions<M>,
+): CompactingModelMiddleware {
   const { compact, idOf } = adapterCompactor<M, GenkitModelRequest<M>>(options, { summary: { role: "user" } });
   const responses = boundedMap<object>(MAX_KEPT_RESPONSES);
   return (async (request: GenkitModelRequest<M>, next: (request?: GenkitModelRequest<M>) => Promise<unknown>) => {

@@ -22,7 +22,14 @@ import { compactAnswerer, type Requesting } from "./compact-answer.js";
 // The return type is written out, as `recallTool`'s is (test/types.test-d.ts checks it).
 export function compactTool(
   compact: Requesting,
-): DynamicStructuredTool<typeof compactToolDefinition.inputSchema, unknown, unknown, string, unknown, typeof compactToolDefinition.name> {
+): DynamicStructuredTool<
+  typeof compactToolDefinition.inputSchema,
+  unknown,
+  unknown,
+  string,
+  unknown,
+  typeof compactToolDefinition.name
+> {
   const answer = compactAnswerer(compact);
   return tool(async (input: unknown) => answer(input), {
     name: compactToolDefinition.name,

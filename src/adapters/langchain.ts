@@ -76,7 +76,9 @@ export function toAgentMiddleware(
   options: AgentMiddlewareCompactionOptions,
 ): AgentMiddleware<undefined, undefined, unknown, readonly (ClientTool | ServerTool)[], readonly []> {
   // The agent's state carries the provider's response: its verdicts are read, as the stateful adapters read them.
-  const hook = compactor<BaseMessage>(withDefaults({ summary: { role: "user" }, verdicts: readProviderVerdicts() }, options));
+  const hook = compactor<BaseMessage>(
+    withDefaults({ summary: { role: "user" }, verdicts: readProviderVerdicts() }, options),
+  );
   const read = new WeakSet<object>();
   const middleware = createMiddleware({
     name: "ContextCompactorMiddleware",
@@ -86,11 +88,18 @@ export function toAgentMiddleware(
       const result = await hook({ messages: state.messages, ...lastResponse(state.messages, read) });
       if (result === null) return undefined;
       const input = new Set(state.messages);
-      return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...result.messages.map((message) => asLangChainMessage(message, input))] };
+      return {
+        messages: [
+          new RemoveMessage({ id: REMOVE_ALL_MESSAGES }),
+          ...result.messages.map((message) => asLangChainMessage(message, input)),
+        ],
+      };
     },
   });
   // Its checked options, for `answerCompactContext` and `compactTool` (what a `compact_context` call returns).
-  return Object.defineProperty(middleware, HOOK_SETTINGS, { value: (hook as unknown as Record<symbol, unknown>)[HOOK_SETTINGS] });
+  return Object.defineProperty(middleware, HOOK_SETTINGS, {
+    value: (hook as unknown as Record<symbol, unknown>)[HOOK_SETTINGS],
+  });
 }
 
 export { recallTool } from "./langchain-recall-tool.js";

@@ -91,16 +91,33 @@ function threadIdOf(context: RequestContextLike | undefined): string | undefined
  * const agent = new Agent({ id: "researcher", name: "researcher", instructions, model, tools, inputProcessors: [compaction], errorProcessors: [compaction] });
  * ```
  */
-export function toInputProcessor<M extends AnyMessage = AnyMessage>(options: InputProcessorCompactionOptions<M>): CompactingInputProcessor {
-  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
+export function toInputProcessor<M extends AnyMessage = AnyMessage>(
+  options: InputProcessorCompactionOptions<M>,
+): CompactingInputProcessor {
+  if (typeof options !== "object" || options === null)
+    throw new TypeError(expectedMessage("options", "an object", options));
   const { retryShare, ...compactorOptions } = options;
   const { conversationId } = compactorOptions;
   const { compact, idOf } = adapterCompactor<M, LLMRequestArgs>(
-    { ...compactorOptions, conversationId: conversationId ?? ((args: LLMRequestArgs) => threadIdOf(args.requestContext)) },
+    {
+      ...compactorOptions,
+      conversationId: conversationId ?? ((args: LLMRequestArgs) => threadIdOf(args.requestContext)),
+    },
     { summary: { role: "user" } },
   );
   // The retry compacts with the same options, less the store's, the archive's and the budget's.
-  const { store: _store, conversationId: _id, storeTimeoutMs: _timeout, maxBranches: _branches, archive: _archive, maxTokens: _max, keepTail: _tail, summary: { maxTokens: _summary, ...summary } = {}, events: { onStoreError: _onStoreError, ...events } = {}, ...rest } = compactorOptions;
+  const {
+    store: _store,
+    conversationId: _id,
+    storeTimeoutMs: _timeout,
+    maxBranches: _branches,
+    archive: _archive,
+    maxTokens: _max,
+    keepTail: _tail,
+    summary: { maxTokens: _summary, ...summary } = {},
+    events: { onStoreError: _onStoreError, ...events } = {},
+    ...rest
+  } = compactorOptions;
   const retryOptions = { ...rest, summary, events };
   const { share } = checkedRecovery({ ...retryOptions, ...(retryShare === undefined ? {} : { retryShare }) });
   return {
@@ -112,7 +129,12 @@ export function toInputProcessor<M extends AnyMessage = AnyMessage>(options: Inp
       let prompt: M[] | null;
       if (args.state[RETRY_AFTER_OVERFLOW] === true) {
         delete args.state[RETRY_AFTER_OVERFLOW];
-        prompt = await compactForRetry(messages, share, withDefaults({ summary: { role: "user" } }, retryOptions), signal);
+        prompt = await compactForRetry(
+          messages,
+          share,
+          withDefaults({ summary: { role: "user" } }, retryOptions),
+          signal,
+        );
       } else {
         // The provider's own response to the last step, when the step kept its body (the AI SDK's
         // `StepResult.response.body`, "available only for providers that use HTTP requests").

@@ -4,7 +4,11 @@ import { functionTool, type FunctionToolOf } from "./openai-agents-function-tool
 import type { RecallRunContext } from "./openai-agents-recall-tool.js";
 
 /** The compact tool as a function tool of `@openai/agents` (see `FunctionToolOf`). */
-export type CompactFunctionTool = FunctionToolOf<typeof compactToolDefinition.name, CompactToolInputSchema, RecallRunContext>;
+export type CompactFunctionTool = FunctionToolOf<
+  typeof compactToolDefinition.name,
+  CompactToolInputSchema,
+  RecallRunContext
+>;
 
 /**
  * The `compact_context` function tool for the OpenAI Agents SDK (`new Agent({ tools: [compactTool(…)] })`):

@@ -25,14 +25,24 @@ export interface AgentsModel<Request extends { input: unknown }, Response, Event
  * const agent = new Agent({ name, instructions, model: withOverflowRecovery(new OpenAIResponsesModel(new OpenAI(), "gpt-4.1"), { summarize }) });
  * ```
  */
-export function withOverflowRecovery<Request extends { input: unknown; signal?: AbortSignal }, Response, Event, M extends AnyMessage = AnyMessage>(
+export function withOverflowRecovery<
+  Request extends { input: unknown; signal?: AbortSignal },
+  Response,
+  Event,
+  M extends AnyMessage = AnyMessage,
+>(
   model: AgentsModel<Request, Response, Event>,
   options: OverflowRecoveryOptions<M>,
 ): AgentsModel<Request, Response, Event> {
   const { share, rest } = checkedRecovery(options);
   const retried = async (request: Request): Promise<Request> => {
     if (!Array.isArray(request.input)) return request;
-    const input = await compactForRetry(request.input as M[], share, rest, request.signal ? { signal: request.signal } : {});
+    const input = await compactForRetry(
+      request.input as M[],
+      share,
+      rest,
+      request.signal ? { signal: request.signal } : {},
+    );
     return { ...request, input };
   };
   return {

@@ -27,8 +27,14 @@ export type RecallFunctionTool = FunctionToolOf<string, RecallToolInputSchema, R
  * const agent = new Agent({ name: "support", instructions, tools: [recallTool(callModelInputFilter, { conversationId: ({ context }) => (context as { chatId: string }).chatId })] });
  * ```
  */
-export function recallTool(compact: Recalling, options: RecallToolOptions<{ context?: unknown }> = {}): RecallFunctionTool {
+export function recallTool(
+  compact: Recalling,
+  options: RecallToolOptions<{ context?: unknown }> = {},
+): RecallFunctionTool {
   const answer = recallAnswerer<{ context?: unknown }>(compact, options);
   // Registered under the name the compactor's summaries give the model.
-  return functionTool({ ...recallToolDefinition, name: recallToolNameOf(compact, options) }, (input, runContext: RecallRunContext, signal) => answer(input, { context: runContext?.context }, signal));
+  return functionTool(
+    { ...recallToolDefinition, name: recallToolNameOf(compact, options) },
+    (input, runContext: RecallRunContext, signal) => answer(input, { context: runContext?.context }, signal),
+  );
 }

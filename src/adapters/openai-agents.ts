@@ -13,12 +13,15 @@ export interface CallModelInputFilterArgs<M extends AnyMessage> {
 }
 
 /** A `callModelInputFilter`. The compactor never mutates input, so it preserves item identities. */
-export type CompactingInputFilter = (<M extends AnyMessage, D extends { input: M[]; instructions?: string }>(
-  args: { modelData: D },
-) => Promise<D>) & { preserveInputIdentity: boolean };
+export type CompactingInputFilter = (<M extends AnyMessage, D extends { input: M[]; instructions?: string }>(args: {
+  modelData: D;
+}) => Promise<D>) & { preserveInputIdentity: boolean };
 
 /** Options of `toCallModelInputFilter`: those of `statefulCompactor`; `conversationId` may read the filter's arguments. */
-export type InputFilterCompactionOptions<M extends AnyMessage = AnyMessage> = AdapterOptions<M, CallModelInputFilterArgs<M>>;
+export type InputFilterCompactionOptions<M extends AnyMessage = AnyMessage> = AdapterOptions<
+  M,
+  CallModelInputFilterArgs<M>
+>;
 
 /**
  * Makes a `callModelInputFilter` for `@openai/agents` `run(agent, input, { callModelInputFilter })`
@@ -48,7 +51,12 @@ export function toCallModelInputFilter<M extends AnyMessage = AnyMessage>(
     const compacted = await compact(args.modelData.input, idOf(args));
     return compacted === null ? args.modelData : { ...args.modelData, input: compacted.messages };
   };
-  return Object.assign(filter, { preserveInputIdentity: true, recall: compact.recall, recallToolName: compact.recallToolName, [HOOK_SETTINGS]: (compact as unknown as Record<symbol, unknown>)[HOOK_SETTINGS] }) as unknown as CompactingInputFilter & Recalling & Requesting;
+  return Object.assign(filter, {
+    preserveInputIdentity: true,
+    recall: compact.recall,
+    recallToolName: compact.recallToolName,
+    [HOOK_SETTINGS]: (compact as unknown as Record<symbol, unknown>)[HOOK_SETTINGS],
+  }) as unknown as CompactingInputFilter & Recalling & Requesting;
 }
 
 export { recallTool } from "./openai-agents-recall-tool.js";

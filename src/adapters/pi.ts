@@ -4,10 +4,16 @@ import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
 import { extractiveSummary } from "../summary-kit/extractive-summary.js";
 
 /** pi's `transformContext`: the messages to send for this call; the agent's own history is not changed. */
-export type CompactingTransformContext<M extends AnyMessage = AnyMessage> = (messages: M[], signal?: AbortSignal) => Promise<M[]>;
+export type CompactingTransformContext<M extends AnyMessage = AnyMessage> = (
+  messages: M[],
+  signal?: AbortSignal,
+) => Promise<M[]>;
 
 /** Options of `toTransformContext`: those of `statefulCompactor`; `conversationId` may read the messages. */
-export type TransformContextCompactionOptions<M extends AnyMessage = AnyMessage> = AdapterOptions<M, { messages: readonly M[] }>;
+export type TransformContextCompactionOptions<M extends AnyMessage = AnyMessage> = AdapterOptions<
+  M,
+  { messages: readonly M[] }
+>;
 
 /**
  * Makes a pi (`@earendil-works/pi-agent-core`, or `@mariozechner/pi-agent-core` up to 0.73)
@@ -40,11 +46,21 @@ export type TransformContextCompactionOptions<M extends AnyMessage = AnyMessage>
  * });
  * ```
  */
-export function toTransformContext<M extends AnyMessage = AnyMessage>(options: TransformContextCompactionOptions<M>): CompactingTransformContext<M> {
-  const { compact, idOf } = adapterCompactor<M, { messages: readonly M[] }>(options, { summary: { role: "user" }, onError: "fallback", fallback: extractiveSummary });
+export function toTransformContext<M extends AnyMessage = AnyMessage>(
+  options: TransformContextCompactionOptions<M>,
+): CompactingTransformContext<M> {
+  const { compact, idOf } = adapterCompactor<M, { messages: readonly M[] }>(options, {
+    summary: { role: "user" },
+    onError: "fallback",
+    fallback: extractiveSummary,
+  });
   return async (messages, signal) => {
     const usage = piReportedUsage(messages);
-    const compacted = await compact(messages, { ...idOf({ messages }), ...(signal ? { signal } : {}), ...(usage ? { usage } : {}) });
+    const compacted = await compact(messages, {
+      ...idOf({ messages }),
+      ...(signal ? { signal } : {}),
+      ...(usage ? { usage } : {}),
+    });
     return compacted ? withPiSystemMessages(messages, compacted.messages) : messages;
   };
 }

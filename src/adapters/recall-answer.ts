@@ -32,24 +32,38 @@ export interface RecallToolOptions<Args> {
 }
 
 /** Validates a recall tool's arguments once, and returns the function that answers one call. */
-export function recallAnswerer<Args>(compact: unknown, options: unknown): (input: unknown, args: Args, signal?: AbortSignal) => Promise<string> {
+export function recallAnswerer<Args>(
+  compact: unknown,
+  options: unknown,
+): (input: unknown, args: Args, signal?: AbortSignal) => Promise<string> {
   recallToolNameOf(compact, options);
   if (typeof (compact as Partial<Recalling> | null)?.recall !== "function") {
-    throw new TypeError(expectedMessage("compact", "a statefulCompactor with `archive: true`, or an adapter made with one", compact));
+    throw new TypeError(
+      expectedMessage("compact", "a statefulCompactor with `archive: true`, or an adapter made with one", compact),
+    );
   }
   optionsObject(options, "options", ["conversationId", "maxTokens", "name"]);
   const { conversationId } = options as RecallToolOptions<Args>;
-  if (conversationId !== undefined && typeof conversationId !== "function" && (typeof conversationId !== "string" || conversationId === "")) {
+  if (
+    conversationId !== undefined &&
+    typeof conversationId !== "function" &&
+    (typeof conversationId !== "string" || conversationId === "")
+  ) {
     throw new TypeError(expectedMessage("conversationId", "a non-empty string or a function", conversationId));
   }
   const maxTokens = optionalInteger((options as RecallToolOptions<Args>).maxTokens, "maxTokens", 1, undefined);
   const source = compact as Recalling;
   return async (input, args, signal) => {
     const query = (input as { query?: unknown } | null)?.query;
-    if (typeof query !== "string" || query.trim() === "") return "Expected `query` to be a non-empty string: an identifier, a phrase, or a range such as \"12-40\".";
+    if (typeof query !== "string" || query.trim() === "")
+      return 'Expected `query` to be a non-empty string: an identifier, a phrase, or a range such as "12-40".';
     // The conversation is the application's; whatever else the model put in its input is ignored.
     const id = typeof conversationId === "function" ? conversationId(args) : conversationId;
-    return source.recall(query, { ...(id === undefined ? {} : { conversationId: id }), ...(maxTokens === undefined ? {} : { maxTokens }), ...(signal === undefined ? {} : { signal }) });
+    return source.recall(query, {
+      ...(id === undefined ? {} : { conversationId: id }),
+      ...(maxTokens === undefined ? {} : { maxTokens }),
+      ...(signal === undefined ? {} : { signal }),
+    });
   };
 }
 

@@ -23,7 +23,8 @@ export function archiveLine(from: number, to: number, toolName: string = recallT
 
 const LINE_OPENING = "\n\n(Messages ";
 /** Either form of `archiveLine`: its range's end, and the tool it names. */
-const LINE_SHAPE = /^\n\n\(Messages (?:\d+-)?(\d+) are archived(?: verbatim: call ([^\n]{1,200}) with an identifier, a phrase or the range "(?:\d+-)?\d+" to read them|: ([^\n]{1,200}) reads them)\.\)$/;
+const LINE_SHAPE =
+  /^\n\n\(Messages (?:\d+-)?(\d+) are archived(?: verbatim: call ([^\n]{1,200}) with an identifier, a phrase or the range "(?:\d+-)?\d+" to read them|: ([^\n]{1,200}) reads them)\.\)$/;
 
 /**
  * A summary's text without the archive line this library ended it with, if it did: what the
@@ -41,5 +42,7 @@ export function withoutArchiveLine(text: string, written: { last: number; toolNa
   const at = text.lastIndexOf(LINE_OPENING);
   if (at < 0) return text;
   const match = LINE_SHAPE.exec(text.slice(at));
-  return match !== null && Number(match[1]) === written.last && (match[2] ?? match[3]) === written.toolName ? text.slice(0, at) : text;
+  return match !== null && Number(match[1]) === written.last && (match[2] ?? match[3]) === written.toolName
+    ? text.slice(0, at)
+    : text;
 }

@@ -34,7 +34,12 @@ export function archivePositions(
   { dialect, formats }: { dialect: Dialect; formats?: MessageFormats },
 ): (index: number) => number {
   const head = headLength(messages, dialect, formats);
-  const slid = state !== undefined ? (state.conversationCovered ?? state.covered) - state.covered : archived === undefined ? 0 : slidFromArchive(messages, head, archived);
+  const slid =
+    state !== undefined
+      ? (state.conversationCovered ?? state.covered) - state.covered
+      : archived === undefined
+        ? 0
+        : slidFromArchive(messages, head, archived);
   return (index) => (index < head ? index : index + slid);
 }
 

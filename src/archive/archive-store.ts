@@ -28,7 +28,11 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
    * (reported). An archive that is unsigned, signed with another key or unreadable is reported and
    * read as empty.
    */
-  async function read(conversationKey: string, signal: AbortSignal | undefined, budget?: StoreBudget): Promise<ArchivedRange[] | undefined> {
+  async function read(
+    conversationKey: string,
+    signal: AbortSignal | undefined,
+    budget?: StoreBudget,
+  ): Promise<ArchivedRange[] | undefined> {
     const key = archiveKeyOf(conversationKey);
     let text: unknown;
     try {
@@ -40,11 +44,15 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
     }
     if (text === null || text === undefined) return [];
     try {
-      if (typeof text !== "string") throw new InvalidStateError(`Expected the stored archive to be a string, got ${typeof text}`);
+      if (typeof text !== "string")
+        throw new InvalidStateError(`Expected the stored archive to be a string, got ${typeof text}`);
       let payload: string | undefined = text;
       if (stateKey !== undefined) {
         payload = await verifiedState(text, await stateKey, { kind: "archive", key });
-        if (payload === undefined) throw new InvalidStateError("Expected the stored archive signed with this `signingKey` for this key and kind of value");
+        if (payload === undefined)
+          throw new InvalidStateError(
+            "Expected the stored archive signed with this `signingKey` for this key and kind of value",
+          );
       }
       return parseArchive(payload);
     } catch (error) {
@@ -61,12 +69,23 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
    * `ArchiveTrimmedError` reported. With `refresh`, an archive that gains nothing is written again
    * all the same, so that it expires no sooner than the state just written beside it.
    */
-  async function append(conversationKey: string, range: ArchivedRange | undefined, { read: readAlready, refresh = false, budget }: { read?: { ranges: ArchivedRange[] | undefined }; refresh?: boolean; budget?: StoreBudget } = {}): Promise<void> {
+  async function append(
+    conversationKey: string,
+    range: ArchivedRange | undefined,
+    {
+      read: readAlready,
+      refresh = false,
+      budget,
+    }: { read?: { ranges: ArchivedRange[] | undefined }; refresh?: boolean; budget?: StoreBudget } = {},
+  ): Promise<void> {
     const key = archiveKeyOf(conversationKey);
     // The result is ready: like the state's write, this one is not given up when the call aborts.
     const current = readAlready === undefined ? await read(conversationKey, undefined, budget) : readAlready.ranges;
     if (current === undefined) return;
-    const { ranges, trim, added } = range === undefined ? { ranges: current, trim: { dropped: [], skipped: [] }, added: false } : appendBounded(current, range, maxBytes);
+    const { ranges, trim, added } =
+      range === undefined
+        ? { ranges: current, trim: { dropped: [], skipped: [] }, added: false }
+        : appendBounded(current, range, maxBytes);
     // Every message is archived already (a payload cut again on this call), or too large to be:
     // nothing to write, unless the archive is to live as long as a state written now.
     if (!added && !(refresh && ranges.length > 0)) {
@@ -82,8 +101,12 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
       return;
     }
     let written = true;
-    await boundedStoreWrite(() => store.set(key, value), "set", storeTimeoutMs, { budget, failed: (error) => ((written = false), report(error, "set", key)) });
-    if (written && (trim.dropped.length > 0 || trim.skipped.length > 0)) report(new ArchiveTrimmedError(trim.dropped, maxBytes, trim.skipped), "set", key);
+    await boundedStoreWrite(() => store.set(key, value), "set", storeTimeoutMs, {
+      budget,
+      failed: (error) => ((written = false), report(error, "set", key)),
+    });
+    if (written && (trim.dropped.length > 0 || trim.skipped.length > 0))
+      report(new ArchiveTrimmedError(trim.dropped, maxBytes, trim.skipped), "set", key);
   }
 
   return { read, append };

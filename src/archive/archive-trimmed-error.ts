@@ -26,8 +26,16 @@ export class ArchiveTrimmedError extends Error {
    */
   constructor(dropped: readonly number[], maxBytes: number, skipped: readonly number[] = []) {
     const said = [
-      ...(dropped.length === 0 ? [] : [`${dropped.length} of its oldest messages were dropped (positions ${dropped[0]}–${dropped[dropped.length - 1]})`]),
-      ...(skipped.length === 0 ? [] : [`${skipped.length} larger than \`archive.maxBytes\` by itself ${skipped.length === 1 ? "was" : "were"} not archived (position${skipped.length === 1 ? "" : "s"} ${skipped.join(", ")})`]),
+      ...(dropped.length === 0
+        ? []
+        : [
+            `${dropped.length} of its oldest messages were dropped (positions ${dropped[0]}–${dropped[dropped.length - 1]})`,
+          ]),
+      ...(skipped.length === 0
+        ? []
+        : [
+            `${skipped.length} larger than \`archive.maxBytes\` by itself ${skipped.length === 1 ? "was" : "were"} not archived (position${skipped.length === 1 ? "" : "s"} ${skipped.join(", ")})`,
+          ]),
     ];
     super(`The archive reached \`archive.maxBytes\` (${maxBytes} bytes): ${said.join("; ")}`);
     this.dropped = dropped;

@@ -34,15 +34,31 @@ const isIndex = (value: unknown): value is number => typeof value === "number" &
 /** Reads a stored archive's payload; throws a `TypeError` saying what is wrong with it. */
 export function parseArchive(text: string): ArchivedRange[] {
   const value = JSON.parse(text) as { version?: unknown; ranges?: unknown } | null;
-  if (typeof value !== "object" || value === null) throw new TypeError("Expected the stored archive to be a JSON object");
-  if (value.version !== ARCHIVE_VERSION) throw new TypeError(`Expected a stored archive of version ${ARCHIVE_VERSION}, got ${String(value.version)}`);
+  if (typeof value !== "object" || value === null)
+    throw new TypeError("Expected the stored archive to be a JSON object");
+  if (value.version !== ARCHIVE_VERSION)
+    throw new TypeError(`Expected a stored archive of version ${ARCHIVE_VERSION}, got ${String(value.version)}`);
   if (!Array.isArray(value.ranges)) throw new TypeError("Expected the stored archive's `ranges` to be a list");
   return value.ranges.map((range: Partial<ArchivedRange> | null) => {
     const messages = range?.messages;
     const valid =
-      typeof range === "object" && range !== null && isIndex(range.from) && isIndex(range.to) && Array.isArray(messages) &&
-      messages.every((entry) => typeof entry === "object" && entry !== null && isIndex(entry.index) && typeof entry.message === "object" && entry.message !== null);
-    if (!valid) throw new TypeError("Expected each range of the stored archive to hold `from`, `to` and its `messages` with their positions");
+      typeof range === "object" &&
+      range !== null &&
+      isIndex(range.from) &&
+      isIndex(range.to) &&
+      Array.isArray(messages) &&
+      messages.every(
+        (entry) =>
+          typeof entry === "object" &&
+          entry !== null &&
+          isIndex(entry.index) &&
+          typeof entry.message === "object" &&
+          entry.message !== null,
+      );
+    if (!valid)
+      throw new TypeError(
+        "Expected each range of the stored archive to hold `from`, `to` and its `messages` with their positions",
+      );
     return range as ArchivedRange;
   });
 }
@@ -56,7 +72,9 @@ export function serializeArchive(ranges: readonly ArchivedRange[]): string {
 export function rangeOf(messages: readonly ArchivedMessage[]): ArchivedRange | undefined {
   const first = messages[0];
   const last = messages[messages.length - 1];
-  return first === undefined || last === undefined ? undefined : { from: first.index, to: last.index, messages: messages.slice() };
+  return first === undefined || last === undefined
+    ? undefined
+    : { from: first.index, to: last.index, messages: messages.slice() };
 }
 
 /** Room a signature takes in the stored value (`,"signature":"<64 hex>"`). */
@@ -69,10 +87,15 @@ const SIGNATURE_BYTES = 80;
  * every other message. Each message is serialized a few times, so appending is linear in the
  * archive's size.
  */
-export function appendBounded(ranges: readonly ArchivedRange[], next: ArchivedRange, maxBytes: number): { ranges: ArchivedRange[]; trim: ArchiveTrim; added: boolean } {
+export function appendBounded(
+  ranges: readonly ArchivedRange[],
+  next: ArchivedRange,
+  maxBytes: number,
+): { ranges: ArchivedRange[]; trim: ArchiveTrim; added: boolean } {
   // The frame of the payload, each range's frame (measured with `from` as large as it can become
   // once its oldest messages are dropped), and the signature's room.
-  const rangeFrame = (range: Pick<ArchivedRange, "to">) => utf8ByteLength(JSON.stringify({ from: range.to, to: range.to, messages: [] })) + 1;
+  const rangeFrame = (range: Pick<ArchivedRange, "to">) =>
+    utf8ByteLength(JSON.stringify({ from: range.to, to: range.to, messages: [] })) + 1;
   const frame = utf8ByteLength(serializeArchive([])) + SIGNATURE_BYTES;
   // A message archived already (its state was lost, and the conversation summarized again from
   // the start) is not archived twice.
@@ -90,7 +113,8 @@ export function appendBounded(ranges: readonly ArchivedRange[], next: ArchivedRa
   const all = fresh === undefined ? [...ranges] : [...ranges, fresh];
   const sizes = all.map((range) => range.messages.map((entry) => utf8ByteLength(JSON.stringify(entry)) + 1));
   let total = frame;
-  for (const [at, range] of all.entries()) total += rangeFrame(range) + (sizes[at] as number[]).reduce((sum, size) => sum + size, 0);
+  for (const [at, range] of all.entries())
+    total += rangeFrame(range) + (sizes[at] as number[]).reduce((sum, size) => sum + size, 0);
   const dropped: number[] = [];
   let rangeAt = 0;
   let messageAt = 0;

@@ -27,12 +27,22 @@ export interface DroppedMessagesContext {
  * @example
  * const removed = droppedMessages({ messages, base, sent: result.messages, inputIndex: (index) => index, positionOf: (index) => index });
  */
-export function droppedMessages({ messages, base, sent, inputIndex, positionOf }: DroppedMessagesContext): ArchivedMessage[] {
+export function droppedMessages({
+  messages,
+  base,
+  sent,
+  inputIndex,
+  positionOf,
+}: DroppedMessagesContext): ArchivedMessage[] {
   const shown = new Set<object>(sent);
   const dropped: ArchivedMessage[] = [];
   for (let index = 0; index < base.length; index++) {
     const at = inputIndex(index);
-    if (at >= 0 && !shown.has(base[index] as object)) dropped.push({ index: positionOf(at), message: providerPayload(messages[at] as object) ?? (messages[at] as object) });
+    if (at >= 0 && !shown.has(base[index] as object))
+      dropped.push({
+        index: positionOf(at),
+        message: providerPayload(messages[at] as object) ?? (messages[at] as object),
+      });
   }
   return dropped;
 }

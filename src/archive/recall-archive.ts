@@ -41,8 +41,19 @@ interface Candidate {
  * the library's. Nothing is cut here: a recall shows an excerpt around the match instead.
  */
 function renderedTexts(entries: readonly ArchivedMessage[]): Map<ArchivedMessage, string> {
-  const rendered = renderEach(entries.map((entry) => entry.message), { maxResultChars: Number.MAX_SAFE_INTEGER }, false);
-  return new Map(entries.map((entry, at) => [entry, redactSecrets(rendered[at] ?? "").replace(spaces, " ").trim()]));
+  const rendered = renderEach(
+    entries.map((entry) => entry.message),
+    { maxResultChars: Number.MAX_SAFE_INTEGER },
+    false,
+  );
+  return new Map(
+    entries.map((entry, at) => [
+      entry,
+      redactSecrets(rendered[at] ?? "")
+        .replace(spaces, " ")
+        .trim(),
+    ]),
+  );
 }
 
 /** The messages in `from`–`to`, or those that hold the phrase (else every word of it), newest first. */
@@ -87,7 +98,10 @@ function candidates(entries: readonly ArchivedMessage[], query: string, work: Re
     return tiers.flat();
   };
   // The phrase whole (as written first): one pass over each message.
-  const exact = holding((lower) => ((work.steps += lower.length + phrase.length), bestOccurrence(lower, phrase)), written);
+  const exact = holding(
+    (lower) => ((work.steps += lower.length + phrase.length), bestOccurrence(lower, phrase)),
+    written,
+  );
   if (exact.length > 0) return exact;
   // A number asked for without its grouping (`1286`) is found as written (`$1,286`, `1 286`).
   if (/^\d{4,32}$/.test(phrase)) return grouped(rendered, phrase);
@@ -149,15 +163,22 @@ function excerpt(text: string, at: number, tokens: number): string | undefined {
  */
 export type RecallWork = SearchWork;
 
-export function recallFromArchive(ranges: readonly ArchivedRange[], query: string, maxTokens: number, work: RecallWork = { steps: 0 }): string {
-  if (query.length > MAX_RECALL_QUERY_CHARS) return `The query is ${query.length} characters long; a recall reads at most ${MAX_RECALL_QUERY_CHARS}: ask for an identifier, a phrase or a range such as "12-40".`;
+export function recallFromArchive(
+  ranges: readonly ArchivedRange[],
+  query: string,
+  maxTokens: number,
+  work: RecallWork = { steps: 0 },
+): string {
+  if (query.length > MAX_RECALL_QUERY_CHARS)
+    return `The query is ${query.length} characters long; a recall reads at most ${MAX_RECALL_QUERY_CHARS}: ask for an identifier, a phrase or a range such as "12-40".`;
   const entries = ranges.flatMap((range) => range.messages);
   const shownQuery = headOf(escapeFences(redactSecrets(query).replace(spaces, " ").trim()), 200);
   if (entries.length === 0) return "Nothing of this conversation is archived.";
   const found = candidates(entries, query, work);
   if (found.length === 0) return `No archived message holds "${shownQuery}".`;
   const blocks: string[] = [];
-  const frame = (shown: number) => `Archived messages for "${shownQuery}", newest first (${shown} of ${found.length}):\n<transcript>\n\n</transcript>`;
+  const frame = (shown: number) =>
+    `Archived messages for "${shownQuery}", newest first (${shown} of ${found.length}):\n<transcript>\n\n</transcript>`;
   let left = maxTokens - tokensOf(frame(found.length));
   for (const { entry, text, at } of found) {
     const label = `[message ${entry.index}]\n`;

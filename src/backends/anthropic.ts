@@ -19,7 +19,10 @@ export const ANTHROPIC_COMPACTION_BETA = "compact-2026-09-04";
 export interface AnthropicCompactionClient {
   beta: {
     messages: {
-      create(body: AnthropicCompactionRequest, options?: { signal?: AbortSignal }): PromiseLike<{ role?: unknown; content?: readonly object[] | null; stop_reason?: unknown }>;
+      create(
+        body: AnthropicCompactionRequest,
+        options?: { signal?: AbortSignal },
+      ): PromiseLike<{ role?: unknown; content?: readonly object[] | null; stop_reason?: unknown }>;
     };
   };
 }
@@ -91,24 +94,36 @@ export interface AnthropicCompactionOptions {
  * const hook = compactor({ maxTokens: 100_000, summarize: anthropicCompaction(new Anthropic(), { model: "claude-opus-4-7" }), fallback: extractiveSummary });
  * ```
  */
-export function anthropicCompaction<M extends AnyMessage = AnyMessage>(client: AnthropicCompactionClient, options: AnthropicCompactionOptions): Summarize<M> {
+export function anthropicCompaction<M extends AnyMessage = AnyMessage>(
+  client: AnthropicCompactionClient,
+  options: AnthropicCompactionOptions,
+): Summarize<M> {
   if (typeof (client as Partial<AnthropicCompactionClient> | undefined)?.beta?.messages?.create !== "function") {
-    throw new TypeError(`Expected \`client\` to be an Anthropic client with \`beta.messages.create\`, got ${describeValue(client)}`);
+    throw new TypeError(
+      `Expected \`client\` to be an Anthropic client with \`beta.messages.create\`, got ${describeValue(client)}`,
+    );
   }
-  if (typeof options !== "object" || options === null) throw new TypeError(`Expected \`options\` to be an object with \`model\`, got ${describeValue(options)}`);
+  if (typeof options !== "object" || options === null)
+    throw new TypeError(`Expected \`options\` to be an object with \`model\`, got ${describeValue(options)}`);
   rejectUnknownKeys(options, ["model", "maxTokens", "instructions", "betas", "tools"], "");
   const { model, maxTokens = 8192, instructions, betas = [], tools } = options;
-  if (typeof model !== "string" || model === "") throw new TypeError(`Expected \`model\` to be a model name, got ${describeValue(model)}`);
+  if (typeof model !== "string" || model === "")
+    throw new TypeError(`Expected \`model\` to be a model name, got ${describeValue(model)}`);
   integer(maxTokens, "maxTokens", 1);
-  if (instructions !== undefined && typeof instructions !== "string") throw new TypeError(`Expected \`instructions\` to be a string, got ${describeValue(instructions)}`);
-  if (!Array.isArray(betas) || !betas.every((beta) => typeof beta === "string")) throw new TypeError(`Expected \`betas\` to be a list of strings, got ${describeValue(betas)}`);
-  if (tools !== undefined && !Array.isArray(tools)) throw new TypeError(`Expected \`tools\` to be a list of tool definitions, got ${describeValue(tools)}`);
+  if (instructions !== undefined && typeof instructions !== "string")
+    throw new TypeError(`Expected \`instructions\` to be a string, got ${describeValue(instructions)}`);
+  if (!Array.isArray(betas) || !betas.every((beta) => typeof beta === "string"))
+    throw new TypeError(`Expected \`betas\` to be a list of strings, got ${describeValue(betas)}`);
+  if (tools !== undefined && !Array.isArray(tools))
+    throw new TypeError(`Expected \`tools\` to be a list of tool definitions, got ${describeValue(tools)}`);
   const madeBy = { provider: "anthropic", model };
   const summarize = async (older: M[], context: SummaryContext) => {
     // The provider's compaction replaces the whole history: the earlier summary goes in with the older messages.
     const all = ((context.head ?? []) as object[]).concat((context.earlier ?? []) as object[], older as object[]);
     const { system, messages } = anthropicSystemApart(all);
-    const wanted = [instructions, context.instructions].filter((text): text is string => typeof text === "string" && text.trim() !== "").join("\n\n");
+    const wanted = [instructions, context.instructions]
+      .filter((text): text is string => typeof text === "string" && text.trim() !== "")
+      .join("\n\n");
     const body: AnthropicCompactionRequest = {
       model,
       max_tokens: maxTokens,
@@ -122,7 +137,9 @@ export function anthropicCompaction<M extends AnyMessage = AnyMessage>(client: A
     // A block with null content is a failed compaction the server treats as a no-op (SDK BetaCompactionBlock).
     const { content, text } = anthropicCompactionIn(response);
     if (text === undefined) {
-      throw new Error(`the compaction request returned no compaction block with content (stop_reason ${describeValue(response?.stop_reason)})`);
+      throw new Error(
+        `the compaction request returned no compaction block with content (stop_reason ${describeValue(response?.stop_reason)})`,
+      );
     }
     return { messages: [{ role: "assistant", content }], text, madeBy };
   };
@@ -134,4 +151,3 @@ export function anthropicCompaction<M extends AnyMessage = AnyMessage>(client: A
 
 /** The compaction beta first, then the caller's own, each once. */
 const withCompactionBeta = (betas: readonly string[]): string[] => [...new Set([ANTHROPIC_COMPACTION_BETA, ...betas])];
-

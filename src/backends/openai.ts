@@ -15,7 +15,10 @@ export interface ResponsesCompactClient {
     // The SDK's body, as wide as the SDK declares it (`model: … | null`, `input?: string |
     // Array<ResponseInputItem> | null`, `instructions?: string | null` in ResponseCompactParams), so
     // that its method, which takes its own item types, fits.
-    compact(body: { model: string | null; input?: string | readonly object[] | null; instructions?: string | null }, options?: { signal?: AbortSignal }): PromiseLike<{ output?: readonly object[] | null }>;
+    compact(
+      body: { model: string | null; input?: string | readonly object[] | null; instructions?: string | null },
+      options?: { signal?: AbortSignal },
+    ): PromiseLike<{ output?: readonly object[] | null }>;
   };
 }
 
@@ -51,21 +54,35 @@ export interface OpenAICompactionOptions {
  * const hook = compactor({ maxTokens: 100_000, summarize: openaiCompaction(new OpenAI(), { model: "gpt-5.2" }), fallback: extractiveSummary });
  * ```
  */
-export function openaiCompaction<M extends AnyMessage = AnyMessage>(client: ResponsesCompactClient, options: OpenAICompactionOptions): Summarize<M> {
+export function openaiCompaction<M extends AnyMessage = AnyMessage>(
+  client: ResponsesCompactClient,
+  options: OpenAICompactionOptions,
+): Summarize<M> {
   if (typeof (client as Partial<ResponsesCompactClient> | undefined)?.responses?.compact !== "function") {
-    throw new TypeError(`Expected \`client\` to be an OpenAI client with \`responses.compact\`, got ${describeValue(client)}`);
+    throw new TypeError(
+      `Expected \`client\` to be an OpenAI client with \`responses.compact\`, got ${describeValue(client)}`,
+    );
   }
-  if (typeof options !== "object" || options === null) throw new TypeError(`Expected \`options\` to be an object with \`model\`, got ${describeValue(options)}`);
+  if (typeof options !== "object" || options === null)
+    throw new TypeError(`Expected \`options\` to be an object with \`model\`, got ${describeValue(options)}`);
   rejectUnknownKeys(options, ["model", "instructions"], "");
   const { model, instructions } = options;
-  if (typeof model !== "string" || model === "") throw new TypeError(`Expected \`model\` to be a model name, got ${describeValue(model)}`);
-  if (instructions !== undefined && typeof instructions !== "string") throw new TypeError(`Expected \`instructions\` to be a string, got ${describeValue(instructions)}`);
+  if (typeof model !== "string" || model === "")
+    throw new TypeError(`Expected \`model\` to be a model name, got ${describeValue(model)}`);
+  if (instructions !== undefined && typeof instructions !== "string")
+    throw new TypeError(`Expected \`instructions\` to be a string, got ${describeValue(instructions)}`);
   const madeBy = { provider: "openai", model };
   const summarize = async (older: M[], context: SummaryContext) => {
     const head = (context.head ?? []) as object[];
-    const wanted = [instructions, context.instructions].filter((text): text is string => typeof text === "string" && text.trim() !== "").join("\n\n");
+    const wanted = [instructions, context.instructions]
+      .filter((text): text is string => typeof text === "string" && text.trim() !== "")
+      .join("\n\n");
     // The provider's compaction replaces the whole history: the earlier summary goes in with the older messages.
-    const body = { model, input: head.concat((context.earlier ?? []) as object[], older as object[]), ...(wanted === "" ? {} : { instructions: wanted }) };
+    const body = {
+      model,
+      input: head.concat((context.earlier ?? []) as object[], older as object[]),
+      ...(wanted === "" ? {} : { instructions: wanted }),
+    };
     const response = await client.responses.compact(body, { signal: context.signal });
     // "The compacted list of output items. This is a list of all user messages, followed by a single
     // compaction item." (SDK CompactedResponse.output)
@@ -75,7 +92,10 @@ export function openaiCompaction<M extends AnyMessage = AnyMessage>(client: Resp
     const messages = output.filter((item) => !isInstructionItem(item));
     // The item is encrypted: its readable shadow is the model-free summary of what it replaced, what
     // a later summarizer rolls forward and what is sent instead when the model or provider changes.
-    const text = extractiveSummary(older, { maxTokens: Math.max(1, context.maxSummaryTokens), previousSummary: earlierSummaryOf(context) });
+    const text = extractiveSummary(older, {
+      maxTokens: Math.max(1, context.maxSummaryTokens),
+      previousSummary: earlierSummaryOf(context),
+    });
     return { messages, text, madeBy };
   };
   // Who this summarizer is: `statefulCompactor` sends a stored item back only to the same provider and model.
@@ -83,7 +103,6 @@ export function openaiCompaction<M extends AnyMessage = AnyMessage>(client: Resp
   Object.defineProperty(summarize, "name", { value: "openaiCompaction" });
   return Object.assign(summarize, { madeBy });
 }
-
 
 /** What the shadow of a compaction of the whole history carries forward: the earlier summary in full, else what the context hands over. */
 function earlierSummaryOf(context: SummaryContext): string | undefined {

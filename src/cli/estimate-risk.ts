@@ -72,13 +72,21 @@ export function estimateRiskOf(messages: readonly object[], estimate: number): E
     }
   }
   const content = [...shares]
-    .map(([contentClass, { tokens, inToolOutput }]) => ({ contentClass, tokens, share: tokens / Math.max(1, estimate), inToolOutput }))
+    .map(([contentClass, { tokens, inToolOutput }]) => ({
+      contentClass,
+      tokens,
+      share: tokens / Math.max(1, estimate),
+      inToolOutput,
+    }))
     .sort((a, b) => b.tokens - a.tokens);
   const risk: EstimateRisk = { likelyTokens: Math.round(likely), content };
   if (estimate === 0 || likely <= estimate * UNSAFE_ABOVE) return risk;
   // The class most to blame is the one whose texts add the most tokens beyond their estimate.
   const excess = (share: ContentShare) => share.tokens * (ESTIMATE_ERROR[share.contentClass] - 1);
-  const blamed = content.reduce<ContentShare | undefined>((worst, share) => (excess(share) > 0 && (worst === undefined || excess(share) > excess(worst)) ? share : worst), undefined);
+  const blamed = content.reduce<ContentShare | undefined>(
+    (worst, share) => (excess(share) > 0 && (worst === undefined || excess(share) > excess(worst)) ? share : worst),
+    undefined,
+  );
   if (blamed === undefined) return risk;
   const ratio = ESTIMATE_ERROR[blamed.contentClass];
   const where = blamed.inToolOutput * 2 >= blamed.tokens ? " in tool output" : "";

@@ -8,6 +8,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
  */
 export function stripControl(text: string): string {
   // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this strips from a terminal line
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "");
 }
 
@@ -16,7 +17,8 @@ const LONGEST_FIELD = 200;
 
 /** Text from the file, safe to print: control characters removed, at most `LONGEST_FIELD` characters shown. */
 export function printable(text: string): string {
-  const head = text.length > LONGEST_FIELD * 4 ? `${text.slice(0, LONGEST_FIELD * 2)}${text.slice(-LONGEST_FIELD * 2)}` : text;
+  const head =
+    text.length > LONGEST_FIELD * 4 ? `${text.slice(0, LONGEST_FIELD * 2)}${text.slice(-LONGEST_FIELD * 2)}` : text;
   const clean = stripControl(head);
   if (text.length <= LONGEST_FIELD && clean.length <= LONGEST_FIELD) return clean;
   // Short enough that the result is printable as it is: shortening twice changes nothing.
@@ -52,7 +54,12 @@ function planBar(parts: { head: PartSize; older: PartSize; tail: PartSize }, wid
 function partLines(parts: { head: PartSize; older: PartSize; tail: PartSize }): string[] {
   const row = (name: string, part: PartSize) =>
     `  ${name.padEnd(6)} ${plural(part.messages, "message").padStart(14)} ${`${part.tokens} tokens`.padStart(15)}`;
-  return [row("head", parts.head), row("older", parts.older), row("tail", parts.tail), `  ${planBar(parts)}  # head  · summarized  = kept tail`];
+  return [
+    row("head", parts.head),
+    row("older", parts.older),
+    row("tail", parts.tail),
+    `  ${planBar(parts)}  # head  · summarized  = kept tail`,
+  ];
 }
 
 /** The report as text for a terminal. */
@@ -65,17 +72,23 @@ export function formatReport(report: InspectReport): string {
   else {
     lines.push(`tool pairs: ${plural(report.toolPairProblems.length, "problem")}`);
     for (const problem of report.toolPairProblems) {
-      lines.push(`  message ${problem.index}: ${problemLabels[problem.kind]} (${problem.kind}) for call ${printable(problem.id)}`);
+      lines.push(
+        `  message ${problem.index}: ${problemLabels[problem.kind]} (${problem.kind}) for call ${printable(problem.id)}`,
+      );
     }
   }
   if (report.budget === undefined || report.plan === undefined) {
     lines.push("plan: give --max-tokens N to see what a compaction would keep, summarize and cut");
     return lines.join("\n");
   }
-  lines.push(`budget: maxTokens ${report.budget.maxTokens}, keepTail ${report.budget.keepTail}, maxSummaryTokens ${report.budget.maxSummaryTokens}`);
+  lines.push(
+    `budget: maxTokens ${report.budget.maxTokens}, keepTail ${report.budget.keepTail}, maxSummaryTokens ${report.budget.maxSummaryTokens}`,
+  );
   const { action, reason } = report.plan;
   if (action === "none") {
-    lines.push(`plan: none (${reason}: ${report.tokens} ≤ ${report.budget.maxTokens}); a forced compaction would split it as`);
+    lines.push(
+      `plan: none (${reason}: ${report.tokens} ≤ ${report.budget.maxTokens}); a forced compaction would split it as`,
+    );
     lines.push(...partLines(report.ifForced!));
   } else {
     lines.push(`plan: ${action} (${reason})`);

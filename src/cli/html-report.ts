@@ -13,12 +13,21 @@ export function htmlReport(report: InspectReport, entries: readonly MessageEntry
   // A message's JSON comes redacted (`messageEntries`, before its cut); what else the page quotes
   // from the file, the ids of calls with a pairing problem, is redacted here.
   const redacted = {
-    report: { ...report, toolPairProblems: report.toolPairProblems.map((problem) => ({ ...problem, id: problem.id && redactSecrets(problem.id) })) },
+    report: {
+      ...report,
+      toolPairProblems: report.toolPairProblems.map((problem) => ({
+        ...problem,
+        id: problem.id && redactSecrets(problem.id),
+      })),
+    },
     entries: entries.map((entry) => ({ ...entry, problems: entry.problems.map(redactSecrets) })),
   };
   // Inside <script>, "</script>" or "<!--" in a message would end or change the block: every "<" is
   // written as its JSON escape, and so are the two line separators older parsers end a line on.
-  const data = JSON.stringify(redacted).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  const data = JSON.stringify(redacted)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -55,18 +55,26 @@ export function planOptionsOf(options: InspectOptions): PlanOptions<object> | un
   return plan;
 }
 
-const size = (messages: readonly object[]): PartSize => ({ messages: messages.length, tokens: estimateTokens(messages) });
+const size = (messages: readonly object[]): PartSize => ({
+  messages: messages.length,
+  tokens: estimateTokens(messages),
+});
 
 /** Reads a transcript from parsed JSON: an array of messages, or an object with a `messages` array. */
 export function transcriptFrom(json: unknown): object[] {
   const messages = Array.isArray(json) ? json : (json as { messages?: unknown } | null)?.messages;
-  if (!Array.isArray(messages)) throw new TypeError("Expected a JSON array of messages, or an object with a `messages` array");
+  if (!Array.isArray(messages))
+    throw new TypeError("Expected a JSON array of messages, or an object with a `messages` array");
   assertTranscript(messages);
   return messages;
 }
 
 /** Builds the report of a transcript under a budget. */
-export function inspectTranscript(file: string, messages: object[], inspectOptions: InspectOptions = {}): InspectReport {
+export function inspectTranscript(
+  file: string,
+  messages: object[],
+  inspectOptions: InspectOptions = {},
+): InspectReport {
   const report: InspectReport = {
     file,
     // Every message must read as the format (named, or detected): one that no format holds is refused by index.
@@ -84,7 +92,13 @@ export function inspectTranscript(file: string, messages: object[], inspectOptio
   const plan = planCompaction(messages, options);
   report.tokens = plan.tokensBefore;
   report.budget = { maxTokens, keepTail, maxSummaryTokens };
-  report.plan = { action: plan.action, reason: plan.reason, head: size(plan.head), older: size(plan.older), tail: size(plan.tail) };
+  report.plan = {
+    action: plan.action,
+    reason: plan.reason,
+    head: size(plan.head),
+    older: size(plan.older),
+    tail: size(plan.tail),
+  };
   let head = report.plan.head;
   if (plan.action === "none") {
     const forced = planCompaction(messages, { ...options, force: true });

@@ -38,7 +38,18 @@ Exit codes: 0 ok, 1 a tool-pair problem or an unreadable or invalid transcript, 
 class UsageError extends Error {}
 
 /** The long flags, for "did you mean" on a mistyped one. */
-const knownFlags = ["max-tokens", "keep-tail", "mask", "split-inside-turn", "format", "max-bytes", "json", "html", "help", "version"];
+const knownFlags = [
+  "max-tokens",
+  "keep-tail",
+  "mask",
+  "split-inside-turn",
+  "format",
+  "max-bytes",
+  "json",
+  "html",
+  "help",
+  "version",
+];
 
 function positiveInteger(value: string | undefined, flag: string, minimum: number): number | undefined {
   if (value === undefined) return undefined;
@@ -55,7 +66,11 @@ function joinNegativeNumbers(argv: string[]): string[] {
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index] as string;
     const next = argv[index + 1];
-    if ((arg === "--max-tokens" || arg === "--keep-tail" || arg === "--max-bytes") && next !== undefined && /^-\d/.test(next)) {
+    if (
+      (arg === "--max-tokens" || arg === "--keep-tail" || arg === "--max-bytes") &&
+      next !== undefined &&
+      /^-\d/.test(next)
+    ) {
       joined.push(`${arg}=${next}`);
       index++;
     } else joined.push(arg);
@@ -119,7 +134,8 @@ function readInput(path: string, maxBytes: number): string {
       }
       if (read === 0) break;
       total += read;
-      if (total > maxBytes) throw new Error(`${name} is larger than --max-bytes (${maxBytes} bytes); raise it to read a larger transcript`);
+      if (total > maxBytes)
+        throw new Error(`${name} is larger than --max-bytes (${maxBytes} bytes); raise it to read a larger transcript`);
       chunks.push(chunk.subarray(0, read));
     }
   } finally {
@@ -134,6 +150,7 @@ function reason(error: unknown): string {
 }
 
 function run(argv: string[]): number {
+  // biome-ignore lint/suspicious/noImplicitAnyLet: TypeScript types it from the parseArgs call that assigns it, with its options
   let parsed;
   try {
     parsed = parseArgs({
@@ -158,7 +175,9 @@ function run(argv: string[]): number {
     const unknown = /^Unknown option '([^']*)'/.exec(message)?.[1];
     if (unknown !== undefined) {
       const meant = closestKey(unknown.replace(/^-+/, ""), knownFlags);
-      throw new UsageError(`unknown option "${stripControl(unknown)}"${meant === undefined ? "" : `. Did you mean "--${meant}"?`}`);
+      throw new UsageError(
+        `unknown option "${stripControl(unknown)}"${meant === undefined ? "" : `. Did you mean "--${meant}"?`}`,
+      );
     }
     throw new UsageError(message);
   }
@@ -172,7 +191,10 @@ function run(argv: string[]): number {
     return 0;
   }
   const [command, file, ...extra] = positionals;
-  if (command !== "inspect") throw new UsageError(command === undefined ? "missing command: inspect" : `unknown command "${stripControl(command)}"`);
+  if (command !== "inspect")
+    throw new UsageError(
+      command === undefined ? "missing command: inspect" : `unknown command "${stripControl(command)}"`,
+    );
   if (file === undefined) throw new UsageError("missing transcript file (or - for standard input)");
   if (extra.length > 0) throw new UsageError(`unexpected argument "${stripControl(extra[0] ?? "")}"`);
   const maxTokens = positiveInteger(values["max-tokens"], "--max-tokens", 1);
@@ -182,18 +204,27 @@ function run(argv: string[]): number {
     if (values[flag] && maxTokens === undefined) throw new UsageError(`--${flag} needs --max-tokens`);
   }
   if (values.html === "") throw new UsageError("--html needs a file name");
-  if (keepTail !== undefined && maxTokens !== undefined && keepTail >= maxTokens) throw new UsageError(`--keep-tail (${keepTail}) must be less than --max-tokens (${maxTokens})`);
+  if (keepTail !== undefined && maxTokens !== undefined && keepTail >= maxTokens)
+    throw new UsageError(`--keep-tail (${keepTail}) must be less than --max-tokens (${maxTokens})`);
 
   const format = values.format;
   if (format !== undefined && !(DIALECT_NAMES as readonly string[]).includes(format)) {
     const meant = closestKey(format, DIALECT_NAMES);
-    throw new UsageError(`unknown format "${stripControl(format)}"${meant === undefined ? `: one of ${DIALECT_NAMES.join(", ")}` : `. Did you mean "${meant}"?`}`);
+    throw new UsageError(
+      `unknown format "${stripControl(format)}"${meant === undefined ? `: one of ${DIALECT_NAMES.join(", ")}` : `. Did you mean "${meant}"?`}`,
+    );
   }
 
   const maxBytes = positiveInteger(values["max-bytes"], "--max-bytes", 1) ?? DEFAULT_MAX_BYTES;
   const json = parseTranscriptText(readInput(file, maxBytes), file === "-" ? "standard input" : stripControl(file));
   const messages = transcriptFrom(json);
-  const options: InspectOptions = { maxTokens, keepTail, maskToolResults: values.mask, splitInsideTurn: values["split-inside-turn"], format: format as InspectOptions["format"] };
+  const options: InspectOptions = {
+    maxTokens,
+    keepTail,
+    maskToolResults: values.mask,
+    splitInsideTurn: values["split-inside-turn"],
+    format: format as InspectOptions["format"],
+  };
   const report = inspectTranscript(file === "-" ? "<stdin>" : file, messages, options);
   console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
   if (values.html !== undefined) {

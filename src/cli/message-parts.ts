@@ -79,7 +79,11 @@ function shown(message: object): string {
  * Every message of the transcript with what the plan under `options` does with it. Without
  * options (no budget), every message is `head` or `kept`. The plan is the one the hook would make.
  */
-export function messageEntries(messages: readonly object[], problems: readonly ToolPairProblem[], options?: PlanOptions<object>): MessageEntry[] {
+export function messageEntries(
+  messages: readonly object[],
+  problems: readonly ToolPairProblem[],
+  options?: PlanOptions<object>,
+): MessageEntry[] {
   const fates: MessageFate[] = messages.map(() => "kept");
   const after = new Map<number, object>();
   if (options !== undefined) {
@@ -93,7 +97,10 @@ export function messageEntries(messages: readonly object[], problems: readonly T
     });
     // The tail holds the pinned request, then everything from `tailStart`; masked or cut messages
     // are new objects, told apart by whether masking made them (the plan's own transcript holds them).
-    const tailIndices = plan.action === "mask" ? messages.map((_, index) => index).slice(plan.head.length) : [...plan.pinned, ...messages.map((_, index) => index).slice(plan.tailStart)];
+    const tailIndices =
+      plan.action === "mask"
+        ? messages.map((_, index) => index).slice(plan.head.length)
+        : [...plan.pinned, ...messages.map((_, index) => index).slice(plan.tailStart)];
     tailIndices.forEach((index, position) => {
       const sent = plan.tail[position];
       if (sent === undefined || sent === messages[index]) return;
@@ -102,7 +109,11 @@ export function messageEntries(messages: readonly object[], problems: readonly T
     });
   }
   const problemsAt = new Map<number, string[]>();
-  for (const problem of problems) problemsAt.set(problem.index, [...(problemsAt.get(problem.index) ?? []), `${problem.kind} (call ${problem.id || "without an id"})`]);
+  for (const problem of problems)
+    problemsAt.set(problem.index, [
+      ...(problemsAt.get(problem.index) ?? []),
+      `${problem.kind} (call ${problem.id || "without an id"})`,
+    ]);
   return messages.map((message, index) => {
     const sent = after.get(index);
     const entry: MessageEntry = {

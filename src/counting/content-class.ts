@@ -59,17 +59,51 @@ const isUpper = (code: number) => code >= 65 && code <= 90;
 const isLower = (code: number) => code >= 97 && code <= 122;
 const isHexLetter = (code: number) => (code >= 97 && code <= 102) || (code >= 65 && code <= 70);
 /** A character of base64 or base64url, the dash of a UUID included. */
-const isRunCharacter = (code: number) => isDigit(code) || isUpper(code) || isLower(code) || code === 43 || code === 47 || code === 61 || code === 95 || code === 45;
+const isRunCharacter = (code: number) =>
+  isDigit(code) ||
+  isUpper(code) ||
+  isLower(code) ||
+  code === 43 ||
+  code === 47 ||
+  code === 61 ||
+  code === 95 ||
+  code === 45;
 const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13;
 /** Kana, CJK ideographs, Hangul, CJK punctuation and full-width forms. */
-const isCjk = (code: number) => (code >= 0x3000 && code <= 0x30ff) || (code >= 0x3400 && code <= 0x4dbf) || (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xac00 && code <= 0xd7af) || (code >= 0xf900 && code <= 0xfaff) || (code >= 0xff00 && code <= 0xffef);
+const isCjk = (code: number) =>
+  (code >= 0x3000 && code <= 0x30ff) ||
+  (code >= 0x3400 && code <= 0x4dbf) ||
+  (code >= 0x4e00 && code <= 0x9fff) ||
+  (code >= 0xac00 && code <= 0xd7af) ||
+  (code >= 0xf900 && code <= 0xfaff) ||
+  (code >= 0xff00 && code <= 0xffef);
 /**
  * A code unit of an emoji: the surrogates of the planes' pictographs (U+1F000–U+1FBFF), the BMP's
  * symbols and dingbats, and the joiners and selectors of ZWJ sequences, keycaps and flags.
  */
-const isEmoji = (code: number) => (code >= 0xd83c && code <= 0xd83e) || (code >= 0xdc00 && code <= 0xdfff) || (code >= 0x2600 && code <= 0x27bf) || (code >= 0x2b00 && code <= 0x2bff) || code === 0x200d || code === 0xfe0f || code === 0x20e3;
+const isEmoji = (code: number) =>
+  (code >= 0xd83c && code <= 0xd83e) ||
+  (code >= 0xdc00 && code <= 0xdfff) ||
+  (code >= 0x2600 && code <= 0x27bf) ||
+  (code >= 0x2b00 && code <= 0x2bff) ||
+  code === 0x200d ||
+  code === 0xfe0f ||
+  code === 0x20e3;
 /** Characters that code has far more of than prose: brackets, operators, separators. */
-const isCodePunctuation = (code: number) => code === 40 || code === 41 || code === 123 || code === 125 || code === 91 || code === 93 || code === 59 || code === 61 || code === 60 || code === 62 || code === 95 || code === 124 || code === 38;
+const isCodePunctuation = (code: number) =>
+  code === 40 ||
+  code === 41 ||
+  code === 123 ||
+  code === 125 ||
+  code === 91 ||
+  code === 93 ||
+  code === 59 ||
+  code === 61 ||
+  code === 60 ||
+  code === 62 ||
+  code === 95 ||
+  code === 124 ||
+  code === 38;
 
 /** Counts of one pass over a text, from which its class is decided. */
 interface Tally {
@@ -92,7 +126,17 @@ interface Tally {
  * work per character (a run's facts are kept as it grows, and judged when it ends).
  */
 function tally(text: string): Tally {
-  const counts: Tally = { nonSpace: 0, digits: 0, cjk: 0, emoji: 0, codePunctuation: 0, jsonPunctuation: 0, base64: 0, ids: 0, first: -1 };
+  const counts: Tally = {
+    nonSpace: 0,
+    digits: 0,
+    cjk: 0,
+    emoji: 0,
+    codePunctuation: 0,
+    jsonPunctuation: 0,
+    base64: 0,
+    ids: 0,
+    first: -1,
+  };
   let runLength = 0;
   let runDigits = false;
   let runUpper = false;

@@ -132,8 +132,10 @@ export class TranscriptTokens<M extends AnyMessage> {
     const counts = this.counts as Float64Array;
     let count = counts[index] as number;
     const claim = this.estimates ? this.formats?.at(index) : undefined;
-    if (count !== count) {
-      count = this.estimates ? this.estimateAt(index, claim) : (this.perMessage as PerMessage)(this.messages[index], index);
+    if (Number.isNaN(count)) {
+      count = this.estimates
+        ? this.estimateAt(index, claim)
+        : (this.perMessage as PerMessage)(this.messages[index], index);
       counts[index] = count;
     }
     return this.calibrated(count, this.messages[index], claim, index);
@@ -149,14 +151,17 @@ export class TranscriptTokens<M extends AnyMessage> {
 
   /** The format of a message of this call, for the estimate, when the call has read it. */
   private claimOf(message: unknown): number | undefined {
-    return this.estimates && this.formats !== undefined && typeof message === "object" && message !== null ? this.formats.of(message) : undefined;
+    return this.estimates && this.formats !== undefined && typeof message === "object" && message !== null
+      ? this.formats.of(message)
+      : undefined;
   }
 
   /** Tokens of the whole transcript. */
   get total(): number {
     if (this.cachedTotal !== undefined) return this.cachedTotal;
     let total = 0;
-    if (this.counts === undefined) total = checkedCount((this.countTokens as CountTokens<M>)(this.messages)) * this.calibration.scale;
+    if (this.counts === undefined)
+      total = checkedCount((this.countTokens as CountTokens<M>)(this.messages)) * this.calibration.scale;
     else total = this.countRange(0, this.messages.length);
     this.cachedTotal = total;
     return total;
@@ -169,7 +174,11 @@ export class TranscriptTokens<M extends AnyMessage> {
       for (let index = 0; index < messages.length; index++) {
         const message = messages[index];
         const claim = this.claimOf(message);
-        total += this.calibrated(this.estimates ? estimateMessageTokens(message, index) : this.perMessage(message, index), message, claim);
+        total += this.calibrated(
+          this.estimates ? estimateMessageTokens(message, index) : this.perMessage(message, index),
+          message,
+          claim,
+        );
       }
       return total;
     }
@@ -204,8 +213,10 @@ export class TranscriptTokens<M extends AnyMessage> {
     let total = 0;
     for (let index = start; index < end; index++) {
       let count = counts[index] as number;
-      if (count !== count) {
-        count = this.estimates ? this.estimateAt(index, formats?.at(index)) : (this.perMessage as PerMessage)(messages[index], index);
+      if (Number.isNaN(count)) {
+        count = this.estimates
+          ? this.estimateAt(index, formats?.at(index))
+          : (this.perMessage as PerMessage)(messages[index], index);
         counts[index] = count;
       }
       total += count;

@@ -90,28 +90,55 @@ export class UsageHistory {
  */
 export function anchoredCounts<M extends AnyMessage>(
   messages: readonly M[],
-  { countTokens, reserveTokens, formats }: { countTokens: CountTokens<M> | undefined; reserveTokens: number; formats?: MessageFormats },
+  {
+    countTokens,
+    reserveTokens,
+    formats,
+  }: { countTokens: CountTokens<M> | undefined; reserveTokens: number; formats?: MessageFormats },
   usage: ReportedUsage | CheckedUsage | undefined,
   history: UsageHistory | undefined,
 ): { tokens: TranscriptTokens<M>; messagesTotal: number; fixedTokens: number; anchor: UsageAnchor | undefined } {
   const raw = new TranscriptTokens(messages, countTokens, undefined, { formats });
-  const unanchored = (anchor?: UsageAnchor) => ({ tokens: raw, messagesTotal: raw.total, fixedTokens: reserveTokens, anchor });
+  const unanchored = (anchor?: UsageAnchor) => ({
+    tokens: raw,
+    messagesTotal: raw.total,
+    fixedTokens: reserveTokens,
+    anchor,
+  });
   if (usage === undefined) return unanchored();
   const { inputTokens, messageCount } = usage;
   const read = "read" in usage ? usage.read : "inputTokens";
-  const estimatedTokens = messageCount === 0 ? 0 : raw.isPerMessage ? raw.countRange(0, messageCount) : raw.countList(messages.slice(0, messageCount));
+  const estimatedTokens =
+    messageCount === 0
+      ? 0
+      : raw.isPerMessage
+        ? raw.countRange(0, messageCount)
+        : raw.countList(messages.slice(0, messageCount));
   const anchor = { inputTokens, read, messageCount, estimatedTokens, fixedTokens: reserveTokens, scale: 1 };
   if ("unusable" in usage && usage.unusable !== undefined) return unanchored({ ...anchor, unusable: usage.unusable });
   if (inputTokens < SMALLEST_SHARE * estimatedTokens) {
-    return unanchored({ ...anchor, unusable: `${inputTokens} tokens (\`${read}\`) is under a quarter of the estimate of the ${messageCount} messages it held (${Math.ceil(estimatedTokens)})` });
+    return unanchored({
+      ...anchor,
+      unusable: `${inputTokens} tokens (\`${read}\`) is under a quarter of the estimate of the ${messageCount} messages it held (${Math.ceil(estimatedTokens)})`,
+    });
   }
   const fixedTokens = fixedPartOf({ inputTokens, estimatedTokens, reserveTokens, ratio: history?.ratio });
   // With no message reported, nothing shows how the provider counts them: they count as estimated.
-  const scale = estimatedTokens > 0 ? Math.min(HIGHEST_RATIO, Math.max(SMALLEST_SHARE, (inputTokens - fixedTokens) / estimatedTokens)) : 1;
+  const scale =
+    estimatedTokens > 0
+      ? Math.min(HIGHEST_RATIO, Math.max(SMALLEST_SHARE, (inputTokens - fixedTokens) / estimatedTokens))
+      : 1;
   const calibration = { scale, floor: true, counted: new CountedMessages(messages, messageCount) };
   const tokens = new TranscriptTokens(messages, countTokens, { from: raw, changed: [] }, { calibration });
-  const added = tokens.isPerMessage ? tokens.countRange(messageCount, messages.length) : tokens.countList(messages.slice(messageCount));
-  return { tokens, messagesTotal: inputTokens - fixedTokens + added, fixedTokens, anchor: { ...anchor, fixedTokens, scale } };
+  const added = tokens.isPerMessage
+    ? tokens.countRange(messageCount, messages.length)
+    : tokens.countList(messages.slice(messageCount));
+  return {
+    tokens,
+    messagesTotal: inputTokens - fixedTokens + added,
+    fixedTokens,
+    anchor: { ...anchor, fixedTokens, scale },
+  };
 }
 
 /**
@@ -119,7 +146,17 @@ export function anchoredCounts<M extends AnyMessage>(
  * the messages at the ratio they revealed), else `reserveTokens`; never more than the report, and
  * never less than what the messages cannot hold at the highest plausible ratio.
  */
-function fixedPartOf({ inputTokens, estimatedTokens, reserveTokens, ratio }: { inputTokens: number; estimatedTokens: number; reserveTokens: number; ratio: number | undefined }): number {
+function fixedPartOf({
+  inputTokens,
+  estimatedTokens,
+  reserveTokens,
+  ratio,
+}: {
+  inputTokens: number;
+  estimatedTokens: number;
+  reserveTokens: number;
+  ratio: number | undefined;
+}): number {
   const shown = ratio === undefined ? reserveTokens : Math.max(0, inputTokens - ratio * estimatedTokens);
   return Math.min(inputTokens, Math.max(shown, inputTokens - HIGHEST_RATIO * estimatedTokens));
 }

@@ -8,5 +8,7 @@ import type { AnyMessage } from "../ground/types.js";
  */
 export function asPromptMessage<M extends AnyMessage>(message: M): M {
   const m = message as { role?: unknown; content?: unknown };
-  return m.role !== "system" && typeof m.content === "string" ? ({ role: m.role, content: [{ type: "text", text: m.content }] } as unknown as M) : message;
+  return m.role !== "system" && typeof m.content === "string"
+    ? ({ role: m.role, content: [{ type: "text", text: m.content }] } as unknown as M)
+    : message;
 }

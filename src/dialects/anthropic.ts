@@ -1,7 +1,19 @@
 // Anthropic Messages: an assistant `{ type: "tool_use", id }` block answered by a `{ type:
 // "tool_result", tool_use_id }` block in the next *user* message, which is therefore part of a
 // tool group and not a user turn.
-import { argumentText, carriesSignature, contentAsText, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, textParts } from "./content-parts.js";
+import {
+  argumentText,
+  carriesSignature,
+  contentAsText,
+  cutArgumentsObject,
+  indicesWhere,
+  leadingContentText,
+  records,
+  replaceEntries,
+  someRecord,
+  stringField,
+  textParts,
+} from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 import { anthropicClaims } from "./format-claims.js";
 
@@ -19,7 +31,9 @@ export const anthropic: Dialect = {
   // A leading system prompt is held in the caller's list and sent apart as `system`.
   reads: (m) => m["role"] === "user" || m["role"] === "assistant" || m["role"] === "system",
   // A compaction block is sent back verbatim: its `signature` covers its `content` (SDK CompactionContentMismatchErrorDetails).
-  signed: (m) => someRecord(m["content"], (part) => part["type"] === "compaction") || (m["role"] === "assistant" && someRecord(m["content"], carriesSignature)),
+  signed: (m) =>
+    someRecord(m["content"], (part) => part["type"] === "compaction") ||
+    (m["role"] === "assistant" && someRecord(m["content"], carriesSignature)),
   role: (m) => stringField(m, "role"),
   forEachToolCall(m, visit) {
     for (const part of blocks(m)) if (part["type"] === "tool_use" && typeof part["id"] === "string") visit(part["id"]);
@@ -33,19 +47,44 @@ export const anthropic: Dialect = {
   opensToolGroup: (m) => m["role"] === "assistant",
   bindsToNext: () => false,
   resultTexts: (m) =>
-    resultIndices(m).map((index) => contentAsText(((m["content"] as unknown[])[index] as MessageRecord)["content"], toolPartTypes)),
-  replaceResults: (m, texts) => replaceEntries(m, { field: "content", slots: resultIndices(m) }, texts, (part, text) => ({ ...part, content: text })),
-  argumentTexts: (m) => blocks(m).filter((part) => part["type"] === "tool_use").map((part) => argumentText(part["input"])),
+    resultIndices(m).map((index) =>
+      contentAsText(((m["content"] as unknown[])[index] as MessageRecord)["content"], toolPartTypes),
+    ),
+  replaceResults: (m, texts) =>
+    replaceEntries(m, { field: "content", slots: resultIndices(m) }, texts, (part, text) => ({
+      ...part,
+      content: text,
+    })),
+  argumentTexts: (m) =>
+    blocks(m)
+      .filter((part) => part["type"] === "tool_use")
+      .map((part) => argumentText(part["input"])),
   replaceArguments: (m, texts) =>
-    replaceEntries(m, { field: "content", slots: indicesWhere(m["content"], (part) => part["type"] === "tool_use") }, texts, (part, text) => ({ ...part, input: cutArgumentsObject(text) })),
+    replaceEntries(
+      m,
+      { field: "content", slots: indicesWhere(m["content"], (part) => part["type"] === "tool_use") },
+      texts,
+      (part, text) => ({ ...part, input: cutArgumentsObject(text) }),
+    ),
   describe(m) {
     const parts: MessagePart[] = textParts(m["content"], toolPartTypes);
     for (const part of blocks(m)) {
       if (part["type"] === "tool_use") {
-        parts.push({ kind: "call", id: stringField(part, "id"), name: stringField(part, "name"), input: part["input"] });
+        parts.push({
+          kind: "call",
+          id: stringField(part, "id"),
+          name: stringField(part, "name"),
+          input: part["input"],
+        });
       } else if (part["type"] === "tool_result") {
         const output = contentAsText(part["content"], toolPartTypes);
-        parts.push({ kind: "result", id: stringField(part, "tool_use_id"), name: undefined, output, isError: part["is_error"] === true });
+        parts.push({
+          kind: "result",
+          id: stringField(part, "tool_use_id"),
+          name: undefined,
+          output,
+          isError: part["is_error"] === true,
+        });
       }
     }
     return { role: stringField(m, "role"), parts };

@@ -2,13 +2,26 @@
 // `{ toolUse: { toolUseId, name, input } }` block is answered by a `{ toolResult: { toolUseId,
 // content, status? } }` block in the next user message, which is part of a tool group, not a user
 // turn. The system prompt travels outside the messages (`system`), so a summary is a user message.
-import { argumentText, asRecord as record, carriesSignature, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, stringify } from "./content-parts.js";
+import {
+  argumentText,
+  asRecord as record,
+  carriesSignature,
+  cutArgumentsObject,
+  indicesWhere,
+  leadingContentText,
+  records,
+  replaceEntries,
+  someRecord,
+  stringField,
+  stringify,
+} from "./content-parts.js";
 import { SUMMARY_REPLY } from "../ground/constants.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 import { bedrockConverseClaims } from "./format-claims.js";
 
 const blocks = (m: MessageRecord): readonly MessageRecord[] => records(m["content"]);
-const resultIndices = (m: MessageRecord): number[] => indicesWhere(m["content"], (block) => record(block["toolResult"]) !== undefined);
+const resultIndices = (m: MessageRecord): number[] =>
+  indicesWhere(m["content"], (block) => record(block["toolResult"]) !== undefined);
 
 function blockNote(block: MessageRecord): string | undefined {
   if (record(block["image"])) return "[image]";
@@ -36,7 +49,8 @@ export const bedrockConverse: Dialect = {
   name: "bedrock-converse",
   claims: bedrockConverseClaims,
   // A leading system prompt is held in the caller's list and sent apart as `system`.
-  reads: (m) => Array.isArray(m["content"]) && (m["role"] === "user" || m["role"] === "assistant" || m["role"] === "system"),
+  reads: (m) =>
+    Array.isArray(m["content"]) && (m["role"] === "user" || m["role"] === "assistant" || m["role"] === "system"),
   signed: (m) => m["role"] === "assistant" && someRecord(m["content"], carriesSignature),
   role: (m) => stringField(m, "role"),
   forEachToolCall(m, visit) {
@@ -54,18 +68,27 @@ export const bedrockConverse: Dialect = {
   leadingText: (m) => leadingContentText(m["content"]),
   opensToolGroup: (m) => m["role"] === "assistant",
   bindsToNext: () => false,
-  resultTexts: (m) => resultIndices(m).map((index) => resultText(record((m["content"] as MessageRecord[])[index]?.["toolResult"])?.["content"])),
+  resultTexts: (m) =>
+    resultIndices(m).map((index) =>
+      resultText(record((m["content"] as MessageRecord[])[index]?.["toolResult"])?.["content"]),
+    ),
   replaceResults: (m, texts) =>
     replaceEntries(m, { field: "content", slots: resultIndices(m) }, texts, (block, text) => ({
       ...block,
       toolResult: { ...(block["toolResult"] as MessageRecord), content: [{ text }] },
     })),
-  argumentTexts: (m) => blocks(m).flatMap((block) => (record(block["toolUse"]) ? [argumentText(record(block["toolUse"])?.["input"])] : [])),
+  argumentTexts: (m) =>
+    blocks(m).flatMap((block) => (record(block["toolUse"]) ? [argumentText(record(block["toolUse"])?.["input"])] : [])),
   replaceArguments: (m, texts) =>
-    replaceEntries(m, { field: "content", slots: indicesWhere(m["content"], (block) => record(block["toolUse"]) !== undefined) }, texts, (block, text) => ({
-      ...block,
-      toolUse: { ...(block["toolUse"] as MessageRecord), input: cutArgumentsObject(text) },
-    })),
+    replaceEntries(
+      m,
+      { field: "content", slots: indicesWhere(m["content"], (block) => record(block["toolUse"]) !== undefined) },
+      texts,
+      (block, text) => ({
+        ...block,
+        toolUse: { ...(block["toolUse"] as MessageRecord), input: cutArgumentsObject(text) },
+      }),
+    ),
   describe(m) {
     const texts: string[] = [];
     const tools: MessagePart[] = [];
@@ -73,9 +96,21 @@ export const bedrockConverse: Dialect = {
       const use = record(block["toolUse"]);
       const result = record(block["toolResult"]);
       if (typeof block["text"] === "string") texts.push(block["text"]);
-      else if (use) tools.push({ kind: "call", id: stringField(use, "toolUseId"), name: stringField(use, "name"), input: use["input"] ?? {} });
+      else if (use)
+        tools.push({
+          kind: "call",
+          id: stringField(use, "toolUseId"),
+          name: stringField(use, "name"),
+          input: use["input"] ?? {},
+        });
       else if (result) {
-        tools.push({ kind: "result", id: stringField(result, "toolUseId"), name: undefined, output: resultText(result["content"]), isError: result["status"] === "error" });
+        tools.push({
+          kind: "result",
+          id: stringField(result, "toolUseId"),
+          name: undefined,
+          output: resultText(result["content"]),
+          isError: result["status"] === "error",
+        });
       } else {
         const note = blockNote(block);
         if (note) texts.push(note);

@@ -77,7 +77,12 @@ function asCached(summary: MessageRecord, format: DialectName, marker: boolean):
   const field = format === "google-genai" ? "parts" : "content";
   const written = summary[field];
   // A text as each format writes it: Anthropic's and OpenAI's a string, the others' one text part.
-  const text = typeof written === "string" ? written : Array.isArray(written) && written.length === 1 ? (written[0] as MessageRecord)["text"] : undefined;
+  const text =
+    typeof written === "string"
+      ? written
+      : Array.isArray(written) && written.length === 1
+        ? (written[0] as MessageRecord)["text"]
+        : undefined;
   if (typeof text !== "string") return undefined;
   const blocks = summaryBlocks(text);
   let last = blocks.length - 1;
@@ -88,7 +93,9 @@ function asCached(summary: MessageRecord, format: DialectName, marker: boolean):
     // a text part of a system, developer or user message): the sections are one part, the archive
     // line and seal another. Its cache reads any prefix, so the sections need no part each.
     const type = format === "openai-chat" ? "text" : "input_text";
-    const parts: MessageRecord[] = [{ type, text: blocks.slice(0, last + 1).join(""), prompt_cache_breakpoint: { mode: "explicit" } }];
+    const parts: MessageRecord[] = [
+      { type, text: blocks.slice(0, last + 1).join(""), prompt_cache_breakpoint: { mode: "explicit" } },
+    ];
     if (last + 1 < blocks.length) parts.push({ type, text: blocks.slice(last + 1).join("") });
     return { ...summary, content: parts };
   }
@@ -140,16 +147,34 @@ const blockShapes: Partial<Record<DialectName, Record<string, unknown>>> = {
  */
 export function markFrozenSections(options: FrozenSectionsMarkerOptions = {}): CacheMarker {
   const given = options as Record<string, unknown> | null;
-  if (typeof given !== "object" || given === null || Array.isArray(given)) throw new TypeError(`Expected the options of \`markFrozenSections\` to be an object, got ${given === null ? "null" : Array.isArray(given) ? "an array" : typeof given}`);
+  if (typeof given !== "object" || given === null || Array.isArray(given))
+    throw new TypeError(
+      `Expected the options of \`markFrozenSections\` to be an object, got ${given === null ? "null" : Array.isArray(given) ? "an array" : typeof given}`,
+    );
   const unknown = Object.keys(given).find((key) => key !== "outside");
-  if (unknown !== undefined) throw new TypeError(`Unknown option \`${unknown.slice(0, 40)}\` of \`markFrozenSections\`. Known options: \`outside\`.`);
+  if (unknown !== undefined)
+    throw new TypeError(
+      `Unknown option \`${unknown.slice(0, 40)}\` of \`markFrozenSections\`. Known options: \`outside\`.`,
+    );
   const outside = given["outside"] ?? 2;
-  if (typeof outside !== "number") throw new TypeError(`Expected \`outside\` to be an integer from 0 to ${MAX_MARKERS - 1}, got a value of type ${typeof outside}`);
+  if (typeof outside !== "number")
+    throw new TypeError(
+      `Expected \`outside\` to be an integer from 0 to ${MAX_MARKERS - 1}, got a value of type ${typeof outside}`,
+    );
   // A request holds at most MAX_MARKERS: with as many outside, no marker would ever be placed.
-  if (!Number.isInteger(outside) || outside < 0 || outside >= MAX_MARKERS) throw new RangeError(`Expected \`outside\` to be an integer from 0 to ${MAX_MARKERS - 1} (the provider takes ${MAX_MARKERS} markers in a request), got \`${outside}\` (number)`);
+  if (!Number.isInteger(outside) || outside < 0 || outside >= MAX_MARKERS)
+    throw new RangeError(
+      `Expected \`outside\` to be an integer from 0 to ${MAX_MARKERS - 1} (the provider takes ${MAX_MARKERS} markers in a request), got \`${outside}\` (number)`,
+    );
   return (summary, format, others) => {
     const key = markerKeys[format];
     // Where the provider takes no more markers, the sections are still blocks of their own.
-    return asCached(summary as MessageRecord, format, key !== undefined && outside + markersIn(others, key) + 1 <= MAX_MARKERS) ?? summary;
+    return (
+      asCached(
+        summary as MessageRecord,
+        format,
+        key !== undefined && outside + markersIn(others, key) + 1 <= MAX_MARKERS,
+      ) ?? summary
+    );
   };
 }

@@ -36,7 +36,13 @@ export const compactToolDefinition: {
     "In `keep`, say what the summary must hold: the goal, the decisions, the identifiers, paths and values you will need, and the next step.",
   inputSchema: {
     type: "object",
-    properties: { keep: { type: "string", description: "What the summary must keep: the goal, decisions, identifiers, paths and values still needed, and the next step." } },
+    properties: {
+      keep: {
+        type: "string",
+        description:
+          "What the summary must keep: the goal, decisions, identifiers, paths and values still needed, and the next step.",
+      },
+    },
     required: ["keep"],
     additionalProperties: false,
   },

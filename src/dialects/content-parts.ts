@@ -1,6 +1,6 @@
 // Content arrays shared by the OpenAI chat, Anthropic, AI SDK and Responses formats: text parts
 // and media parts look alike across them, so one reader serves all four.
-import type { MediaPart, MessagePart, MessageRecord } from "./dialect.js";
+import type { MessagePart, MessageRecord } from "./dialect.js";
 
 const textPartTypes = new Set(["text", "input_text", "output_text"]);
 const imageTypes = new Set(["image", "image_url", "input_image"]);
@@ -40,7 +40,8 @@ export function leadingContentText(content: unknown): string | undefined {
   let text: string | undefined;
   for (const part of records(content)) {
     const type = part["type"];
-    const piece = part["thought"] !== true && (type === undefined || textPartTypes.has(type as string)) ? part["text"] : undefined;
+    const piece =
+      part["thought"] !== true && (type === undefined || textPartTypes.has(type as string)) ? part["text"] : undefined;
     if (typeof piece !== "string") continue;
     if (text !== undefined && !piece.startsWith("\n\n")) break;
     text = (text ?? "") + piece;
@@ -95,7 +96,9 @@ export function asRecord(value: unknown): MessageRecord | undefined {
 export function records(list: unknown): readonly MessageRecord[] {
   if (!Array.isArray(list)) return noRecords;
   // Every stage reads every message's parts, so the usual list (objects only) is returned as it is, not copied.
-  for (const item of list) if (typeof item !== "object" || item === null) return list.filter((entry): entry is MessageRecord => typeof entry === "object" && entry !== null);
+  for (const item of list)
+    if (typeof item !== "object" || item === null)
+      return list.filter((entry): entry is MessageRecord => typeof entry === "object" && entry !== null);
   return list as MessageRecord[];
 }
 const noRecords: readonly MessageRecord[] = /* @__PURE__ */ Object.freeze([]);
@@ -103,7 +106,8 @@ const noRecords: readonly MessageRecord[] = /* @__PURE__ */ Object.freeze([]);
 /** True when some object of an array field passes `test`; allocates nothing (detection runs on every message). */
 export function someRecord(list: unknown, test: (entry: MessageRecord) => boolean): boolean {
   if (!Array.isArray(list)) return false;
-  for (const entry of list) if (typeof entry === "object" && entry !== null && test(entry as MessageRecord)) return true;
+  for (const entry of list)
+    if (typeof entry === "object" && entry !== null && test(entry as MessageRecord)) return true;
   return false;
 }
 
@@ -172,9 +176,25 @@ export function base64Bytes(value: unknown): number | undefined {
 }
 
 /** Fields that hold a signature or encrypted reasoning the provider checks when the part comes back. */
-const signatureFields = ["signature", "thoughtSignature", "thinkingSignature", "textSignature", "encrypted_content", "redactedContent", "redactedData", "reasoningEncryptedContent"];
+const signatureFields = [
+  "signature",
+  "thoughtSignature",
+  "thinkingSignature",
+  "textSignature",
+  "encrypted_content",
+  "redactedContent",
+  "redactedData",
+  "reasoningEncryptedContent",
+];
 /** Where formats keep a part's provider data: the AI SDK's `providerOptions`, Genkit's `metadata`, Bedrock's `reasoningContent`, LangChain's `extras`. */
-const signatureHolders = ["providerOptions", "providerMetadata", "metadata", "reasoningContent", "reasoningText", "extras"];
+const signatureHolders = [
+  "providerOptions",
+  "providerMetadata",
+  "metadata",
+  "reasoningContent",
+  "reasoningText",
+  "extras",
+];
 
 function holdsSignatureField(record: MessageRecord): boolean {
   for (const field of signatureFields) {

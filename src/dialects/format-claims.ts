@@ -5,20 +5,43 @@ import { someRecord } from "./content-parts.js";
 import type { DialectName, MessageRecord } from "./dialect.js";
 
 /** AI SDK part types of tool calls, results and approvals: the marks of an AI SDK message. */
-export const aiSdkToolPartTypes: ReadonlySet<string> = new Set(["tool-call", "tool-result", "tool-approval-request", "tool-approval-response"]);
+export const aiSdkToolPartTypes: ReadonlySet<string> = new Set([
+  "tool-call",
+  "tool-result",
+  "tool-approval-request",
+  "tool-approval-response",
+]);
 /** LangChain's message types and the role each stands for. A map, not an object literal: `type: "toString"` must not find an inherited property. */
-export const langchainRoles: ReadonlyMap<unknown, string> = new Map([["human", "user"], ["ai", "assistant"], ["tool", "tool"], ["system", "system"], ["developer", "system"]]);
+export const langchainRoles: ReadonlyMap<unknown, string> = new Map([
+  ["human", "user"],
+  ["ai", "assistant"],
+  ["tool", "tool"],
+  ["system", "system"],
+  ["developer", "system"],
+]);
 const anthropicTypes = new Set(["tool_use", "tool_result", "thinking", "redacted_thinking"]);
 /** Part kinds only Genkit has (Bedrock's blocks hold `text` too, never these). */
 const genkitKeys = ["toolRequest", "toolResponse", "media", "reasoning", "data", "custom", "resource"];
-const bedrockBlockKeys = ["text", "toolUse", "toolResult", "image", "document", "video", "reasoningContent", "cachePoint", "guardContent"];
+const bedrockBlockKeys = [
+  "text",
+  "toolUse",
+  "toolResult",
+  "image",
+  "document",
+  "video",
+  "reasoningContent",
+  "cachePoint",
+  "guardContent",
+];
 
 /** An OpenAI chat tool result: `{ role: "tool", tool_call_id }`. */
-export const isChatToolResult = (m: MessageRecord): boolean => m["role"] === "tool" && typeof m["tool_call_id"] === "string";
+export const isChatToolResult = (m: MessageRecord): boolean =>
+  m["role"] === "tool" && typeof m["tool_call_id"] === "string";
 /** A pi tool result message. */
 export const isPiToolResult = (m: MessageRecord): boolean => m["role"] === "toolResult";
 /** Every pi assistant message says which API and why it stopped: no other format has both fields. */
-export const isPiAssistant = (m: MessageRecord): boolean => m["role"] === "assistant" && typeof m["api"] === "string" && typeof m["stopReason"] === "string";
+export const isPiAssistant = (m: MessageRecord): boolean =>
+  m["role"] === "assistant" && typeof m["api"] === "string" && typeof m["stopReason"] === "string";
 
 // Responses item types are snake_case words (`message`, `reasoning`, `function_call`, `mcp_approval_request`):
 // a type such as `toString` or `constructor` is no item of this format.
@@ -48,14 +71,25 @@ export function openaiResponsesClaims(m: MessageRecord): boolean {
 // A part with a `type` field belongs to another format (an AI SDK `tool` message has typed parts).
 export const genkitClaims = (m: MessageRecord): boolean =>
   Array.isArray(m["content"]) &&
-  (someRecord(m["content"], (part) => typeof part["type"] !== "string" && genkitKeys.some((key) => Object.hasOwn(part, key))) ||
+  (someRecord(
+    m["content"],
+    (part) => typeof part["type"] !== "string" && genkitKeys.some((key) => Object.hasOwn(part, key)),
+  ) ||
     (m["role"] === "model" && !someRecord(m["content"], (part) => typeof part["type"] === "string")));
 export const bedrockConverseClaims = (m: MessageRecord): boolean =>
-  someRecord(m["content"], (block) => typeof block["type"] !== "string" && bedrockBlockKeys.some((key) => Object.hasOwn(block, key)));
-export const piAgentClaims = (m: MessageRecord): boolean => isPiToolResult(m) || isPiAssistant(m) || someRecord(m["content"], (part) => part["type"] === "toolCall");
+  someRecord(
+    m["content"],
+    (block) => typeof block["type"] !== "string" && bedrockBlockKeys.some((key) => Object.hasOwn(block, key)),
+  );
+export const piAgentClaims = (m: MessageRecord): boolean =>
+  isPiToolResult(m) || isPiAssistant(m) || someRecord(m["content"], (part) => part["type"] === "toolCall");
 export const anthropicClaims = (m: MessageRecord): boolean =>
-  someRecord(m["content"], (part) => anthropicTypes.has(part["type"] as string) || (part["type"] === "image" && Object.hasOwn(part, "source")));
-export const aiSdkClaims = (m: MessageRecord): boolean => someRecord(m["content"], (part) => aiSdkToolPartTypes.has(part["type"] as string));
+  someRecord(
+    m["content"],
+    (part) => anthropicTypes.has(part["type"] as string) || (part["type"] === "image" && Object.hasOwn(part, "source")),
+  );
+export const aiSdkClaims = (m: MessageRecord): boolean =>
+  someRecord(m["content"], (part) => aiSdkToolPartTypes.has(part["type"] as string));
 export const openaiChatClaims = (m: MessageRecord): boolean => Array.isArray(m["tool_calls"]) || isChatToolResult(m);
 
 /**
@@ -63,13 +97,33 @@ export const openaiChatClaims = (m: MessageRecord): boolean => Array.isArray(m["
  * chat comes last; what nobody claims reads as OpenAI chat too (a plain `{ role, content: "…" }`
  * reads the same in every format that has such messages). The registry lists its dialects in this order.
  */
-export const formatOrder: readonly DialectName[] = ["google-genai", "langchain", "openai-responses", "genkit", "bedrock-converse", "pi-agent", "anthropic", "ai-sdk", "openai-chat"];
+export const formatOrder: readonly DialectName[] = [
+  "google-genai",
+  "langchain",
+  "openai-responses",
+  "genkit",
+  "bedrock-converse",
+  "pi-agent",
+  "anthropic",
+  "ai-sdk",
+  "openai-chat",
+];
 /**
  * The claim of a message that OpenAI chat's own marks name (a `tool_calls` list, a `tool` result).
  * Marked pure so that a bundle which never asks for it leaves out the call and the list it reads.
  */
 export const OPENAI_CHAT = /* @__PURE__ */ formatOrder.indexOf("openai-chat");
-const claimsInOrder = [googleGenaiClaims, langchainClaims, openaiResponsesClaims, genkitClaims, bedrockConverseClaims, piAgentClaims, anthropicClaims, aiSdkClaims, openaiChatClaims];
+const claimsInOrder = [
+  googleGenaiClaims,
+  langchainClaims,
+  openaiResponsesClaims,
+  genkitClaims,
+  bedrockConverseClaims,
+  piAgentClaims,
+  anthropicClaims,
+  aiSdkClaims,
+  openaiChatClaims,
+];
 
 /**
  * Where the formats of one call's messages are told, each once: the transcript's messages by index
@@ -87,7 +141,11 @@ export interface MessageFormats {
 
 /** The formats of a list of one call's messages (a slice, a tail with cut copies), by the list's own indices. */
 export function listFormats(list: readonly object[], formats: MessageFormats): MessageFormats {
-  return { at: (index) => formats.of(list[index] as object), of: (message) => formats.of(message), adopt: (copy, claim) => formats.adopt(copy, claim) };
+  return {
+    at: (index) => formats.of(list[index] as object),
+    of: (message) => formats.of(message),
+    adopt: (copy, claim) => formats.adopt(copy, claim),
+  };
 }
 
 /**
@@ -122,7 +180,15 @@ export function claimIndexOf(message: object): number {
   // The commonest message of all, `{ role, content: "…" }`, reads the same in every format: no
   // format's marks can be on it (a `parts` array, a pi tool result or assistant message aside).
   // Told before the remembered claims are looked up, which never hold it.
-  if (typeof m["content"] === "string" && m["type"] === undefined && m["tool_calls"] === undefined && m["role"] !== "tool" && m["parts"] === undefined && m["role"] !== "toolResult" && m["api"] === undefined) {
+  if (
+    typeof m["content"] === "string" &&
+    m["type"] === undefined &&
+    m["tool_calls"] === undefined &&
+    m["role"] !== "tool" &&
+    m["parts"] === undefined &&
+    m["role"] !== "toolResult" &&
+    m["api"] === undefined
+  ) {
     return PLAIN_TEXT;
   }
   const known = claimed.get(message);

@@ -3,12 +3,25 @@
 // name, response } }`, by id when both have one, else in order. A user content holding function
 // responses is part of a tool group, not a user turn. Gemini keeps the system prompt outside the
 // contents (`systemInstruction`), so a summary is a user content.
-import { argumentText, asRecord as record, carriesSignature, someRecord, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, stringField, stringify } from "./content-parts.js";
+import {
+  argumentText,
+  asRecord as record,
+  carriesSignature,
+  someRecord,
+  cutArgumentsObject,
+  indicesWhere,
+  leadingContentText,
+  records,
+  replaceEntries,
+  stringField,
+  stringify,
+} from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 import { googleGenaiClaims } from "./format-claims.js";
 
 const parts = (m: MessageRecord): readonly MessageRecord[] => records(m["parts"]);
-const responseIndices = (m: MessageRecord): number[] => indicesWhere(m["parts"], (part) => record(part["functionResponse"]) !== undefined);
+const responseIndices = (m: MessageRecord): number[] =>
+  indicesWhere(m["parts"], (part) => record(part["functionResponse"]) !== undefined);
 
 /** A function response's payload as text: its `output` (or `result`) when that is a string, else its JSON. */
 function responseText(response: unknown): string {
@@ -51,18 +64,28 @@ export const googleGenai: Dialect = {
   opensToolGroup: (m) => m["role"] === "model",
   bindsToNext: () => false,
   resultTexts: (m) =>
-    responseIndices(m).map((index) => responseText(record((m["parts"] as MessageRecord[])[index]?.["functionResponse"])?.["response"])),
+    responseIndices(m).map((index) =>
+      responseText(record((m["parts"] as MessageRecord[])[index]?.["functionResponse"])?.["response"]),
+    ),
   replaceResults: (m, texts) =>
     replaceEntries(m, { field: "parts", slots: responseIndices(m) }, texts, (part, text) => ({
       ...part,
       functionResponse: { ...(part["functionResponse"] as MessageRecord), response: { output: text } },
     })),
-  argumentTexts: (m) => parts(m).flatMap((part) => (record(part["functionCall"]) ? [argumentText(record(part["functionCall"])?.["args"])] : [])),
+  argumentTexts: (m) =>
+    parts(m).flatMap((part) =>
+      record(part["functionCall"]) ? [argumentText(record(part["functionCall"])?.["args"])] : [],
+    ),
   replaceArguments: (m, texts) =>
-    replaceEntries(m, { field: "parts", slots: indicesWhere(m["parts"], (part) => record(part["functionCall"]) !== undefined) }, texts, (part, text) => ({
-      ...part,
-      functionCall: { ...(part["functionCall"] as MessageRecord), args: cutArgumentsObject(text) },
-    })),
+    replaceEntries(
+      m,
+      { field: "parts", slots: indicesWhere(m["parts"], (part) => record(part["functionCall"]) !== undefined) },
+      texts,
+      (part, text) => ({
+        ...part,
+        functionCall: { ...(part["functionCall"] as MessageRecord), args: cutArgumentsObject(text) },
+      }),
+    ),
   describe(m) {
     const texts: string[] = [];
     const tools: MessagePart[] = [];
@@ -72,10 +95,21 @@ export const googleGenai: Dialect = {
       if (typeof part["text"] === "string") {
         if (part["thought"] !== true) texts.push(part["text"]);
       } else if (call) {
-        tools.push({ kind: "call", id: stringField(call, "id"), name: stringField(call, "name"), input: call["args"] ?? {} });
+        tools.push({
+          kind: "call",
+          id: stringField(call, "id"),
+          name: stringField(call, "name"),
+          input: call["args"] ?? {},
+        });
       } else if (response) {
         const isError = record(response["response"])?.["error"] !== undefined;
-        tools.push({ kind: "result", id: stringField(response, "id"), name: stringField(response, "name"), output: responseText(response["response"]), isError });
+        tools.push({
+          kind: "result",
+          id: stringField(response, "id"),
+          name: stringField(response, "name"),
+          output: responseText(response["response"]),
+          isError,
+        });
       } else {
         const note = mediaNote(part);
         if (note) texts.push(note);

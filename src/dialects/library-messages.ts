@@ -41,7 +41,12 @@ export interface Provenance {
  * @param summaryRole - the configured `summary.role`; undefined accepts any role and needs no seal
  *   (for callers that only need to know where a summary may stand)
  */
-export function libraryMessagesOf(messages: readonly object[], head: number, summaryRole?: "system" | "user", provenance: Provenance = {}): Set<object> {
+export function libraryMessagesOf(
+  messages: readonly object[],
+  head: number,
+  summaryRole?: "system" | "user",
+  provenance: Provenance = {},
+): Set<object> {
   const made = new Set<object>();
   const { formats } = provenance;
   const summary = messages[head];
@@ -53,19 +58,36 @@ export function libraryMessagesOf(messages: readonly object[], head: number, sum
   } else if (summaryRole !== undefined) {
     const role = summaryRoleIn(provenance.dialect ?? transcriptDialect(messages), summaryRole);
     if (roleOf(summary, formats) !== role) return made;
-    if (role !== "system" && provenance.sealer?.verify((text as string).slice(SUMMARY_PREFIX.length), role) === undefined) return made;
+    if (
+      role !== "system" &&
+      provenance.sealer?.verify((text as string).slice(SUMMARY_PREFIX.length), role) === undefined
+    )
+      return made;
   }
   made.add(summary);
   const vouched = (message: object) => provenance.stored === undefined || provenance.stored.has(message);
   let next = head + 1;
   const reminder = messages[next];
-  if (typeof reminder === "object" && reminder !== null && leadingText(reminder, formats) === FLUSH_TO_MEMORY_REMINDER && roleOf(reminder, formats) === roleOf(summary, formats) && vouched(reminder)) {
+  if (
+    typeof reminder === "object" &&
+    reminder !== null &&
+    leadingText(reminder, formats) === FLUSH_TO_MEMORY_REMINDER &&
+    roleOf(reminder, formats) === roleOf(summary, formats) &&
+    vouched(reminder)
+  ) {
     made.add(reminder);
     next++;
   }
   // The assistant turn that answers the summary where turns must alternate.
   const reply = messages[next];
-  if (typeof reply === "object" && reply !== null && roleOf(reply, formats) === "assistant" && leadingText(reply, formats) === SUMMARY_REPLY && vouched(reply)) made.add(reply);
+  if (
+    typeof reply === "object" &&
+    reply !== null &&
+    roleOf(reply, formats) === "assistant" &&
+    leadingText(reply, formats) === SUMMARY_REPLY &&
+    vouched(reply)
+  )
+    made.add(reply);
   return made;
 }
 

@@ -28,5 +28,12 @@ export function mastraPayload(message: object): object | undefined {
   const content = m["content"];
   if (!stamped(m) && !someRecord(content, stamped)) return undefined;
   const copy = unstamped(m);
-  return Array.isArray(content) ? { ...copy, content: content.map((part: unknown) => (typeof part === "object" && part !== null ? unstamped(part as MessageRecord) : part)) } : copy;
+  return Array.isArray(content)
+    ? {
+        ...copy,
+        content: content.map((part: unknown) =>
+          typeof part === "object" && part !== null ? unstamped(part as MessageRecord) : part,
+        ),
+      }
+    : copy;
 }

@@ -37,7 +37,9 @@ export function contentMedia(content: unknown): MediaPart[] {
 
 function collectContentMedia(content: unknown, found: MediaPart[], depth: number): void {
   if (!Array.isArray(content)) return;
-  for (const entry of content) if (typeof entry === "object" && entry !== null) contentPartMedia(entry as MessageRecord, found, depth, collectContentMedia);
+  for (const entry of content)
+    if (typeof entry === "object" && entry !== null)
+      contentPartMedia(entry as MessageRecord, found, depth, collectContentMedia);
 }
 
 /**
@@ -45,7 +47,12 @@ function collectContentMedia(content: unknown, found: MediaPart[], depth: number
  * result's own content is read through `collect` at `depth` 1. A tool result holds content of its
  * own; it never holds another result, so one level is all.
  */
-export function contentPartMedia(part: MessageRecord, found: MediaPart[], depth: number, collect: (content: unknown, found: MediaPart[], depth: number) => void): void {
+export function contentPartMedia(
+  part: MessageRecord,
+  found: MediaPart[],
+  depth: number,
+  collect: (content: unknown, found: MediaPart[], depth: number) => void,
+): void {
   switch (part["type"]) {
     case "tool_result":
       if (depth === 0) collect(part["content"], found, 1);
@@ -65,17 +72,29 @@ export function contentPartMedia(part: MessageRecord, found: MediaPart[], depth:
       if (mediaType.startsWith("image/")) found.push({ kind: "image", dataLength: jsonLength(part["data"]) });
       else if (!mediaType.startsWith("text/")) {
         const bytes = base64Bytes(part["data"]);
-        found.push({ kind: "file", dataLength: jsonLength(part["data"]), ...(bytes === undefined ? {} : { fileBytes: bytes }) });
+        found.push({
+          kind: "file",
+          dataLength: jsonLength(part["data"]),
+          ...(bytes === undefined ? {} : { fileBytes: bytes }),
+        });
       }
       break;
     }
     case "image_url": {
       const image = asRecord(part["image_url"]);
-      found.push({ kind: "image", dataLength: jsonLength(part["image_url"]), ...(image?.["detail"] === "low" ? { detail: "low" as const } : {}) });
+      found.push({
+        kind: "image",
+        dataLength: jsonLength(part["image_url"]),
+        ...(image?.["detail"] === "low" ? { detail: "low" as const } : {}),
+      });
       break;
     }
     case "input_image":
-      found.push({ kind: "image", dataLength: jsonLength(part["image_url"]) + jsonLength(part["file_id"]), ...(part["detail"] === "low" ? { detail: "low" as const } : {}) });
+      found.push({
+        kind: "image",
+        dataLength: jsonLength(part["image_url"]) + jsonLength(part["file_id"]),
+        ...(part["detail"] === "low" ? { detail: "low" as const } : {}),
+      });
       break;
     case "image": {
       // Anthropic: `source`; AI SDK: `image`; LangChain's standard blocks and pi: `data` or `url`.
@@ -91,7 +110,11 @@ export function contentPartMedia(part: MessageRecord, found: MediaPart[], depth:
       // OpenAI chat: `file.file_data`; Responses: `file_data`; Anthropic: `source.data`; AI SDK: `data`.
       const file = asRecord(part["file"]);
       const data = file?.["file_data"] ?? part["file_data"] ?? asRecord(part["source"])?.["data"] ?? part["data"];
-      const heavy = file ? part["file"] : part["file_data"] !== undefined ? part["file_data"] : part["source"] ?? part["data"];
+      const heavy = file
+        ? part["file"]
+        : part["file_data"] !== undefined
+          ? part["file_data"]
+          : (part["source"] ?? part["data"]);
       const bytes = base64Bytes(data);
       found.push({ kind: "file", dataLength: jsonLength(heavy), ...(bytes === undefined ? {} : { fileBytes: bytes }) });
       break;
@@ -99,16 +122,17 @@ export function contentPartMedia(part: MessageRecord, found: MediaPart[], depth:
   }
 }
 
-
 /** OpenAI Responses: a result item's output may be a list of `input_text`, `input_image` and `input_file` parts. */
-export const responsesMedia = (m: MessageRecord): MediaPart[] => (Array.isArray(m["output"]) ? contentMedia(m["output"]) : contentMedia(m["content"]));
+export const responsesMedia = (m: MessageRecord): MediaPart[] =>
+  Array.isArray(m["output"]) ? contentMedia(m["output"]) : contentMedia(m["content"]);
 
 /** Google Gen AI: `inlineData` and `fileData` parts, including those of a function response (a screenshot a tool took). */
 export function googleGenaiMedia(m: MessageRecord): MediaPart[] {
   const found: MediaPart[] = [];
   const parts = records(m["parts"]);
   const responseParts = parts.flatMap((part) => records(asRecord(part["functionResponse"])?.["parts"]));
-  for (const part of responseParts.length === 0 ? parts : [...parts, ...responseParts]) googleGenaiPartMedia(part, found);
+  for (const part of responseParts.length === 0 ? parts : [...parts, ...responseParts])
+    googleGenaiPartMedia(part, found);
   return found;
 }
 
@@ -121,7 +145,10 @@ export function googleGenaiPartMedia(part: MessageRecord, found: MediaPart[]): v
     const kind = stringField(inline, "mimeType")?.startsWith("image/") ? "image" : "file";
     found.push({ kind, dataLength: jsonLength(inline["data"]), ...(bytes === undefined ? {} : { fileBytes: bytes }) });
   } else if (file) {
-    found.push({ kind: stringField(file, "mimeType")?.startsWith("image/") ? "image" : "file", dataLength: jsonLength(file["fileUri"]) });
+    found.push({
+      kind: stringField(file, "mimeType")?.startsWith("image/") ? "image" : "file",
+      dataLength: jsonLength(file["fileUri"]),
+    });
   }
 }
 
@@ -168,22 +195,38 @@ export function bedrockBlockMedia(block: MessageRecord, found: MediaPart[]): voi
   if (image) found.push({ kind: "image", dataLength: jsonLength(image["source"]) });
   else if (document) {
     const bytes = asRecord(document["source"])?.["bytes"];
-    const size = typeof bytes === "string" ? base64Bytes(bytes) : ArrayBuffer.isView(bytes) ? bytes.byteLength : undefined;
-    found.push({ kind: "file", dataLength: jsonLength(document["source"]), ...(size === undefined ? {} : { fileBytes: size }) });
+    const size =
+      typeof bytes === "string" ? base64Bytes(bytes) : ArrayBuffer.isView(bytes) ? bytes.byteLength : undefined;
+    found.push({
+      kind: "file",
+      dataLength: jsonLength(document["source"]),
+      ...(size === undefined ? {} : { fileBytes: size }),
+    });
   }
 }
 
 /** pi: its images carry their base64 in `data`, billed as an image, not as bytes / 4 of it. */
 export function piMedia(m: MessageRecord): MediaPart[] {
   const found: MediaPart[] = [];
-  for (const part of records(m["content"])) if (part["type"] === "image") found.push({ kind: "image", dataLength: jsonLength(part["data"]) });
+  for (const part of records(m["content"]))
+    if (part["type"] === "image") found.push({ kind: "image", dataLength: jsonLength(part["data"]) });
   return found;
 }
 
 const contentArrayMedia = (m: MessageRecord): MediaPart[] => contentMedia(m["content"]);
 
 /** Each format's media reader, in the order of `formatOrder`, so a claim's index finds its reader. */
-const readerAt = [googleGenaiMedia, contentArrayMedia, responsesMedia, genkitMedia, bedrockMedia, piMedia, contentArrayMedia, contentArrayMedia, contentArrayMedia];
+const readerAt = [
+  googleGenaiMedia,
+  contentArrayMedia,
+  responsesMedia,
+  genkitMedia,
+  bedrockMedia,
+  piMedia,
+  contentArrayMedia,
+  contentArrayMedia,
+  contentArrayMedia,
+];
 
 /**
  * The images and files a message carries, as its own format reads them: what the estimate's walk

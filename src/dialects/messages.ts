@@ -5,30 +5,46 @@ import type { MessageFormats } from "./format-claims.js";
 import { dialectIn, dialectOf } from "./registry.js";
 
 /** Calls `visit` with the id of every tool call the message makes (undefined for an id-less call). */
-export function forEachToolCall(message: object, visit: (id: string | undefined) => void, formats?: MessageFormats): void {
+export function forEachToolCall(
+  message: object,
+  visit: (id: string | undefined) => void,
+  formats?: MessageFormats,
+): void {
   dialectIn(message, formats).forEachToolCall(message as MessageRecord, visit);
 }
 
 /** Calls `visit` with the id of every tool call the message answers (undefined for an id-less result). */
-export function forEachToolResult(message: object, visit: (id: string | undefined) => void, formats?: MessageFormats): void {
+export function forEachToolResult(
+  message: object,
+  visit: (id: string | undefined) => void,
+  formats?: MessageFormats,
+): void {
   dialectIn(message, formats).forEachToolResult(message as MessageRecord, visit);
 }
 
 /** True when the message answers at least one tool call. `formats`: the call's, when read. */
 export function carriesToolResult(message: object, formats?: MessageFormats): boolean {
   let found = false;
-  forEachToolResult(message, () => {
-    found = true;
-  }, formats);
+  forEachToolResult(
+    message,
+    () => {
+      found = true;
+    },
+    formats,
+  );
   return found;
 }
 
 /** True when the message makes at least one tool call. `formats`: the call's, when read. */
 export function carriesToolCall(message: object, formats?: MessageFormats): boolean {
   let found = false;
-  forEachToolCall(message, () => {
-    found = true;
-  }, formats);
+  forEachToolCall(
+    message,
+    () => {
+      found = true;
+    },
+    formats,
+  );
   return found;
 }
 
@@ -85,7 +101,10 @@ export function isUserTurnIn(dialect: Dialect, message: object): boolean {
 export function isSystemPrompt(message: object, formats?: MessageFormats): boolean {
   const dialect = dialectIn(message, formats);
   const role = dialect.role(message as MessageRecord);
-  return (role === "system" || role === "developer") && !(dialect.leadingText(message as MessageRecord)?.startsWith(SUMMARY_PREFIX) ?? false);
+  return (
+    (role === "system" || role === "developer") &&
+    !(dialect.leadingText(message as MessageRecord)?.startsWith(SUMMARY_PREFIX) ?? false)
+  );
 }
 
 /** True for an item that belongs with the one after it (a Responses reasoning item): no cut right after it. */

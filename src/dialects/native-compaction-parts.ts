@@ -8,7 +8,8 @@
 //   messages, followed by a single compaction item." (`CompactedResponse.output`); instructions
 //   are items of role `system` or `developer`.
 
-const fieldOf = (value: unknown, key: string): unknown => (typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined);
+const fieldOf = (value: unknown, key: string): unknown =>
+  typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
 
 /** An Anthropic request's parts: the system messages' text (for the `system` parameter) and every other message. */
 export function anthropicSystemApart(messages: readonly object[]): { system: string[]; messages: object[] } {
@@ -27,7 +28,9 @@ export function anthropicSystemApart(messages: readonly object[]): { system: str
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  return content.map((part) => (typeof fieldOf(part, "text") === "string" ? (fieldOf(part, "text") as string) : "")).join("");
+  return content
+    .map((part) => (typeof fieldOf(part, "text") === "string" ? (fieldOf(part, "text") as string) : ""))
+    .join("");
 }
 
 /** An Anthropic response's content blocks, and the text of its compaction block when it has one with content. */

@@ -1,7 +1,16 @@
 // OpenAI chat completions: `assistant.tool_calls[].id` answered by `{ role: "tool", tool_call_id }`.
 // Plain text chats (`{ role, content: "…" }`) read the same in every format, so this is also the
 // dialect of a message that no other one claims.
-import { argumentText, asRecord, contentAsText, indicesWhere, leadingContentText, records, stringField, textParts } from "./content-parts.js";
+import {
+  argumentText,
+  asRecord,
+  contentAsText,
+  indicesWhere,
+  leadingContentText,
+  records,
+  stringField,
+  textParts,
+} from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 import { openaiChatClaims, isChatToolResult as isToolResult } from "./format-claims.js";
 
@@ -45,12 +54,22 @@ export const openaiChat: Dialect = {
     const role = stringField(m, "role");
     if (isToolResult(m)) {
       const output = contentAsText(m["content"], noToolParts);
-      return { role, parts: [{ kind: "result", id: m["tool_call_id"] as string, name: stringField(m, "name"), output, isError: false }] };
+      return {
+        role,
+        parts: [
+          { kind: "result", id: m["tool_call_id"] as string, name: stringField(m, "name"), output, isError: false },
+        ],
+      };
     }
     const parts: MessagePart[] = textParts(m["content"], noToolParts);
     for (const call of toolCalls(m)) {
       const fn = call["function"];
-      parts.push({ kind: "call", id: stringField(call, "id"), name: stringField(fn, "name"), input: (fn as MessageRecord | undefined)?.["arguments"] });
+      parts.push({
+        kind: "call",
+        id: stringField(call, "id"),
+        name: stringField(fn, "name"),
+        input: (fn as MessageRecord | undefined)?.["arguments"],
+      });
     }
     return { role, parts };
   },

@@ -20,7 +20,12 @@ const isResultType = (type: string): boolean => type.endsWith("_output") || type
 
 function outputText(output: unknown): string {
   if (typeof output === "string") return output;
-  if (typeof output === "object" && output !== null && !Array.isArray(output) && typeof (output as MessageRecord)["text"] === "string") {
+  if (
+    typeof output === "object" &&
+    output !== null &&
+    !Array.isArray(output) &&
+    typeof (output as MessageRecord)["text"] === "string"
+  ) {
     return (output as MessageRecord)["text"] as string;
   }
   return Array.isArray(output) ? contentAsText(output, noToolParts) : stringify(output);
@@ -29,9 +34,11 @@ function outputText(output: unknown): string {
 export const openaiResponses: Dialect = {
   name: "openai-responses",
   claims: openaiResponsesClaims,
-  reads: (m) => (m["type"] === undefined || m["type"] === "message" ? messageRoles.has(m["role"]) : openaiResponses.claims(m)),
+  reads: (m) =>
+    m["type"] === undefined || m["type"] === "message" ? messageRoles.has(m["role"]) : openaiResponses.claims(m),
   // An encrypted reasoning item and a compaction item are the provider's own, read back as they were.
-  signed: (m) => m["type"] === "compaction" || (m["type"] === "reasoning" && typeof m["encrypted_content"] === "string"),
+  signed: (m) =>
+    m["type"] === "compaction" || (m["type"] === "reasoning" && typeof m["encrypted_content"] === "string"),
   role(m) {
     const type = itemType(m);
     if (type === undefined || type === "message") return stringField(m, "role");
@@ -56,19 +63,36 @@ export const openaiResponses: Dialect = {
   resultTexts: (m) => (textOutputItemTypes.has(itemType(m) ?? "") ? [outputText(m["output"])] : []),
   replaceResults: (m, texts) => (texts.has(0) ? { ...m, output: texts.get(0) } : m),
   argumentTexts: (m) => (m["type"] === "function_call" ? [argumentText(m["arguments"])] : []),
-  replaceArguments: (m, texts) => (m["type"] === "function_call" && texts.has(0) ? { ...m, arguments: texts.get(0) } : m),
+  replaceArguments: (m, texts) =>
+    m["type"] === "function_call" && texts.has(0) ? { ...m, arguments: texts.get(0) } : m,
   describe(m) {
     const type = itemType(m);
-    if (type === undefined || type === "message") return { role: stringField(m, "role"), parts: textParts(m["content"], noToolParts) };
+    if (type === undefined || type === "message")
+      return { role: stringField(m, "role"), parts: textParts(m["content"], noToolParts) };
     if (isCallType(type)) {
       const name = stringField(m, "name") ?? type.replace(/_call$/, "");
-      return { role: "assistant", parts: [{ kind: "call", id: callId(m), name, input: m["arguments"] ?? m["action"] ?? m["input"] ?? "" }] };
+      return {
+        role: "assistant",
+        parts: [{ kind: "call", id: callId(m), name, input: m["arguments"] ?? m["action"] ?? m["input"] ?? "" }],
+      };
     }
     if (isResultType(type)) {
-      return { role: "tool", parts: [{ kind: "result", id: callId(m), name: stringField(m, "name"), output: outputText(m["output"]), isError: false }] };
+      return {
+        role: "tool",
+        parts: [
+          {
+            kind: "result",
+            id: callId(m),
+            name: stringField(m, "name"),
+            output: outputText(m["output"]),
+            isError: false,
+          },
+        ],
+      };
     }
     if (type === "reasoning") return { role: undefined, parts: [] };
-    if (type === "hosted_tool_call") return { role: undefined, parts: [{ kind: "note", text: `Hosted tool ${stringField(m, "name") ?? "call"}` }] };
+    if (type === "hosted_tool_call")
+      return { role: undefined, parts: [{ kind: "note", text: `Hosted tool ${stringField(m, "name") ?? "call"}` }] };
     return { role: undefined, parts: [{ kind: "note", text: `[${type}]` }] };
   },
   textMessage: (role, text) => ({ role, content: text }),

@@ -6,7 +6,20 @@
 // the leading one and any later one that changes them, which pi replays in order. Either way a
 // summary is a user message, with the `timestamp` every pi message carries; pi's default
 // `convertToLlm` sends system, user, assistant and tool-result messages and drops any other.
-import { argumentText, asRecord, carriesSignature, contentAsText, cutArgumentsObject, indicesWhere, leadingContentText, records, replaceEntries, someRecord, stringField, textParts } from "./content-parts.js";
+import {
+  argumentText,
+  asRecord,
+  carriesSignature,
+  contentAsText,
+  cutArgumentsObject,
+  indicesWhere,
+  leadingContentText,
+  records,
+  replaceEntries,
+  someRecord,
+  stringField,
+  textParts,
+} from "./content-parts.js";
 import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
 import { piAgentClaims, isPiAssistant, isPiToolResult as isToolResult } from "./format-claims.js";
 
@@ -24,7 +37,8 @@ export const piAgent: Dialect = {
   signed: (m) => m["role"] === "assistant" && someRecord(m["content"], carriesSignature),
   role: (m) => (isToolResult(m) ? "tool" : stringField(m, "role")),
   forEachToolCall(m, visit) {
-    for (const part of records(m["content"])) if (part["type"] === "toolCall" && typeof part["id"] === "string") visit(part["id"]);
+    for (const part of records(m["content"]))
+      if (part["type"] === "toolCall" && typeof part["id"] === "string") visit(part["id"]);
   },
   forEachToolResult(m, visit) {
     if (isToolResult(m) && typeof m["toolCallId"] === "string") visit(m["toolCallId"]);
@@ -37,16 +51,38 @@ export const piAgent: Dialect = {
     const text = texts.get(0);
     return isToolResult(m) && text !== undefined ? { ...m, content: [{ type: "text", text }] } : m;
   },
-  argumentTexts: (m) => callIndices(m).map((index) => argumentText(asRecord((m["content"] as unknown[])[index])?.["arguments"])),
-  replaceArguments: (m, texts) => replaceEntries(m, { field: "content", slots: callIndices(m) }, texts, (part, text) => ({ ...part, arguments: cutArgumentsObject(text) })),
+  argumentTexts: (m) =>
+    callIndices(m).map((index) => argumentText(asRecord((m["content"] as unknown[])[index])?.["arguments"])),
+  replaceArguments: (m, texts) =>
+    replaceEntries(m, { field: "content", slots: callIndices(m) }, texts, (part, text) => ({
+      ...part,
+      arguments: cutArgumentsObject(text),
+    })),
   describe(m) {
     if (isToolResult(m)) {
       const output = contentAsText(m["content"], toolPartTypes);
-      return { role: "tool", parts: [{ kind: "result", id: stringField(m, "toolCallId"), name: stringField(m, "toolName"), output, isError: m["isError"] === true }] };
+      return {
+        role: "tool",
+        parts: [
+          {
+            kind: "result",
+            id: stringField(m, "toolCallId"),
+            name: stringField(m, "toolName"),
+            output,
+            isError: m["isError"] === true,
+          },
+        ],
+      };
     }
     const view: MessagePart[] = textParts(m["content"], toolPartTypes);
     for (const part of records(m["content"])) {
-      if (part["type"] === "toolCall") view.push({ kind: "call", id: stringField(part, "id"), name: stringField(part, "name"), input: part["arguments"] ?? {} });
+      if (part["type"] === "toolCall")
+        view.push({
+          kind: "call",
+          id: stringField(part, "id"),
+          name: stringField(part, "name"),
+          input: part["arguments"] ?? {},
+        });
     }
     return { role: stringField(m, "role"), parts: view };
   },
@@ -58,12 +94,17 @@ export const piAgent: Dialect = {
  * message carries the `usage` of the request that produced it, and that request held every message
  * before it. Input, cache reads and cache writes together are the request's input tokens.
  */
-export function piReportedUsage(messages: readonly object[]): { inputTokens: number; messageCount: number } | undefined {
+export function piReportedUsage(
+  messages: readonly object[],
+): { inputTokens: number; messageCount: number } | undefined {
   for (let index = messages.length - 1; index >= 0; index--) {
     const m = messages[index] as MessageRecord;
     if (!isPiAssistant(m)) continue;
     const usage = asRecord(m["usage"]);
-    const total = [usage?.["input"], usage?.["cacheRead"], usage?.["cacheWrite"]].reduce<number>((sum, value) => sum + (typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0), 0);
+    const total = [usage?.["input"], usage?.["cacheRead"], usage?.["cacheWrite"]].reduce<number>(
+      (sum, value) => sum + (typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0),
+      0,
+    );
     // A failed or aborted request reports nothing: an earlier one may still have.
     if (total > 0) return { inputTokens: total, messageCount: index };
   }

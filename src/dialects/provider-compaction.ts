@@ -22,7 +22,11 @@ export interface ProviderCompaction {
 export function providerCompactionOf(message: object, dialect: Dialect): ProviderCompaction | undefined {
   const record = message as MessageRecord;
   if (dialect.name === "openai-responses") {
-    return record["type"] === "compaction" && record["role"] === undefined && typeof record["encrypted_content"] === "string" ? { text: undefined } : undefined;
+    return record["type"] === "compaction" &&
+      record["role"] === undefined &&
+      typeof record["encrypted_content"] === "string"
+      ? { text: undefined }
+      : undefined;
   }
   if (dialect.name !== "anthropic" || record["role"] !== "assistant") return undefined;
   for (const block of records(record["content"])) {
@@ -49,6 +53,8 @@ export function lastProviderCompaction(messages: readonly object[], from: number
 export function withoutProviderCompaction(message: object, dialect: Dialect): MessageRecord | undefined {
   const record = message as MessageRecord;
   if (dialect.name !== "anthropic" || !Array.isArray(record["content"])) return undefined;
-  const rest = (record["content"] as unknown[]).filter((block) => (block as MessageRecord | null)?.["type"] !== "compaction");
+  const rest = (record["content"] as unknown[]).filter(
+    (block) => (block as MessageRecord | null)?.["type"] !== "compaction",
+  );
   return rest.length > 0 ? { ...record, content: rest } : undefined;
 }

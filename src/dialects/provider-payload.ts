@@ -32,7 +32,14 @@ export function langchainPayload(message: object): object | undefined {
  */
 export function piPayload(message: object): object | undefined {
   const m = message as MessageRecord;
-  if (isPiToolResult(m)) return { role: "toolResult", toolCallId: m["toolCallId"], toolName: m["toolName"], content: m["content"], isError: m["isError"] };
+  if (isPiToolResult(m))
+    return {
+      role: "toolResult",
+      toolCallId: m["toolCallId"],
+      toolName: m["toolName"],
+      content: m["content"],
+      isError: m["isError"],
+    };
   if (isPiAssistant(m)) return { role: "assistant", content: m["content"] };
   return undefined;
 }
@@ -53,5 +60,10 @@ export function providerPayload(message: object): object | undefined {
  * no LangChain wrapper (`lc_kwargs`). The estimate of such a message is its JSON's bytes / 4 alone.
  */
 export function isPlainJsonMessage(message: MessageRecord): boolean {
-  return !Array.isArray(message["content"]) && message["providerOptions"] === undefined && message["output"] === undefined && message["lc_kwargs"] === undefined;
+  return (
+    !Array.isArray(message["content"]) &&
+    message["providerOptions"] === undefined &&
+    message["output"] === undefined &&
+    message["lc_kwargs"] === undefined
+  );
 }

@@ -6,7 +6,10 @@
 //   Bedrock `ConverseResponse`), `usageMetadata` (Gemini `GenerateContentResponse`).
 
 /** A response field, own properties only (a prototype's `usage` is no report). */
-export const fieldOf = (value: unknown, key: string): unknown => (typeof value === "object" && value !== null && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined);
+export const fieldOf = (value: unknown, key: string): unknown =>
+  typeof value === "object" && value !== null && Object.hasOwn(value, key)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
 
 /** True when the provider stopped the request at its context window. */
 export function stoppedAtWindow(response: unknown): boolean {
@@ -16,5 +19,7 @@ export function stoppedAtWindow(response: unknown): boolean {
 /** The response's `usage` object (Gemini's `usageMetadata`), as the SDK returned it, when it has one. */
 export function usageOf(response: unknown): Record<string, unknown> | undefined {
   const usage = fieldOf(response, "usage") ?? fieldOf(response, "usageMetadata");
-  return typeof usage === "object" && usage !== null && !Array.isArray(usage) ? (usage as Record<string, unknown>) : undefined;
+  return typeof usage === "object" && usage !== null && !Array.isArray(usage)
+    ? (usage as Record<string, unknown>)
+    : undefined;
 }

@@ -31,7 +31,8 @@ import type { ProviderVerdict } from "../ground/types.js";
 import { fieldOf, stoppedAtWindow } from "./provider-response.js";
 
 const stringOf = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
-const countOf = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined);
+const countOf = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
 
 /** `messages.{i}.content.{j}` as the index of the message, or undefined for any other path. */
 function messageIndexOf(path: string): number | undefined {
@@ -73,7 +74,12 @@ export function verdictsOf(response: unknown, sent: readonly object[] | undefine
         // transcript (an Anthropic one, an AI SDK one) is sent apart as `system`.
         if (index !== undefined && conversation === null) conversation = conversationOf(sent);
         const message = index === undefined ? undefined : conversation?.[index];
-        verdicts.push({ kind: type === "thinking_dropped" ? "thinking-dropped" : "thinking-mismatch-allowed", reason, path, ...(message === undefined ? {} : { message }) });
+        verdicts.push({
+          kind: type === "thinking_dropped" ? "thinking-dropped" : "thinking-mismatch-allowed",
+          reason,
+          path,
+          ...(message === undefined ? {} : { message }),
+        });
       } else if (type === "reasoning" && fieldOf(entry, "action") === "removed") {
         const id = stringOf(fieldOf(entry, "id")) ?? "";
         const message = id === "" ? undefined : itemOf(id);
@@ -94,11 +100,17 @@ export function verdictsOf(response: unknown, sent: readonly object[] | undefine
 
 /** The messages of a request as the provider numbers them: without the system messages sent apart. */
 function conversationOf(sent: readonly object[] | undefined): readonly object[] | undefined {
-  return sent?.some((message) => fieldOf(message, "role") === "system") === true ? sent.filter((message) => fieldOf(message, "role") !== "system") : sent;
+  return sent?.some((message) => fieldOf(message, "role") === "system") === true
+    ? sent.filter((message) => fieldOf(message, "role") !== "system")
+    : sent;
 }
 
 /** Anthropic's codes for a `compaction` block it will not take as sent. */
-const refusedBlockCodes = new Set(["compaction_signature_invalid", "compaction_content_mismatch", "compaction_tool_changes_mismatch"]);
+const refusedBlockCodes = new Set([
+  "compaction_signature_invalid",
+  "compaction_content_mismatch",
+  "compaction_tool_changes_mismatch",
+]);
 
 /** The item a refusal's message names: `for item rs_… could not`; bounded, and no backtracking. */
 const namedItem = /for item ([\w-]{1,200}) could not/;
@@ -147,20 +159,34 @@ function refusalOf(response: unknown, sent: readonly object[] | undefined): Prov
     if (statusOf(layer) === 400) badRequest = true;
     if (found !== undefined) continue;
     const code = stringOf(fieldOf(layer, "code"));
-    const errorCode = stringOf(fieldOf(layer, "errorCode")) ?? stringOf(fieldOf(fieldOf(layer, "details"), "error_code"));
+    const errorCode =
+      stringOf(fieldOf(layer, "errorCode")) ?? stringOf(fieldOf(fieldOf(layer, "details"), "error_code"));
     if (code === "invalid_encrypted_content") {
       const id = namedItem.exec(String(fieldOf(layer, "message") ?? "").slice(0, 10_000))?.[1];
-      const message = id === undefined ? sent?.find(isCompactionItem) : sent?.find((item) => fieldOf(item, "id") === id);
-      found = { kind: "native-item-refused", provider: "openai", code, ...(id === undefined ? {} : { id }), ...(message === undefined ? {} : { message }) };
+      const message =
+        id === undefined ? sent?.find(isCompactionItem) : sent?.find((item) => fieldOf(item, "id") === id);
+      found = {
+        kind: "native-item-refused",
+        provider: "openai",
+        code,
+        ...(id === undefined ? {} : { id }),
+        ...(message === undefined ? {} : { message }),
+      };
     } else if (errorCode !== undefined && refusedBlockCodes.has(errorCode)) {
       const message = sent?.find(holdsCompactionBlock);
-      found = { kind: "native-item-refused", provider: "anthropic", code: errorCode, ...(message === undefined ? {} : { message }) };
+      found = {
+        kind: "native-item-refused",
+        provider: "anthropic",
+        code: errorCode,
+        ...(message === undefined ? {} : { message }),
+      };
     }
   }
   return badRequest ? found : undefined;
 }
 
-const isCompactionItem = (item: object): boolean => fieldOf(item, "type") === "compaction" && fieldOf(item, "role") === undefined;
+const isCompactionItem = (item: object): boolean =>
+  fieldOf(item, "type") === "compaction" && fieldOf(item, "role") === undefined;
 const holdsCompactionBlock = (message: object): boolean => {
   const content = fieldOf(message, "content");
   return Array.isArray(content) && content.some((block) => fieldOf(block, "type") === "compaction");

@@ -27,10 +27,15 @@ export const recallToolDefinition: {
 } = {
   name: "recall_context",
   description:
-    "Reads earlier messages of this conversation that were compacted out of view, verbatim. Query with an identifier or a phrase from the summary (an id, a path, a name, an error) to get the messages that hold it, newest first, or with a range of message positions such as \"12-40\".",
+    'Reads earlier messages of this conversation that were compacted out of view, verbatim. Query with an identifier or a phrase from the summary (an id, a path, a name, an error) to get the messages that hold it, newest first, or with a range of message positions such as "12-40".',
   inputSchema: {
     type: "object",
-    properties: { query: { type: "string", description: "An identifier, a phrase, or a range of message positions such as \"12-40\"." } },
+    properties: {
+      query: {
+        type: "string",
+        description: 'An identifier, a phrase, or a range of message positions such as "12-40".',
+      },
+    },
     required: ["query"],
     additionalProperties: false,
   },

@@ -15,7 +15,17 @@ import { claimIndexOf, type MessageFormats } from "./format-claims.js";
  * that claims it. OpenAI chat comes last and also takes what nobody claims: a plain
  * `{ role, content: "…" }` reads the same in every format that has such messages.
  */
-export const dialects: readonly Dialect[] = [googleGenai, langchain, openaiResponses, genkit, bedrockConverse, piAgent, anthropic, aiSdk, openaiChat];
+export const dialects: readonly Dialect[] = [
+  googleGenai,
+  langchain,
+  openaiResponses,
+  genkit,
+  bedrockConverse,
+  piAgent,
+  anthropic,
+  aiSdk,
+  openaiChat,
+];
 
 /** The dialect that reads this message. */
 export function dialectOf(message: object): Dialect {
@@ -70,5 +80,14 @@ export function transcriptDialect(messages: readonly object[], formats?: Message
 /** True for a message of typeless text blocks alone, which reads the same in Bedrock and Genkit. */
 export function holdsTextBlocksOnly(m: MessageRecord): boolean {
   const content = m["content"];
-  return Array.isArray(content) && content.every((block) => typeof block === "object" && block !== null && Object.keys(block).length === 1 && typeof (block as MessageRecord)["text"] === "string");
+  return (
+    Array.isArray(content) &&
+    content.every(
+      (block) =>
+        typeof block === "object" &&
+        block !== null &&
+        Object.keys(block).length === 1 &&
+        typeof (block as MessageRecord)["text"] === "string",
+    )
+  );
 }

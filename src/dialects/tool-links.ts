@@ -33,13 +33,19 @@ export function walkToolLinks(
   let index = 0;
   // One pair of visitors for the whole walk (every compaction walks every message), reading `index`.
   const visitCall = (id: string | undefined): void => {
-    if (id !== undefined) return onCall({ index, key: id, id });
+    if (id !== undefined) {
+      onCall({ index, key: id, id });
+      return;
+    }
     const key = anonymousKey(calls++);
     waiting.push(key);
     onCall({ index, key, id });
   };
   const visitResult = (id: string | undefined): void => {
-    if (id !== undefined) return onResult({ index, key: id, id });
+    if (id !== undefined) {
+      onResult({ index, key: id, id });
+      return;
+    }
     const key = next < waiting.length ? (waiting[next++] as string) : anonymousKey(-1 - next);
     onResult({ index, key, id });
   };

@@ -14,7 +14,11 @@ export function dialectNamed(name: DialectName): Dialect {
 }
 
 /** The format a transcript is read in, without checking its messages: the pinned one, else the detected one. */
-export function formatDialect(messages: readonly object[], format: DialectName | undefined, formats?: MessageFormats): Dialect {
+export function formatDialect(
+  messages: readonly object[],
+  format: DialectName | undefined,
+  formats?: MessageFormats,
+): Dialect {
   return format === undefined ? transcriptDialect(messages, formats) : dialectNamed(format);
 }
 
@@ -36,15 +40,23 @@ function marksAnotherFormat(own: Dialect, claimed: boolean, pinned: Dialect, m: 
  *
  * @throws TypeError naming the first message that does not read, and what was expected
  */
-export function readTranscript(messages: readonly object[], format?: DialectName, name = "messages", formats?: MessageFormats): Dialect {
-  const claimAt = (index: number): number => (formats === undefined ? claimIndexOf(messages[index] as object) : formats.at(index));
+export function readTranscript(
+  messages: readonly object[],
+  format?: DialectName,
+  name = "messages",
+  formats?: MessageFormats,
+): Dialect {
+  const claimAt = (index: number): number =>
+    formats === undefined ? claimIndexOf(messages[index] as object) : formats.at(index);
   if (format !== undefined) {
     const pinned = dialectNamed(format);
     for (let index = 0; index < messages.length; index++) {
       const m = messages[index] as MessageRecord;
       const claim = claimAt(index);
       if (pinned.reads(m) && !marksAnotherFormat(dialectAt(claim), claim >= 0, pinned, m)) continue;
-      throw new TypeError(`${expectedMessage(`${name}[${index}]`, `a message of the \`${format}\` format (\`format\`)`, m)}`);
+      throw new TypeError(
+        `${expectedMessage(`${name}[${index}]`, `a message of the \`${format}\` format (\`format\`)`, m)}`,
+      );
     }
     return pinned;
   }

@@ -6,7 +6,8 @@ import { redactSecrets } from "../text/redact-secrets.js";
  * shaped like a key, the redaction what is a secret in context, `password: …`), anything else as
  * it is (an object is quoted by its keys only).
  */
-const quoted = (value: unknown): unknown => (typeof value === "string" ? redactSecrets(value.length > 512 ? value.slice(0, 512) : value) : value);
+const quoted = (value: unknown): unknown =>
+  typeof value === "string" ? redactSecrets(value.length > 512 ? value.slice(0, 512) : value) : value;
 
 /**
  * Checks a transcript before any work: an array of non-null objects whose `role`, where present,
@@ -16,7 +17,10 @@ export function assertTranscript(messages: unknown, name = "messages"): asserts 
   if (!Array.isArray(messages)) {
     // A promise of the messages, or nothing where they were awaited: the caller forgot an `await`.
     const pending = typeof (messages as { then?: unknown } | null)?.then === "function" || messages === undefined;
-    throw new TypeError(expectedMessage(name, "an array", quoted(messages)) + (pending ? "; is an `await` missing where they were made?" : ""));
+    throw new TypeError(
+      expectedMessage(name, "an array", quoted(messages)) +
+        (pending ? "; is an `await` missing where they were made?" : ""),
+    );
   }
   for (let index = 0; index < messages.length; index++) {
     const message: unknown = messages[index];

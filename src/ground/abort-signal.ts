@@ -7,7 +7,12 @@ import { expectedMessage } from "./describe-value.js";
 export function optionalAbortSignal(value: unknown, name: string): AbortSignal | undefined {
   if (value === undefined) return undefined;
   const signal = value as AbortSignal | null;
-  if (typeof signal !== "object" || signal === null || typeof signal.aborted !== "boolean" || typeof signal.addEventListener !== "function") {
+  if (
+    typeof signal !== "object" ||
+    signal === null ||
+    typeof signal.aborted !== "boolean" ||
+    typeof signal.addEventListener !== "function"
+  ) {
     throw new TypeError(expectedMessage(name, "an AbortSignal", value));
   }
   return signal;

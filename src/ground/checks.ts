@@ -19,7 +19,12 @@ export function integer(value: unknown, name: string, minimum: 0 | 1): number {
 }
 
 /** An integer of at least `minimum`, or `fallback` when left out. */
-export function optionalInteger<F extends number | undefined>(value: unknown, name: string, minimum: 0 | 1, fallback: F): number | F {
+export function optionalInteger<F extends number | undefined>(
+  value: unknown,
+  name: string,
+  minimum: 0 | 1,
+  fallback: F,
+): number | F {
   return value === undefined ? fallback : integer(value, name, minimum);
 }
 
@@ -73,7 +78,12 @@ export function optionalPositiveMs(value: unknown, name: string): number | undef
  * An object of options (not null, not an array) holding only `known` keys; an unknown key names the
  * closest known one, under `prefix` when the object is itself an option (`"archive."`).
  */
-export function optionsObject(value: unknown, name: string, known: readonly string[], prefix = ""): Record<string, unknown> {
+export function optionsObject(
+  value: unknown,
+  name: string,
+  known: readonly string[],
+  prefix = "",
+): Record<string, unknown> {
   if (!isPlainObject(value)) throw new TypeError(expectedMessage(name, "an object", value));
   rejectUnknownKeys(value, known, prefix);
   return value;

@@ -19,7 +19,8 @@ export function optionalMilliseconds(value: unknown, name: string): number | und
   if (value === undefined) return undefined;
   const what = `a positive number of milliseconds up to ${LONGEST_TIMEOUT_MS}`;
   if (typeof value !== "number") throw new TypeError(expectedMessage(name, what, value));
-  if (!(value > 0 && value <= LONGEST_TIMEOUT_MS)) throw new RangeError(`Expected \`${name}\` to be ${what}, got ${describeValue(value)} (number)`);
+  if (!(value > 0 && value <= LONGEST_TIMEOUT_MS))
+    throw new RangeError(`Expected \`${name}\` to be ${what}, got ${describeValue(value)} (number)`);
   return value;
 }
 
@@ -41,7 +42,12 @@ export interface Deadline {
  * (never an unhandled rejection). The timer and the listener are removed however it ends.
  */
 export function raceDeadline<T>(pending: PromiseLike<T>, deadline: Deadline): Promise<Awaited<T>> {
-  const { timeoutMs, timedOut = () => new Error(`timed out after ${String(timeoutMs)} ms`), signal, interrupted } = deadline;
+  const {
+    timeoutMs,
+    timedOut = () => new Error(`timed out after ${String(timeoutMs)} ms`),
+    signal,
+    interrupted,
+  } = deadline;
   return new Promise<Awaited<T>>((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const finish = () => {

@@ -28,7 +28,9 @@ const TOKEN_RUN = /[\w+\-/=.]+/g;
 function excerpt(text: string): string {
   // Read a little past the quoted length, so a run that crosses it is judged whole.
   const head = text.slice(0, MOST_QUOTED * 4);
-  const shown = head.replace(TOKEN_RUN, (run) => (run.length >= 16 || (run.length >= 6 && /\d/.test(run) && /[a-z]/i.test(run)) ? "…" : run));
+  const shown = head.replace(TOKEN_RUN, (run) =>
+    run.length >= 16 || (run.length >= 6 && /\d/.test(run) && /[a-z]/i.test(run)) ? "…" : run,
+  );
   return shown.length > MOST_QUOTED || head.length < text.length ? `${shown.slice(0, MOST_QUOTED - 3)}...` : shown;
 }
 
@@ -38,7 +40,8 @@ function shapeOf(value: object): string {
   // A brand check, not `instanceof`: a typed array of another realm (`vm`, an iframe) is one too.
   const tag = Object.prototype.toString.call(value).slice(8, -1);
   try {
-    if (ArrayBuffer.isView(value) || tag === "ArrayBuffer" || tag === "SharedArrayBuffer") return `${tag} of ${(value as ArrayBuffer).byteLength} bytes`;
+    if (ArrayBuffer.isView(value) || tag === "ArrayBuffer" || tag === "SharedArrayBuffer")
+      return `${tag} of ${(value as ArrayBuffer).byteLength} bytes`;
     if (tag !== "Object") return `[object ${tag}]`;
     const keys = Object.keys(value);
     if (keys.length === 0) return "{}";

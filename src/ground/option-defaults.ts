@@ -7,7 +7,10 @@ import { isPlainObject } from "./plain-object.js";
  * as given, for validation to name.
  */
 export function withDefaults<T extends object>(defaults: object, options: T): T {
-  const merged: Record<string, unknown> = { ...(defaults as Record<string, unknown>), ...(options as Record<string, unknown>) };
+  const merged: Record<string, unknown> = {
+    ...(defaults as Record<string, unknown>),
+    ...(options as Record<string, unknown>),
+  };
   for (const [key, value] of Object.entries(defaults)) {
     const given = (options as Record<string, unknown>)[key];
     if (given === undefined) merged[key] = value;

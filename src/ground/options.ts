@@ -12,7 +12,6 @@ import type {
   ModelFreeSummary,
   ProviderVerdict,
   ProviderVerdictReader,
-  ReportedUsage,
   SkippedEvent,
   Summarize,
   UsageEvent,
@@ -124,7 +123,14 @@ const compactorKeys = [
 ] as const;
 const summaryKeys = ["maxTokens", "role", "flushToMemory", "timeoutMs"] as const;
 const ladderKeys = ["maskToolResults", "splitInsideTurn", "truncateToolResults", "isBoundary"] as const;
-const eventKeys = ["onCompacting", "onCompacted", "onSkipped", "warnOverBudget", "onUsage", "onProviderVerdict"] as const;
+const eventKeys = [
+  "onCompacting",
+  "onCompacted",
+  "onSkipped",
+  "warnOverBudget",
+  "onUsage",
+  "onProviderVerdict",
+] as const;
 /** The events only `statefulCompactor` and the adapters tell (validated there). */
 const statefulEventKeys = ["onStoreError"] as const;
 const maskKeys = ["keepRecent", "placeholder", "minFreedTokens"] as const;
@@ -136,10 +142,14 @@ function rejectMisplacedKeys(object: object, known: readonly string[], prefix: s
   for (const key of Object.keys(object)) {
     if (known.includes(key)) continue;
     if (prefix === "events." && (statefulEventKeys as readonly string[]).includes(key)) {
-      throw new TypeError(`Unknown option \`events.${key}\`: it belongs to \`statefulCompactor()\` and the adapters built on it, which keep state in a store.`);
+      throw new TypeError(
+        `Unknown option \`events.${key}\`: it belongs to \`statefulCompactor()\` and the adapters built on it, which keep state in a store.`,
+      );
     }
     if (prefix === "" && (callKeys as readonly string[]).includes(key)) {
-      throw new TypeError(`Unknown option \`${key}\`: it belongs to a single call, \`compact(messages, { ${key} })\`, not to \`compactor()\`.`);
+      throw new TypeError(
+        `Unknown option \`${key}\`: it belongs to a single call, \`compact(messages, { ${key} })\`, not to \`compactor()\`.`,
+      );
     }
   }
 }
@@ -158,7 +168,9 @@ function belowBudget(value: unknown, name: string, maxTokens: number): number | 
   if (value === undefined) return undefined;
   const tokens = integer(value, name, 0);
   if (tokens >= maxTokens) {
-    throw new RangeError(`Expected \`${name}\` to be less than \`maxTokens\` (${maxTokens}), got ${describeValue(tokens)} (number)`);
+    throw new RangeError(
+      `Expected \`${name}\` to be less than \`maxTokens\` (${maxTokens}), got ${describeValue(tokens)} (number)`,
+    );
   }
   return tokens;
 }
@@ -191,7 +203,11 @@ function resolveMask(value: unknown, maxTokens: number): Pick<Settings, "mask" |
 export function resolveOptions<M extends AnyMessage>(options: unknown, kind: OptionsKind): Settings<M> {
   if (!isPlainObject(options)) throw new TypeError(expectedMessage("options", "an object", options));
   const known: readonly string[] =
-    kind === "compactor" ? compactorKeys : kind === "stateful" ? [...compactorKeys, ...statefulKeys] : [...compactorKeys, ...callKeys];
+    kind === "compactor"
+      ? compactorKeys
+      : kind === "stateful"
+        ? [...compactorKeys, ...statefulKeys]
+        : [...compactorKeys, ...callKeys];
   rejectMisplacedKeys(options, known, "");
   rejectUnknownKeys(options, known, "");
   const raw = options;
@@ -228,9 +244,14 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     const what = "a non-empty string or Uint8Array";
     const tag = Object.prototype.toString.call(signingKey).slice(8, -1);
     if (typeof signingKey !== "string" && !(ArrayBuffer.isView(signingKey) && tag === "Uint8Array")) {
-      throw new TypeError(`Expected \`signingKey\` to be ${what}, got a value of type ${typeName(signingKey)}${tag === "Object" || tag === "Array" || typeof signingKey !== "object" ? "" : ` (${tag})`}`);
+      throw new TypeError(
+        `Expected \`signingKey\` to be ${what}, got a value of type ${typeName(signingKey)}${tag === "Object" || tag === "Array" || typeof signingKey !== "object" ? "" : ` (${tag})`}`,
+      );
     }
-    if ((signingKey as string | Uint8Array).length === 0) throw new RangeError(`Expected \`signingKey\` to be ${what}, got an empty ${typeof signingKey === "string" ? "string" : "Uint8Array"}`);
+    if ((signingKey as string | Uint8Array).length === 0)
+      throw new RangeError(
+        `Expected \`signingKey\` to be ${what}, got an empty ${typeof signingKey === "string" ? "string" : "Uint8Array"}`,
+      );
   }
 
   return {
@@ -239,7 +260,8 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     summarize: summarize as Summarize<M> | undefined,
     countTokens: optionalFunction<CountTokens<M>>(raw["countTokens"], "countTokens"),
     flushToMemory: optionalBoolean(summary["flushToMemory"], "summary.flushToMemory"),
-    summaryRole: oneOf(summary.role, "summary.role", ["auto", "system", "user"] as const) === "user" ? "user" : "system",
+    summaryRole:
+      oneOf(summary.role, "summary.role", ["auto", "system", "user"] as const) === "user" ? "user" : "system",
     format: optionalOneOf(raw["format"], "format", DIALECT_NAMES),
     reserveTokens,
     isBoundary: optionalFunction<(message: M) => boolean>(ladder["isBoundary"], "ladder.isBoundary"),
@@ -254,13 +276,21 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
     onSkipped: optionalFunction<(event: SkippedEvent) => void>(events["onSkipped"], "events.onSkipped"),
     warnOverBudget: optionalBoolean(events["warnOverBudget"], "events.warnOverBudget", true),
     onUsage: optionalFunction<(event: UsageEvent) => void>(events["onUsage"], "events.onUsage"),
-    onProviderVerdict: optionalFunction<(verdict: ProviderVerdict) => void>(events["onProviderVerdict"], "events.onProviderVerdict"),
+    onProviderVerdict: optionalFunction<(verdict: ProviderVerdict) => void>(
+      events["onProviderVerdict"],
+      "events.onProviderVerdict",
+    ),
     force: optionalBoolean(raw["force"], "force"),
     instructions: instructions as string | undefined,
     signal: optionalAbortSignal(raw["signal"], "signal"),
     compactTool: resolveCompactTool(raw["compactTool"], maxTokens),
     cacheMarker: optionalFunction<CacheMarker>(raw["cacheMarker"], "cacheMarker"),
-    sealKey: signingKey === undefined ? randomKey() : typeof signingKey === "string" ? new TextEncoder().encode(signingKey) : new Uint8Array(signingKey as Uint8Array),
+    sealKey:
+      signingKey === undefined
+        ? randomKey()
+        : typeof signingKey === "string"
+          ? new TextEncoder().encode(signingKey)
+          : new Uint8Array(signingKey as Uint8Array),
   };
 }
 
@@ -272,11 +302,22 @@ export function resolveOptions<M extends AnyMessage>(options: unknown, kind: Opt
 function resolveCompactTool(value: unknown, maxTokens: number): Settings["compactTool"] {
   if (value === undefined || value === false) return undefined;
   const reader = value as Partial<CompactToolReader> | null;
-  if (typeof reader !== "object" || reader === null || typeof reader.find !== "function" || typeof reader.plan !== "function") {
+  if (
+    typeof reader !== "object" ||
+    reader === null ||
+    typeof reader.find !== "function" ||
+    typeof reader.plan !== "function"
+  ) {
     throw new TypeError(expectedMessage("compactTool", "what `readCompactContext()` returns", value));
   }
-  if (typeof reader.name !== "string" || reader.name === "") throw new TypeError(expectedMessage("compactTool.name", "a non-empty string", reader.name));
-  return { name: reader.name, find: reader.find, plan: reader.plan, minTokens: optionalInteger(reader.minTokens, "compactTool.minTokens", 0, Math.floor(maxTokens / 10)) };
+  if (typeof reader.name !== "string" || reader.name === "")
+    throw new TypeError(expectedMessage("compactTool.name", "a non-empty string", reader.name));
+  return {
+    name: reader.name,
+    find: reader.find,
+    plan: reader.plan,
+    minTokens: optionalInteger(reader.minTokens, "compactTool.minTokens", 0, Math.floor(maxTokens / 10)),
+  };
 }
 
 /**
@@ -285,9 +326,14 @@ function resolveCompactTool(value: unknown, maxTokens: number): Settings["compac
  */
 function resolveFallback(onError: unknown, fallback: unknown): Pick<Settings, "onError" | "fallback"> {
   const given = optionalFunction<ModelFreeSummary>(fallback, "fallback");
-  const mode = onError === undefined && given !== undefined ? "fallback" : oneOf(onError, "onError", ["throw", "skip", "fallback"] as const);
+  const mode =
+    onError === undefined && given !== undefined
+      ? "fallback"
+      : oneOf(onError, "onError", ["throw", "skip", "fallback"] as const);
   if (mode === "fallback" && given === undefined) {
-    throw new TypeError('Expected `fallback` with `onError: "fallback"`: the model-free summary to compact with, for example `fallback: extractiveSummary` (exported by context-compactor)');
+    throw new TypeError(
+      'Expected `fallback` with `onError: "fallback"`: the model-free summary to compact with, for example `fallback: extractiveSummary` (exported by context-compactor)',
+    );
   }
   return { onError: mode, fallback: given };
 }

@@ -26,9 +26,15 @@ export function summarizerAccountOf(context: object): SummarizerAccount | undefi
  * A summarizer as events name it: the provider and model of a native backend, else the
  * function's own name, else its place in the chain.
  */
-export function summarizerIdentity<M extends AnyMessage>(summarize: Summarize<M>, index: number | undefined): SummarizerIdentity {
+export function summarizerIdentity<M extends AnyMessage>(
+  summarize: Summarize<M>,
+  index: number | undefined,
+): SummarizerIdentity {
   const source = (summarize as { madeBy?: { provider?: unknown; model?: unknown } }).madeBy;
-  const native = typeof source?.provider === "string" && typeof source.model === "string" ? { provider: source.provider, model: source.model } : undefined;
+  const native =
+    typeof source?.provider === "string" && typeof source.model === "string"
+      ? { provider: source.provider, model: source.model }
+      : undefined;
   const own = typeof summarize.name === "string" && summarize.name !== "" ? summarize.name : undefined;
   const name = own ?? (index === undefined ? "summarize" : `summarizer ${index + 1}`);
   return { name, ...(index === undefined ? {} : { index }), ...native };

@@ -461,7 +461,10 @@ export interface CompactorEvents {
  * const fallback: ModelFreeSummary = (older, { maxTokens }) => `${older.length} earlier messages`.slice(0, maxTokens * 4);
  * ```
  */
-export type ModelFreeSummary = (older: readonly AnyMessage[], options: { maxTokens: number; previousSummary?: string | undefined; keptSummary?: string | undefined }) => string;
+export type ModelFreeSummary = (
+  older: readonly AnyMessage[],
+  options: { maxTokens: number; previousSummary?: string | undefined; keptSummary?: string | undefined },
+) => string;
 
 /** Options of `compactor`. */
 export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
@@ -581,7 +584,11 @@ export interface CompactorOptions<M extends AnyMessage = AnyMessage> {
  * compaction. Opaque to callers.
  */
 export interface ProviderVerdictReader {
-  readonly read: (response: unknown, sent: readonly object[], tell: ((verdict: ProviderVerdict) => void) | undefined) => { overflowed: boolean; refused: boolean; usage?: Record<string, unknown> };
+  readonly read: (
+    response: unknown,
+    sent: readonly object[],
+    tell: ((verdict: ProviderVerdict) => void) | undefined,
+  ) => { overflowed: boolean; refused: boolean; usage?: Record<string, unknown> };
   readonly shadow: (messages: readonly never[], settings: never) => unknown;
 }
 
@@ -600,7 +607,11 @@ export type CacheMarker = (summary: object, format: DialectName, others: readonl
 export interface CompactToolReader {
   readonly name: string;
   readonly minTokens: number | undefined;
-  readonly find: (view: never, messages: readonly never[], where: { from: number; toolName: string }) => { index: number; note: string } | undefined;
+  readonly find: (
+    view: never,
+    messages: readonly never[],
+    where: { from: number; toolName: string },
+  ) => { index: number; note: string } | undefined;
   readonly plan: (context: never, request: { index: number; note: string }, minTokens: number) => unknown;
 }
 

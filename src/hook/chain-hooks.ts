@@ -20,7 +20,9 @@ export function chainHooks<M extends AnyMessage = AnyMessage>(...hooks: BeforeLl
   return async <T extends M>(event: BeforeLlmEvent<T>): Promise<CompactionResult<T> | null> => {
     let current: CompactionResult<T> | null = null;
     for (const hook of hooks) {
-      const next: CompactionResult<T> | null = await hook<T>(current === null ? event : { ...event, messages: current.messages });
+      const next: CompactionResult<T> | null = await hook<T>(
+        current === null ? event : { ...event, messages: current.messages },
+      );
       if (next !== null && next !== undefined) current = next;
     }
     return current;

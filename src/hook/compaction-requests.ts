@@ -25,12 +25,21 @@ const CONTINUE = "Continue with the task.";
  * the next model call reads: nothing is kept here. With the messages, the answer is the plan the
  * next call will make of them.
  */
-export function answerRequest<M extends AnyMessage>(settings: Settings<M>, keep: unknown, options: unknown): CompactionRequestAnswer {
-  if (typeof keep !== "string") throw new TypeError(expectedMessage("keep", "a string (the model's note of what the summary must keep)", keep));
+export function answerRequest<M extends AnyMessage>(
+  settings: Settings<M>,
+  keep: unknown,
+  options: unknown,
+): CompactionRequestAnswer {
+  if (typeof keep !== "string")
+    throw new TypeError(expectedMessage("keep", "a string (the model's note of what the summary must keep)", keep));
   optionsObject(options, "request options", ["messages"]);
   const { messages } = options as CompactionRequestOptions;
   const tool = settings.compactTool;
-  if (tool === undefined) return { scheduled: false, message: `Not compacted: this agent's compactions are not taken on request. ${CONTINUE}` };
+  if (tool === undefined)
+    return {
+      scheduled: false,
+      message: `Not compacted: this agent's compactions are not taken on request. ${CONTINUE}`,
+    };
   if (messages === undefined) {
     return {
       scheduled: true,
@@ -40,12 +49,21 @@ export function answerRequest<M extends AnyMessage>(settings: Settings<M>, keep:
   assertTranscript(messages);
   const request = { index: messages.length - 1, note: boundedNote(keep) };
   const plan = planWithSettings(messages as readonly M[], settings, { request });
-  if (plan.requested === undefined && (plan.action === "summarize" || plan.action === "truncate" || plan.action === "mask")) {
-    return { scheduled: true, message: `Compaction scheduled: the context is over its budget, so the earlier part is summarized before your next step. ${CONTINUE}` };
+  if (
+    plan.requested === undefined &&
+    (plan.action === "summarize" || plan.action === "truncate" || plan.action === "mask")
+  ) {
+    return {
+      scheduled: true,
+      message: `Compaction scheduled: the context is over its budget, so the earlier part is summarized before your next step. ${CONTINUE}`,
+    };
   }
   if (plan.requested !== undefined) {
     const freed = Math.max(0, Math.floor((plan.olderTokens ?? 0) - plan.summaryLimit));
-    return { scheduled: true, message: `Compaction scheduled: before your next step, the finished work is summarized (at least ${freed} tokens freed), keeping what you noted. ${CONTINUE}` };
+    return {
+      scheduled: true,
+      message: `Compaction scheduled: before your next step, the finished work is summarized (at least ${freed} tokens freed), keeping what you noted. ${CONTINUE}`,
+    };
   }
   return {
     scheduled: false,
@@ -56,7 +74,12 @@ export function answerRequest<M extends AnyMessage>(settings: Settings<M>, keep:
 /** The settings of a call that carries out a request: the model's note added to the instructions. */
 export function withRequest<M extends AnyMessage>(settings: Settings<M>, note: string | undefined): Settings<M> {
   if (note === undefined) return settings;
-  const instructions = [settings.instructions, note.trim() === "" ? undefined : `The agent asked for this compaction. Keep: ${note}`].filter((text) => text !== undefined).join("\n\n");
+  const instructions = [
+    settings.instructions,
+    note.trim() === "" ? undefined : `The agent asked for this compaction. Keep: ${note}`,
+  ]
+    .filter((text) => text !== undefined)
+    .join("\n\n");
   return { ...settings, instructions: instructions === "" ? undefined : instructions };
 }
 
@@ -77,13 +100,21 @@ export function withRequest<M extends AnyMessage>(settings: Settings<M>, note: s
  * const { message } = answerCompactContext(hook, "the failing test and the fix plan", { messages: [] });
  * ```
  */
-export function answerCompactContext(compact: unknown, keep: string, options: CompactionRequestOptions = {}): CompactionRequestAnswer {
+export function answerCompactContext(
+  compact: unknown,
+  keep: string,
+  options: CompactionRequestOptions = {},
+): CompactionRequestAnswer {
   return answerRequest(settingsOf(compact), keep, options);
 }
 
 /** The checked options a hook, `statefulCompactor` or adapter of this library carries; a `TypeError` for anything else. */
 export function settingsOf(compact: unknown): Settings<AnyMessage> {
-  const settings = (typeof compact === "function" || (typeof compact === "object" && compact !== null)) ? (compact as Record<symbol, unknown>)[HOOK_SETTINGS] : undefined;
-  if (settings === undefined) throw new TypeError(expectedMessage("compact", "a hook, statefulCompactor or adapter of this library", compact));
+  const settings =
+    typeof compact === "function" || (typeof compact === "object" && compact !== null)
+      ? (compact as Record<symbol, unknown>)[HOOK_SETTINGS]
+      : undefined;
+  if (settings === undefined)
+    throw new TypeError(expectedMessage("compact", "a hook, statefulCompactor or adapter of this library", compact));
   return settings as Settings<AnyMessage>;
 }

@@ -6,7 +6,14 @@ import { resolveOptions } from "../ground/options.js";
 import { reportedRequest } from "./reported-request.js";
 import { sealerOf } from "../text/seal-signer.js";
 import { HOOK_SETTINGS } from "./hook-settings.js";
-import type { AnyMessage, BeforeLlmEvent, BeforeLlmHook, CompactionResult, CompactorOptions, ProviderVerdictReader } from "../ground/types.js";
+import type {
+  AnyMessage,
+  BeforeLlmEvent,
+  BeforeLlmHook,
+  CompactionResult,
+  CompactorOptions,
+  ProviderVerdictReader,
+} from "../ground/types.js";
 
 /**
  * The hook `compactor` builds. It carries its checked options under a symbol, for
@@ -17,10 +24,15 @@ export type CompactorHook<M extends AnyMessage = AnyMessage> = BeforeLlmHook<M>;
 
 function eventSignal(event: unknown): AbortSignal | undefined {
   if (Array.isArray(event)) {
-    throw new TypeError(`Expected the before-LLM event \`{ messages }\`, got an array (of ${event.length} items): call \`hook({ messages })\`, not \`hook(messages)\``);
+    throw new TypeError(
+      `Expected the before-LLM event \`{ messages }\`, got an array (of ${event.length} items): call \`hook({ messages })\`, not \`hook(messages)\``,
+    );
   }
   if (typeof event !== "object" || event === null) {
-    const what = event === undefined ? "(is an `await` missing where the event was made?)" : `(${event === null ? "null" : typeof event})`;
+    const what =
+      event === undefined
+        ? "(is an `await` missing where the event was made?)"
+        : `(${event === null ? "null" : typeof event})`;
     throw new TypeError(`Expected the before-LLM event \`{ messages }\`, got ${describeValue(event)} ${what}`);
   }
   return optionalAbortSignal((event as BeforeLlmEvent).signal, "event.signal");
@@ -33,7 +45,9 @@ function eventSignal(event: unknown): AbortSignal | undefined {
  */
 function checkedVerdictReader(value: unknown): ProviderVerdictReader | undefined {
   if (value !== undefined && typeof (value as Partial<ProviderVerdictReader> | null)?.read !== "function") {
-    throw new TypeError(expectedMessage("verdicts", "what `readProviderVerdicts()` (context-compactor/expert) returns", value));
+    throw new TypeError(
+      expectedMessage("verdicts", "what `readProviderVerdicts()` (context-compactor/expert) returns", value),
+    );
   }
   return value as ProviderVerdictReader | undefined;
 }
@@ -41,7 +55,9 @@ function checkedVerdictReader(value: unknown): ProviderVerdictReader | undefined
 /** What the hook resolves: the messages, and `overBudget` with its cause when they still do not fit. */
 export function resultOf<M extends AnyMessage>(outcome: CompactionResult<M>): CompactionResult<M> {
   const { messages, overBudget, overBudgetCause } = outcome;
-  return overBudget === true && overBudgetCause !== undefined ? { messages, overBudget, overBudgetCause } : { messages };
+  return overBudget === true && overBudgetCause !== undefined
+    ? { messages, overBudget, overBudgetCause }
+    : { messages };
 }
 
 /**
@@ -78,7 +94,8 @@ export function compactor<M extends AnyMessage = AnyMessage>(options: CompactorO
     const messages = reported.messages ?? event.messages;
     const outcome = await runCompaction<M>(messages, callSettings, definedFields({ signal, usage: reported.usage }));
     // The summary is written in the transcript's own format, so every message is of the caller's type.
-    if (outcome === null) return reported.messages === undefined ? null : ({ messages: reported.messages } as CompactionResult<T>);
+    if (outcome === null)
+      return reported.messages === undefined ? null : ({ messages: reported.messages } as CompactionResult<T>);
     return resultOf(outcome) as CompactionResult<T>;
   };
   return Object.defineProperty(hook, HOOK_SETTINGS, { value: settings }) as CompactorHook<M>;

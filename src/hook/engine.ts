@@ -1,5 +1,4 @@
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
-import type { Dialect } from "../dialects/dialect.js";
 import type { MessageFormats } from "../dialects/format-claims.js";
 import { summaryRoleIn } from "../dialects/library-messages.js";
 import { CompactionError, isCompactionError } from "../ground/errors.js";
@@ -14,7 +13,14 @@ import { warnOverBudgetOnce } from "./over-budget-warning.js";
 import { sayUsage } from "./usage-notice.js";
 import { placeSummary, providerSummaryIn } from "./place-replacement.js";
 import { summarySections, type SummarySections } from "./summary-sections-of.js";
-import type { AnyMessage, CompactionResult, CompactionStrategy, OverBudgetCause, ReportedUsage, SummaryReplacement } from "../ground/types.js";
+import type {
+  AnyMessage,
+  CompactionResult,
+  CompactionStrategy,
+  OverBudgetCause,
+  ReportedUsage,
+  SummaryReplacement,
+} from "../ground/types.js";
 
 const now = (): number => globalThis.performance?.now() ?? Date.now();
 
@@ -32,10 +38,17 @@ export interface CompactionOutcome<M extends AnyMessage> extends CompactionResul
 }
 
 /** A result made without `summarize`: old tool results masked, or oversized tail payloads cut. */
-function finishWithoutSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, startedAt: number, refused?: unknown): CompactionOutcome<M> {
+function finishWithoutSummary<M extends AnyMessage>(
+  plan: EnginePlan<M>,
+  settings: Settings<M>,
+  startedAt: number,
+  refused?: unknown,
+): CompactionOutcome<M> {
   const messages = plan.head.concat(plan.tail);
   const strategy = plan.action === "mask" ? "mask" : "truncate";
-  const tokensAfter = Math.ceil(plan.fixedTokens + (strategy === "mask" ? plan.tokens.total : plan.tokens.countList(messages)));
+  const tokensAfter = Math.ceil(
+    plan.fixedTokens + (strategy === "mask" ? plan.tokens.total : plan.tokens.countList(messages)),
+  );
   const overBudget = tokensAfter > settings.maxTokens;
   const said = saidOverBudget(plan, settings, tokensAfter);
   settings.onCompacted?.({
@@ -50,11 +63,22 @@ function finishWithoutSummary<M extends AnyMessage>(plan: EnginePlan<M>, setting
     // Said, not silent: the summary that was refused, when the payloads were cut instead.
     ...(refused === undefined ? {} : { error: refused }),
   });
-  return { messages, strategy, added: [], tailStart: plan.tailStart, pinned: plan.pinned, ...(overBudget ? { overBudget: true, ...said } : {}) };
+  return {
+    messages,
+    strategy,
+    added: [],
+    tailStart: plan.tailStart,
+    pinned: plan.pinned,
+    ...(overBudget ? { overBudget: true, ...said } : {}),
+  };
 }
 
 /** Over budget after all: its cause, warned of once per process (`events.warnOverBudget`); nothing when within. */
-function saidOverBudget<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, tokens: number): { overBudgetCause?: OverBudgetCause } {
+function saidOverBudget<M extends AnyMessage>(
+  plan: EnginePlan<M>,
+  settings: Settings<M>,
+  tokens: number,
+): { overBudgetCause?: OverBudgetCause } {
   if (tokens <= settings.maxTokens) return {};
   // What travels beside the messages leaves them less than `maxTokens`.
   const cause = overBudgetCause(plan, { ...settings, maxTokens: settings.maxTokens - plan.fixedTokens });
@@ -102,10 +126,18 @@ function summaryTextBudget<M extends AnyMessage>(plan: EnginePlan<M>, summaryMes
  * For `onError: "fallback"`: the model-free summary (`fallback`) of `older`, as large as the room for the
  * summary allows and smaller than what it replaces; undefined when not even a short one fits.
  */
-function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, { summaryMessage, sections }: { summaryMessage: SummaryMaker; sections: SummarySections<M> }): object | undefined {
+function modelFreeSummary<M extends AnyMessage>(
+  plan: EnginePlan<M>,
+  settings: Settings<M>,
+  { sections }: { sections: SummarySections<M> },
+): object | undefined {
   let budget = sections.plan.budget;
   for (let attempt = 0; attempt < 8 && budget >= 1; attempt++) {
-    const text = settings.fallback!(sections.older, { maxTokens: budget, previousSummary: sections.previousSummary, keptSummary: sections.keptSummary });
+    const text = settings.fallback!(sections.older, {
+      maxTokens: budget,
+      previousSummary: sections.previousSummary,
+      keptSummary: sections.keptSummary,
+    });
     const summary = sections.make(text);
     try {
       if (text.trim() === "") return undefined;
@@ -125,7 +157,11 @@ function modelFreeSummary<M extends AnyMessage>(plan: EnginePlan<M>, settings: S
  */
 function fittingSuffix<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, seal: boolean): string {
   for (const suffix of settings.summarySuffix?.(plan.tailStart) ?? []) {
-    if (Math.ceil(plan.tokens.countList([summaryMaker(plan, settings, seal, suffix).make(SMALLEST_SUMMARY) as M])) <= plan.summaryLimit) return suffix;
+    if (
+      Math.ceil(plan.tokens.countList([summaryMaker(plan, settings, seal, suffix).make(SMALLEST_SUMMARY) as M])) <=
+      plan.summaryLimit
+    )
+      return suffix;
   }
   return "";
 }
@@ -136,13 +172,21 @@ interface SummaryMaker {
 }
 
 /** The summary message in the plan's format; with `cacheMarker`, as the provider caches it (the head and the kept tail hold the request's other markers). */
-function summaryMaker<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, seal: boolean, suffix = ""): SummaryMaker {
+function summaryMaker<M extends AnyMessage>(
+  plan: EnginePlan<M>,
+  settings: Settings<M>,
+  seal: boolean,
+  suffix = "",
+): SummaryMaker {
   const dialect = plan.dialect;
   const role = summaryRoleIn(dialect, settings.summaryRole);
   const sealer = seal && role !== "system" ? settings.sealer : undefined;
   return {
     make: (text) => {
-      const message = dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (sealer === undefined ? text + suffix : sealer.seal(text + suffix, role)));
+      const message = dialect.textMessage(
+        settings.summaryRole,
+        SUMMARY_PREFIX + (sealer === undefined ? text + suffix : sealer.seal(text + suffix, role)),
+      );
       return settings.cacheMarker?.(message, dialect.name, [plan.head, plan.tail]) ?? message;
     },
   };
@@ -179,7 +223,11 @@ export interface EngineCall<M extends AnyMessage> {
  * The hook's work: plan, summarize, assemble. The input is never changed; on any failure it
  * rejects (or, with `onError: "skip"`, resolves null) before anything is assembled.
  */
-export async function runCompaction<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, call: EngineCall<M> = {}): Promise<CompactionOutcome<M> | null> {
+export async function runCompaction<M extends AnyMessage>(
+  messages: readonly M[],
+  settings: Settings<M>,
+  call: EngineCall<M> = {},
+): Promise<CompactionOutcome<M> | null> {
   const { signal, usage, stored, planned, history = new UsageHistory() } = call;
   const startedAt = now();
   const plan = planned ?? planWithSettings(messages, settings, { usage, stored, history, formats: call.formats });
@@ -190,7 +238,11 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
   if (plan.action === "skip") {
     const reason = plan.reason as "nothing-to-summarize" | "no-progress";
     const said = saidOverBudget(plan, settings, tokensBefore);
-    settings.onSkipped?.(said.overBudgetCause === undefined ? { reason, tokensBefore } : { reason, tokensBefore, overBudget: true, ...said });
+    settings.onSkipped?.(
+      said.overBudgetCause === undefined
+        ? { reason, tokensBefore }
+        : { reason, tokensBefore, overBudget: true, ...said },
+    );
     return null;
   }
   if (plan.action === "mask" || plan.action === "truncate") return finishWithoutSummary(plan, settings, startedAt);
@@ -199,7 +251,12 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
   settings.onCompacting?.({ tokensBefore, older: older.length, tail: tail.length });
   // The summary is written in the transcript's own format (a Gemini content, a Bedrock message, …).
   const dialect = plan.dialect;
-  const summaryMessage = summaryMaker(plan, settings, stored === undefined, fittingSuffix(plan, settings, stored === undefined));
+  const summaryMessage = summaryMaker(
+    plan,
+    settings,
+    stored === undefined,
+    fittingSuffix(plan, settings, stored === undefined),
+  );
   let added: object[];
   let fallbackFrom: unknown;
   let account: SummarizerAccount = { failures: [] };
@@ -207,14 +264,23 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
   let replacement: SummaryReplacement | undefined;
   const textBudget = summaryTextBudget(plan, summaryMessage);
   // Earlier summaries stay as they are; the new one is a section after them, or merges the newest.
-  const sectionsOf = (mergeAll: boolean) => summarySections(plan, settings, { summaryMessage, fallbackText: providerSummaryIn(head, plan.dialect) ?? call.storedText, room: textBudget, mergeAll });
+  const sectionsOf = (mergeAll: boolean) =>
+    summarySections(plan, settings, {
+      summaryMessage,
+      fallbackText: providerSummaryIn(head, plan.dialect) ?? call.storedText,
+      room: textBudget,
+      mergeAll,
+    });
   let sections = sectionsOf(false);
   const ask = async (of: SummarySections<M>) => {
     const summary = await runSummarize(
       settings.summarize as NonNullable<Settings<M>["summarize"]>,
       of.older,
       {
-        instructions: plan.requested === undefined ? settings.instructions : withRequest(settings, plan.requested.note).instructions,
+        instructions:
+          plan.requested === undefined
+            ? settings.instructions
+            : withRequest(settings, plan.requested.note).instructions,
         previousSummary: of.previousSummary,
         ...(of.plan.merging.length === 0 ? {} : { merging: of.plan.merging.map((section) => section.text) }),
         ...(of.keptSummary === undefined ? {} : { keptSummary: of.keptSummary }),
@@ -233,7 +299,7 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
     return placed;
   };
   try {
-    let placed;
+    let placed: Awaited<ReturnType<typeof ask>>;
     try {
       placed = await ask(sections);
     } catch (error) {
@@ -247,13 +313,23 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
     // An unreadable replacement (OpenAI's encrypted item) gets a readable shadow, the model-free
     // summary of what it replaced (the earlier summaries too): what a later summarizer rolls
     // forward, and what is sent instead when the model or provider changes.
-    if (replacement !== undefined && replacement.text === undefined && settings.fallback !== undefined) replacement = { ...replacement, text: settings.fallback(sections.older, { maxTokens: textBudget, previousSummary: sections.earlierText }) };
+    if (replacement !== undefined && replacement.text === undefined && settings.fallback !== undefined)
+      replacement = {
+        ...replacement,
+        text: settings.fallback(sections.older, { maxTokens: textBudget, previousSummary: sections.earlierText }),
+      };
   } catch (error) {
     // An abort means stop: no fallback stands in for it.
-    const fallback = settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED" ? modelFreeSummary(plan, settings, { summaryMessage, sections }) : undefined;
+    const fallback =
+      settings.onError === "fallback" && isCompactionError(error) && error.code !== "ABORTED"
+        ? modelFreeSummary(plan, settings, { sections })
+        : undefined;
     // A refused summary is no reason to send nothing, or more than the budget: when the older part
     // kept as it is and the tool payloads cut fit, that is the result.
-    const withoutSummary = fallback === undefined && isCompactionError(error) && error.code === "INVALID_SUMMARY" ? plan.withoutSummary?.() : undefined;
+    const withoutSummary =
+      fallback === undefined && isCompactionError(error) && error.code === "INVALID_SUMMARY"
+        ? plan.withoutSummary?.()
+        : undefined;
     if (withoutSummary !== undefined) return finishWithoutSummary(withoutSummary, settings, startedAt, error);
     if (fallback !== undefined) {
       added = [fallback];
@@ -271,13 +347,17 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
   const reply = replacement === undefined ? dialect.replyToSummary?.() : undefined;
   if (settings.flushToMemory && replacement === undefined) {
     const [summary] = added;
-    if (reply !== undefined && dialect.withText !== undefined && summary !== undefined) added[0] = dialect.withText(summary, FLUSH_TO_MEMORY_REMINDER);
+    if (reply !== undefined && dialect.withText !== undefined && summary !== undefined)
+      added[0] = dialect.withText(summary, FLUSH_TO_MEMORY_REMINDER);
     else added.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER));
   }
   if (reply !== undefined) added.push(reply);
   const result = (keptHead as object[]).concat(added, tail) as M[];
   const tokensAfter = Math.ceil(
-    plan.fixedTokens + (plan.keptTokens === undefined || keptHead !== head ? plan.tokens.countList(result) : plan.keptTokens + plan.tokens.countList(added as M[])),
+    plan.fixedTokens +
+      (plan.keptTokens === undefined || keptHead !== head
+        ? plan.tokens.countList(result)
+        : plan.keptTokens + plan.tokens.countList(added as M[])),
   );
   const overBudget = tokensAfter > settings.maxTokens;
   const said = saidOverBudget(plan, settings, tokensAfter);
@@ -294,5 +374,13 @@ export async function runCompaction<M extends AnyMessage>(messages: readonly M[]
     ...(account.madeBy === undefined ? {} : { madeBy: account.madeBy }),
     ...(account.failures.length === 0 ? {} : { failures: account.failures }),
   });
-  return { messages: result, strategy, added, tailStart: plan.tailStart, pinned: plan.pinned, ...(overBudget ? { overBudget: true, ...said } : {}), ...(replacement ? { replacement } : {}) };
+  return {
+    messages: result,
+    strategy,
+    added,
+    tailStart: plan.tailStart,
+    pinned: plan.pinned,
+    ...(overBudget ? { overBudget: true, ...said } : {}),
+    ...(replacement ? { replacement } : {}),
+  };
 }

@@ -30,19 +30,40 @@ const shortId = (id: string) => (id.length > 40 ? `${Array.from(id).slice(0, 40)
  */
 export function checkedReplacement(value: SummaryReplacement): SummaryReplacement {
   const { messages, text } = value;
-  if (!Array.isArray(messages) || messages.length === 0 || !messages.every((message) => typeof message === "object" && message !== null && !Array.isArray(message))) {
-    throw new CompactionError("INVALID_SUMMARY", "summarize returned `{ messages }` whose `messages` is not a non-empty list of messages; the transcript was left as it was");
+  if (
+    !Array.isArray(messages) ||
+    messages.length === 0 ||
+    !messages.every((message) => typeof message === "object" && message !== null && !Array.isArray(message))
+  ) {
+    throw new CompactionError(
+      "INVALID_SUMMARY",
+      "summarize returned `{ messages }` whose `messages` is not a non-empty list of messages; the transcript was left as it was",
+    );
   }
   if (text !== undefined && typeof text !== "string") {
-    throw new CompactionError("INVALID_SUMMARY", `summarize returned \`{ messages, text }\` whose \`text\` is ${typeof text}, not a string; the transcript was left as it was`);
+    throw new CompactionError(
+      "INVALID_SUMMARY",
+      `summarize returned \`{ messages, text }\` whose \`text\` is ${typeof text}, not a string; the transcript was left as it was`,
+    );
   }
   const broken = findToolPairProblems(messages)[0];
   if (broken !== undefined) {
-    throw new CompactionError("INVALID_SUMMARY", `summarize returned replacement messages holding ${PAIR_PROBLEMS[broken.kind]} (id \`${shortId(broken.id)}\`, replacement message ${broken.index}), which the provider would refuse; the transcript was left as it was`);
+    throw new CompactionError(
+      "INVALID_SUMMARY",
+      `summarize returned replacement messages holding ${PAIR_PROBLEMS[broken.kind]} (id \`${shortId(broken.id)}\`, replacement message ${broken.index}), which the provider would refuse; the transcript was left as it was`,
+    );
   }
   const { madeBy } = value;
-  const known = typeof madeBy === "object" && madeBy !== null && typeof madeBy.provider === "string" && typeof madeBy.model === "string";
-  return { messages: messages.slice(), ...(text === undefined ? {} : { text }), ...(known ? { madeBy: { provider: madeBy.provider, model: madeBy.model } } : {}) };
+  const known =
+    typeof madeBy === "object" &&
+    madeBy !== null &&
+    typeof madeBy.provider === "string" &&
+    typeof madeBy.model === "string";
+  return {
+    messages: messages.slice(),
+    ...(text === undefined ? {} : { text }),
+    ...(known ? { madeBy: { provider: madeBy.provider, model: madeBy.model } } : {}),
+  };
 }
 
 /** The readable text of the provider compaction the head ends with (Anthropic's `content`), for `previousSummary`. */
@@ -71,7 +92,8 @@ export function placeSummary<M extends AnyMessage>(
   makeSummary: (text: string) => object,
 ): PlacedSummary<M> {
   const promptEnd = systemPromptLength(plan.head, plan.tokens.formats);
-  const inForce = promptEnd < plan.head.length ? providerCompactionOf(plan.head.at(-1) as object, plan.dialect) : undefined;
+  const inForce =
+    promptEnd < plan.head.length ? providerCompactionOf(plan.head.at(-1) as object, plan.dialect) : undefined;
   if (typeof summary === "string") {
     const head = inForce?.text !== undefined ? plan.head.slice(0, promptEnd) : plan.head;
     return { head, added: [makeSummary(summary)], replacement: undefined };
@@ -91,7 +113,10 @@ function checkReplacementSize<M extends AnyMessage>(messages: M[], plan: EngineP
       `summarize returned replacement messages of ${tokens} tokens, over the limit of ${plan.summaryLimit} for a summary (\`context.maxSummaryTokens\`); the transcript was left as it was`,
     );
   }
-  const replaced = Math.ceil((plan.olderTokens ?? plan.tokens.countList(plan.older)) + (supersededHead.length === 0 ? 0 : plan.tokens.countList(supersededHead)));
+  const replaced = Math.ceil(
+    (plan.olderTokens ?? plan.tokens.countList(plan.older)) +
+      (supersededHead.length === 0 ? 0 : plan.tokens.countList(supersededHead)),
+  );
   if (tokens >= replaced) {
     throw new CompactionError(
       "INVALID_SUMMARY",

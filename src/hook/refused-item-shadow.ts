@@ -1,13 +1,18 @@
 import { SUMMARY_PREFIX } from "../ground/constants.js";
 import type { Settings } from "../ground/options.js";
 import { summaryRoleIn } from "../dialects/library-messages.js";
-import { lastProviderCompaction, providerCompactionOf, withoutProviderCompaction } from "../dialects/provider-compaction.js";
+import {
+  lastProviderCompaction,
+  providerCompactionOf,
+  withoutProviderCompaction,
+} from "../dialects/provider-compaction.js";
 import { formatDialect } from "../dialects/transcript-format.js";
 import { systemPromptLength } from "../plan/split-at-user-boundary.js";
 import type { AnyMessage } from "../ground/types.js";
 
 /** What stands for a refused provider compaction that holds no readable text (an OpenAI item) in the plain hook. */
-export const UNREADABLE_COMPACTION = "An earlier part of this conversation was compacted by the provider into an item it can no longer read; its content is lost. Ask the user for anything from it that is still needed.";
+export const UNREADABLE_COMPACTION =
+  "An earlier part of this conversation was compacted by the provider into an item it can no longer read; its content is lost. Ask the user for anything from it that is still needed.";
 
 /**
  * The transcript with the provider compaction the provider refused, and what came before it after
@@ -19,7 +24,10 @@ export const UNREADABLE_COMPACTION = "An earlier part of this conversation was c
  * its readable shadow is kept only by `statefulCompactor`, which has a store. Undefined when the
  * transcript holds no provider compaction.
  */
-export function withRefusedItemShadow<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>): M[] | undefined {
+export function withRefusedItemShadow<M extends AnyMessage>(
+  messages: readonly M[],
+  settings: Settings<M>,
+): M[] | undefined {
   const dialect = formatDialect(messages, settings.format);
   const index = lastProviderCompaction(messages, 0, dialect);
   if (index < 0) return undefined;
@@ -29,11 +37,20 @@ export function withRefusedItemShadow<M extends AnyMessage>(messages: readonly M
   const text = providerCompactionOf(message, dialect)?.text ?? UNREADABLE_COMPACTION;
   const role = summaryRoleIn(dialect, settings.summaryRole);
   const sealer = role !== "system" ? settings.sealer : undefined;
-  const summary = dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + (sealer === undefined ? text : sealer.seal(text, role))) as M;
+  const summary = dialect.textMessage(
+    settings.summaryRole,
+    SUMMARY_PREFIX + (sealer === undefined ? text : sealer.seal(text, role)),
+  ) as M;
   const reply = dialect.replyToSummary?.() as M | undefined;
   // What else an Anthropic message holding the block says (the reply after a compaction the server made) stays.
   const rest = withoutProviderCompaction(message, dialect) as M | undefined;
   const kept = rest === undefined ? [] : [rest];
   const head = Math.min(systemPromptLength(messages), index);
-  return [...messages.slice(0, head), summary, ...(reply === undefined ? [] : [reply]), ...kept, ...messages.slice(index + 1)];
+  return [
+    ...messages.slice(0, head),
+    summary,
+    ...(reply === undefined ? [] : [reply]),
+    ...kept,
+    ...messages.slice(index + 1),
+  ];
 }

@@ -13,4 +13,3 @@ export function requestLength(messages: readonly object[], dialect: Dialect): nu
   while (index > 0 && (roleAt(index - 1) === "assistant" || roleAt(index - 1) === undefined)) index--;
   return index;
 }
-

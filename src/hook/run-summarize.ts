@@ -14,7 +14,11 @@ export async function runSummarize<M extends AnyMessage>(
   summarize: Summarize<M>,
   older: M[],
   context: Omit<SummaryContext, "signal">,
-  limits: { timeoutMs: number | undefined; signal: AbortSignal | undefined; account?: (account: SummarizerAccount) => void },
+  limits: {
+    timeoutMs: number | undefined;
+    signal: AbortSignal | undefined;
+    account?: (account: SummarizerAccount) => void;
+  },
 ): Promise<string | SummaryReplacement> {
   const { timeoutMs, signal: callerSignal } = limits;
   if (callerSignal?.aborted) throw abortedError(callerSignal);
@@ -23,7 +27,11 @@ export async function runSummarize<M extends AnyMessage>(
   let pending: Promise<unknown>;
   const called: SummaryContext = { ...context, signal: controller.signal };
   // A chain (`firstOf`) says who made the summary; any other summarizer made it itself.
-  const told = (succeeded: boolean) => limits.account?.(summarizerAccountOf(called) ?? (succeeded ? { madeBy: summarizerIdentity(summarize, undefined), failures: [] } : { failures: [] }));
+  const told = (succeeded: boolean) =>
+    limits.account?.(
+      summarizerAccountOf(called) ??
+        (succeeded ? { madeBy: summarizerIdentity(summarize, undefined), failures: [] } : { failures: [] }),
+    );
   try {
     pending = Promise.resolve(summarize(older, called));
   } catch (error) {

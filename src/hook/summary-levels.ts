@@ -54,7 +54,12 @@ export interface SectionPlan {
  * @param tokens - tokens of each earlier section as it stands in the summary (its header included)
  * @param header - tokens of the header a new section adds
  */
-export function planSections(earlier: readonly SummarySection[], room: number, tokens: readonly number[], header: number): SectionPlan {
+export function planSections(
+  earlier: readonly SummarySection[],
+  room: number,
+  tokens: readonly number[],
+  header: number,
+): SectionPlan {
   const total = tokens.reduce((sum, count) => sum + count, 0);
   if (room < MIN_ROOM_FOR_SECTIONS) {
     // Rolled, the summary still says what its facts went through, where its header leaves room enough.
@@ -72,7 +77,8 @@ export function planSections(earlier: readonly SummarySection[], room: number, t
   const floor = smallestAsk(room);
   const half = (left: number) => Math.max(1, Math.min(left, Math.max(Math.floor(left / 2), floor)));
   const enough = (left: number) => left >= floor;
-  if (enough(room - total - header)) return { kept: earlier.slice(), merging: [], budget: half(room - total - header), depth: 1, covers: 1 };
+  if (enough(room - total - header))
+    return { kept: earlier.slice(), merging: [], budget: half(room - total - header), depth: 1, covers: 1 };
   let keptTokens = total;
   let first = earlier.length;
   let deepest = 0;
@@ -80,7 +86,10 @@ export function planSections(earlier: readonly SummarySection[], room: number, t
     first--;
     keptTokens -= tokens[first] as number;
     deepest = Math.max(deepest, (earlier[first] as SummarySection).depth);
-  } while (first > 0 && ((earlier[first - 1] as SummarySection).depth <= deepest || !enough(room - keptTokens - header)));
+  } while (
+    first > 0 &&
+    ((earlier[first - 1] as SummarySection).depth <= deepest || !enough(room - keptTokens - header))
+  );
   const merging = earlier.slice(first);
   const depth = deepest + 1;
   const covers = merging.reduce((sum, section) => sum + section.covers, 1);
@@ -88,11 +97,23 @@ export function planSections(earlier: readonly SummarySection[], room: number, t
   // all that stays, as a rolled summary would: its facts are within the bound however it is merged
   // next. A deeper one takes half, and leaves the room for the sections that will catch up with it.
   const left = room - keptTokens - header;
-  return { kept: earlier.slice(0, first), merging, budget: depth <= Math.log2(covers) + 1 ? Math.max(1, left) : half(left), depth, covers };
+  return {
+    kept: earlier.slice(0, first),
+    merging,
+    budget: depth <= Math.log2(covers) + 1 ? Math.max(1, left) : half(left),
+    depth,
+    covers,
+  };
 }
 
 /** Every earlier section merged with the new one, which takes the whole room. */
 export function mergedSections(earlier: readonly SummarySection[], room: number): SectionPlan {
   const depth = earlier.reduce((deepest, section) => Math.max(deepest, section.depth), 0) + 1;
-  return { kept: [], merging: earlier.slice(), budget: Math.max(1, room), depth, covers: earlier.reduce((sum, section) => sum + section.covers, 1) };
+  return {
+    kept: [],
+    merging: earlier.slice(),
+    budget: Math.max(1, room),
+    depth,
+    covers: earlier.reduce((sum, section) => sum + section.covers, 1),
+  };
 }

@@ -45,9 +45,17 @@ export function summarySections<M extends AnyMessage>(
    * section merges with the new one, which takes the whole room (a section refused for its size is
    * asked again so, once).
    */
-  { summaryMessage, fallbackText, room, mergeAll = false }: { summaryMessage: SummaryMaker; fallbackText: string | undefined; room: number; mergeAll?: boolean },
+  {
+    summaryMessage,
+    fallbackText,
+    room,
+    mergeAll = false,
+  }: { summaryMessage: SummaryMaker; fallbackText: string | undefined; room: number; mergeAll?: boolean },
 ): SummarySections<M> {
-  const earlierText = plan.previousSummary === undefined ? undefined : (settings.withoutSummarySuffix?.(plan.previousSummary) ?? plan.previousSummary);
+  const earlierText =
+    plan.previousSummary === undefined
+      ? undefined
+      : (settings.withoutSummarySuffix?.(plan.previousSummary) ?? plan.previousSummary);
   const earlier = earlierText === undefined ? [] : sectionsOf(earlierText);
   // Counted only when there are earlier sections: a first summary costs the counter nothing more.
   let textTokens = (_text: string) => 0;
@@ -57,13 +65,18 @@ export function summarySections<M extends AnyMessage>(
     textTokens = (text) => Math.ceil((plan.tokens.countList([summaryMessage.make(text) as M]) - framing) / scale);
   }
   // Each section as it stands: the first as it opens the text, a later one after its blank line.
-  const counts = earlier.map((section, index) => textTokens(index === 0 ? joinSections([section]) : `\n\n${withHeader(section)}`));
-  const planned = mergeAll ? mergedSections(earlier, room) : planSections(earlier, room, counts, textTokens(`\n\n${withHeader(LONGEST_HEADER)}`));
+  const counts = earlier.map((section, index) =>
+    textTokens(index === 0 ? joinSections([section]) : `\n\n${withHeader(section)}`),
+  );
+  const planned = mergeAll
+    ? mergedSections(earlier, room)
+    : planSections(earlier, room, counts, textTokens(`\n\n${withHeader(LONGEST_HEADER)}`));
   const { kept, depth, covers } = planned;
   // The room the new section has, counted on the summary as it will be written (the kept sections,
   // then the new one's header), less a token for the rounding of the text it adds: a summary that
   // takes exactly `context.maxSummaryTokens` fits.
-  const left = earlier.length === 0 ? planned.budget : room - textTokens(joinSections([...kept, { text: "", depth, covers }])) - 1;
+  const left =
+    earlier.length === 0 ? planned.budget : room - textTokens(joinSections([...kept, { text: "", depth, covers }])) - 1;
   const sectionPlan = { ...planned, budget: Math.max(1, Math.min(planned.budget, left)) };
   const merging = sectionPlan.merging.map((section) => section.text);
   return {

@@ -12,7 +12,11 @@ const UNDER_BY = 0.2;
  * or a `statefulCompactor` conversation), and every new report of a request that went out over
  * budget; then lets the history learn from the report.
  */
-export function sayUsage<M extends AnyMessage>(plan: EnginePlan<M>, settings: Settings<M>, history: UsageHistory): void {
+export function sayUsage<M extends AnyMessage>(
+  plan: EnginePlan<M>,
+  settings: Settings<M>,
+  history: UsageHistory,
+): void {
   const anchor = plan.anchor;
   if (anchor === undefined) return;
   const { inputTokens, read, messageCount, estimatedTokens, fixedTokens, unusable } = anchor;

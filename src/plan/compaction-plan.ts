@@ -69,7 +69,10 @@ export interface EnginePlan<M extends AnyMessage> extends CompactionPlan<M> {
 export type PlanFields<M extends AnyMessage> = Partial<EnginePlan<M>> & Pick<EnginePlan<M>, "action" | "reason">;
 
 /** A finished plan of the measured transcript. */
-export function finishedPlan<M extends AnyMessage>(measured: MeasuredTranscript<M>, fields: PlanFields<M>): EnginePlan<M> {
+export function finishedPlan<M extends AnyMessage>(
+  measured: MeasuredTranscript<M>,
+  fields: PlanFields<M>,
+): EnginePlan<M> {
   return {
     tokensBefore: measured.tokensBefore,
     head: [],

@@ -39,14 +39,17 @@ export function maskToolResults<M extends AnyMessage>(
   view?: TranscriptView<M>,
 ): MaskedTranscript<M> {
   if (!Array.isArray(messages)) throw new TypeError(expectedMessage("messages", "an array", messages));
-  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
+  if (typeof options !== "object" || options === null)
+    throw new TypeError(expectedMessage("options", "an object", options));
   rejectUnknownKeys(options, ["keepRecent", "placeholder"], "");
   const { keepRecent = 3, placeholder = MASKED_TOOL_RESULT } = options;
   const slots: { message: number; part: number; masked: boolean }[] = [];
   for (let index = 0; index < messages.length; index++) {
     // A signed message (and a call bound to its reasoning) reaches the provider byte for byte.
     if (!(view === undefined ? isEditableAt(messages, index) : view.isEditableAt(index))) continue;
-    const texts = (view === undefined ? dialectOf(messages[index] as object) : view.dialectAt(index)).resultTexts(messages[index] as MessageRecord);
+    const texts = (view === undefined ? dialectOf(messages[index] as object) : view.dialectAt(index)).resultTexts(
+      messages[index] as MessageRecord,
+    );
     texts.forEach((text, part) => slots.push({ message: index, part, masked: text === placeholder }));
   }
   const partsToMask = new Map<number, number[]>();

@@ -18,12 +18,20 @@ export function overBudgetCause<M extends AnyMessage>(plan: EnginePlan<M>, setti
   const head = headLength(tokens.messages, plan.dialect, formats);
   const headTokens = head === 0 ? 0 : tokens.countList(tokens.messages.slice(0, head));
   if (headTokens > settings.maxTokens) return "system-prompt";
-  const isCallerBoundary = settings.isBoundary ?? ((message: object) => isUserTurnIn(dialectIn(message, formats), message));
+  const isCallerBoundary =
+    settings.isBoundary ?? ((message: object) => isUserTurnIn(dialectIn(message, formats), message));
   const messages = tokens.messages;
-  const user = latestIndex(messages.length, head, (index) => !plan.made.has(messages[index] as M) && isCallerBoundary(messages[index] as M));
+  const user = latestIndex(
+    messages.length,
+    head,
+    (index) => !plan.made.has(messages[index] as M) && isCallerBoundary(messages[index] as M),
+  );
   const userTokens = user === -1 ? 0 : tokens.countList([tokens.messages[user] as M]);
   // The latest request is kept, and a summary of a few words must fit beside it and the system prompt.
-  const smallest = summaryTokens({ dialect: plan.dialect, options: settings, tokens, sealed: plan.sealed }, SMALLEST_SUMMARY);
+  const smallest = summaryTokens(
+    { dialect: plan.dialect, options: settings, tokens, sealed: plan.sealed },
+    SMALLEST_SUMMARY,
+  );
   if (user !== -1 && headTokens + userTokens + smallest > settings.maxTokens) return "latest-user-message";
   return "kept-messages";
 }

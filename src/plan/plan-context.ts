@@ -113,13 +113,41 @@ export interface PlanContext<M extends AnyMessage> extends MeasuredTranscript<M>
 }
 
 /** Counts the transcript (see `anchoredCounts`) and tells whether it is over budget. */
-export function measureTranscript<M extends AnyMessage>(messages: readonly M[], settings: Settings<M>, call: PlanCall, view: TranscriptView<M>): MeasuredTranscript<M> {
+export function measureTranscript<M extends AnyMessage>(
+  messages: readonly M[],
+  settings: Settings<M>,
+  call: PlanCall,
+  view: TranscriptView<M>,
+): MeasuredTranscript<M> {
   const dialect = readTranscript(messages, settings.format, "messages", view);
-  const { tokens: original, messagesTotal, fixedTokens, anchor } = anchoredCounts(messages, { countTokens: settings.countTokens, reserveTokens: settings.reserveTokens, formats: view }, call.usage, call.history);
+  const {
+    tokens: original,
+    messagesTotal,
+    fixedTokens,
+    anchor,
+  } = anchoredCounts(
+    messages,
+    { countTokens: settings.countTokens, reserveTokens: settings.reserveTokens, formats: view },
+    call.usage,
+    call.history,
+  );
   const messageBudget = messageBudgetOf(settings, fixedTokens);
   const tokensBefore = Math.ceil(messagesTotal + fixedTokens);
   const overBudget = Math.ceil(messagesTotal) > messageBudget.maxTokens;
-  return { messages, options: settings, messageBudget, fixedTokens, anchor, dialect, view, original, tokensBefore, overBudget, sealed: call.stored === undefined, stored: call.stored };
+  return {
+    messages,
+    options: settings,
+    messageBudget,
+    fixedTokens,
+    anchor,
+    dialect,
+    view,
+    original,
+    tokensBefore,
+    overBudget,
+    sealed: call.stored === undefined,
+    stored: call.stored,
+  };
 }
 
 /**
@@ -148,7 +176,12 @@ export function planContext<M extends AnyMessage>(measured: MeasuredTranscript<M
   const head = headLength(messages, dialect, view);
   // The library's own summary counts by position and role; a boundary must also not cut a pair
   // (a duplicate result after a user turn would be left without its call).
-  const made = libraryMessagesOf(messages, head, options.summaryRole, { stored: measured.stored, sealer: options.sealer, dialect, formats: view });
+  const made = libraryMessagesOf(messages, head, options.summaryRole, {
+    stored: measured.stored,
+    sealer: options.sealer,
+    dialect,
+    formats: view,
+  });
   // Every rung asks about messages by index, through one reading of the transcript. Masking keeps
   // roles, calls and ids, so what it says of a message holds for its masked copy too.
   const safe = view.safeCuts();
@@ -201,7 +234,12 @@ export function planContext<M extends AnyMessage>(measured: MeasuredTranscript<M
       // itself when that is smaller (kept as it is, or summarized into less): a `maxSummaryTokens`
       // below that must not hand the tail room that the result cannot give it.
       const olderAtLeast = kept.older.length === 0 ? 0 : Math.min(context.olderTokens(kept), context.smallestSummary());
-      const room = Math.max(0, keepsSummary ? messageBudget.maxTokens - headTokens - tokens.countList(kept.older) : Math.min(tailRoom, messageBudget.maxTokens - headTokens - reminderTokens - olderAtLeast));
+      const room = Math.max(
+        0,
+        keepsSummary
+          ? messageBudget.maxTokens - headTokens - tokens.countList(kept.older)
+          : Math.min(tailRoom, messageBudget.maxTokens - headTokens - reminderTokens - olderAtLeast),
+      );
       rooms.set(kept.older, room);
       return room;
     },
@@ -210,7 +248,12 @@ export function planContext<M extends AnyMessage>(measured: MeasuredTranscript<M
 }
 
 /** Counts of the transcript with old tool results masked, when `maskToolResults` masks any; else the original counts. */
-function maskedTokens<M extends AnyMessage>({ messages, options, original, view }: MeasuredTranscript<M>): TranscriptTokens<M> {
+function maskedTokens<M extends AnyMessage>({
+  messages,
+  options,
+  original,
+  view,
+}: MeasuredTranscript<M>): TranscriptTokens<M> {
   if (!options.mask) return original;
   const masking = maskToolResults(messages, options.mask, view);
   if (masking.masked === 0) return original;
@@ -218,8 +261,15 @@ function maskedTokens<M extends AnyMessage>({ messages, options, original, view 
 }
 
 function budgetOf<M extends AnyMessage>({ options, messageBudget, dialect, tokens, head }: PlanContext<M>): PlanBudget {
-  const headTokens = tokens.isPerMessage ? tokens.countRange(0, head) : head === 0 ? 0 : tokens.countList(tokens.messages.slice(0, head));
-  const besides = [...(options.flushToMemory ? [dialect.textMessage(options.summaryRole, FLUSH_TO_MEMORY_REMINDER)] : []), ...(dialect.replyToSummary ? [dialect.replyToSummary()] : [])];
+  const headTokens = tokens.isPerMessage
+    ? tokens.countRange(0, head)
+    : head === 0
+      ? 0
+      : tokens.countList(tokens.messages.slice(0, head));
+  const besides = [
+    ...(options.flushToMemory ? [dialect.textMessage(options.summaryRole, FLUSH_TO_MEMORY_REMINDER)] : []),
+    ...(dialect.replyToSummary ? [dialect.replyToSummary()] : []),
+  ];
   const reminderTokens = besides.length > 0 ? tokens.countList(besides as M[]) : 0;
   // Room for the summary is reserved when the tail is chosen, so that summary and tail fit together.
   const tailRoom = messageBudget.maxTokens - headTokens - messageBudget.maxSummaryTokens - reminderTokens;

@@ -7,7 +7,11 @@ import { finishedPlan, type CompactionPlan, type EnginePlan } from "./compaction
 import { measureTranscript, planContext, type PlanCall } from "./plan-context.js";
 import { boundaryTail } from "./rungs/boundary-tail.js";
 import { inTurnSplit } from "./rungs/in-turn-split.js";
-import { holdsLatestUserMessage, isLatestUserMessageAlone, latestUserMessageAlone } from "./rungs/latest-user-message.js";
+import {
+  holdsLatestUserMessage,
+  isLatestUserMessageAlone,
+  latestUserMessageAlone,
+} from "./rungs/latest-user-message.js";
 import { maskAlone } from "./rungs/mask.js";
 import { latestTurnCut, truncation } from "./rungs/truncation.js";
 import { decideOnSummary, olderTooSmallToSummarize } from "./summary-decision.js";
@@ -33,12 +37,19 @@ export function planWithSettings<M extends AnyMessage>(
   // The agent's own request (`compact_context`), read from its latest reply.
   const tool = settings.compactTool;
   // The agent's own request, when its compactor reads them (`compactTool`).
-  const request = tool === undefined ? undefined : (call.request ?? (tool.find as typeof requestedCompactionIn)(view, messages, { from: 0, toolName: tool.name }));
+  const request =
+    tool === undefined
+      ? undefined
+      : (call.request ?? (tool.find as typeof requestedCompactionIn)(view, messages, { from: 0, toolName: tool.name }));
   const due = measured.overBudget || measured.options.force;
   if (!due && request === undefined) return finishedPlan(measured, { action: "none", reason: "under-budget" });
   const context = planContext(measured);
   if (request !== undefined) {
-    const requested = ((tool as NonNullable<typeof tool>).plan as typeof requestedPlan<M>)(context, request, (tool as NonNullable<typeof tool>).minTokens);
+    const requested = ((tool as NonNullable<typeof tool>).plan as typeof requestedPlan<M>)(
+      context,
+      request,
+      (tool as NonNullable<typeof tool>).minTokens,
+    );
     if (requested !== undefined) return requested;
     if (!due) return finishedPlan(measured, { action: "none", reason: "under-budget" });
   }
@@ -60,7 +71,8 @@ export function planWithSettings<M extends AnyMessage>(
   // and the latest turn kept whole, its oversized payloads cut, rather than summarized away.
   kept = latestTurnCut(context, kept) ?? kept;
   // 5. The last resort: the latest user message alone, everything after it summarized.
-  if (context.tailTokens(kept) > context.roomFor(kept) && !isLatestUserMessageAlone(kept)) kept = latestUserMessageAlone(context) ?? kept;
+  if (context.tailTokens(kept) > context.roomFor(kept) && !isLatestUserMessageAlone(kept))
+    kept = latestUserMessageAlone(context) ?? kept;
   return decideOnSummary(context, kept);
 }
 
@@ -84,6 +96,10 @@ export function planCompaction<M extends AnyMessage>(
   const settings = resolveOptions<M>(options, "plan");
   settings.sealer = sealerOf(settings.sealKey);
   const usage = Array.isArray(messages) ? checkedUsage(options.usage, messages.length) : undefined;
-  const { action, reason, tokensBefore, head, older, tail } = planWithSettings(messages, settings, usage === undefined ? {} : { usage });
+  const { action, reason, tokensBefore, head, older, tail } = planWithSettings(
+    messages,
+    settings,
+    usage === undefined ? {} : { usage },
+  );
   return { action, reason, tokensBefore, head, older, tail };
 }

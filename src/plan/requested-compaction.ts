@@ -26,7 +26,11 @@ export interface RequestedCompaction {
  * of the model's own messages. A call in an earlier reply was answered at its time and is not
  * taken again. Reads only the messages of the latest reply, by their dialect.
  */
-export function requestedCompactionIn<M extends AnyMessage>(view: TranscriptView<M>, messages: readonly M[], { from, toolName }: { from: number; toolName: string }): RequestedCompaction | undefined {
+export function requestedCompactionIn<M extends AnyMessage>(
+  view: TranscriptView<M>,
+  messages: readonly M[],
+  { from, toolName }: { from: number; toolName: string },
+): RequestedCompaction | undefined {
   let index = messages.length - 1;
   // The results that answer the reply come after it.
   while (index >= from && !view.isBoundaryAt(index) && roleAt(view, messages, index) !== "assistant") index--;
@@ -43,7 +47,11 @@ export function requestedCompactionIn<M extends AnyMessage>(view: TranscriptView
   return undefined;
 }
 
-function roleAt<M extends AnyMessage>(view: TranscriptView<M>, messages: readonly M[], index: number): string | undefined {
+function roleAt<M extends AnyMessage>(
+  view: TranscriptView<M>,
+  messages: readonly M[],
+  index: number,
+): string | undefined {
   return view.dialectAt(index).role(messages[index] as MessageRecord);
 }
 
@@ -73,7 +81,10 @@ export function boundedNote(note: string): string {
  * made in (the work still open), with everything finished before it summarized. When the request
  * sits in the user turn's first group, the finished work is the turns before it.
  */
-function requestedTail<M extends AnyMessage>(context: PlanContext<M>, request: RequestedCompaction): KeptTail<M> | undefined {
+function requestedTail<M extends AnyMessage>(
+  context: PlanContext<M>,
+  request: RequestedCompaction,
+): KeptTail<M> | undefined {
   const { view, latestUser, head } = context;
   const safe = view.safeCuts();
   let groupStart = -1;
@@ -95,7 +106,11 @@ function requestedTail<M extends AnyMessage>(context: PlanContext<M>, request: R
  * transcript has grown by `minTokens` since the last one finds too little finished work to free it.
  * Undefined when it is not worth it: the call then plans as any other.
  */
-export function requestedPlan<M extends AnyMessage>(context: PlanContext<M>, request: RequestedCompaction, minTokens: number): EnginePlan<M> | undefined {
+export function requestedPlan<M extends AnyMessage>(
+  context: PlanContext<M>,
+  request: RequestedCompaction,
+  minTokens: number,
+): EnginePlan<M> | undefined {
   const kept = requestedTail(context, request);
   if (kept === undefined || kept.older.every((message) => context.made.has(message))) return undefined;
   // Over budget, a request that keeps more than the room leaves gives way to the ladder.
@@ -121,5 +136,10 @@ export function requestedPlan<M extends AnyMessage>(context: PlanContext<M>, req
  * ```
  */
 export function readCompactContext(options: { name?: string; minTokens?: number } = {}): CompactToolReader {
-  return { name: options.name ?? "compact_context", minTokens: options.minTokens, find: requestedCompactionIn as CompactToolReader["find"], plan: requestedPlan as CompactToolReader["plan"] };
+  return {
+    name: options.name ?? "compact_context",
+    minTokens: options.minTokens,
+    find: requestedCompactionIn as CompactToolReader["find"],
+    plan: requestedPlan as CompactToolReader["plan"],
+  };
 }

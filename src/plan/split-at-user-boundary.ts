@@ -96,7 +96,10 @@ export function findTailStart<M extends AnyMessage>(
   const boundaries: number[] = [];
   for (let index = lowest; index < messages.length; index++) if (isBoundary(index)) boundaries.push(index);
   if (boundaries.length === 0) return { start: messages.length, fits: false };
-  const first = smallestFittingFromEnd(boundaries.length, (j) => tokens.countSuffix(boundaries[j] as number) <= keepTail);
+  const first = smallestFittingFromEnd(
+    boundaries.length,
+    (j) => tokens.countSuffix(boundaries[j] as number) <= keepTail,
+  );
   if (first < boundaries.length) return { start: boundaries[first] as number, fits: true };
   return { start: boundaries[boundaries.length - 1] as number, fits: false };
 }
@@ -115,10 +118,7 @@ export function findTailStart<M extends AnyMessage>(
  * const { head, older, tail } = splitAtUserBoundary(messages, { keepTail: 2_000 });
  * ```
  */
-export function splitAtUserBoundary<M extends AnyMessage>(
-  messages: readonly M[],
-  options: SplitOptions<M>,
-): Split<M> {
+export function splitAtUserBoundary<M extends AnyMessage>(messages: readonly M[], options: SplitOptions<M>): Split<M> {
   if (!Array.isArray(messages)) throw new TypeError(expectedMessage("messages", "an array", messages));
   optionsObject(options, "options", ["keepTail", "countTokens", "isBoundary"]);
   const keepTail = integer(options.keepTail, "keepTail", 0);

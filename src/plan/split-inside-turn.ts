@@ -32,7 +32,10 @@ export interface InsideTurnSearch<M extends AnyMessage> {
  * @param where - the head, the budget, the tail starts and the plan's reading of the transcript
  * @returns the cut, or undefined when there is no user message or no complete group after it
  */
-export function findInsideTurnTail<M extends AnyMessage>(tokens: TranscriptTokens<M>, where: InsideTurnSearch<M>): InsideTurnTail | undefined {
+export function findInsideTurnTail<M extends AnyMessage>(
+  tokens: TranscriptTokens<M>,
+  where: InsideTurnSearch<M>,
+): InsideTurnTail | undefined {
   const { head, keepTail, isBoundary, view } = where;
   const { messages } = tokens;
   let user = -1;

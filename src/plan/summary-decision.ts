@@ -12,22 +12,40 @@ import { truncateToolPayloads } from "./truncate-tool-payloads.js";
  * `reachSmallest`, the smallest reachable is taken when nothing fits. Undefined with
  * `truncateToolResults` off, or when there is nothing to cut.
  */
-export function olderKeptAsItIs<M extends AnyMessage>(context: PlanContext<M>, reachSmallest: boolean): EnginePlan<M> | undefined {
+export function olderKeptAsItIs<M extends AnyMessage>(
+  context: PlanContext<M>,
+  reachSmallest: boolean,
+): EnginePlan<M> | undefined {
   const { options, messageBudget, tokens, head } = context;
   if (!options.truncateToolResults) return undefined;
   const { headTokens } = context.budget;
   const room = messageBudget.maxTokens - headTokens;
-  const truncation = truncateToolPayloads(tokens.messages.slice(head), room, options.countTokens, { calibration: tokens.calibration, formats: context.view });
+  const truncation = truncateToolPayloads(tokens.messages.slice(head), room, options.countTokens, {
+    calibration: tokens.calibration,
+    formats: context.view,
+  });
   if (truncation === undefined || (!reachSmallest && truncation.tokens > room)) return undefined;
   const keptTokens = tokens.isPerMessage ? headTokens + truncation.tokens : undefined;
-  return finishedPlan(context, { action: "truncate", reason: context.reason, head: tokens.messages.slice(0, head), tail: truncation.messages, tokens, keptTokens, tailStart: head, made: context.made });
+  return finishedPlan(context, {
+    action: "truncate",
+    reason: context.reason,
+    head: tokens.messages.slice(0, head),
+    tail: truncation.messages,
+    tokens,
+    keptTokens,
+    tailStart: head,
+    made: context.made,
+  });
 }
 
 /**
  * An older part no larger than a summary of a few words stays as it is when cutting the tool
  * payloads then fits: a summary of a greeting would be refused as not smaller than it.
  */
-export function olderTooSmallToSummarize<M extends AnyMessage>(context: PlanContext<M>, kept: KeptTail<M>): EnginePlan<M> | undefined {
+export function olderTooSmallToSummarize<M extends AnyMessage>(
+  context: PlanContext<M>,
+  kept: KeptTail<M>,
+): EnginePlan<M> | undefined {
   const { older } = kept;
   if (older.length === 0 || older.every((message) => context.made.has(message))) return undefined;
   if (context.olderTokens(kept) > context.smallestSummary()) return undefined;
@@ -53,7 +71,19 @@ export function decideOnSummary<M extends AnyMessage>(context: PlanContext<M>, k
   // What the summary replaces, counted once here from the transcript's own counts (a summary must be smaller).
   const countedOlder = original.isPerMessage && older.length > 0 ? context.olderTokens(kept) : undefined;
   const head = tokens.messages.slice(0, context.head);
-  const fields = { reason: context.reason, head, older, tail, tokens, keptTokens, olderTokens: countedOlder, tailStart, pinned, summaryLimit, made };
+  const fields = {
+    reason: context.reason,
+    head,
+    older,
+    tail,
+    tokens,
+    keptTokens,
+    olderTokens: countedOlder,
+    tailStart,
+    pinned,
+    summaryLimit,
+    made,
+  };
   if (older.length === 0) {
     // Nothing to summarize, but the kept messages' payloads were cut to fit: that is the result.
     if (kept.truncated) return finishedPlan(context, { ...fields, action: "truncate" });
@@ -61,7 +91,8 @@ export function decideOnSummary<M extends AnyMessage>(context: PlanContext<M>, k
   }
   if (older.every((message) => made.has(message))) {
     // Re-summarizing a summary gains nothing; cutting oversized tool payloads of the tail may.
-    if (kept.truncated) return finishedPlan(context, { ...fields, action: "truncate", head: head.concat(older), older: [] });
+    if (kept.truncated)
+      return finishedPlan(context, { ...fields, action: "truncate", head: head.concat(older), older: [] });
     return finishedPlan(context, { ...fields, action: "skip", reason: "no-progress" });
   }
   // A summary must be smaller than what it replaces, so its limit is one token less; when not even
@@ -71,8 +102,14 @@ export function decideOnSummary<M extends AnyMessage>(context: PlanContext<M>, k
   // Nor is one asked for when what it must be smaller than leaves it less than a summary of a few
   // words in this format (its prefix, seal and message included): a limit of a token or two holds
   // no summary, and every summarizer, the model-free one too, would be refused.
-  if (Math.ceil(summaryTokens(context, "")) >= Math.ceil(olderTokens) || smallerLimit < Math.ceil(context.smallestSummary())) {
-    return olderKeptAsItIs(context, true) ?? finishedPlan(context, { ...fields, action: "skip", reason: "nothing-to-summarize" });
+  if (
+    Math.ceil(summaryTokens(context, "")) >= Math.ceil(olderTokens) ||
+    smallerLimit < Math.ceil(context.smallestSummary())
+  ) {
+    return (
+      olderKeptAsItIs(context, true) ??
+      finishedPlan(context, { ...fields, action: "skip", reason: "nothing-to-summarize" })
+    );
   }
   return finishedPlan(context, {
     ...fields,

@@ -47,7 +47,8 @@ export class TranscriptView<M extends AnyMessage> implements MessageFormats {
     private readonly known?: MessageFormats,
   ) {
     const formats = new Int8Array(messages.length);
-    for (let index = 0; index < messages.length; index++) formats[index] = known === undefined ? claimIndexOf(messages[index] as object) : known.at(index);
+    for (let index = 0; index < messages.length; index++)
+      formats[index] = known === undefined ? claimIndexOf(messages[index] as object) : known.at(index);
     this.formats = formats;
   }
 
@@ -89,7 +90,8 @@ export class TranscriptView<M extends AnyMessage> implements MessageFormats {
   private transcriptFormats(): Map<object, number> {
     if (this.byObject !== undefined) return this.byObject;
     const byObject = new Map<object, number>();
-    for (let index = 0; index < this.messages.length; index++) byObject.set(this.messages[index] as object, this.formats[index] as number);
+    for (let index = 0; index < this.messages.length; index++)
+      byObject.set(this.messages[index] as object, this.formats[index] as number);
     return (this.byObject = byObject);
   }
 
@@ -123,7 +125,9 @@ export class TranscriptView<M extends AnyMessage> implements MessageFormats {
     let known = boundaries[index];
     if (known === UNKNOWN) {
       const message = this.messages[index] as M;
-      known = (this.isBoundary === undefined ? isUserTurnIn(this.dialectAt(index), message) : this.isBoundary(message)) ? YES : NO;
+      known = (this.isBoundary === undefined ? isUserTurnIn(this.dialectAt(index), message) : this.isBoundary(message))
+        ? YES
+        : NO;
       boundaries[index] = known;
     }
     return known === YES;

@@ -44,7 +44,8 @@ function namedOf(message: object, slot: Slot): NamedIdentifiers {
   if (payloads === undefined) indexes.set(message, (payloads = new Map()));
   const key = `${slot.kind}:${slot.index}`;
   let entry = payloads.get(key);
-  if (entry === undefined || entry.text !== slot.text) payloads.set(key, (entry = { text: slot.text, named: indexIdentifiers(slot.text) }));
+  if (entry === undefined || entry.text !== slot.text)
+    payloads.set(key, (entry = { text: slot.text, named: indexIdentifiers(slot.text) }));
   slot.named = entry.named;
   return entry.named;
 }
@@ -54,7 +55,18 @@ function namedOf(message: object, slot: Slot): NamedIdentifiers {
  * loop that sends the same messages against the same budget gets it back without cutting anything,
  * and one that sends more starts its search at the length found last time.
  */
-const previous = new WeakMap<object, { messages: readonly object[]; texts: readonly string[]; budget: number; countTokens: unknown; calibration: Calibration; cap: number; result: Truncation<AnyMessage> }>();
+const previous = new WeakMap<
+  object,
+  {
+    messages: readonly object[];
+    texts: readonly string[];
+    budget: number;
+    countTokens: unknown;
+    calibration: Calibration;
+    cap: number;
+    result: Truncation<AnyMessage>;
+  }
+>();
 
 function slotsOf(messages: readonly object[], formats: MessageFormats | undefined): Slot[] {
   const slots: Slot[] = [];
@@ -62,8 +74,12 @@ function slotsOf(messages: readonly object[], formats: MessageFormats | undefine
     // A signed message (and a call bound to its reasoning) reaches the provider byte for byte.
     if (!isEditableAt(messages, position, formats)) return;
     const dialect = dialectIn(message, formats);
-    dialect.argumentTexts(message as MessageRecord).forEach((text, index) => slots.push({ message: position, kind: "arguments", index, text }));
-    dialect.resultTexts(message as MessageRecord).forEach((text, index) => slots.push({ message: position, kind: "result", index, text }));
+    dialect
+      .argumentTexts(message as MessageRecord)
+      .forEach((text, index) => slots.push({ message: position, kind: "arguments", index, text }));
+    dialect
+      .resultTexts(message as MessageRecord)
+      .forEach((text, index) => slots.push({ message: position, kind: "result", index, text }));
   });
   return slots;
 }
@@ -74,7 +90,9 @@ const sameMessages = (left: readonly object[], right: readonly object[]): boolea
 /** Whether two calibrations count `messages` alike (each call with usage makes a new one). */
 const sameCalibration = (left: Calibration, right: Calibration, messages: readonly object[]): boolean =>
   left === right ||
-  (left.scale === right.scale && left.floor === right.floor && messages.every((message) => (left.counted?.has(message) ?? false) === (right.counted?.has(message) ?? false)));
+  (left.scale === right.scale &&
+    left.floor === right.floor &&
+    messages.every((message) => (left.counted?.has(message) ?? false) === (right.counted?.has(message) ?? false)));
 
 /**
  * Cuts the tool payloads (results and call arguments) of `messages` in the middle, the longest
@@ -104,8 +122,13 @@ export function truncateToolPayloads<M extends AnyMessage>(
   const first = slots.length === 0 ? undefined : (messages[(slots[0] as Slot).message] as object);
   const last = first === undefined ? undefined : previous.get(first);
   const unchanged =
-    last !== undefined && last.countTokens === countTokens && sameMessages(last.messages, messages) && sameCalibration(last.calibration, calibration, messages) && last.texts.every((text, index) => text === texts[index]);
-  if (unchanged && last.budget === budget) return { ...(last.result as Truncation<M>), messages: (last.result.messages as M[]).slice() };
+    last !== undefined &&
+    last.countTokens === countTokens &&
+    sameMessages(last.messages, messages) &&
+    sameCalibration(last.calibration, calibration, messages) &&
+    last.texts.every((text, index) => text === texts[index]);
+  if (unchanged && last.budget === budget)
+    return { ...(last.result as Truncation<M>), messages: (last.result.messages as M[]).slice() };
 
   const original = new TranscriptTokens(messages, countTokens, undefined, { calibration, formats });
   if (original.total <= budget) return undefined;
@@ -124,7 +147,9 @@ export function truncateToolPayloads<M extends AnyMessage>(
       // agent is most likely to need, and the search for the cap counts them too.
       const listChars = Math.max(200, cap);
       const named = namedOf(messages[slot.message] as object, slot);
-      const text = (byStructure ? shortenJson(slot.text, cap, listChars) : undefined) ?? cutMiddle(slot.text, cap, truncationMarker, { listChars, named });
+      const text =
+        (byStructure ? shortenJson(slot.text, cap, listChars) : undefined) ??
+        cutMiddle(slot.text, cap, truncationMarker, { listChars, named });
       (slot.kind === "result" ? entry.results : entry.args).set(slot.index, text);
       cut++;
     }
@@ -136,12 +161,14 @@ export function truncateToolPayloads<M extends AnyMessage>(
       // The cut copy keeps the shape its dialect made it in.
       formats?.adopt(candidate[position] as object, formats.at(position));
     }
-    const tokens = new TranscriptTokens(candidate, countTokens, { from: original, changed: [...byMessage.keys()] }).total;
+    const tokens = new TranscriptTokens(candidate, countTokens, { from: original, changed: [...byMessage.keys()] })
+      .total;
     return { messages: candidate, tokens, cut };
   };
 
   const remember = (result: Truncation<M>, cap: number): Truncation<M> => {
-    if (first !== undefined) previous.set(first, { messages: messages.slice(), texts, budget, countTokens, calibration, cap, result });
+    if (first !== undefined)
+      previous.set(first, { messages: messages.slice(), texts, budget, countTokens, calibration, cap, result });
     return result;
   };
 
@@ -154,8 +181,12 @@ export function truncateToolPayloads<M extends AnyMessage>(
     }
     // A loop, not a spread: a turn of a hundred thousand parallel calls is more arguments than a call takes.
     let longest = 0;
-    for (let position = 0; position < cuttable; position++) longest = Math.max(longest, (slots[position] as Slot).text.length);
-    const { cap, fits } = longestFitting({ smallest, over: longest + 1, overTokens: original.total, budget, hint: last?.cap }, (length) => apply(length, cuttable));
+    for (let position = 0; position < cuttable; position++)
+      longest = Math.max(longest, (slots[position] as Slot).text.length);
+    const { cap, fits } = longestFitting(
+      { smallest, over: longest + 1, overTokens: original.total, budget, hint: last?.cap },
+      (length) => apply(length, cuttable),
+    );
     // JSON payloads are then shortened by their structure to the same length, when that fits too:
     // every key kept, and long arrays saying what they left out, where a middle cut keeps half an object.
     // Structure costs a little room (quotes, brackets, a marker per array): a few shorter lengths are tried.

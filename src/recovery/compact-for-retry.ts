@@ -4,7 +4,10 @@ import { estimateTokens } from "../counting/estimate-tokens.js";
 import { expectedMessage } from "../ground/describe-value.js";
 
 /** Options of an overflow recovery: the compaction's, with the budget of the retry given as a share. */
-export type OverflowRecoveryOptions<M extends AnyMessage = AnyMessage> = Omit<CompactorOptions<M>, "maxTokens" | "keepTail" | "summary"> & {
+export type OverflowRecoveryOptions<M extends AnyMessage = AnyMessage> = Omit<
+  CompactorOptions<M>,
+  "maxTokens" | "keepTail" | "summary"
+> & {
   /** The summary's options, but its size: the retry's budget sets it. */
   summary?: Omit<SummaryOptions, "maxTokens">;
   /**
@@ -16,13 +19,17 @@ export type OverflowRecoveryOptions<M extends AnyMessage = AnyMessage> = Omit<Co
 };
 
 /** Checks the options once, when the recovery is built. */
-export function checkedRecovery<M extends AnyMessage>(options: OverflowRecoveryOptions<M>): { share: number; rest: Omit<CompactorOptions<M>, "maxTokens"> } {
-  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
+export function checkedRecovery<M extends AnyMessage>(
+  options: OverflowRecoveryOptions<M>,
+): { share: number; rest: Omit<CompactorOptions<M>, "maxTokens"> } {
+  if (typeof options !== "object" || options === null)
+    throw new TypeError(expectedMessage("options", "an object", options));
   const { retryShare = 0.6, ...rest } = options;
   if (typeof retryShare !== "number" || !(retryShare > 0 && retryShare < 1)) {
     throw new RangeError(expectedMessage("retryShare", "a number between 0 and 1", retryShare));
   }
-  if (typeof rest.summarize !== "function") throw new TypeError(expectedMessage("summarize", "a function", rest.summarize));
+  if (typeof rest.summarize !== "function")
+    throw new TypeError(expectedMessage("summarize", "a function", rest.summarize));
   return { share: retryShare, rest };
 }
 
@@ -37,6 +44,12 @@ export async function compactForRetry<M extends AnyMessage>(
   extra: Pick<CompactOptions<M>, "signal"> = {},
 ): Promise<M[]> {
   const maxTokens = Math.max(64, Math.floor(estimateTokens(messages) * share));
-  const result = await compact(messages, { ...options, ...extra, maxTokens, keepTail: Math.floor(maxTokens / 2), force: true } as CompactOptions<M>);
+  const result = await compact(messages, {
+    ...options,
+    ...extra,
+    maxTokens,
+    keepTail: Math.floor(maxTokens / 2),
+    force: true,
+  } as CompactOptions<M>);
   return result?.messages ?? messages.slice();
 }

@@ -8,7 +8,14 @@ const overflowWording =
 // The codes providers give an overflow, and those of rate limits (which speak of tokens too:
 // "Request too large … on tokens per min"), read before any wording.
 const overflowCodes = new Set(["context_length_exceeded", "model_context_window_exceeded", "string_above_max_length"]);
-const rateLimitCodes = new Set(["rate_limit_exceeded", "rate_limit_error", "insufficient_quota", "RESOURCE_EXHAUSTED", "ThrottlingException", "TooManyRequestsException"]);
+const rateLimitCodes = new Set([
+  "rate_limit_exceeded",
+  "rate_limit_error",
+  "insufficient_quota",
+  "RESOURCE_EXHAUSTED",
+  "ThrottlingException",
+  "TooManyRequestsException",
+]);
 
 type Loose = Record<string, unknown>;
 
@@ -21,7 +28,8 @@ function field(value: unknown, key: string): unknown {
   }
 }
 
-const statusOf = (value: unknown): unknown => field(value, "status") ?? field(value, "statusCode") ?? field(field(value, "$metadata"), "httpStatusCode");
+const statusOf = (value: unknown): unknown =>
+  field(value, "status") ?? field(value, "statusCode") ?? field(field(value, "$metadata"), "httpStatusCode");
 
 /** True for an error a provider's API answered with: it carries an HTTP error status. */
 function isProviderError(value: unknown): boolean {
@@ -59,7 +67,8 @@ function* layers(error: unknown): Generator<{ value: unknown; fromProvider: bool
       queue.push({ value: field(value, key), fromProvider: fromProvider && key !== "cause" && key !== "lastError" });
     }
     const errors = field(value, "errors");
-    if (Array.isArray(errors)) for (const inner of errors.slice(0, 8)) queue.push({ value: inner, fromProvider: false });
+    if (Array.isArray(errors))
+      for (const inner of errors.slice(0, 8)) queue.push({ value: inner, fromProvider: false });
   }
 }
 
@@ -88,12 +97,21 @@ export function isContextOverflowError(error: unknown): boolean {
   for (const { value, fromProvider } of layers(error)) {
     const status = statusOf(value);
     if (status === 429) return false;
-    const codes = [field(value, "code"), field(value, "type"), field(value, "name"), field(value, "status")].filter((code): code is string => typeof code === "string");
+    const codes = [field(value, "code"), field(value, "type"), field(value, "name"), field(value, "status")].filter(
+      (code): code is string => typeof code === "string",
+    );
     if (codes.some((code) => rateLimitCodes.has(code))) return false;
     if (codes.some((code) => overflowCodes.has(code))) return true;
     if (!fromProvider) continue;
-    const texts = typeof value === "string" ? [value] : [field(value, "message")].filter((text): text is string => typeof text === "string");
-    if (status === 413 && codes.concat(texts).some((text) => /request_too_large|too large/i.test(text.slice(0, 10_000)))) return true;
+    const texts =
+      typeof value === "string"
+        ? [value]
+        : [field(value, "message")].filter((text): text is string => typeof text === "string");
+    if (
+      status === 413 &&
+      codes.concat(texts).some((text) => /request_too_large|too large/i.test(text.slice(0, 10_000)))
+    )
+      return true;
     if (texts.some((text) => overflowWording.test(text.slice(0, 10_000)))) return true;
   }
   return false;

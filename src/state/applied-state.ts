@@ -48,7 +48,12 @@ function range(from: number, to: number): number[] {
   return indices;
 }
 
-const unapplied = <M extends AnyMessage>(messages: readonly M[]): AppliedState<M> => ({ state: undefined, base: messages, origin: undefined, stored: new Set<object>() });
+const unapplied = <M extends AnyMessage>(messages: readonly M[]): AppliedState<M> => ({
+  state: undefined,
+  base: messages,
+  origin: undefined,
+  stored: new Set<object>(),
+});
 
 /**
  * The input as `stored` says to send it: the system prompt, the stored summary, then what it does
@@ -56,7 +61,11 @@ const unapplied = <M extends AnyMessage>(messages: readonly M[]): AppliedState<M
  * messages (and the input is no window slid over them, under a conversation id), or its summary
  * does not hold what this library stores.
  */
-export async function appliedState<M extends AnyMessage>(messages: readonly M[], stored: ConversationState | undefined, context: ApplyContext<M>): Promise<AppliedState<M>> {
+export async function appliedState<M extends AnyMessage>(
+  messages: readonly M[],
+  stored: ConversationState | undefined,
+  context: ApplyContext<M>,
+): Promise<AppliedState<M>> {
   const { formats } = context;
   const head = headLength(messages, formatDialect(messages, context.settings.format, formats), formats);
   // The summary is taken from the store only: a message of the input that looks like one is text of its author.
@@ -77,14 +86,21 @@ export async function appliedState<M extends AnyMessage>(messages: readonly M[],
   const kept = [...state.pinned, ...range(state.covered, messages.length)];
   return {
     state,
-    base: messages.slice(0, head).concat(summary, kept.map((index) => messages[index] as M)),
+    base: messages.slice(0, head).concat(
+      summary,
+      kept.map((index) => messages[index] as M),
+    ),
     origin: [...range(0, head), ...summary.map(() => -1), ...kept],
     stored: new Set(summary),
   };
 }
 
 /** Of a key's branches, the one that covers the longest prefix of this input, applied; or the input as it is. */
-export async function bestBranch<M extends AnyMessage>(messages: readonly M[], states: readonly ConversationState[], context: ApplyContext<M>): Promise<AppliedState<M>> {
+export async function bestBranch<M extends AnyMessage>(
+  messages: readonly M[],
+  states: readonly ConversationState[],
+  context: ApplyContext<M>,
+): Promise<AppliedState<M>> {
   for (const state of [...states].sort((a, b) => b.covered - a.covered)) {
     const continued = await appliedState(messages, state, context);
     if (continued.stored.size > 0) return continued;
@@ -96,7 +112,10 @@ export async function bestBranch<M extends AnyMessage>(messages: readonly M[], s
  * The formats of an applied state's `base`, from the call's reading of its input: a message of the
  * input is asked by its index there, a stored summary message is told once, when first met.
  */
-export function formatsOfBase<M extends AnyMessage>({ base, origin }: Pick<AppliedState<M>, "base" | "origin">, input: TranscriptView<M>): MessageFormats {
+export function formatsOfBase<M extends AnyMessage>(
+  { base, origin }: Pick<AppliedState<M>, "base" | "origin">,
+  input: TranscriptView<M>,
+): MessageFormats {
   if (origin === undefined) return input;
   return {
     at: (index) => {

@@ -69,8 +69,12 @@ export function branchStorage(options: BranchStorageOptions): BranchStorage {
   /** The states of a stored value, verified when it is signed; throws what is wrong with it. */
   async function statesOf(key: string, text: unknown): Promise<ConversationState[]> {
     if (stateKey !== undefined) {
-      const payload = typeof text === "string" ? await verifiedState(text, await stateKey, { kind: "state", key }) : undefined;
-      if (payload === undefined) throw new InvalidStateError("Expected stored state signed with this `signingKey` for this key and kind of value");
+      const payload =
+        typeof text === "string" ? await verifiedState(text, await stateKey, { kind: "state", key }) : undefined;
+      if (payload === undefined)
+        throw new InvalidStateError(
+          "Expected stored state signed with this `signingKey` for this key and kind of value",
+        );
       return parseStates(payload);
     }
     return parseStates(text);
@@ -89,7 +93,12 @@ export function branchStorage(options: BranchStorageOptions): BranchStorage {
    * The branches stored under `key`; problems are reported through `say`. When the store
    * answered, `seen.text` is what it held (`null`: nothing).
    */
-  async function readBranches(key: string, call: { signal: AbortSignal | undefined; budget: StoreBudget | undefined }, say: ReportStoreError, seen: { text?: string | null }): Promise<ConversationState[]> {
+  async function readBranches(
+    key: string,
+    call: { signal: AbortSignal | undefined; budget: StoreBudget | undefined },
+    say: ReportStoreError,
+    seen: { text?: string | null },
+  ): Promise<ConversationState[]> {
     let text: unknown;
     let answered = false;
     try {
@@ -132,7 +141,8 @@ export function branchStorage(options: BranchStorageOptions): BranchStorage {
     }
   }
 
-  const signed = async (key: string, payload: string): Promise<string> => (stateKey === undefined ? payload : signState(payload, await stateKey, { kind: "state", key }));
+  const signed = async (key: string, payload: string): Promise<string> =>
+    stateKey === undefined ? payload : signState(payload, await stateKey, { kind: "state", key });
 
   async function writeValue(key: string, payload: string, budget: StoreBudget | undefined): Promise<void> {
     const failed = (error: unknown) => report(error, { operation: "set", key });
@@ -148,12 +158,22 @@ export function branchStorage(options: BranchStorageOptions): BranchStorage {
   }
 
   /** `setIf` through the store: false only when the store answered that the key holds something else. */
-  async function writeValueIf(key: string, payload: string, { expected, setIf, budget }: { expected: string | null; setIf: NonNullable<CompactionStore["setIf"]>; budget: StoreBudget | undefined }): Promise<boolean> {
+  async function writeValueIf(
+    key: string,
+    payload: string,
+    {
+      expected,
+      setIf,
+      budget,
+    }: { expected: string | null; setIf: NonNullable<CompactionStore["setIf"]>; budget: StoreBudget | undefined },
+  ): Promise<boolean> {
     let value: string | undefined;
     try {
       value = await signed(key, payload);
       const written = value;
-      const swapped = await boundedStoreCall(() => setIf.call(store, key, written, expected), "setIf", storeTimeoutMs, { budget });
+      const swapped = await boundedStoreCall(() => setIf.call(store, key, written, expected), "setIf", storeTimeoutMs, {
+        budget,
+      });
       if (swapped) ownWrites?.set(key, value);
       return swapped;
     } catch (error) {
@@ -172,14 +192,22 @@ export function branchStorage(options: BranchStorageOptions): BranchStorage {
         const seen: { text?: string | null } = {};
         // A store that just failed to answer is not asked again: what this instance holds stands in.
         // A read that merges before a write has had its problems reported by the read before it.
-        const current = unanswered.has(key) ? parseOwnWrite(key) : await readBranches(key, { signal, budget }, () => {}, seen).catch(() => [] as ConversationState[]);
+        const current = unanswered.has(key)
+          ? parseOwnWrite(key)
+          : await readBranches(key, { signal, budget }, () => {}, seen).catch(() => [] as ConversationState[]);
         for (const branch of current) {
-          if (branch.covered > next.covered && branch.covered <= messages.length && (await digestMessages(messages.slice(0, branch.covered))) === branch.digest) return;
+          if (
+            branch.covered > next.covered &&
+            branch.covered <= messages.length &&
+            (await digestMessages(messages.slice(0, branch.covered))) === branch.digest
+          )
+            return;
         }
         const others = current.filter((branch) => branch.digest !== next.digest && branch.digest !== extended?.digest);
         const payload = serializeStates([next, ...others].slice(0, maxBranches));
         const { setIf } = store;
-        if (typeof setIf !== "function" || seen.text === undefined || attempt === CAS_ATTEMPTS) return writeValue(key, payload, budget);
+        if (typeof setIf !== "function" || seen.text === undefined || attempt === CAS_ATTEMPTS)
+          return writeValue(key, payload, budget);
         if (await writeValueIf(key, payload, { expected: seen.text, setIf, budget })) return;
       }
     },

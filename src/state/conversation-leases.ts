@@ -35,7 +35,12 @@ export interface ConversationLeases {
    * holder before finished in between). A store that has no leases, could not say, or a holder
    * that never writes lets the call summarize alone.
    */
-  acquire<T>(key: string, signal: AbortSignal | undefined, arrived: () => Promise<T | undefined>, budget?: StoreBudget): Promise<LeaseOutcome<T>>;
+  acquire<T>(
+    key: string,
+    signal: AbortSignal | undefined,
+    arrived: () => Promise<T | undefined>,
+    budget?: StoreBudget,
+  ): Promise<LeaseOutcome<T>>;
 }
 
 type Answer = "leased" | "wait" | "free";
@@ -48,20 +53,38 @@ export function conversationLeases(options: ConversationLeaseOptions): Conversat
     // Once the store has not answered a call of this request, the release is sent but not waited
     // for: a compare-and-delete that runs late is still right (a client that queues it while it
     // reconnects frees the lease as soon as the store is back).
-    await boundedStoreWrite(() => store.release?.(leaseKeyOf(key), token), "release", storeTimeoutMs, { budget, failed: (error) => report(error, { operation: "set", key }) });
+    await boundedStoreWrite(() => store.release?.(leaseKeyOf(key), token), "release", storeTimeoutMs, {
+      budget,
+      failed: (error) => report(error, { operation: "set", key }),
+    });
   }
 
   /** `"leased"` when this call holds the lease, `"wait"` when another does, `"free"` when the store has no leases or could not say. */
-  async function ask(key: string, token: string, signal: AbortSignal | undefined, budget: StoreBudget | undefined): Promise<Answer> {
+  async function ask(
+    key: string,
+    token: string,
+    signal: AbortSignal | undefined,
+    budget: StoreBudget | undefined,
+  ): Promise<Answer> {
     const acquire = store.acquire;
     if (typeof acquire !== "function") return "free";
     let answer: Promise<unknown> | undefined;
     try {
-      return (await boundedStoreCall(() => (answer = Promise.resolve(acquire.call(store, leaseKeyOf(key), token, leaseMs))), "acquire", storeTimeoutMs, { signal, budget })) ? "leased" : "wait";
+      return (await boundedStoreCall(
+        () => (answer = Promise.resolve(acquire.call(store, leaseKeyOf(key), token, leaseMs))),
+        "acquire",
+        storeTimeoutMs,
+        { signal, budget },
+      ))
+        ? "leased"
+        : "wait";
     } catch (error) {
       // Given up on (an abort, a timeout): a lease the store still grants is held by nobody, and
       // would keep every other call of the conversation waiting until it expires.
-      void answer?.then((granted) => granted && release(key, token), () => undefined);
+      void answer?.then(
+        (granted) => granted && release(key, token),
+        () => undefined,
+      );
       if (isCompactionError(error) && error.code === "ABORTED") throw error;
       report(error, { operation: "get", key });
       return "free";
@@ -69,7 +92,12 @@ export function conversationLeases(options: ConversationLeaseOptions): Conversat
   }
 
   return {
-    async acquire<T>(key: string, signal: AbortSignal | undefined, arrived: () => Promise<T | undefined>, budget?: StoreBudget): Promise<LeaseOutcome<T>> {
+    async acquire<T>(
+      key: string,
+      signal: AbortSignal | undefined,
+      arrived: () => Promise<T | undefined>,
+      budget?: StoreBudget,
+    ): Promise<LeaseOutcome<T>> {
       const token = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
       let lease = await ask(key, token, signal, budget);
       const deadline = Date.now() + leaseMs;

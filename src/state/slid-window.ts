@@ -41,7 +41,11 @@ export async function coveredTailOf(messages: readonly AnyMessage[], covered: nu
  * own (see `isOwnRun`): an app's greeting and the "hi" before it open many conversations, and a
  * summary that happened to end with them would otherwise follow any input that opens so.
  */
-export async function slidState(messages: readonly AnyMessage[], state: ConversationState, head: number): Promise<ConversationState | undefined> {
+export async function slidState(
+  messages: readonly AnyMessage[],
+  state: ConversationState,
+  head: number,
+): Promise<ConversationState | undefined> {
   const tail = state.coveredTail;
   if (tail === undefined || tail.length === 0 || state.pinned.length > 0) return undefined;
   // The window lost at least one message from its front: the covered part ends before `covered`.
@@ -53,7 +57,13 @@ export async function slidState(messages: readonly AnyMessage[], state: Conversa
     if (!isOwnRun(messages.slice(head, head + count))) return undefined;
     const covered = head + count;
     const { usage: _usage, ...rest } = state;
-    return { ...rest, covered, digest: await digestMessages(messages.slice(0, covered)), pinned: [], coveredTail: tail.slice(-count) };
+    return {
+      ...rest,
+      covered,
+      digest: await digestMessages(messages.slice(0, covered)),
+      pinned: [],
+      coveredTail: tail.slice(-count),
+    };
   }
   return undefined;
 }

@@ -29,7 +29,12 @@ import { UnreadableValueError, digestMessages } from "../stores/digest.js";
 import type { StoreBudget } from "../stores/bounded-store-call.js";
 import { droppedMessages } from "../archive/dropped-messages.js";
 import { recallFromArchive } from "../archive/recall-archive.js";
-import { resolveStatefulOptions, type RecallOptions, type StatefulCallOptions, type StatefulCompactorOptions } from "./stateful-options.js";
+import {
+  resolveStatefulOptions,
+  type RecallOptions,
+  type StatefulCallOptions,
+  type StatefulCompactorOptions,
+} from "./stateful-options.js";
 import { KEY_PREFIX, archiveKeyOf, automaticKey, isAutomaticKey, keyOfId } from "../stores/store-keys.js";
 import { storedSummaryOf } from "./stored-compaction.js";
 import { shadowState } from "../stores/check-state.js";
@@ -37,7 +42,14 @@ import { coveredTailOf } from "./slid-window.js";
 import { stateWithUsage, usageFromState, usageOfBase } from "./stored-usage.js";
 import { optionalInteger, optionalNonEmptyString, optionsObject } from "../ground/checks.js";
 
-export type { ArchiveOptions, RecallOptions, StatefulCallOptions, StatefulCompactorOptions, StatefulEvents, StoreErrorContext } from "./stateful-options.js";
+export type {
+  ArchiveOptions,
+  RecallOptions,
+  StatefulCallOptions,
+  StatefulCompactorOptions,
+  StatefulEvents,
+  StoreErrorContext,
+} from "./stateful-options.js";
 
 /**
  * A compactor that remembers each conversation's compaction in a store: resolves `{ messages }`
@@ -116,7 +128,9 @@ interface Call<T extends AnyMessage> {
  * const messages = (await compactChat(history, { conversationId: chatId }))?.messages ?? history;
  * ```
  */
-export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: StatefulCompactorOptions<M>): StatefulCompactor<M> {
+export function statefulCompactor<M extends AnyMessage = AnyMessage>(
+  options: StatefulCompactorOptions<M>,
+): StatefulCompactor<M> {
   const resolved = resolveStatefulOptions<M>(options);
   const { settings, store, defaultId, report, storeTimeoutMs, stateKey } = resolved;
   const queue = conversationQueue();
@@ -129,10 +143,19 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   const branches = branchStorage(resolved);
   const leases = conversationLeases(resolved);
   const archive = resolved.archive
-    ? archiveStore({ store, stateKey, storeTimeoutMs, maxBytes: resolved.archiveMaxBytes, report: (error, operation, key) => report(error, { operation, key }) })
+    ? archiveStore({
+        store,
+        stateKey,
+        storeTimeoutMs,
+        maxBytes: resolved.archiveMaxBytes,
+        report: (error, operation, key) => report(error, { operation, key }),
+      })
     : undefined;
 
-  const compact = async <T extends M>(messages: readonly T[], call: StatefulCallOptions = {}): Promise<CompactionResult<T> | null> => {
+  const compact = async <T extends M>(
+    messages: readonly T[],
+    call: StatefulCallOptions = {},
+  ): Promise<CompactionResult<T> | null> => {
     optionsObject(call, "call options", ["conversationId", "signal", "usage", "response"]);
     const signal = optionalAbortSignal(call.signal, "signal");
     const id = optionalNonEmptyString(call.conversationId, "conversationId") ?? defaultId;
@@ -140,21 +163,52 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     const view = new TranscriptView(messages, undefined);
     let key: string;
     try {
-      key = await queue.keyInOrder(async () => (id === undefined ? automaticKey(messages, formatDialect(messages, settings.format, view), view) : keyOfId(id)));
+      key = await queue.keyInOrder(async () =>
+        id === undefined ? automaticKey(messages, formatDialect(messages, settings.format, view), view) : keyOfId(id),
+      );
     } catch (error) {
       if (!(error instanceof UnreadableValueError)) throw error;
       // Its opening cannot be read, so the conversation has no key: it is compacted without state.
       const usage = checkedUsage(call.usage, messages.length);
-      return withoutState(error, { messages, key: `${KEY_PREFIX}auto:unreadable`, signal, usage, reported: usage, forced: false, refused: false, seen: { tokens: 0, compacted: false }, view, budget: {} });
+      return withoutState(error, {
+        messages,
+        key: `${KEY_PREFIX}auto:unreadable`,
+        signal,
+        usage,
+        reported: usage,
+        forced: false,
+        refused: false,
+        seen: { tokens: 0, compacted: false },
+        view,
+        budget: {},
+      });
     }
     return queue.inTurn(key, async () => {
       const verdict = readVerdict(call.response, sent.get(key)?.deref(), settings.onProviderVerdict);
       // The response's report describes the messages before the model's latest reply: the history
       // as the caller keeps it, read back from a database or not.
-      const reported = call.usage ?? (verdict.usage === undefined ? undefined : { ...verdict.usage, messageCount: requestLength(messages, formatDialect(messages, settings.format, view)) });
+      const reported =
+        call.usage ??
+        (verdict.usage === undefined
+          ? undefined
+          : {
+              ...verdict.usage,
+              messageCount: requestLength(messages, formatDialect(messages, settings.format, view)),
+            });
       const usage = checkedUsage(reported, messages.length);
       const seen = { tokens: 0, compacted: false };
-      const result = await compactOnce({ messages, key, signal, usage, reported: usage, forced: verdict.overflowed, refused: verdict.refused, seen, view, budget: {} });
+      const result = await compactOnce({
+        messages,
+        key,
+        signal,
+        usage,
+        reported: usage,
+        forced: verdict.overflowed,
+        refused: verdict.refused,
+        seen,
+        view,
+        budget: {},
+      });
       sent.set(key, new WeakRef(result === null ? messages : result.messages));
       return result;
     });
@@ -172,10 +226,23 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   }
 
   /** A call whose input holds a value the digest cannot read: reported, and compacted as `compactor` does, no state read or kept. */
-  async function withoutState<T extends M>(error: UnreadableValueError, call: Call<T>): Promise<CompactionResult<T> | null> {
+  async function withoutState<T extends M>(
+    error: UnreadableValueError,
+    call: Call<T>,
+  ): Promise<CompactionResult<T> | null> {
     const { messages, key, signal, usage, seen, view } = call;
     report(error, { operation: "get", key });
-    const outcome = await runCompaction<T>(messages, settingsOf(call), definedFields({ signal, usage, history: histories.of(key), measured: (tokens: number) => (seen.tokens = tokens), formats: view }));
+    const outcome = await runCompaction<T>(
+      messages,
+      settingsOf(call),
+      definedFields({
+        signal,
+        usage,
+        history: histories.of(key),
+        measured: (tokens: number) => (seen.tokens = tokens),
+        formats: view,
+      }),
+    );
     seen.compacted = outcome !== null;
     return outcome === null ? null : resultOf(outcome);
   }
@@ -183,7 +250,12 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   /** Read state → plan → lease (only to summarize) → engine → write state → archive. */
   async function compactStored<T extends M>(input: Call<T>): Promise<CompactionResult<T> | null> {
     const { messages, key, signal, view, budget } = input;
-    const apply: ApplyContext<T> = { settings, invalid: (error) => report(error, { operation: "get", key }), followsSlidWindow: !isAutomaticKey(key), formats: view };
+    const apply: ApplyContext<T> = {
+      settings,
+      invalid: (error) => report(error, { operation: "get", key }),
+      followsSlidWindow: !isAutomaticKey(key),
+      formats: view,
+    };
     // After a refusal, every stored provider compaction of the conversation stands as its readable
     // shadow: the provider will refuse the item again, and the shadow says what it replaced.
     const shadows = new Set<ConversationState>();
@@ -202,15 +274,39 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     // was (another instance's, which never reached this one), and counts as a call without it would.
     const answered = branches.answered(key);
     const reported = answered ? input.reported : undefined;
-    const call = { ...input, reported, usage: (answered ? input.usage : undefined) ?? (await usageFromState(messages, applied.state)), shadows };
+    const call = {
+      ...input,
+      reported,
+      usage: (answered ? input.usage : undefined) ?? (await usageFromState(messages, applied.state)),
+      shadows,
+    };
     // One summary per crossing across instances: only the holder of the lease summarizes; the
     // others wait for its state, then go on from it (and summarize alone if it never comes).
-    let planned = typeof store.acquire === "function" ? planWithSettings(applied.base, settingsOf(input), definedFields({ usage: usageOfBase(call.usage, applied.state, applied.origin), stored: applied.stored, history: histories.of(key), formats: formatsOfBase(applied, view) })) : undefined;
+    let planned =
+      typeof store.acquire === "function"
+        ? planWithSettings(
+            applied.base,
+            settingsOf(input),
+            definedFields({
+              usage: usageOfBase(call.usage, applied.state, applied.origin),
+              stored: applied.stored,
+              history: histories.of(key),
+              formats: formatsOfBase(applied, view),
+            }),
+          )
+        : undefined;
     if (planned?.action !== "summarize") return compactApplied(call, applied, planned);
-    const lease = await leases.acquire(key, signal, async () => {
-      const continued = await bestBranch(messages, await readBranches(), apply);
-      return continued.state !== undefined && continued.state.digest !== applied.state?.digest ? continued : undefined;
-    }, budget);
+    const lease = await leases.acquire(
+      key,
+      signal,
+      async () => {
+        const continued = await bestBranch(messages, await readBranches(), apply);
+        return continued.state !== undefined && continued.state.digest !== applied.state?.digest
+          ? continued
+          : undefined;
+      },
+      budget,
+    );
     if (lease.arrived !== undefined) {
       applied = lease.arrived;
       planned = undefined;
@@ -222,7 +318,11 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     }
   }
 
-  async function compactApplied<T extends M>(call: Call<T>, applied: AppliedState<T>, planned: EnginePlan<T> | undefined): Promise<CompactionResult<T> | null> {
+  async function compactApplied<T extends M>(
+    call: Call<T>,
+    applied: AppliedState<T>,
+    planned: EnginePlan<T> | undefined,
+  ): Promise<CompactionResult<T> | null> {
     const { messages, key, signal, usage, reported, seen, view, budget } = call;
     const callSettings = settingsOf(call);
     const { state, base, origin, stored } = applied;
@@ -237,17 +337,56 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     let archiveRead: { ranges: ArchivedRange[] | undefined } | undefined;
     // The stored summary ends with the archive line written with it: the next summary keeps its
     // sections without that line and ends with a line of its own.
-    let engineSettings: Settings<T> = archived && state !== undefined ? { ...callSettings, withoutSummarySuffix: (text) => withoutArchiveLine(text, { last: (state.conversationCovered ?? state.covered) - 1, toolName: resolved.archiveToolName }) } : callSettings;
+    let engineSettings: Settings<T> =
+      archived && state !== undefined
+        ? {
+            ...callSettings,
+            withoutSummarySuffix: (text) =>
+              withoutArchiveLine(text, {
+                last: (state.conversationCovered ?? state.covered) - 1,
+                toolName: resolved.archiveToolName,
+              }),
+          }
+        : callSettings;
     if (archived) {
-      planned ??= planWithSettings(base, callSettings, definedFields({ usage: engineUsage, stored, history: histories.of(key), formats: baseFormats }));
-      if (planned.action === "summarize" || planned.action === "truncate") archiveRead = { ranges: await archive.read(key, signal, budget) };
+      planned ??= planWithSettings(
+        base,
+        callSettings,
+        definedFields({ usage: engineUsage, stored, history: histories.of(key), formats: baseFormats }),
+      );
+      if (planned.action === "summarize" || planned.action === "truncate")
+        archiveRead = { ranges: await archive.read(key, signal, budget) };
     }
-    const positionOf = archivePositions(messages, state, archiveRead?.ranges, { dialect: formatDialect(messages, settings.format, view), formats: view });
+    const positionOf = archivePositions(messages, state, archiveRead?.ranges, {
+      dialect: formatDialect(messages, settings.format, view),
+      formats: view,
+    });
     if (archived && archiveRead !== undefined && planned?.action === "summarize") {
-      engineSettings = withArchiveLine(engineSettings, { messages, applied, plan: planned, positionOf, archivedBefore: archiveRead.ranges, toolName: resolved.archiveToolName, view });
+      engineSettings = withArchiveLine(engineSettings, {
+        messages,
+        applied,
+        plan: planned,
+        positionOf,
+        archivedBefore: archiveRead.ranges,
+        toolName: resolved.archiveToolName,
+        view,
+      });
     }
     const storedText = state?.madeBy === undefined ? undefined : state.text;
-    const outcome = await runCompaction<T>(base, engineSettings, definedFields({ signal, usage: engineUsage, stored, planned, storedText, history: histories.of(key), measured: (tokens: number) => (seen.tokens = tokens), formats: baseFormats }));
+    const outcome = await runCompaction<T>(
+      base,
+      engineSettings,
+      definedFields({
+        signal,
+        usage: engineUsage,
+        stored,
+        planned,
+        storedText,
+        history: histories.of(key),
+        measured: (tokens: number) => (seen.tokens = tokens),
+        formats: baseFormats,
+      }),
+    );
     seen.compacted = outcome !== null;
     if (outcome === null) {
       // The shadow that stood in for a refused item is the conversation's state from now on, in
@@ -275,7 +414,11 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
     if (archived && outcome.strategy !== "mask") {
       try {
         const range = rangeOf(droppedMessages({ messages, base, sent: outcome.messages, inputIndex, positionOf }));
-        await archive.append(key, range, { ...(archiveRead === undefined ? {} : { read: archiveRead }), refresh: summarized, budget });
+        await archive.append(key, range, {
+          ...(archiveRead === undefined ? {} : { read: archiveRead }),
+          refresh: summarized,
+          budget,
+        });
       } catch (error) {
         report(error, { operation: "set", key: archiveKeyOf(key) });
       }
@@ -284,7 +427,12 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   }
 
   /** Stores what a summary made: the summary, and which leading input messages it covers. */
-  async function writeOutcome<T extends M>({ messages, key, signal, view, budget }: Call<T>, applied: AppliedState<T>, outcome: CompactionOutcome<T>, positionOf: (index: number) => number): Promise<void> {
+  async function writeOutcome<T extends M>(
+    { messages, key, signal, view, budget }: Call<T>,
+    applied: AppliedState<T>,
+    outcome: CompactionOutcome<T>,
+    positionOf: (index: number) => number,
+  ): Promise<void> {
     if (outcome.strategy !== "summarize" && outcome.strategy !== "fallback") return;
     const { state, base } = applied;
     const inputIndex = inputIndexOf(applied);
@@ -298,7 +446,11 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
         covered,
         digest: await digestMessages(messages.slice(0, covered)),
         pinned,
-        ...storedSummaryOf(outcome, applied, messages, { dialect, formats: view, baseFormats: formatsOfBase(applied, view) }),
+        ...storedSummaryOf(outcome, applied, messages, {
+          dialect,
+          formats: view,
+          baseFormats: formatsOfBase(applied, view),
+        }),
         coveredTail: await coveredTailOf(messages, covered, headLength(messages, dialect, view)),
         conversationCovered: positionOf(covered),
       };
@@ -319,16 +471,24 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(options: St
   async function recall(query: string, recallOptions: RecallOptions = {}): Promise<string> {
     if (typeof query !== "string") throw new TypeError(expectedMessage("query", "a string", query));
     optionsObject(recallOptions, "recall options", ["conversationId", "maxTokens", "signal"]);
-    if (archive === undefined) throw new TypeError("Expected `archive: true` on the compactor: `recall` reads the archive, and this compactor keeps none");
+    if (archive === undefined)
+      throw new TypeError(
+        "Expected `archive: true` on the compactor: `recall` reads the archive, and this compactor keeps none",
+      );
     const id = optionalNonEmptyString(recallOptions.conversationId, "conversationId") ?? defaultId;
-    if (id === undefined) throw new TypeError("Expected a `conversationId` (of the call or the compactor): an archive is read by its conversation's id");
+    if (id === undefined)
+      throw new TypeError(
+        "Expected a `conversationId` (of the call or the compactor): an archive is read by its conversation's id",
+      );
     const maxTokens = optionalInteger(recallOptions.maxTokens, "maxTokens", 1, DEFAULT_RECALL_TOKENS);
     const signal = optionalAbortSignal(recallOptions.signal, "signal");
     const key = keyOfId(id);
     // After the conversation's compactions in progress, so a recall sees what they archive.
     return queue.inTurn(key, async () => {
       const ranges = await archive.read(key, signal);
-      return ranges === undefined ? "The archive could not be read: the store did not answer. Try again later." : recallFromArchive(ranges, query, maxTokens);
+      return ranges === undefined
+        ? "The archive could not be read: the store did not answer. Try again later."
+        : recallFromArchive(ranges, query, maxTokens);
     });
   }
 
@@ -358,7 +518,10 @@ interface ArchiveLineContext<T extends AnyMessage> {
  * expired or was lost is not named). When the archive could not be read, nothing will be written,
  * and the summary ends without a line.
  */
-function withArchiveLine<T extends AnyMessage>(settings: Settings<T>, { messages, applied, plan, positionOf, archivedBefore, toolName, view }: ArchiveLineContext<T>): Settings<T> {
+function withArchiveLine<T extends AnyMessage>(
+  settings: Settings<T>,
+  { messages, applied, plan, positionOf, archivedBefore, toolName, view }: ArchiveLineContext<T>,
+): Settings<T> {
   if (archivedBefore === undefined) return settings;
   const inputIndex = inputIndexOf(applied);
   const head = headLength(messages, formatDialect(messages, settings.format, view), view);
@@ -368,7 +531,8 @@ function withArchiveLine<T extends AnyMessage>(settings: Settings<T>, { messages
       const end = positionOf(tailStart >= applied.base.length ? messages.length : inputIndex(tailStart));
       const held = new Set(archivedBefore.flatMap((range) => range.messages.map((entry) => entry.index)));
       // What this summary replaces (archived now) and what it keeps (pinned, still in the request).
-      for (let index = plan.head.length; index < tailStart; index++) if (inputIndex(index) >= 0) held.add(positionOf(inputIndex(index)));
+      for (let index = plan.head.length; index < tailStart; index++)
+        if (inputIndex(index) >= 0) held.add(positionOf(inputIndex(index)));
       let from = end;
       while (from > head && held.has(from - 1)) from--;
       return from < end ? archiveLine(from, end - 1, toolName) : [];

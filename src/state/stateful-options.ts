@@ -10,7 +10,13 @@ import { memoryStore } from "../stores/memory-store.js";
 import { ownWritesOf } from "../stores/own-writes.js";
 import type { RecentEntries } from "../stores/recent-entries.js";
 import { importSigningKey } from "../stores/state-signature.js";
-import { optionalFunction, optionalInteger, optionalNonEmptyString, optionalPositiveMs, optionsObject } from "../ground/checks.js";
+import {
+  optionalFunction,
+  optionalInteger,
+  optionalNonEmptyString,
+  optionalPositiveMs,
+  optionsObject,
+} from "../ground/checks.js";
 
 /** What failed when a store call threw or rejected. */
 export interface StoreErrorContext {
@@ -175,7 +181,12 @@ const DEFAULT_ARCHIVE_MAX_BYTES = 8 * 1024 * 1024;
 function checkedStore(value: unknown): CompactionStore {
   if (value === undefined) return memoryStore();
   const store = value as Partial<CompactionStore> | null;
-  if (typeof store !== "object" || store === null || typeof store.get !== "function" || typeof store.set !== "function") {
+  if (
+    typeof store !== "object" ||
+    store === null ||
+    typeof store.get !== "function" ||
+    typeof store.set !== "function"
+  ) {
     throw new TypeError(expectedMessage("store", "an object with `get` and `set` methods", value));
   }
   optionalPositiveMs(store.ttlMs, "store.ttlMs");
@@ -188,11 +199,16 @@ function checkedArchive(value: unknown): { maxBytes: number; toolName: string } 
   if (value === true) return { maxBytes: DEFAULT_ARCHIVE_MAX_BYTES, toolName: recallToolDefinition.name };
   if (!isPlainObject(value)) throw new TypeError(expectedMessage("archive", "a boolean or an object", value));
   const { maxBytes, toolName } = optionsObject(value, "archive", ["maxBytes", "toolName"], "archive.");
-  return { maxBytes: optionalInteger(maxBytes, "archive.maxBytes", 1, DEFAULT_ARCHIVE_MAX_BYTES), toolName: checkedToolName(toolName, "archive.toolName") ?? recallToolDefinition.name };
+  return {
+    maxBytes: optionalInteger(maxBytes, "archive.maxBytes", 1, DEFAULT_ARCHIVE_MAX_BYTES),
+    toolName: checkedToolName(toolName, "archive.toolName") ?? recallToolDefinition.name,
+  };
 }
 
 /** Validates the options of `statefulCompactor` once, with a `TypeError` or `RangeError` naming the option. */
-export function resolveStatefulOptions<M extends AnyMessage>(options: StatefulCompactorOptions<M>): StatefulSettings<M> {
+export function resolveStatefulOptions<M extends AnyMessage>(
+  options: StatefulCompactorOptions<M>,
+): StatefulSettings<M> {
   const settings = resolveOptions<M>(options, "stateful");
   const { store: rawStore, conversationId, storeTimeoutMs, maxBranches, archive, signingKey } = options;
   const store = checkedStore(rawStore);

@@ -20,11 +20,16 @@ export function storedSummaryOf<T extends AnyMessage>(
   { dialect, formats, baseFormats }: { dialect: Dialect; formats?: MessageFormats; baseFormats?: MessageFormats },
 ): Pick<ConversationState, "summary" | "madeBy" | "text"> {
   const made = outcome.replacement;
-  if (made?.madeBy !== undefined) return { summary: outcome.added, madeBy: made.madeBy, ...(made.text === undefined ? {} : { text: made.text }) };
+  if (made?.madeBy !== undefined)
+    return { summary: outcome.added, madeBy: made.madeBy, ...(made.text === undefined ? {} : { text: made.text }) };
   if (made !== undefined || state?.madeBy === undefined) return { summary: outcome.added };
   // The stored compaction sits in the base's head, after the input's own head; kept when the result still opens with it.
   const from = headLength(messages, dialect, formats);
   const carried = base.slice(from, headLength(base, dialect, baseFormats));
   if (carried.length === 0 || outcome.messages[from] !== carried[0]) return { summary: outcome.added };
-  return { summary: [...carried, ...outcome.added], madeBy: state.madeBy, ...(state.text === undefined ? {} : { text: state.text }) };
+  return {
+    summary: [...carried, ...outcome.added],
+    madeBy: state.madeBy,
+    ...(state.text === undefined ? {} : { text: state.text }),
+  };
 }

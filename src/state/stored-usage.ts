@@ -8,7 +8,10 @@ import { digestMessages } from "../stores/digest.js";
 // caller's own messages, and the engine counts the input with the state applied.
 
 /** The usage a state kept, when the input still holds the messages it was reported for. */
-export async function usageFromState(messages: readonly object[], state: ConversationState | undefined): Promise<ReportedUsage | undefined> {
+export async function usageFromState(
+  messages: readonly object[],
+  state: ConversationState | undefined,
+): Promise<ReportedUsage | undefined> {
   const kept = state?.usage;
   if (state === undefined || kept === undefined || kept.messageCount > messages.length) return undefined;
   const digest = await digestMessages(messages.slice(state.covered, kept.messageCount));
@@ -19,11 +22,16 @@ export async function usageFromState(messages: readonly object[], state: Convers
  * The state with a reported usage kept beside it, when it is new and the request it describes was
  * sent with this state; undefined when there is nothing to write.
  */
-export async function stateWithUsage(messages: readonly object[], state: ConversationState, reported: ReportedUsage | CheckedUsage): Promise<ConversationState | undefined> {
+export async function stateWithUsage(
+  messages: readonly object[],
+  state: ConversationState,
+  reported: ReportedUsage | CheckedUsage,
+): Promise<ConversationState | undefined> {
   // A report that cannot be counted by is said when it is given, and not kept for later calls.
   if ("unusable" in reported && reported.unusable !== undefined) return undefined;
   if (reported.messageCount < state.covered || reported.messageCount > messages.length) return undefined;
-  if (state.usage?.messageCount === reported.messageCount && state.usage.inputTokens === reported.inputTokens) return undefined;
+  if (state.usage?.messageCount === reported.messageCount && state.usage.inputTokens === reported.inputTokens)
+    return undefined;
   const digest = await digestMessages(messages.slice(state.covered, reported.messageCount));
   return { ...state, usage: { inputTokens: reported.inputTokens, messageCount: reported.messageCount, digest } };
 }
@@ -34,7 +42,11 @@ export async function stateWithUsage(messages: readonly object[], state: Convers
  * and the input messages below `messageCount`. Usage from before the state, or beside state that
  * no longer applies, describes another request and is left out.
  */
-export function usageOfBase<U extends ReportedUsage>(usage: U | undefined, state: ConversationState | undefined, origin: number[] | undefined): U | undefined {
+export function usageOfBase<U extends ReportedUsage>(
+  usage: U | undefined,
+  state: ConversationState | undefined,
+  origin: number[] | undefined,
+): U | undefined {
   if (usage === undefined) return undefined;
   if (origin === undefined) return state === undefined ? usage : undefined;
   if (state === undefined || usage.messageCount < state.covered) return undefined;

@@ -24,9 +24,17 @@ export interface StoreBudget {
  * spends it, and a call made once it is spent is not made: it fails at once with a
  * `StoreTimeoutError` that says why.
  */
-export function boundedStoreCall<T>(call: () => T | PromiseLike<T>, operation: string, timeoutMs: number, { signal, budget }: { signal?: AbortSignal | undefined; budget?: StoreBudget | undefined } = {}): Promise<Awaited<T>> {
+export function boundedStoreCall<T>(
+  call: () => T | PromiseLike<T>,
+  operation: string,
+  timeoutMs: number,
+  { signal, budget }: { signal?: AbortSignal | undefined; budget?: StoreBudget | undefined } = {},
+): Promise<Awaited<T>> {
   if (signal?.aborted) return Promise.reject(abortedError(signal));
-  if (budget?.spent) return Promise.reject(new StoreTimeoutError(`The store's \`${operation}\` was not made: an earlier call of this request timed out`));
+  if (budget?.spent)
+    return Promise.reject(
+      new StoreTimeoutError(`The store's \`${operation}\` was not made: an earlier call of this request timed out`),
+    );
   let pending: PromiseLike<T>;
   try {
     pending = Promise.resolve(call());
@@ -35,7 +43,8 @@ export function boundedStoreCall<T>(call: () => T | PromiseLike<T>, operation: s
   }
   const answer = raceDeadline(pending, {
     timeoutMs,
-    timedOut: () => new StoreTimeoutError(`The store's \`${operation}\` did not answer within ${timeoutMs} ms (\`storeTimeoutMs\`)`),
+    timedOut: () =>
+      new StoreTimeoutError(`The store's \`${operation}\` did not answer within ${timeoutMs} ms (\`storeTimeoutMs\`)`),
     signal,
   });
   return budget === undefined
@@ -55,7 +64,12 @@ export function boundedStoreCall<T>(call: () => T | PromiseLike<T>, operation: s
  * store, and a store that was only slow (a loaded machine, not an outage) still gets the write,
  * which the next request would otherwise have to make again.
  */
-export async function boundedStoreWrite(call: () => unknown, operation: string, timeoutMs: number, { budget, failed }: { budget: StoreBudget | undefined; failed: (error: unknown) => void }): Promise<void> {
+export async function boundedStoreWrite(
+  call: () => unknown,
+  operation: string,
+  timeoutMs: number,
+  { budget, failed }: { budget: StoreBudget | undefined; failed: (error: unknown) => void },
+): Promise<void> {
   const spent = budget?.spent === true;
   const written = boundedStoreCall(call, operation, timeoutMs, spent ? {} : { budget }).then(() => undefined, failed);
   if (!spent) await written;

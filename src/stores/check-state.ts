@@ -40,16 +40,26 @@ export interface Opening {
  * flush reminder, or `pinned` indices that are not strictly increasing inside the covered part,
  * or that name a message with a tool call or a tool result (a duplicate or an orphan once sent).
  */
-export function checkedSummary<M extends AnyMessage>(state: ConversationState, messages: readonly M[], opening: Opening, settings: Settings<M>): M[] {
+export function checkedSummary<M extends AnyMessage>(
+  state: ConversationState,
+  messages: readonly M[],
+  opening: Opening,
+  settings: Settings<M>,
+): M[] {
   if (state.madeBy !== undefined) return storedReplacement(state, messages, opening, settings);
   checkPinned(state, messages, opening);
   const dialect = formatDialect(messages, settings.format, opening.formats);
   // The reply that answers the summary where turns must alternate is rebuilt, never read back.
-  const replied = dialect.replyToSummary !== undefined && state.summary.length > 1 && textOf(state.summary.at(-1), opening.formats) === SUMMARY_REPLY;
+  const replied =
+    dialect.replyToSummary !== undefined &&
+    state.summary.length > 1 &&
+    textOf(state.summary.at(-1), opening.formats) === SUMMARY_REPLY;
   const [summary, reminder, ...rest] = replied ? state.summary.slice(0, -1) : state.summary;
   const text = textOf(summary, opening.formats);
   if (text === undefined || !text.startsWith(SUMMARY_PREFIX) || text.trim() === SUMMARY_PREFIX.trim()) {
-    throw new InvalidStateError("Expected the stored state's summary to be a text message that starts with the summary prefix");
+    throw new InvalidStateError(
+      "Expected the stored state's summary to be a text message that starts with the summary prefix",
+    );
   }
   if (rest.length > 0 || (reminder !== undefined && textOf(reminder, opening.formats) !== FLUSH_TO_MEMORY_REMINDER)) {
     throw new InvalidStateError("Expected the stored state to hold a summary and at most the flush reminder after it");
@@ -57,25 +67,40 @@ export function checkedSummary<M extends AnyMessage>(state: ConversationState, m
   // The plan never gives a summary less room than a summary of a few words, whatever
   // `summary.maxTokens` says (see `decideOnSummary`): one it wrote within that room is its own.
   const counted = new TranscriptTokens<M>([], settings.countTokens);
-  const limit = Math.max(settings.maxSummaryTokens, Math.ceil(summaryTokens({ dialect, options: settings, tokens: counted, sealed: false }, SMALLEST_SUMMARY)));
+  const limit = Math.max(
+    settings.maxSummaryTokens,
+    Math.ceil(summaryTokens({ dialect, options: settings, tokens: counted, sealed: false }, SMALLEST_SUMMARY)),
+  );
   // Checked by its length first, so a stored megabyte is refused without being counted.
-  if (text.length > limit * 16 + 1024) throw new InvalidStateError(`Expected the stored summary within \`summary.maxTokens\` (${limit}), got ${text.length} characters`);
+  if (text.length > limit * 16 + 1024)
+    throw new InvalidStateError(
+      `Expected the stored summary within \`summary.maxTokens\` (${limit}), got ${text.length} characters`,
+    );
   const role = summaryRoleIn(dialect, settings.summaryRole);
-  if (roleOf(summary as object, opening.formats) !== role) throw new InvalidStateError(`Expected the stored summary to have the role ${String(role)} (\`summary.role\`)`);
+  if (roleOf(summary as object, opening.formats) !== role)
+    throw new InvalidStateError(`Expected the stored summary to have the role ${String(role)} (\`summary.role\`)`);
   const made = dialect.textMessage(settings.summaryRole, text);
   // As the hook wrote it for the provider's cache; the input's messages hold the request's other markers (a count never under theirs).
   const rebuilt = [(settings.cacheMarker?.(made, dialect.name, [messages]) ?? made) as M];
   if (reminder !== undefined) rebuilt.push(dialect.textMessage(settings.summaryRole, FLUSH_TO_MEMORY_REMINDER) as M);
   if (replied) {
     // The reminder rode in the summary as its last block.
-    const withReminder = dialect.withText !== undefined && dialect.describe(summary as MessageRecord).parts.some((part) => part.kind === "text" && part.text.endsWith(FLUSH_TO_MEMORY_REMINDER));
+    const withReminder =
+      dialect.withText !== undefined &&
+      dialect
+        .describe(summary as MessageRecord)
+        .parts.some((part) => part.kind === "text" && part.text.endsWith(FLUSH_TO_MEMORY_REMINDER));
     if (withReminder) rebuilt[0] = dialect.withText!(rebuilt[0] as MessageRecord, FLUSH_TO_MEMORY_REMINDER) as M;
     rebuilt.push(dialect.replyToSummary!() as M);
   }
   const first = rebuilt.slice(0, 1);
-  const tokens = new TranscriptTokens(first, settings.countTokens, undefined, { formats: opening.formats && listFormats(first, opening.formats) }).total;
+  const tokens = new TranscriptTokens(first, settings.countTokens, undefined, {
+    formats: opening.formats && listFormats(first, opening.formats),
+  }).total;
   if (tokens > limit) {
-    throw new InvalidStateError(`Expected the stored summary within \`summary.maxTokens\` (${limit}), got ${Math.ceil(tokens)} tokens`);
+    throw new InvalidStateError(
+      `Expected the stored summary within \`summary.maxTokens\` (${limit}), got ${Math.ceil(tokens)} tokens`,
+    );
   }
   return rebuilt;
 }
@@ -83,9 +108,15 @@ export function checkedSummary<M extends AnyMessage>(state: ConversationState, m
 function checkPinned(state: ConversationState, messages: readonly object[], { head, formats }: Opening): void {
   let previous = head - 1;
   for (const index of state.pinned) {
-    if (index <= previous || index >= state.covered) throw new InvalidStateError("Expected the stored state's `pinned` to be strictly increasing indices after the system prompt and below `covered`");
+    if (index <= previous || index >= state.covered)
+      throw new InvalidStateError(
+        "Expected the stored state's `pinned` to be strictly increasing indices after the system prompt and below `covered`",
+      );
     const message = messages[index] as object;
-    if (carriesToolResult(message, formats) || carriesToolCall(message, formats)) throw new InvalidStateError(`Expected the stored state's \`pinned\` to name no tool call or result, got index ${index}`);
+    if (carriesToolResult(message, formats) || carriesToolCall(message, formats))
+      throw new InvalidStateError(
+        `Expected the stored state's \`pinned\` to name no tool call or result, got index ${index}`,
+      );
     previous = index;
   }
 }
@@ -95,7 +126,12 @@ function checkPinned(state: ConversationState, messages: readonly object[], { he
  * (the current `summarize` says who it is, `madeBy`), and otherwise as a summary of its readable
  * text, rebuilt and checked as any stored summary; without a text it cannot be used.
  */
-function storedReplacement<M extends AnyMessage>(state: ConversationState, messages: readonly M[], opening: Opening, settings: Settings<M>): M[] {
+function storedReplacement<M extends AnyMessage>(
+  state: ConversationState,
+  messages: readonly M[],
+  opening: Opening,
+  settings: Settings<M>,
+): M[] {
   const made = state.madeBy as NonNullable<ConversationState["madeBy"]>;
   const current = (settings.summarize as { madeBy?: unknown } | undefined)?.madeBy as ConversationState["madeBy"];
   const dialect = formatDialect(messages, settings.format, opening.formats);
@@ -104,16 +140,24 @@ function storedReplacement<M extends AnyMessage>(state: ConversationState, messa
       throw new InvalidStateError("Expected the stored state's replacement to hold a provider compaction");
     }
     // Stored before replacements were checked, or written by someone else: sent as it is, so checked as `summarize`'s was.
-    if (findToolPairProblems(state.summary).length > 0) throw new InvalidStateError("Expected the stored state's replacement to hold its tool calls and results in whole pairs");
+    if (findToolPairProblems(state.summary).length > 0)
+      throw new InvalidStateError(
+        "Expected the stored state's replacement to hold its tool calls and results in whole pairs",
+      );
     // Checked by its length first, so a stored megabyte is refused without being counted.
     if (JSON.stringify(state.summary).length > settings.maxSummaryTokens * 16 + 1024) {
-      throw new InvalidStateError(`Expected the stored replacement within \`summary.maxTokens\` (${settings.maxSummaryTokens})`);
+      throw new InvalidStateError(
+        `Expected the stored replacement within \`summary.maxTokens\` (${settings.maxSummaryTokens})`,
+      );
     }
     checkPinned(state, messages, opening);
     return state.summary as M[];
   }
   const shadow = shadowState(state, messages, settings);
-  if (shadow === undefined) throw new InvalidStateError(`Expected the stored compaction by ${made.provider} ${made.model} to carry a readable \`text\` for another provider or model`);
+  if (shadow === undefined)
+    throw new InvalidStateError(
+      `Expected the stored compaction by ${made.provider} ${made.model} to carry a readable \`text\` for another provider or model`,
+    );
   return checkedSummary(shadow, messages, opening, settings);
 }
 
@@ -123,7 +167,11 @@ function storedReplacement<M extends AnyMessage>(state: ConversationState, messa
  * or model, or once the provider refused the item; undefined for a state that holds no provider
  * compaction or no text to stand in for it.
  */
-export function shadowState<M extends AnyMessage>(state: ConversationState, messages: readonly M[], settings: Settings<M>): ConversationState | undefined {
+export function shadowState<M extends AnyMessage>(
+  state: ConversationState,
+  messages: readonly M[],
+  settings: Settings<M>,
+): ConversationState | undefined {
   if (state.madeBy === undefined || state.text === undefined || state.text.trim() === "") return undefined;
   const dialect = formatDialect(messages, settings.format);
   const summary: object[] = [dialect.textMessage(settings.summaryRole, SUMMARY_PREFIX + state.text)];

@@ -55,9 +55,11 @@ export function parseStates(text: unknown): ConversationState[] {
   if (typeof text !== "string") throw new TypeError(`Expected the stored state to be a string, got ${typeof text}`);
   const value = JSON.parse(text) as (Partial<ConversationState> & { branches?: unknown }) | null;
   if (typeof value !== "object" || value === null) throw new TypeError("Expected the stored state to be a JSON object");
-  if (value.version !== STATE_VERSION) throw new TypeError(`Expected stored state of version ${STATE_VERSION}, got ${String(value.version)}`);
+  if (value.version !== STATE_VERSION)
+    throw new TypeError(`Expected stored state of version ${STATE_VERSION}, got ${String(value.version)}`);
   if (value.branches === undefined) return [parseState(value)];
-  if (!Array.isArray(value.branches) || value.branches.length === 0) throw new TypeError("Expected the stored state's `branches` to list at least one state");
+  if (!Array.isArray(value.branches) || value.branches.length === 0)
+    throw new TypeError("Expected the stored state's `branches` to list at least one state");
   return value.branches.map((branch) => parseState({ ...(branch as object), version: STATE_VERSION }));
 }
 
@@ -68,10 +70,13 @@ export function serializeStates(states: readonly ConversationState[]): string {
 
 /** Checks one state, already parsed from JSON. */
 function parseState(value: Partial<ConversationState>): ConversationState {
-  if (value.version !== STATE_VERSION) throw new TypeError(`Expected stored state of version ${STATE_VERSION}, got ${String(value.version)}`);
+  if (value.version !== STATE_VERSION)
+    throw new TypeError(`Expected stored state of version ${STATE_VERSION}, got ${String(value.version)}`);
   const { covered, digest, pinned, summary } = value;
-  if (!isIndex(covered) || covered === 0) throw new TypeError("Expected the stored state's `covered` to be a positive integer");
-  if (typeof digest !== "string" || !/^[0-9a-f]{64}$/.test(digest)) throw new TypeError("Expected the stored state's `digest` to be a SHA-256 hex string");
+  if (!isIndex(covered) || covered === 0)
+    throw new TypeError("Expected the stored state's `covered` to be a positive integer");
+  if (typeof digest !== "string" || !/^[0-9a-f]{64}$/.test(digest))
+    throw new TypeError("Expected the stored state's `digest` to be a SHA-256 hex string");
   if (!Array.isArray(pinned) || !pinned.every((index) => isIndex(index) && index < covered)) {
     throw new TypeError("Expected the stored state's `pinned` to list indices below `covered`");
   }
@@ -79,12 +84,24 @@ function parseState(value: Partial<ConversationState>): ConversationState {
     throw new TypeError("Expected the stored state's `summary` to hold at least one message");
   }
   const { usage, madeBy, text } = value;
-  if (madeBy !== undefined && (typeof madeBy !== "object" || madeBy === null || typeof madeBy.provider !== "string" || typeof madeBy.model !== "string")) {
+  if (
+    madeBy !== undefined &&
+    (typeof madeBy !== "object" ||
+      madeBy === null ||
+      typeof madeBy.provider !== "string" ||
+      typeof madeBy.model !== "string")
+  ) {
     throw new TypeError("Expected the stored state's `madeBy` to hold a `provider` and a `model`");
   }
-  if (text !== undefined && typeof text !== "string") throw new TypeError("Expected the stored state's `text` to be a string");
+  if (text !== undefined && typeof text !== "string")
+    throw new TypeError("Expected the stored state's `text` to be a string");
   const { coveredTail } = value;
-  if (coveredTail !== undefined && (!Array.isArray(coveredTail) || coveredTail.length > covered || !coveredTail.every((hash) => typeof hash === "string" && /^[0-9a-f]{16}$/.test(hash)))) {
+  if (
+    coveredTail !== undefined &&
+    (!Array.isArray(coveredTail) ||
+      coveredTail.length > covered ||
+      !coveredTail.every((hash) => typeof hash === "string" && /^[0-9a-f]{16}$/.test(hash)))
+  ) {
     throw new TypeError("Expected the stored state's `coveredTail` to list at most `covered` hashes of 16 hex digits");
   }
   const { conversationCovered } = value;
@@ -92,16 +109,34 @@ function parseState(value: Partial<ConversationState>): ConversationState {
     throw new TypeError("Expected the stored state's `conversationCovered` to be an integer from `covered` up");
   }
   const source = {
-    ...(madeBy === undefined ? {} : { madeBy: { provider: madeBy.provider, model: madeBy.model }, ...(text === undefined ? {} : { text }) }),
+    ...(madeBy === undefined
+      ? {}
+      : { madeBy: { provider: madeBy.provider, model: madeBy.model }, ...(text === undefined ? {} : { text }) }),
     ...(coveredTail === undefined ? {} : { coveredTail: [...coveredTail] }),
     ...(conversationCovered === undefined ? {} : { conversationCovered }),
   };
   if (usage === undefined) return { version: STATE_VERSION, covered, digest, pinned, summary, ...source };
   const valid =
-    typeof usage === "object" && usage !== null &&
-    typeof usage.inputTokens === "number" && Number.isFinite(usage.inputTokens) && usage.inputTokens >= 0 &&
-    isIndex(usage.messageCount) && usage.messageCount >= covered &&
-    typeof usage.digest === "string" && /^[0-9a-f]{64}$/.test(usage.digest);
-  if (!valid) throw new TypeError("Expected the stored state's `usage` to hold `inputTokens`, a `messageCount` from `covered` on, and a SHA-256 `digest`");
-  return { version: STATE_VERSION, covered, digest, pinned, summary, ...source, usage: { inputTokens: usage.inputTokens, messageCount: usage.messageCount, digest: usage.digest } };
+    typeof usage === "object" &&
+    usage !== null &&
+    typeof usage.inputTokens === "number" &&
+    Number.isFinite(usage.inputTokens) &&
+    usage.inputTokens >= 0 &&
+    isIndex(usage.messageCount) &&
+    usage.messageCount >= covered &&
+    typeof usage.digest === "string" &&
+    /^[0-9a-f]{64}$/.test(usage.digest);
+  if (!valid)
+    throw new TypeError(
+      "Expected the stored state's `usage` to hold `inputTokens`, a `messageCount` from `covered` on, and a SHA-256 `digest`",
+    );
+  return {
+    version: STATE_VERSION,
+    covered,
+    digest,
+    pinned,
+    summary,
+    ...source,
+    usage: { inputTokens: usage.inputTokens, messageCount: usage.messageCount, digest: usage.digest },
+  };
 }

@@ -26,7 +26,9 @@ import { toHex } from "../text/sha256.js";
 export async function digestMessages(messages: readonly object[]): Promise<string> {
   const subtle = globalThis.crypto?.subtle;
   if (subtle === undefined) {
-    throw new TypeError("statefulCompactor needs `globalThis.crypto.subtle` (Web Crypto), which this runtime does not provide");
+    throw new TypeError(
+      "statefulCompactor needs `globalThis.crypto.subtle` (Web Crypto), which this runtime does not provide",
+    );
   }
   // Web Crypto hashes off the main thread: each chunk's hash is left running while the next chunk
   // is serialized, and awaited only when that one is ready, so hashing and serializing overlap.
@@ -66,7 +68,10 @@ export async function digestMessages(messages: readonly object[]): Promise<strin
     // by the end of the array, grows with it.
     if (first !== undefined && (end - index === CHUNK_MESSAGES || used >= CHUNK_BYTES)) {
       const chunk = messages.slice(index, end);
-      void hash.then((digest) => fullChunks.set(first, { messages: chunk, hash: digest }), () => undefined);
+      void hash.then(
+        (digest) => fullChunks.set(first, { messages: chunk, hash: digest }),
+        () => undefined,
+      );
     }
     chunkHashes.push(hash);
     index = end;
@@ -136,14 +141,16 @@ function withBytes(key: string, value: unknown): unknown {
   if (isOpaque(value)) {
     const tag = Object.prototype.toString.call(value).slice(8, -1);
     const kind = tag === "Object" ? "an instance of a class" : `a ${tag}`;
-    throw new UnreadableValueError(`Expected message data that JSON or its bytes show, got ${kind}${key === "" ? "" : ` at \`${key}\``} that JSON writes as \`{}\`; the call goes on without state`);
+    throw new UnreadableValueError(
+      `Expected message data that JSON or its bytes show, got ${kind}${key === "" ? "" : ` at \`${key}\``} that JSON writes as \`{}\`; the call goes on without state`,
+    );
   }
   return value;
 }
 
 /** The byte length getters: they throw unless called on a buffer of their kind, from any realm. */
 const bufferLengths = [ArrayBuffer, globalThis.SharedArrayBuffer]
-  .map((constructor) => (constructor === undefined ? undefined : Object.getOwnPropertyDescriptor(constructor.prototype, "byteLength")?.get))
+  .map((kind) => (kind === undefined ? undefined : Object.getOwnPropertyDescriptor(kind.prototype, "byteLength")?.get))
   .filter((getter) => getter !== undefined);
 
 function bytesOf(value: object): Uint8Array | undefined {

@@ -40,7 +40,11 @@ const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
  * const store = memoryStore({ maxEntries: 10_000, maxBytes: 256 * 1024 * 1024 });
  * ```
  */
-export function memoryStore(options: MemoryStoreOptions = {}): CompactionStore & { readonly size: number; readonly bytes: number; setIf(key: string, value: string, expected: string | null): boolean } {
+export function memoryStore(options: MemoryStoreOptions = {}): CompactionStore & {
+  readonly size: number;
+  readonly bytes: number;
+  setIf(key: string, value: string, expected: string | null): boolean;
+} {
   optionsObject(options, "options", ["maxEntries", "maxBytes", "ttlMs"]);
   const ttlMs = optionalPositiveMs(options.ttlMs, "ttlMs");
   const maxEntries = optionalInteger(options.maxEntries, "maxEntries", 1, 1000);

@@ -21,7 +21,11 @@ export const bytesOf = (key: string, value: string): number => (key.length + val
  * its last write when given: what `memoryStore` keeps, and the cache of a process's own writes to
  * a shared store.
  */
-export function recentEntries(maxEntries: number, ttlMs: number | undefined, maxBytes = Number.POSITIVE_INFINITY): RecentEntries {
+export function recentEntries(
+  maxEntries: number,
+  ttlMs: number | undefined,
+  maxBytes = Number.POSITIVE_INFINITY,
+): RecentEntries {
   // A Map iterates in insertion order, so re-inserting on use keeps the least recently used first.
   const entries = new Map<string, { value: string; until: number }>();
   let bytes = 0;
@@ -46,7 +50,10 @@ export function recentEntries(maxEntries: number, ttlMs: number | undefined, max
     set(key, value) {
       const size = bytesOf(key, value);
       // One value that could never fit is refused rather than emptying the store to make room.
-      if (size > maxBytes) throw new RangeError(`Expected a value within the store's \`maxBytes\` (${maxBytes}), got one of ${size} bytes with its key: it was not stored`);
+      if (size > maxBytes)
+        throw new RangeError(
+          `Expected a value within the store's \`maxBytes\` (${maxBytes}), got one of ${size} bytes with its key: it was not stored`,
+        );
       remove(key);
       entries.set(key, { value, until: ttlMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + ttlMs });
       bytes += size;

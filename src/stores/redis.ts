@@ -41,7 +41,8 @@ type Commands = {
 };
 
 /** Deletes a lease only while it still holds this caller's token: the release Redis documents for a single-instance lock. */
-const RELEASE_SCRIPT = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+const RELEASE_SCRIPT =
+  'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
 
 /**
  * Sets a key only while it holds the expected value (ARGV[2] "1": while it holds nothing), in one
@@ -53,7 +54,12 @@ if ARGV[4] == "" then redis.call("set", KEYS[1], ARGV[1]) else redis.call("set",
 return 1`;
 
 /** The arguments of the compare-and-set script. */
-const setIfArgs = (value: string, expected: string | null, ttl: number | undefined) => [value, expected === null ? "1" : "0", expected ?? "", ttl === undefined ? "" : String(ttl)];
+const setIfArgs = (value: string, expected: string | null, ttl: number | undefined) => [
+  value,
+  expected === null ? "1" : "0",
+  expected ?? "",
+  ttl === undefined ? "" : String(ttl),
+];
 
 type Loose = Record<string, unknown> & { [name: string]: unknown };
 const fn = (client: Loose, name: string) => client[name] as ((...args: unknown[]) => Promise<unknown>) | undefined;
@@ -68,23 +74,32 @@ function commandsOf(client: Loose, ttl: number | undefined): Commands {
   if (typeof sendCommand === "function" && "isOpen" in client) {
     // node-redis drops a command from its queue when its `abortSignal` (node-redis 4: `signal`)
     // aborts before the command is written.
-    const send = (args: string[], withdrawn?: AbortSignal) => sendCommand.call(client, args, withdrawn === undefined ? undefined : { abortSignal: withdrawn, signal: withdrawn });
+    const send = (args: string[], withdrawn?: AbortSignal) =>
+      sendCommand.call(
+        client,
+        args,
+        withdrawn === undefined ? undefined : { abortSignal: withdrawn, signal: withdrawn },
+      );
     return {
       get: (key, withdrawn) => send(["GET", key], withdrawn),
-      set: (key, value, withdrawn) => send(ttl === undefined ? ["SET", key, value] : ["SET", key, value, "EX", String(ttl)], withdrawn),
+      set: (key, value, withdrawn) =>
+        send(ttl === undefined ? ["SET", key, value] : ["SET", key, value, "EX", String(ttl)], withdrawn),
       lease: (key, token, ttlMs, withdrawn) => send(["SET", key, token, "NX", "PX", String(ttlMs)], withdrawn),
       release: (key, token) => send(["EVAL", RELEASE_SCRIPT, "1", key, token]),
-      setIf: (key, value, expected, withdrawn) => send(["EVAL", SET_IF_SCRIPT, "1", key, ...setIfArgs(value, expected, ttl)], withdrawn),
+      setIf: (key, value, expected, withdrawn) =>
+        send(["EVAL", SET_IF_SCRIPT, "1", key, ...setIfArgs(value, expected, ttl)], withdrawn),
     };
   }
   const call = fn(client, "call");
   if (typeof call === "function") {
     return {
       get: (key) => call.call(client, "GET", key),
-      set: (key, value) => (ttl === undefined ? call.call(client, "SET", key, value) : call.call(client, "SET", key, value, "EX", ttl)),
+      set: (key, value) =>
+        ttl === undefined ? call.call(client, "SET", key, value) : call.call(client, "SET", key, value, "EX", ttl),
       lease: (key, token, ttlMs) => call.call(client, "SET", key, token, "NX", "PX", ttlMs),
       release: (key, token) => call.call(client, "EVAL", RELEASE_SCRIPT, 1, key, token),
-      setIf: (key, value, expected) => call.call(client, "EVAL", SET_IF_SCRIPT, 1, key, ...setIfArgs(value, expected, ttl)),
+      setIf: (key, value, expected) =>
+        call.call(client, "EVAL", SET_IF_SCRIPT, 1, key, ...setIfArgs(value, expected, ttl)),
     };
   }
   const get = fn(client, "get");
@@ -100,11 +115,15 @@ function commandsOf(client: Loose, ttl: number | undefined): Commands {
     lease: (key, token, ttlMs) => set.call(client, key, token, { nx: true, px: ttlMs }),
     release: (key, token) => {
       const evaluate = fn(client, "eval");
-      return typeof evaluate === "function" ? evaluate.call(client, RELEASE_SCRIPT, [key], [token]) : Promise.resolve(0);
+      return typeof evaluate === "function"
+        ? evaluate.call(client, RELEASE_SCRIPT, [key], [token])
+        : Promise.resolve(0);
     },
     setIf: (key, value, expected) => {
       const evaluate = fn(client, "eval");
-      return typeof evaluate === "function" ? evaluate.call(client, SET_IF_SCRIPT, [key], setIfArgs(value, expected, ttl)) : undefined;
+      return typeof evaluate === "function"
+        ? evaluate.call(client, SET_IF_SCRIPT, [key], setIfArgs(value, expected, ttl))
+        : undefined;
     },
   };
 }
@@ -131,7 +150,8 @@ function commandsOf(client: Loose, ttl: number | undefined): Commands {
  * ```
  */
 export function redisStore(client: object, options: RedisStoreOptions = {}): CompactionStore {
-  if (typeof client !== "object" || client === null) throw new TypeError(expectedMessage("client", "a node-redis, ioredis or Upstash Redis client", client));
+  if (typeof client !== "object" || client === null)
+    throw new TypeError(expectedMessage("client", "a node-redis, ioredis or Upstash Redis client", client));
   optionsObject(options, "options", ["prefix", "ttlSeconds", "timeoutMs"]);
   const { prefix = "", ttlSeconds } = options;
   if (typeof prefix !== "string") throw new TypeError(expectedMessage("prefix", "a string", prefix));
@@ -162,13 +182,20 @@ export function redisStore(client: object, options: RedisStoreOptions = {}): Com
     async acquire(key, token, ttlMs) {
       let reply: Promise<unknown> | undefined;
       try {
-        return (await bounded("acquire", (withdrawn) => (reply = commands.lease(prefix + key, token, Math.max(1, Math.ceil(ttlMs)), withdrawn)))) === "OK";
+        return (
+          (await bounded(
+            "acquire",
+            (withdrawn) => (reply = commands.lease(prefix + key, token, Math.max(1, Math.ceil(ttlMs)), withdrawn)),
+          )) === "OK"
+        );
       } catch (error) {
         // Given up on, the command may still run: already sent, or queued by a client that cannot
         // withdraw it (ioredis's offline queue). The lease it takes then is nobody's, and would
         // hold the conversation's next crossing until it expires: it is given back as soon as it
         // is granted, by its token, so that a lease taken meanwhile by another call stays.
-        void reply?.then((answer) => (answer === "OK" ? commands.release(prefix + key, token) : undefined)).catch(() => {});
+        void reply
+          ?.then((answer) => (answer === "OK" ? commands.release(prefix + key, token) : undefined))
+          .catch(() => {});
         throw error;
       }
     },

@@ -20,7 +20,10 @@ export interface SignedPlace {
 
 function subtle(): SubtleCrypto {
   const crypto = globalThis.crypto?.subtle;
-  if (crypto === undefined) throw new TypeError("`signingKey` needs `globalThis.crypto.subtle` (Web Crypto), which this runtime does not provide");
+  if (crypto === undefined)
+    throw new TypeError(
+      "`signingKey` needs `globalThis.crypto.subtle` (Web Crypto), which this runtime does not provide",
+    );
   return crypto;
 }
 

@@ -67,7 +67,11 @@ export const isAutomaticKey = (key: string): boolean => key.startsWith(`${KEY_PR
  * to compact almost always does (the opening ends at the first messages that hold some text); one
  * that compacts before (a long system prompt, short messages) finds its state again only from then.
  */
-export async function automaticKey(messages: readonly object[], dialect: Dialect = transcriptDialect(messages), formats?: MessageFormats): Promise<string> {
+export async function automaticKey(
+  messages: readonly object[],
+  dialect: Dialect = transcriptDialect(messages),
+  formats?: MessageFormats,
+): Promise<string> {
   return `${KEY_PREFIX}auto:${await digestMessages(messages.slice(0, openingEnd(messages, dialect, formats)))}`;
 }
 
@@ -85,7 +89,11 @@ function openingEnd(messages: readonly object[], dialect: Dialect, formats: Mess
   const head = headLength(messages, dialect, formats);
   let end = head;
   let characters = 0;
-  while (end < messages.length && end - head < OPENING_MAX_MESSAGES && (end - head < OPENING_MESSAGES || characters < OPENING_CHARACTERS)) {
+  while (
+    end < messages.length &&
+    end - head < OPENING_MAX_MESSAGES &&
+    (end - head < OPENING_MESSAGES || characters < OPENING_CHARACTERS)
+  ) {
     characters += sizeUpTo(messages[end++], OPENING_CHARACTERS - characters);
   }
   return end;
@@ -104,7 +112,9 @@ function sizeUpTo(message: unknown, limit: number): number {
     if (typeof value === "string") size += value.length;
     else if (typeof value === "object" && value !== null) {
       if (ArrayBuffer.isView(value)) size += value.byteLength;
-      else if (Array.isArray(value)) for (let index = 0; index < value.length && pending.length < LOOKED_AT_PER_MESSAGE; index++) pending.push(value[index]);
+      else if (Array.isArray(value))
+        for (let index = 0; index < value.length && pending.length < LOOKED_AT_PER_MESSAGE; index++)
+          pending.push(value[index]);
       else {
         for (const name in value) {
           if (pending.length >= LOOKED_AT_PER_MESSAGE) break;

@@ -15,7 +15,10 @@ export interface SummarySection {
 
 /** The sections a coding or support agent needs to carry on, in order. */
 export const DEFAULT_SUMMARY_SECTIONS: readonly SummarySection[] = [
-  { title: "Goals and constraints", description: "what the user wants and the limits they set, quoted in their own words" },
+  {
+    title: "Goals and constraints",
+    description: "what the user wants and the limits they set, quoted in their own words",
+  },
   { title: "Decisions", description: "what was decided, and why" },
   { title: "Work done", description: "what has been done, with results" },
   { title: "Files and identifiers", description: "exact paths, names, ids, numbers, commands and URLs touched" },
@@ -54,7 +57,9 @@ ${SUMMARY_RULES}
 
 /** The Markdown headings of the summary's sections, with what belongs under each. */
 export function sectionHeadings(sectionList: SummaryPromptOptions["sections"]): string {
-  const sections = (sectionList ?? DEFAULT_SUMMARY_SECTIONS).map((section) => (typeof section === "string" ? { title: section } : section));
+  const sections = (sectionList ?? DEFAULT_SUMMARY_SECTIONS).map((section) =>
+    typeof section === "string" ? { title: section } : section,
+  );
   if (sections.length === 0) throw new RangeError("Expected `sections` to list at least one section, got `[]` (array)");
   return sections.map(({ title, description }) => `## ${title}${description ? `\n(${description})` : ""}`).join("\n");
 }
@@ -105,16 +110,22 @@ export interface SummaryPrompt {
  */
 export function buildSummaryPrompt(
   older: readonly AnyMessage[],
-  context: Pick<SummaryContext, "previousSummary" | "instructions"> & Partial<Pick<SummaryContext, "maxSummaryTokens">> = {
+  context: Pick<SummaryContext, "previousSummary" | "instructions"> &
+    Partial<Pick<SummaryContext, "maxSummaryTokens">> = {
     previousSummary: undefined,
     instructions: undefined,
   },
   options: SummaryPromptOptions = {},
 ): SummaryPrompt {
   if (!Array.isArray(older)) throw new TypeError(expectedMessage("older", "an array of messages", older));
-  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
+  if (typeof options !== "object" || options === null)
+    throw new TypeError(expectedMessage("options", "an object", options));
   rejectUnknownKeys(options, ["sections", "maxResultChars"], "");
-  const rendered = renderMessages(messagesToSummarize(older, context), options.maxResultChars === undefined ? {} : { maxResultChars: options.maxResultChars }, false);
+  const rendered = renderMessages(
+    messagesToSummarize(older, context),
+    options.maxResultChars === undefined ? {} : { maxResultChars: options.maxResultChars },
+    false,
+  );
   return summaryPromptFor(rendered, context, options.sections);
 }
 
@@ -123,10 +134,17 @@ export function buildSummaryPrompt(
  * flush reminder after it): the previous summary has a section of its own. A user message that
  * merely starts with the prefix stays, as what the user wrote.
  */
-export function messagesToSummarize(older: readonly AnyMessage[], context: Pick<SummaryContext, "previousSummary">): readonly AnyMessage[] {
+export function messagesToSummarize(
+  older: readonly AnyMessage[],
+  context: Pick<SummaryContext, "previousSummary">,
+): readonly AnyMessage[] {
   const first = older[0];
   const firstText = typeof first === "object" && first !== null ? leadingText(first) : undefined;
-  if (context.previousSummary?.trim() && firstText !== undefined && withoutSeal(firstText) === SUMMARY_PREFIX + context.previousSummary) {
+  if (
+    context.previousSummary?.trim() &&
+    firstText !== undefined &&
+    withoutSeal(firstText) === SUMMARY_PREFIX + context.previousSummary
+  ) {
     const second = older[1];
     const reminder = typeof second === "object" && second !== null && leadingText(second) === FLUSH_TO_MEMORY_REMINDER;
     return older.slice(reminder ? 2 : 1);

@@ -55,7 +55,13 @@ function isInvisible(code: number): boolean {
 
 /** Combining marks of the blocks that hold only them: they draw on the character before, not as one. */
 function isCombining(code: number): boolean {
-  return (code >= 0x300 && code <= 0x36f) || (code >= 0x1ab0 && code <= 0x1aff) || (code >= 0x1dc0 && code <= 0x1dff) || (code >= 0x20d0 && code <= 0x20ff) || (code >= 0xfe20 && code <= 0xfe2f);
+  return (
+    (code >= 0x300 && code <= 0x36f) ||
+    (code >= 0x1ab0 && code <= 0x1aff) ||
+    (code >= 0x1dc0 && code <= 0x1dff) ||
+    (code >= 0x20d0 && code <= 0x20ff) ||
+    (code >= 0xfe20 && code <= 0xfe2f)
+  );
 }
 
 const skipped = (code: number): boolean => isSpace(code) || isInvisible(code) || isCombining(code);
@@ -66,11 +72,17 @@ const skipped = (code: number): boolean => isSpace(code) || isInvisible(code) ||
 // the CJK slash strokes, the Greek instrumental notation symbols), the fullwidth and small forms
 // and the angle brackets of other blocks; and for `/`, the backslash too, since `<\transcript>` reads
 // as a closing tag to a reader who does not check which way it leans.
-const OPENERS = new Set([0x3c, 0xff1c, 0xfe64, 0x2039, 0x3008, 0x2329, 0x27e8, 0x276e, 0x276c, 0x2770, 0x29fc, 0x1438, 0x02c2, 0x16b2, 0x1d236]);
-const SLASHES = new Set([
-  0x2f, 0xff0f, 0x2215, 0x2044, 0x29f8, 0x1735, 0x2041, 0x2571, 0x27cb, 0x2cc6, 0x2f03, 0x3033, 0x30ce, 0x31d3, 0x4e3f, 0x1d23a, 0x5c, 0xff3c, 0x29f5, 0x29f9, 0x2216, 0x337, 0x338,
+const OPENERS = new Set([
+  0x3c, 0xff1c, 0xfe64, 0x2039, 0x3008, 0x2329, 0x27e8, 0x276e, 0x276c, 0x2770, 0x29fc, 0x1438, 0x02c2, 0x16b2, 0x1d236,
 ]);
-const CLOSERS = new Set([0x3e, 0xff1e, 0xfe65, 0x203a, 0x3009, 0x232a, 0x27e9, 0x276f, 0x276d, 0x2771, 0x29fd, 0x1433, 0x02c3, 0x16f3f, 0x1d237]);
+const SLASHES = new Set([
+  0x2f, 0xff0f, 0x2215, 0x2044, 0x29f8, 0x1735, 0x2041, 0x2571, 0x27cb, 0x2cc6, 0x2f03, 0x3033, 0x30ce, 0x31d3, 0x4e3f,
+  0x1d23a, 0x5c, 0xff3c, 0x29f5, 0x29f9, 0x2216, 0x337, 0x338,
+]);
+const CLOSERS = new Set([
+  0x3e, 0xff1e, 0xfe65, 0x203a, 0x3009, 0x232a, 0x27e9, 0x276f, 0x276d, 0x2771, 0x29fd, 0x1433, 0x02c3, 0x16f3f,
+  0x1d237,
+]);
 
 // Letters drawn like the Latin letters of the section names, and dashes drawn like `-`: the
 // confusables of those letters in Unicode's confusables.txt that compatibility decomposition does
@@ -129,10 +141,12 @@ function readAs(code: number): string {
 }
 
 /** Whether the character read at position `index` of a fence name matches it: its dash also reads as `_` or a space. */
-const sameAt = (name: string, index: number, seen: number): boolean => name.charCodeAt(index) === seen || (name.charCodeAt(index) === 45 && (seen === 95 || seen === 32));
+const sameAt = (name: string, index: number, seen: number): boolean =>
+  name.charCodeAt(index) === seen || (name.charCodeAt(index) === 45 && (seen === 95 || seen === 32));
 
 /** A character a name does not go on with (`transcripts` is another word, `transcript>` and `transcript ` are the tag). */
-const endsName = (seen: number): boolean => !((seen >= 97 && seen <= 122) || (seen >= 48 && seen <= 57) || seen === 45 || seen === 95);
+const endsName = (seen: number): boolean =>
+  !((seen >= 97 && seen <= 122) || (seen >= 48 && seen <= 57) || seen === 45 || seen === 95);
 
 /** Whether a fence name, as a reader sees it, stands at `at`, followed by anything a name does not go on with, or the end. */
 function fenceNameAt(text: string, at: number): boolean {
@@ -160,7 +174,8 @@ function fenceNameAt(text: string, at: number): boolean {
   return alive.some((name) => name.length === position);
 }
 
-const startsWithAt = (text: string, at: number, word: string): boolean => text.slice(at, at + word.length).toLowerCase() === word;
+const startsWithAt = (text: string, at: number, word: string): boolean =>
+  text.slice(at, at + word.length).toLowerCase() === word;
 
 /**
  * The opener that stands at `index`, as `[length, replacement]`, or undefined: a `<` or a
@@ -207,7 +222,8 @@ function slashesAt(text: string, at: number): number {
 
 function skipAt(text: string, at: number): number {
   let end = at;
-  for (let point = text.codePointAt(end); point !== undefined && skipped(point); point = text.codePointAt(end)) end += point > 0xffff ? 2 : 1;
+  for (let point = text.codePointAt(end); point !== undefined && skipped(point); point = text.codePointAt(end))
+    end += point > 0xffff ? 2 : 1;
   return end;
 }
 

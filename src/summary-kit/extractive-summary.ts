@@ -11,6 +11,7 @@ import { REDACTED, isSecretName, redactSecrets, secretTest } from "../text/redac
 import { scanIdentifiers } from "../text/scan-identifiers.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
+import type { Dialect } from "../dialects/dialect.js";
 
 /** Options of `extractiveSummary`. */
 export interface ExtractiveSummaryOptions {
@@ -36,7 +37,8 @@ export interface ExtractiveSummaryOptions {
 // Counted as the estimate counts the text inside a message (JSON-escaped: a newline is two bytes),
 // and never below its word pieces: a list of ids and amounts is far denser in tokens than bytes / 4
 // says, and a summary that fills its budget by bytes alone would overflow the window it was made for.
-const tokensOf = (text: string): number => Math.max(Math.ceil(utf8ByteLength(JSON.stringify(text)) / 4), countWordPieces(text));
+const tokensOf = (text: string): number =>
+  Math.max(Math.ceil(utf8ByteLength(JSON.stringify(text)) / 4), countWordPieces(text));
 
 /**
  * The longest start of `text` that takes at most `tokens` as `tokensOf` counts it, cut between
@@ -81,7 +83,8 @@ function withoutSecretFields(value: unknown, depth = 0): unknown {
   if (depth > 8 || typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) return value.slice(0, 100).map((item) => withoutSecretFields(item, depth + 1));
   const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value).slice(0, 100)) copy[key] = isSecretName(key) ? REDACTED : withoutSecretFields(item, depth + 1);
+  for (const [key, item] of Object.entries(value).slice(0, 100))
+    copy[key] = isSecretName(key) ? REDACTED : withoutSecretFields(item, depth + 1);
   return copy;
 }
 
@@ -118,12 +121,16 @@ const errorOpening =
  */
 export function extractiveSummary(older: readonly AnyMessage[], options: ExtractiveSummaryOptions): string {
   if (!Array.isArray(older)) throw new TypeError(expectedMessage("older", "an array of messages", older));
-  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
+  if (typeof options !== "object" || options === null)
+    throw new TypeError(expectedMessage("options", "an object", options));
   rejectUnknownKeys(options, ["maxTokens", "previousSummary", "keptSummary"], "");
   const { maxTokens: requested, previousSummary, keptSummary } = options;
-  if (keptSummary !== undefined && typeof keptSummary !== "string") throw new TypeError(expectedMessage("keptSummary", "a string", keptSummary));
+  if (keptSummary !== undefined && typeof keptSummary !== "string")
+    throw new TypeError(expectedMessage("keptSummary", "a string", keptSummary));
   if (typeof requested !== "number" || !Number.isFinite(requested) || requested < 1) {
-    throw new (typeof requested === "number" ? RangeError : TypeError)(expectedMessage("maxTokens", "a finite number from 1 and up (a fraction is rounded down)", requested));
+    throw new (typeof requested === "number" ? RangeError : TypeError)(
+      expectedMessage("maxTokens", "a finite number from 1 and up (a fraction is rounded down)", requested),
+    );
   }
   const maxTokens = Math.floor(requested);
 
@@ -144,7 +151,7 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   for (let order = 0; order < messages.length; order++) {
     const message = messages[order];
     if (typeof message !== "object" || message === null) continue;
-    let view;
+    let view: ReturnType<Dialect["describe"]>;
     try {
       view = dialectOf(message).describe(message as MessageRecord);
     } catch {
@@ -179,12 +186,14 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
         const name = part.name ?? (part.id ? names.get(part.id) : undefined) ?? "tool";
         // A JSON result's values are ranked among the facts; only a result in prose is quoted here.
         const trimmed = part.output.trimStart();
-        const outcome = trimmed.startsWith("{") || trimmed.startsWith("[") ? "(values under Facts)" : short(part.output, 80);
+        const outcome =
+          trimmed.startsWith("{") || trimmed.startsWith("[") ? "(values under Facts)" : short(part.output, 80);
         const at = part.id === undefined ? undefined : callLines.get(part.id);
         if (at !== undefined) calls[at] = `${calls[at]} → ${outcome}`;
         else calls.push(`- ${name} → ${outcome}`);
         // Filed under errors when the tool failed: its format's flag says so, or its output opens as a failure's does.
-        if (part.isError || errorOpening.test(headOf(part.output.trimStart(), 200))) errors.push(`- ${name}: ${short(part.output, 160)}`);
+        if (part.isError || errorOpening.test(headOf(part.output.trimStart(), 200)))
+          errors.push(`- ${name}: ${short(part.output, 160)}`);
         facts.push(...resultFacts(part.output, `${name} result`, order));
       }
     }
@@ -199,7 +208,9 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   }
   // What the summary kept before this one already holds is not listed again: the request shows it.
   if (keptSummary?.trim()) {
-    const shown = new Set([...earlierSections(keptSummary).facts, ...textFacts(keptSummary, "kept", 0, -1)].map((fact) => fact.identifier));
+    const shown = new Set(
+      [...earlierSections(keptSummary).facts, ...textFacts(keptSummary, "kept", 0, -1)].map((fact) => fact.identifier),
+    );
     // Filtered in place: a spread of a long list of facts into one call would overflow the stack.
     let fresh = 0;
     for (const fact of facts) if (!shown.has(fact.identifier)) facts[fresh++] = fact;
@@ -210,7 +221,8 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   facts.push(...earlier.facts);
   const mentions = new Map<string, number>();
   // A fact the earlier summary carried has been kept once already: it counts as said twice.
-  for (const fact of facts) mentions.set(fact.identifier, (mentions.get(fact.identifier) ?? 0) + (fact.order === -1 ? 2 : 1));
+  for (const fact of facts)
+    mentions.set(fact.identifier, (mentions.get(fact.identifier) ?? 0) + (fact.order === -1 ? 2 : 1));
 
   // Each kind in turn takes what it needs of what is left, up to its share; the newest lines first.
   // A rolled summary of this function's own merges section by section; another one is kept as a
@@ -258,7 +270,10 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
     left -= tokensOf(`\n\n${block}`);
   }
   const factsTitle = factsOnly ? FACTS_SHORT : FACTS;
-  const factBlock = factsBlock(facts, mentions, left - tokensOf(`\n\n${factsTitle}:`), { title: factsTitle, shown: blocks.join("\n") });
+  const factBlock = factsBlock(facts, mentions, left - tokensOf(`\n\n${factsTitle}:`), {
+    title: factsTitle,
+    shown: blocks.join("\n"),
+  });
   if (factBlock !== undefined) blocks.push(factBlock);
   // Nothing ranked fits a budget this small: the newest words said stand in, cut to it.
   const newest = requests.at(-1) ?? lastSaid ?? calls.at(-1);
@@ -282,14 +297,26 @@ const FACTS_SHORT = "Facts";
 const OWN_TITLES = new Set([REQUESTS, ERRORS, CALLS, FACTS, FACTS_SHORT]);
 
 /** `#W2378156` as `W2378156`, `$250` as `250`: how an agent may write an id or amount again. */
-const withoutSign = (identifier: string): string => (identifier.startsWith("#") || identifier.startsWith("$") ? identifier.slice(1) : identifier);
+const withoutSign = (identifier: string): string =>
+  identifier.startsWith("#") || identifier.startsWith("$") ? identifier.slice(1) : identifier;
 
 /** Each word of a text (letters, digits and `_ # $ , . - / @`), its trailing punctuation left off, in one pass over character codes. */
 function eachWord(text: string, visit: (word: string, start: number) => void): void {
   let start = -1;
   for (let index = 0; index <= text.length; index++) {
     const code = index < text.length ? text.charCodeAt(index) : 32;
-    const inWord = (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 35 || code === 36 || code === 44 || code === 46 || code === 45 || code === 47 || code === 64;
+    const inWord =
+      (code >= 48 && code <= 57) ||
+      (code >= 65 && code <= 90) ||
+      (code >= 97 && code <= 122) ||
+      code === 95 ||
+      code === 35 ||
+      code === 36 ||
+      code === 44 ||
+      code === 46 ||
+      code === 45 ||
+      code === 47 ||
+      code === 64;
     if (inWord && start === -1) start = index;
     else if (!inWord && start !== -1) {
       let end = index;
@@ -315,13 +342,27 @@ function noteWords(text: string, order: number, into: Map<string, number>): void
 
 // Capitals that are words of prose or of tool output, not codes.
 const CAPITAL_WORDS = new Set(
-  "AND ARE BUT CAN FOR HAS NOT THE YOU ALL ANY WAS YES ONE TWO NEW OLD GET PUT POST HEAD JSON YAML HTML HTTP HTTPS API URL URI SQL CSS XML TODO NOTE ERROR WARNING INFO DEBUG TRUE FALSE NULL NONE USD EUR FAQ PDF ASAP PASS PASSED FAIL FAILED FAILURE SKIP SKIPPED XFAIL FIXME EOF UTF ASCII UUID IMPORTANT STOP DONE OK".split(" "),
+  "AND ARE BUT CAN FOR HAS NOT THE YOU ALL ANY WAS YES ONE TWO NEW OLD GET PUT POST HEAD JSON YAML HTML HTTP HTTPS API URL URI SQL CSS XML TODO NOTE ERROR WARNING INFO DEBUG TRUE FALSE NULL NONE USD EUR FAQ PDF ASAP PASS PASSED FAIL FAILED FAILURE SKIP SKIPPED XFAIL FIXME EOF UTF ASCII UUID IMPORTANT STOP DONE OK".split(
+    " ",
+  ),
 );
 
 /** The codes of free text: words of 3 to 8 capitals and digits with 2 capitals or more (`EWR`, `HATHAT`), not prose in capitals. */
-function codesOf(text: string, at: (start: number, end: number) => boolean, visit: (code: string, start: number) => void): void {
+function codesOf(
+  text: string,
+  at: (start: number, end: number) => boolean,
+  visit: (code: string, start: number) => void,
+): void {
   eachWord(text, (word, start) => {
-    if (word.length >= 3 && word.length <= 8 && isCode(word) && !hasDigit(word) && !CAPITAL_WORDS.has(word) && !at(start, start + word.length)) visit(word, start);
+    if (
+      word.length >= 3 &&
+      word.length <= 8 &&
+      isCode(word) &&
+      !hasDigit(word) &&
+      !CAPITAL_WORDS.has(word) &&
+      !at(start, start + word.length)
+    )
+      visit(word, start);
   });
 }
 
@@ -337,7 +378,13 @@ function groupedEnd(text: string, start: number, scannedEnd: number): number {
   while (isDigitAt(at) && at - first < 4) at++;
   if (at === first || at - first > 3) return -1;
   let groups = 0;
-  while (text.charCodeAt(at) === 44 && isDigitAt(at + 1) && isDigitAt(at + 2) && isDigitAt(at + 3) && !isDigitAt(at + 4)) {
+  while (
+    text.charCodeAt(at) === 44 &&
+    isDigitAt(at + 1) &&
+    isDigitAt(at + 2) &&
+    isDigitAt(at + 3) &&
+    !isDigitAt(at + 4)
+  ) {
     at += 4;
     groups++;
   }
@@ -358,7 +405,8 @@ function groupedEnd(text: string, start: number, scannedEnd: number): number {
  */
 function groupedStart(text: string, start: number, end: number): number {
   if (start < 2 || text.charCodeAt(start - 1) !== 44 || end - start < 3) return start;
-  for (let index = start; index < start + 3; index++) if (!(text.charCodeAt(index) >= 48 && text.charCodeAt(index) <= 57)) return start;
+  for (let index = start; index < start + 3; index++)
+    if (!(text.charCodeAt(index) >= 48 && text.charCodeAt(index) <= 57)) return start;
   let at = start - 1;
   let digits = 0;
   while (digits < 4 && at > 0 && text.charCodeAt(at - 1) >= 48 && text.charCodeAt(at - 1) <= 57) {
@@ -369,11 +417,21 @@ function groupedStart(text: string, start: number, end: number): number {
   if (at > 0 && text.charCodeAt(at - 1) === 36) at--;
   // A letter or digit glued before it (`HAT1,234`) makes it no amount.
   const before = at > 0 ? text.charCodeAt(at - 1) : 32;
-  if ((before >= 48 && before <= 57) || (before >= 65 && before <= 90) || (before >= 97 && before <= 122) || before === 95) return start;
+  if (
+    (before >= 48 && before <= 57) ||
+    (before >= 65 && before <= 90) ||
+    (before >= 97 && before <= 122) ||
+    before === 95
+  )
+    return start;
   return at;
 }
 
-const MONTH_NAMES = new Set("jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july august september october november december".split(" "));
+const MONTH_NAMES = new Set(
+  "jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july august september october november december".split(
+    " ",
+  ),
+);
 
 /** Dates written with the month's name and the day (`May 25`, `Sept 3rd`), in one pass over the words. */
 function monthDatesOf(text: string, visit: (date: string) => void): void {
@@ -385,7 +443,14 @@ function monthDatesOf(text: string, visit: (date: string) => void): void {
       while (digits < word.length && word.charCodeAt(digits) >= 48 && word.charCodeAt(digits) <= 57) digits++;
       const rest = word.slice(digits).toLowerCase();
       const day = Number(word.slice(0, digits));
-      if (digits >= 1 && digits <= 2 && day >= 1 && day <= 31 && (rest === "" || rest === "st" || rest === "nd" || rest === "rd" || rest === "th")) visit(`${month} ${day}`);
+      if (
+        digits >= 1 &&
+        digits <= 2 &&
+        day >= 1 &&
+        day <= 31 &&
+        (rest === "" || rest === "st" || rest === "nd" || rest === "rd" || rest === "th")
+      )
+        visit(`${month} ${day}`);
     }
     const bare = word.endsWith(".") ? word.slice(0, -1) : word;
     month = MONTH_NAMES.has(bare.toLowerCase()) && /^[A-Z]/.test(bare) ? bare : undefined;
@@ -425,16 +490,28 @@ function textFacts(text: string, source: string, tier: number, order: number): F
     while (wordEnd > 0 && (window.charCodeAt(wordEnd - 1) === 32 || window.charCodeAt(wordEnd - 1) === 58)) wordEnd--;
     let wordStart = wordEnd;
     while (wordStart > 0 && wordEnd - wordStart < 24 && /[A-Za-z]/.test(window.charAt(wordStart - 1))) wordStart--;
-    const word = wordStart < wordEnd && wordEnd < start && (wordStart === 0 || !/[A-Za-z]/.test(window.charAt(wordStart - 1))) ? window.slice(wordStart, wordEnd) : "";
+    const word =
+      wordStart < wordEnd && wordEnd < start && (wordStart === 0 || !/[A-Za-z]/.test(window.charAt(wordStart - 1)))
+        ? window.slice(wordStart, wordEnd)
+        : "";
     // A short word of prose before it (`on`, `and`, `the`) says nothing of what it is, and costs room; before a number it stays (`fee 25`).
     const says = word.length >= 4 || (word.length >= 2 && (word !== word.toLowerCase() || isNumber(identifier)));
     found.push({ identifier, item: says ? `${word} ${identifier}` : identifier, source, tier, order });
     return found.length < 500;
   });
   // A code with a digit is an identifier the scanner found; one of capitals alone (`EWR`) is found here.
-  if (found.length < 500) codesOf(window, inSecret, (code) => found.length < 500 && found.push({ identifier: code, item: code, source, tier, order }));
+  if (found.length < 500)
+    codesOf(
+      window,
+      inSecret,
+      (code) => found.length < 500 && found.push({ identifier: code, item: code, source, tier, order }),
+    );
   // A date written with its month's name (`May 25`), which no single word holds.
-  if (found.length < 500) monthDatesOf(window, (date) => found.length < 500 && found.push({ identifier: date, item: date, source, tier, order }));
+  if (found.length < 500)
+    monthDatesOf(
+      window,
+      (date) => found.length < 500 && found.push({ identifier: date, item: date, source, tier, order }),
+    );
   return found;
 }
 
@@ -447,25 +524,37 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
       const trimmed = item.trim();
       if ((trimmed.startsWith("{") || trimmed.startsWith("[")) && trimmed.length < 1_000_000) {
         try {
-          return visit(JSON.parse(trimmed), key, depth + 1);
+          visit(JSON.parse(trimmed), key, depth + 1);
+          return;
         } catch {
           // not JSON after all: read as text
         }
       }
       const inText = textFacts(trimmed, source, tier, order);
       for (const fact of inText) {
-        const keyed = key !== undefined && fact.item === fact.identifier && !fact.identifier.includes(key) ? { ...fact, item: keyedItem(key, fact.identifier) } : fact;
+        const keyed =
+          key !== undefined && fact.item === fact.identifier && !fact.identifier.includes(key)
+            ? { ...fact, item: keyedItem(key, fact.identifier) }
+            : fact;
         // Judged beside its key, as a number is below and as the quoted call is: `card_number 4539…` is a card's.
         if (redactSecrets(keyed.item) === keyed.item) found.push(keyed);
       }
       // A value that is a code (an airport `MCO`, a reservation `HATHAT`) is a fact by where it stands.
-      if (inText.length === 0 && isCode(trimmed)) found.push({ identifier: trimmed, item: key === undefined ? trimmed : `${key} ${trimmed}`, source, tier, order });
+      if (inText.length === 0 && isCode(trimmed))
+        found.push({
+          identifier: trimmed,
+          item: key === undefined ? trimmed : `${key} ${trimmed}`,
+          source,
+          tier,
+          order,
+        });
     } else if (typeof item === "number" && Number.isFinite(item)) {
       const text = String(item);
       // A number is judged beside its key, as it would be in text: `card_number 4111111111111111` is a card's.
       const shown = key === undefined ? text : keyedItem(key, text);
       if (redactSecrets(shown) !== shown) return;
-      if (text.length >= 2 || !Number.isInteger(item)) found.push({ identifier: text, item: shown, source, tier, order });
+      if (text.length >= 2 || !Number.isInteger(item))
+        found.push({ identifier: text, item: shown, source, tier, order });
     } else if (Array.isArray(item)) {
       for (const entry of item.slice(0, 200)) visit(entry, key, depth + 1);
     } else if (typeof item === "object" && item !== null) {
@@ -501,7 +590,8 @@ function isNumber(text: string): boolean {
 const keyedItem = (key: string, value: string): string => (isNumber(value) ? `${key}: ${value}` : `${key} ${value}`);
 
 const hasDigit = (text: string): boolean => {
-  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) >= 48 && text.charCodeAt(index) <= 57) return true;
+  for (let index = 0; index < text.length; index++)
+    if (text.charCodeAt(index) >= 48 && text.charCodeAt(index) <= 57) return true;
   return false;
 };
 
@@ -535,13 +625,24 @@ function resultFacts(output: string, source: string, order: number): Fact[] {
  * first, then those of results the agent acted on, then the rest; newest first within each), one
  * per identifier, then shown grouped by where they came from, oldest source first.
  */
-function factsBlock(facts: Fact[], mentions: ReadonlyMap<string, number>, room: number, around: { title: string; shown: string }): string | undefined {
+function factsBlock(
+  facts: Fact[],
+  mentions: ReadonlyMap<string, number>,
+  room: number,
+  around: { title: string; shown: string },
+): string | undefined {
   const { title, shown } = around;
   if (room <= 2 || facts.length === 0) return undefined;
   const timesSaid = (fact: Fact): number => Math.min(3, mentions.get(fact.identifier) ?? 1);
   const ranked = facts
     .map((fact, index) => ({ fact, index }))
-    .sort((a, b) => a.fact.tier - b.fact.tier || timesSaid(b.fact) - timesSaid(a.fact) || b.fact.order - a.fact.order || a.index - b.index);
+    .sort(
+      (a, b) =>
+        a.fact.tier - b.fact.tier ||
+        timesSaid(b.fact) - timesSaid(a.fact) ||
+        b.fact.order - a.fact.order ||
+        a.index - b.index,
+    );
   const taken = new Set<string>();
   const chosen: { fact: Fact; index: number }[] = [];
   const sources = new Set<string>();
@@ -574,7 +675,11 @@ function factsBlock(facts: Fact[], mentions: ReadonlyMap<string, number>, room: 
  * (instead of nesting an "earlier summary" in each summary); any other previous summary is kept
  * whole (`foreign`).
  */
-function earlierSections(previousSummary: string | undefined): { sections: Map<string, string[]>; facts: Fact[]; foreign: string | undefined } {
+function earlierSections(previousSummary: string | undefined): {
+  sections: Map<string, string[]>;
+  facts: Fact[];
+  foreign: string | undefined;
+} {
   const sections = new Map<string, string[]>();
   const facts: Fact[] = [];
   const text = previousSummary?.trim();
@@ -588,7 +693,10 @@ function earlierSections(previousSummary: string | undefined): { sections: Map<s
     const newline = block.indexOf("\n");
     if (newline === -1) continue;
     const title = block.slice(0, block.indexOf(":"));
-    const lines = block.slice(newline + 1).split("\n").filter((line) => line.trim() !== "");
+    const lines = block
+      .slice(newline + 1)
+      .split("\n")
+      .filter((line) => line.trim() !== "");
     if (title.startsWith(FACTS_SHORT)) {
       // Earlier facts rank with the new ones by where they came from (what was said, or a result
       // the agent used), older than any new one.
@@ -597,7 +705,14 @@ function earlierSections(previousSummary: string | undefined): { sections: Map<s
         const source = colon === -1 ? "earlier" : line.slice(2, colon);
         for (const item of (colon === -1 ? line.slice(2) : line.slice(colon + 2)).split("; ")) {
           const identifier = item.slice(item.lastIndexOf(" ") + 1);
-          if (identifier !== "") facts.push({ identifier, item, source, tier: source.endsWith(" result") || source === "earlier" ? 1 : 0, order: -1 });
+          if (identifier !== "")
+            facts.push({
+              identifier,
+              item,
+              source,
+              tier: source.endsWith(" result") || source === "earlier" ? 1 : 0,
+              order: -1,
+            });
         }
       }
     } else {

@@ -28,11 +28,16 @@ import type { AnyMessage, Summarize, SummarizerFailure, SummaryReplacement } fro
 export function firstOf<M extends AnyMessage = AnyMessage>(...summarizers: Summarize<M>[]): Summarize<M> {
   if (summarizers.length === 0) throw new TypeError("Expected `firstOf` to get at least one summarizer, got none");
   summarizers.forEach((summarize, index) => {
-    if (typeof summarize !== "function") throw new TypeError(`Expected \`firstOf\` summarizer ${index + 1} to be a function, got ${describeValue(summarize)}`);
+    if (typeof summarize !== "function")
+      throw new TypeError(
+        `Expected \`firstOf\` summarizer ${index + 1} to be a function, got ${describeValue(summarize)}`,
+      );
   });
   const chain = summarizers.slice();
   // The provider and model of the first native summarizer: what a stored compaction is sent back to.
-  const madeBy = chain.map((summarize) => (summarize as { madeBy?: unknown }).madeBy).find((source) => source !== undefined);
+  const madeBy = chain
+    .map((summarize) => (summarize as { madeBy?: unknown }).madeBy)
+    .find((source) => source !== undefined);
   const first: Summarize<M> = async (older, context) => {
     const errors: unknown[] = [];
     const failures: SummarizerFailure[] = [];
@@ -56,7 +61,9 @@ export function firstOf<M extends AnyMessage = AnyMessage>(...summarizers: Summa
     if (context.signal.aborted) throw context.signal.reason;
     const last = errors.at(-1);
     if (errors.length === 1) throw last;
-    const reasons = errors.map((error, index) => `${index + 1}: ${error instanceof Error ? error.message : String(error)}`).join("; ");
+    const reasons = errors
+      .map((error, index) => `${index + 1}: ${error instanceof Error ? error.message : String(error)}`)
+      .join("; ");
     throw new AggregateError(errors, `every summarizer failed (${reasons})`);
   };
   return madeBy === undefined ? first : Object.assign(first, { madeBy });

@@ -21,7 +21,13 @@ export interface RenderTranscriptOptions {
   maxResultChars?: number;
 }
 
-const capitalized: ReadonlyMap<string, string> = new Map([["user", "User"], ["assistant", "Assistant"], ["system", "System"], ["developer", "Developer"], ["tool", "Tool"]]);
+const capitalized: ReadonlyMap<string, string> = new Map([
+  ["user", "User"],
+  ["assistant", "Assistant"],
+  ["system", "System"],
+  ["developer", "Developer"],
+  ["tool", "Tool"],
+]);
 
 // The summarizing model should see every id, path and name of what is cut for it: the list may
 // take twice as much as the kept text (a long test run or file listing names far more than its
@@ -29,9 +35,12 @@ const capitalized: ReadonlyMap<string, string> = new Map([["user", "User"], ["as
 const listChars = (max: number): number => Math.max(400, 2 * max);
 // The identifiers are judged in the payload they came from: `hunter2xyz` after `password: ` is left
 // out. They were read from the cut's start on, at most 64 times what the list may hold.
-const leftOutOf = (payload: string, max: number) => (cut: number, identifiers: readonly string[]): string =>
-  `[… ${cut} characters left out${namedIn(withoutSecretIdentifiers(identifiers, payload, Math.ceil(max / 2) + Math.max(65_536, listChars(max) * 64)))} …]`;
-const cutForSummarizer = (payload: string, max: number): string => cutPayload(payload, max, leftOutOf(payload, max), listChars(max));
+const leftOutOf =
+  (payload: string, max: number) =>
+  (cut: number, identifiers: readonly string[]): string =>
+    `[… ${cut} characters left out${namedIn(withoutSecretIdentifiers(identifiers, payload, Math.ceil(max / 2) + Math.max(65_536, listChars(max) * 64)))} …]`;
+const cutForSummarizer = (payload: string, max: number): string =>
+  cutPayload(payload, max, leftOutOf(payload, max), listChars(max));
 
 /**
  * Renders a transcript of any dialect as plain text for a summarizing model: one block per message
@@ -57,17 +66,29 @@ export function renderTranscript(messages: readonly AnyMessage[], options: Rende
  * `renderTranscript`, and for `buildSummaryPrompt`, which takes the summary the hook vouched for
  * out itself: with `findSummary` false, every message is rendered as what its author wrote.
  */
-export function renderMessages(messages: readonly AnyMessage[], options: RenderTranscriptOptions, findSummary: boolean): string {
+export function renderMessages(
+  messages: readonly AnyMessage[],
+  options: RenderTranscriptOptions,
+  findSummary: boolean,
+): string {
   return renderBlocks(messages, options, findSummary).join("\n\n");
 }
 
 /** The rendered text of each message that shows anything, in order (tool names carry across messages). */
-export function renderBlocks(messages: readonly AnyMessage[], options: RenderTranscriptOptions, findSummary: boolean): string[] {
+export function renderBlocks(
+  messages: readonly AnyMessage[],
+  options: RenderTranscriptOptions,
+  findSummary: boolean,
+): string[] {
   return renderEach(messages, options, findSummary).filter((block) => block !== "");
 }
 
 /** The rendered text of every message, in order, `""` for one that shows nothing (tool names carry across messages). */
-export function renderEach(messages: readonly AnyMessage[], options: RenderTranscriptOptions, findSummary: boolean): string[] {
+export function renderEach(
+  messages: readonly AnyMessage[],
+  options: RenderTranscriptOptions,
+  findSummary: boolean,
+): string[] {
   if (!Array.isArray(messages)) throw new TypeError(expectedMessage("messages", "an array of messages", messages));
   optionsObject(options, "options", ["maxResultChars"]);
   const max = optionalInteger(options.maxResultChars, "maxResultChars", 0, 2000);
@@ -78,7 +99,8 @@ export function renderEach(messages: readonly AnyMessage[], options: RenderTrans
   // a user's, is shown as what it is, text of its author (the hook hands the summary it vouches for
   // to `summarize` as `previousSummary`).
   const first: unknown = messages[0];
-  const leadingSystem = typeof first === "object" && first !== null && roleOf(first) === "system" && !isSummaryMessage(first);
+  const leadingSystem =
+    typeof first === "object" && first !== null && roleOf(first) === "system" && !isSummaryMessage(first);
   const made = findSummary ? libraryMessagesOf(messages, leadingSystem ? 1 : 0, "system") : new Set<object>();
   for (const message of messages) {
     if (typeof message !== "object" || message === null) {
@@ -97,7 +119,12 @@ export function renderEach(messages: readonly AnyMessage[], options: RenderTrans
   return blocks;
 }
 
-function renderMessage(message: MessageRecord, madeHere: boolean, toolNames: Map<string, string>, max: number): string[] {
+function renderMessage(
+  message: MessageRecord,
+  madeHere: boolean,
+  toolNames: Map<string, string>,
+  max: number,
+): string[] {
   const dialect = dialectOf(message);
   if (madeHere) {
     const lead = dialect.leadingText(message) ?? "";
@@ -107,8 +134,10 @@ function renderMessage(message: MessageRecord, madeHere: boolean, toolNames: Map
   const { role, parts } = dialect.describe(message);
   // A seal tells the hook its own summary; it says nothing to a model.
   const first = parts[0];
-  if (first?.kind === "text" && first.text.startsWith(SUMMARY_PREFIX)) parts[0] = { kind: "text", text: withoutSeal(first.text) };
-  const label = role === undefined ? undefined : (capitalized.get(role) ?? role.charAt(0).toUpperCase() + role.slice(1));
+  if (first?.kind === "text" && first.text.startsWith(SUMMARY_PREFIX))
+    parts[0] = { kind: "text", text: withoutSeal(first.text) };
+  const label =
+    role === undefined ? undefined : (capitalized.get(role) ?? role.charAt(0).toUpperCase() + role.slice(1));
   const lines: string[] = [];
   for (const part of parts) lines.push(...renderPart(part, label, toolNames, max));
   if (lines.length === 0 && label !== undefined && role !== "tool") lines.push(`${label}: (empty)`);
@@ -125,7 +154,12 @@ const lineBreaks = /\r\n?|[\n\u0085\u2028\u2029]/g;
  */
 const indented = (text: string): string => text.replace(lineBreaks, "\n  ");
 
-function renderPart(part: MessagePart, label: string | undefined, toolNames: Map<string, string>, max: number): string[] {
+function renderPart(
+  part: MessagePart,
+  label: string | undefined,
+  toolNames: Map<string, string>,
+  max: number,
+): string[] {
   switch (part.kind) {
     case "text":
       // Without a role, the text is still labelled: its first line must not be taken for a label.
@@ -134,10 +168,14 @@ function renderPart(part: MessagePart, label: string | undefined, toolNames: Map
       return [indented(part.text)];
     case "call":
       if (part.id !== undefined && part.name !== undefined) toolNames.set(part.id, part.name);
-      return [`Tool call ${indented(part.name ?? "tool")}(${indented(cutForSummarizer(stringify(part.input ?? ""), max))})`];
+      return [
+        `Tool call ${indented(part.name ?? "tool")}(${indented(cutForSummarizer(stringify(part.input ?? ""), max))})`,
+      ];
     case "result": {
       const name = (part.id === undefined ? undefined : toolNames.get(part.id)) ?? part.name;
-      return [`Tool result${name ? ` (${indented(name)})` : ""}${part.isError ? " (error)" : ""}: ${indented(cutForSummarizer(part.output, max))}`];
+      return [
+        `Tool result${name ? ` (${indented(name)})` : ""}${part.isError ? " (error)" : ""}: ${indented(cutForSummarizer(part.output, max))}`,
+      ];
     }
   }
 }

@@ -12,7 +12,10 @@ import { SUMMARY_RULES, limitLine, formRule, type SummarySection } from "./build
  * messages as they were sent, then the instructions), the summary text out. Pass
  * `context.signal` on to the model.
  */
-export type CompleteInPlace<M extends AnyMessage = AnyMessage> = (messages: M[], context: SummaryContext) => string | PromiseLike<string>;
+export type CompleteInPlace<M extends AnyMessage = AnyMessage> = (
+  messages: M[],
+  context: SummaryContext,
+) => string | PromiseLike<string>;
 
 /** Options of `summarizeInPlace`. */
 export interface SummarizeInPlaceOptions {
@@ -28,7 +31,11 @@ export interface SummarizeInPlaceOptions {
  * summary is quoted only when the request does not already hold it: repeated, it would be billed
  * at the full input price after the cached prefix that holds it.
  */
-function instructionsFor(context: SummaryContext, sections: SummarizeInPlaceOptions["sections"], request: readonly AnyMessage[]): string {
+function instructionsFor(
+  context: SummaryContext,
+  sections: SummarizeInPlaceOptions["sections"],
+  request: readonly AnyMessage[],
+): string {
   const parts = [
     `Stop here: do not answer or continue the conversation above. Summarize it instead, for the agent that will continue from your summary plus the most recent messages, which it still sees verbatim; anything you leave out is lost to it.
 
@@ -41,12 +48,22 @@ ${formRule(sections, context.maxSummaryTokens)}`,
   // The earlier summary stays where it is: the new one covers only what followed it, or merges its newest parts.
   const opensWithSummary = (context.earlier?.length ?? 0) > 0 && !holdsSummary(request, previous ?? "");
   if (opensWithSummary && (previous === undefined || previous === "")) {
-    parts.push(`The conversation above opens with the earlier summary (the message that begins with "${SUMMARY_PREFIX.trim()}"). It stays in place as it is: summarize only the messages after it, and do not repeat what it says.`);
+    parts.push(
+      `The conversation above opens with the earlier summary (the message that begins with "${SUMMARY_PREFIX.trim()}"). It stays in place as it is: summarize only the messages after it, and do not repeat what it says.`,
+    );
   } else if (opensWithSummary) {
-    parts.push(`The conversation above opens with the earlier summary (the message that begins with "${SUMMARY_PREFIX.trim()}"). Its last parts, quoted here, are merged into your summary: carry everything in them forward, extended with the messages after the earlier summary; its other parts stay in place as they are, so do not repeat them.\n<previous-summary>\n${escapeFences(previous as string)}\n</previous-summary>`);
+    parts.push(
+      `The conversation above opens with the earlier summary (the message that begins with "${SUMMARY_PREFIX.trim()}"). Its last parts, quoted here, are merged into your summary: carry everything in them forward, extended with the messages after the earlier summary; its other parts stay in place as they are, so do not repeat them.\n<previous-summary>\n${escapeFences(previous as string)}\n</previous-summary>`,
+    );
   } else if (previous !== undefined && previous !== "") {
-    if (holdsSummary(request, previous)) parts.push(`The conversation above opens with the previous summary (the message that begins with "${SUMMARY_PREFIX.trim()}"): carry everything in it forward, extended with what followed.`);
-    else parts.push(`The conversation above follows the previous summary; extend it:\n<previous-summary>\n${escapeFences(previous)}\n</previous-summary>`);
+    if (holdsSummary(request, previous))
+      parts.push(
+        `The conversation above opens with the previous summary (the message that begins with "${SUMMARY_PREFIX.trim()}"): carry everything in it forward, extended with what followed.`,
+      );
+    else
+      parts.push(
+        `The conversation above follows the previous summary; extend it:\n<previous-summary>\n${escapeFences(previous)}\n</previous-summary>`,
+      );
   }
   const instructions = context.instructions?.trim();
   if (instructions) parts.push(`<instructions>\n${escapeFences(instructions)}\n</instructions>`);
@@ -86,16 +103,23 @@ function holdsSummary(request: readonly AnyMessage[], previous: string): boolean
  * });
  * ```
  */
-export function summarizeInPlace<M extends AnyMessage = AnyMessage>(complete: CompleteInPlace<M>, options: SummarizeInPlaceOptions = {}): Summarize<M> {
+export function summarizeInPlace<M extends AnyMessage = AnyMessage>(
+  complete: CompleteInPlace<M>,
+  options: SummarizeInPlaceOptions = {},
+): Summarize<M> {
   if (typeof complete !== "function") throw new TypeError(expectedMessage("complete", "a function", complete));
-  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
+  if (typeof options !== "object" || options === null)
+    throw new TypeError(expectedMessage("options", "an object", options));
   rejectUnknownKeys(options, ["sections"], "");
   // Checked once here, so that a bad section list fails when the summarizer is made, not mid-compaction.
   formRule(options.sections, undefined);
   return async (older, context) => {
     // The request as it was sent, message for message; by hand, without the hook's context, head and older.
     const request = (context.requestPrefix ?? ((context.head ?? []) as M[]).concat(older)) as M[];
-    const instructions = transcriptDialect(request).textMessage("user", instructionsFor(context, options.sections, request)) as M;
+    const instructions = transcriptDialect(request).textMessage(
+      "user",
+      instructionsFor(context, options.sections, request),
+    ) as M;
     const text = await complete(request.concat([instructions]), context);
     return typeof text === "string" ? text.trim() : text;
   };

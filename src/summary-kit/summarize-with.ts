@@ -2,7 +2,12 @@ import { utf8ByteLength } from "../counting/utf8-length.js";
 import { cutMiddle } from "../text/cut-middle.js";
 import type { AnyMessage, Summarize, SummaryContext } from "../ground/types.js";
 import { expectedMessage } from "../ground/describe-value.js";
-import { messagesToSummarize, summaryPromptFor, type SummaryPrompt, type SummaryPromptOptions } from "./build-summary-prompt.js";
+import {
+  messagesToSummarize,
+  summaryPromptFor,
+  type SummaryPrompt,
+  type SummaryPromptOptions,
+} from "./build-summary-prompt.js";
 import { escapeFences } from "./escape-fences.js";
 import { renderBlocks } from "./render-transcript.js";
 import { optionalFunction, optionalInteger, optionsObject } from "../ground/checks.js";
@@ -26,11 +31,16 @@ export interface SummarizeWithOptions extends SummaryPromptOptions {
 }
 
 const estimateText = (text: string): number => Math.ceil(utf8ByteLength(text) / 4);
-const promptTokens = (prompt: SummaryPrompt, count: (text: string) => number): number => count(prompt.system) + count(prompt.user);
+const promptTokens = (prompt: SummaryPrompt, count: (text: string) => number): number =>
+  count(prompt.system) + count(prompt.user);
 
 /** Cuts text in the middle to at most `bytes` UTF-8 bytes (a character is at most 3 here), saying how much was left out. */
 function cutToBytes(text: string, bytes: number): string {
-  return cutMiddle(text, Math.floor(bytes / 3) - 60, (cut) => `[… ${cut} characters left out to fit the summarizer's input …]`);
+  return cutMiddle(
+    text,
+    Math.floor(bytes / 3) - 60,
+    (cut) => `[… ${cut} characters left out to fit the summarizer's input …]`,
+  );
 }
 
 /**
@@ -57,12 +67,16 @@ function cutToBytes(text: string, bytes: number): string {
  * }, { maxInputTokens: 100_000 });
  * ```
  */
-export function summarizeWith<M extends AnyMessage = AnyMessage>(complete: CompleteSummary, options: SummarizeWithOptions = {}): Summarize<M> {
+export function summarizeWith<M extends AnyMessage = AnyMessage>(
+  complete: CompleteSummary,
+  options: SummarizeWithOptions = {},
+): Summarize<M> {
   if (typeof complete !== "function") throw new TypeError(expectedMessage("complete", "a function", complete));
   optionsObject(options, "options", ["sections", "maxResultChars", "maxInputTokens", "countPromptTokens"]);
   const { sections, maxResultChars } = options;
   const maxInputTokens = optionalInteger(options.maxInputTokens, "maxInputTokens", 1, undefined);
-  const countPromptTokens = optionalFunction<(text: string) => number>(options.countPromptTokens, "countPromptTokens") ?? estimateText;
+  const countPromptTokens =
+    optionalFunction<(text: string) => number>(options.countPromptTokens, "countPromptTokens") ?? estimateText;
   const renderOptions = maxResultChars === undefined ? {} : { maxResultChars };
 
   const ask = async (prompt: SummaryPrompt, context: SummaryContext): Promise<string> => {
@@ -73,7 +87,8 @@ export function summarizeWith<M extends AnyMessage = AnyMessage>(complete: Compl
   return async (older, context) => {
     const blocks = renderBlocks(messagesToSummarize(older, context), renderOptions, false);
     const whole = summaryPromptFor(blocks.join("\n\n"), context, sections);
-    if (maxInputTokens === undefined || promptTokens(whole, countPromptTokens) <= maxInputTokens) return ask(whole, context);
+    if (maxInputTokens === undefined || promptTokens(whole, countPromptTokens) <= maxInputTokens)
+      return ask(whole, context);
 
     // Oldest first: each chunk takes as many whole messages as fit beside the summary so far.
     let previous = context.previousSummary;
@@ -84,7 +99,9 @@ export function summarizeWith<M extends AnyMessage = AnyMessage>(complete: Compl
       const chunkContext = { ...context, previousSummary: previous };
       const room = maxInputTokens - promptTokens(summaryPromptFor("", chunkContext, sections), countPromptTokens);
       if (room < 1) {
-        throw new Error(`maxInputTokens (${maxInputTokens}) leaves no room for the transcript beside the prompt and the summary so far (chunk ${chunk})`);
+        throw new Error(
+          `maxInputTokens (${maxInputTokens}) leaves no room for the transcript beside the prompt and the summary so far (chunk ${chunk})`,
+        );
       }
       // Counted piece by piece as the prompt shows it, fences escaped (a request's text is the sum
       // of its parts), then checked whole: what the pieces miss (a tag split between two messages)
@@ -123,7 +140,10 @@ export function summarizeWith<M extends AnyMessage = AnyMessage>(complete: Compl
         // One message larger than a whole request: its middle is left out until it fits.
         let bytes = room * 4;
         let cut = cutToBytes(blocks[next] as string, bytes);
-        while (promptTokens(summaryPromptFor(cut, chunkContext, sections), countPromptTokens) > maxInputTokens && bytes > 1) {
+        while (
+          promptTokens(summaryPromptFor(cut, chunkContext, sections), countPromptTokens) > maxInputTokens &&
+          bytes > 1
+        ) {
           bytes = Math.floor(bytes / 2);
           cut = cutToBytes(blocks[next] as string, bytes);
         }
@@ -132,7 +152,9 @@ export function summarizeWith<M extends AnyMessage = AnyMessage>(complete: Compl
       }
       const text = await ask(prompt, chunkContext);
       if (typeof text !== "string" || text === "") {
-        throw new Error(`the summary of chunk ${chunk} was ${typeof text === "string" ? "empty" : typeof text}; no later chunk was summarized`);
+        throw new Error(
+          `the summary of chunk ${chunk} was ${typeof text === "string" ? "empty" : typeof text}; no later chunk was summarized`,
+        );
       }
       previous = text;
     }

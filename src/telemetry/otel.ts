@@ -1,4 +1,13 @@
-import { context, SpanStatusCode, trace, type Attributes, type Context, type Exception, type Span, type Tracer } from "@opentelemetry/api";
+import {
+  context,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Exception,
+  type Span,
+  type Tracer,
+} from "@opentelemetry/api";
 import type { CompactedEvent, CompactingEvent, ProviderVerdict, SkippedEvent } from "../ground/types.js";
 import { isCompactionError } from "../ground/errors.js";
 import { expectedMessage } from "../ground/describe-value.js";
@@ -59,16 +68,40 @@ function verdictAttributes(verdict: ProviderVerdict): Attributes {
   switch (verdict.kind) {
     case "thinking-dropped":
     case "thinking-mismatch-allowed":
-      return { ...base, [GEN_AI_PROVIDER_NAME]: "anthropic", [VERDICT_REASON]: text(verdict.reason), [VERDICT_PATH]: text(verdict.path) };
+      return {
+        ...base,
+        [GEN_AI_PROVIDER_NAME]: "anthropic",
+        [VERDICT_REASON]: text(verdict.reason),
+        [VERDICT_PATH]: text(verdict.path),
+      };
     case "reasoning-removed":
-      return { ...base, [GEN_AI_PROVIDER_NAME]: "openai", [VERDICT_REASON]: text(verdict.reason), [VERDICT_ITEM_ID]: text(verdict.id) };
+      return {
+        ...base,
+        [GEN_AI_PROVIDER_NAME]: "openai",
+        [VERDICT_REASON]: text(verdict.reason),
+        [VERDICT_ITEM_ID]: text(verdict.id),
+      };
     case "cache-miss":
-      return { ...base, [GEN_AI_PROVIDER_NAME]: "anthropic", [VERDICT_REASON]: text(verdict.reason), ...(verdict.missedTokens === undefined ? {} : { [VERDICT_MISSED_TOKENS]: verdict.missedTokens }) };
+      return {
+        ...base,
+        [GEN_AI_PROVIDER_NAME]: "anthropic",
+        [VERDICT_REASON]: text(verdict.reason),
+        ...(verdict.missedTokens === undefined ? {} : { [VERDICT_MISSED_TOKENS]: verdict.missedTokens }),
+      };
     case "context-window-exceeded":
       // Anthropic's `stop_reason`, the response's one finish reason.
-      return { ...base, [GEN_AI_PROVIDER_NAME]: "anthropic", [GEN_AI_RESPONSE_FINISH_REASONS]: ["model_context_window_exceeded"] };
+      return {
+        ...base,
+        [GEN_AI_PROVIDER_NAME]: "anthropic",
+        [GEN_AI_RESPONSE_FINISH_REASONS]: ["model_context_window_exceeded"],
+      };
     case "native-item-refused":
-      return { ...base, [GEN_AI_PROVIDER_NAME]: verdict.provider, [VERDICT_CODE]: text(verdict.code), ...(verdict.id === undefined ? {} : { [VERDICT_ITEM_ID]: text(verdict.id) }) };
+      return {
+        ...base,
+        [GEN_AI_PROVIDER_NAME]: verdict.provider,
+        [VERDICT_CODE]: text(verdict.code),
+        ...(verdict.id === undefined ? {} : { [VERDICT_ITEM_ID]: text(verdict.id) }),
+      };
     default:
       return base;
   }
@@ -197,7 +230,11 @@ function exceptionOf(error: unknown): Exception {
   if (!(error instanceof Error)) return message;
   const { name } = error;
   const code = (error as { code?: unknown }).code;
-  const exception: Exception = { name, message, ...(typeof code === "string" || typeof code === "number" ? { code } : {}) };
+  const exception: Exception = {
+    name,
+    message,
+    ...(typeof code === "string" || typeof code === "number" ? { code } : {}),
+  };
   const { stack } = error;
   if (typeof stack === "string") {
     const head = error.message === "" ? name : `${name}: ${error.message}`;
@@ -209,7 +246,8 @@ function exceptionOf(error: unknown): Exception {
 
 function checkCallback(options: OtelEventsOptions, name: keyof OtelEvents): void {
   const value = options[name];
-  if (value !== undefined && typeof value !== "function") throw new TypeError(expectedMessage(name, "a function", value));
+  if (value !== undefined && typeof value !== "function")
+    throw new TypeError(expectedMessage(name, "a function", value));
 }
 
 /**
@@ -241,17 +279,25 @@ export function otelEvents(tracer: Tracer, options: OtelEventsOptions = {}): Ote
   if (typeof tracer !== "object" || tracer === null || typeof tracer.startSpan !== "function") {
     throw new TypeError(expectedMessage("tracer", "an OpenTelemetry `Tracer` (with `startSpan`)", tracer));
   }
-  if (typeof options !== "object" || options === null) throw new TypeError(expectedMessage("options", "an object", options));
-  rejectUnknownKeys(options, ["spanName", "attributes", "onCompacting", "onCompacted", "onSkipped", "onProviderVerdict"], "");
+  if (typeof options !== "object" || options === null)
+    throw new TypeError(expectedMessage("options", "an object", options));
+  rejectUnknownKeys(
+    options,
+    ["spanName", "attributes", "onCompacting", "onCompacted", "onSkipped", "onProviderVerdict"],
+    "",
+  );
   const { spanName = "compaction", attributes = {} } = options;
-  if (typeof spanName !== "string" || spanName === "") throw new TypeError(expectedMessage("spanName", "a non-empty string", spanName));
+  if (typeof spanName !== "string" || spanName === "")
+    throw new TypeError(expectedMessage("spanName", "a non-empty string", spanName));
   if (typeof attributes !== "object" || attributes === null || Array.isArray(attributes)) {
     throw new TypeError(expectedMessage("attributes", "an object of span attributes", attributes));
   }
-  for (const name of ["onCompacting", "onCompacted", "onSkipped", "onProviderVerdict"] as const) checkCallback(options, name);
+  for (const name of ["onCompacting", "onCompacted", "onSkipped", "onProviderVerdict"] as const)
+    checkCallback(options, name);
   const owner = {};
 
-  const start = (parent: Context, startTime?: number): Span => tracer.startSpan(spanName, { attributes, ...(startTime === undefined ? {} : { startTime }) }, parent);
+  const start = (parent: Context, startTime?: number): Span =>
+    tracer.startSpan(spanName, { attributes, ...(startTime === undefined ? {} : { startTime }) }, parent);
 
   /**
    * The span of the compaction ending now: the one `onCompacting` started, when it was called;
@@ -260,7 +306,10 @@ export function otelEvents(tracer: Tracer, options: OtelEventsOptions = {}): Ote
    */
   const ending = (followsCompacting: boolean, durationMs?: number): Span => {
     const parent = context.active();
-    return (followsCompacting ? takeStarted(parent, owner) : undefined) ?? start(parent, durationMs === undefined ? undefined : Date.now() - durationMs);
+    return (
+      (followsCompacting ? takeStarted(parent, owner) : undefined) ??
+      start(parent, durationMs === undefined ? undefined : Date.now() - durationMs)
+    );
   };
 
   return {
@@ -315,9 +364,13 @@ export function otelEvents(tracer: Tracer, options: OtelEventsOptions = {}): Ote
       // verdict goes untraced.
       const attributes = verdictAttributes(verdict);
       const active = trace.getActiveSpan();
-      if (active !== undefined && active.isRecording()) active.addEvent(VERDICT_EVENT, attributes);
+      if (active?.isRecording()) active.addEvent(VERDICT_EVENT, attributes);
       else {
-        const span = tracer.startSpan(VERDICT_EVENT, { attributes: { ...options.attributes, ...attributes } }, context.active());
+        const span = tracer.startSpan(
+          VERDICT_EVENT,
+          { attributes: { ...options.attributes, ...attributes } },
+          context.active(),
+        );
         span.addEvent(VERDICT_EVENT, attributes);
         span.end();
       }
@@ -360,7 +413,9 @@ function isGenAiSpan(span: Span): boolean {
 export function recordSummaryUsage(usage: SummaryUsage): boolean {
   const started = inProgress.get(context.active())?.at(-1);
   if (started === undefined || typeof usage !== "object" || usage === null) return false;
-  if (typeof usage.inputTokens === "number") started.span.setAttribute(GEN_AI_USAGE_INPUT_TOKENS, (started.inputTokens += usage.inputTokens));
-  if (typeof usage.outputTokens === "number") started.span.setAttribute(GEN_AI_USAGE_OUTPUT_TOKENS, (started.outputTokens += usage.outputTokens));
+  if (typeof usage.inputTokens === "number")
+    started.span.setAttribute(GEN_AI_USAGE_INPUT_TOKENS, (started.inputTokens += usage.inputTokens));
+  if (typeof usage.outputTokens === "number")
+    started.span.setAttribute(GEN_AI_USAGE_OUTPUT_TOKENS, (started.outputTokens += usage.outputTokens));
   return true;
 }

@@ -2,7 +2,14 @@
 // over the text whatever the words: a recall's words are untrusted, and a scan per word would make
 // the work grow with the query times the archive.
 
-import { STANDS_AS_PART, STANDS_AS_WORD, STANDS_INSIDE, isJoinCode, isWordCode, type Occurrence } from "./best-occurrence.js";
+import {
+  STANDS_AS_PART,
+  STANDS_AS_WORD,
+  STANDS_INSIDE,
+  isJoinCode,
+  isWordCode,
+  type Occurrence,
+} from "./best-occurrence.js";
 
 /** Where a text holds every word: how the worst-standing word stands, and where the first of their best places starts. */
 export type AllWordsFound = Occurrence;
@@ -26,7 +33,10 @@ function markAt(text: string, at: number): number {
   const after = at < text.length && isWordCode(text.charCodeAt(at));
   if (before === after) return -1;
   if (after) return at === 0 || !isJoinCode(text.charCodeAt(at - 1)) ? WHOLE : JOINED;
-  return at === text.length || !(isJoinCode(text.charCodeAt(at)) && at + 1 < text.length && isWordCode(text.charCodeAt(at + 1))) ? WHOLE : JOINED;
+  return at === text.length ||
+    !(isJoinCode(text.charCodeAt(at)) && at + 1 < text.length && isWordCode(text.charCodeAt(at + 1)))
+    ? WHOLE
+    : JOINED;
 }
 
 /**
@@ -64,7 +74,10 @@ interface Automaton {
   whole: boolean[];
 }
 
-function automatonOf(forms: readonly { symbols: readonly number[]; word: number; whole: boolean }[], work: SearchWork): Automaton {
+function automatonOf(
+  forms: readonly { symbols: readonly number[]; word: number; whole: boolean }[],
+  work: SearchWork,
+): Automaton {
   const automaton: Automaton = { next: [new Map()], fail: [0], dictionary: [0], word: [-1], whole: [false] };
   for (const { symbols, word, whole } of forms) {
     let node = 0;
@@ -93,7 +106,8 @@ function automatonOf(forms: readonly { symbols: readonly number[]; word: number;
     for (const [symbol, child] of automaton.next[node]!) {
       work.steps++;
       let fallback = automaton.fail[node]!;
-      while (fallback !== 0 && !automaton.next[fallback]!.has(symbol)) (fallback = automaton.fail[fallback]!), work.steps++;
+      while (fallback !== 0 && !automaton.next[fallback]!.has(symbol))
+        (fallback = automaton.fail[fallback]!), work.steps++;
       const fail = automaton.next[fallback]!.get(symbol) ?? 0;
       automaton.fail[child] = fail;
       automaton.dictionary[child] = automaton.word[fail]! >= 0 ? fail : automaton.dictionary[fail]!;
@@ -165,9 +179,22 @@ function scanner(automaton: Automaton, work: SearchWork) {
  * @example
  * allWordsSearch(["refund", "denied"])("the refund was denied"); // { at: 4, stands: STANDS_AS_WORD }
  */
-export function allWordsSearch(words: readonly string[], work: SearchWork = { steps: 0 }): (text: string) => AllWordsFound | undefined {
+export function allWordsSearch(
+  words: readonly string[],
+  work: SearchWork = { steps: 0 },
+): (text: string) => AllWordsFound | undefined {
   const count = words.length;
-  const anywhere = scanner(automatonOf(words.map((word, index) => ({ symbols: Array.from({ length: word.length }, (_, at) => word.charCodeAt(at)), word: index, whole: false })), work), work);
+  const anywhere = scanner(
+    automatonOf(
+      words.map((word, index) => ({
+        symbols: Array.from({ length: word.length }, (_, at) => word.charCodeAt(at)),
+        word: index,
+        whole: false,
+      })),
+      work,
+    ),
+    work,
+  );
   const bounded = scanner(
     automatonOf(
       words.flatMap((word, index) => [
@@ -194,7 +221,8 @@ export function allWordsSearch(words: readonly string[], work: SearchWork = { st
       held[kind]!++;
     };
     let state = anywhere.start();
-    for (read = 1; read <= text.length; read++) state = anywhere.step(state, text.charCodeAt(read - 1), (word) => found(0, word));
+    for (read = 1; read <= text.length; read++)
+      state = anywhere.step(state, text.charCodeAt(read - 1), (word) => found(0, word));
     if (held[0] !== count) return undefined;
     state = bounded.start();
     const reportBounded = (word: number, whole: boolean) => {

@@ -52,7 +52,8 @@ function standing(text: string, needle: string, at: number): Occurrence["stands"
   const openEnd = after === -1 || !isWordCode(needle.charCodeAt(needle.length - 1)) || !isWordCode(after);
   if (!openStart || !openEnd) return STANDS_INSIDE;
   const startsWord = before === -1 || !isWordCode(needle.charCodeAt(0)) || !isJoinCode(before);
-  const endsWord = after === -1 || !isWordCode(needle.charCodeAt(needle.length - 1)) || !(isJoinCode(after) && isWordCode(afterNext));
+  const endsWord =
+    after === -1 || !isWordCode(needle.charCodeAt(needle.length - 1)) || !(isJoinCode(after) && isWordCode(afterNext));
   return startsWord && endsWord ? STANDS_AS_WORD : STANDS_AS_PART;
 }
 

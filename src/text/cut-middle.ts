@@ -26,7 +26,8 @@ function secretsInContext(text: string): { visit: (identifier: string) => void; 
 }
 
 /** Whether an identifier is a secret by itself or as the redaction reads it in its text. */
-const isSecret = (identifier: string, inContext: ReadonlySet<string>): boolean => inContext.has(identifier) || redactSecrets(identifier) !== identifier;
+const isSecret = (identifier: string, inContext: ReadonlySet<string>): boolean =>
+  inContext.has(identifier) || redactSecrets(identifier) !== identifier;
 
 /**
  * The distinct identifiers of `text[from..to)`, secrets left out, as many as fit in `listChars`
@@ -144,7 +145,10 @@ export function cutMiddle(
   marker: (cut: number, identifiers: readonly string[]) => string,
   listing: { listChars?: number; named?: NamedIdentifiers } = {},
 ): string {
-  const { listChars = 0, named = (from: number, to: number, chars: number) => identifiersBetween(text, from, to, chars) } = listing;
+  const {
+    listChars = 0,
+    named = (from: number, to: number, chars: number) => identifiersBetween(text, from, to, chars),
+  } = listing;
   const kept = Math.max(0, keep);
   if (text.length <= kept) return text;
   // Both ends are cut where the text may be cut: a half of an emoji left at either end is a lone

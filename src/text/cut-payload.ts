@@ -9,6 +9,11 @@ import { shortenJson } from "./shorten-json.js";
  * @param marker - the middle cut's marker, given the characters cut and the identifiers in them
  * @param listChars - the most characters a list of identifiers may take
  */
-export function cutPayload(text: string, keep: number, marker: (cut: number, identifiers: readonly string[]) => string, listChars: number): string {
+export function cutPayload(
+  text: string,
+  keep: number,
+  marker: (cut: number, identifiers: readonly string[]) => string,
+  listChars: number,
+): string {
   return shortenJson(text, keep, listChars) ?? cutMiddle(text, keep, marker, { listChars });
 }

@@ -21,7 +21,8 @@ const isLow = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
  * @example
  * splitsSurrogatePair("🚀", 1); // true
  */
-export const splitsSurrogatePair = (text: string, at: number): boolean => at > 0 && at < text.length && isLow(text.charCodeAt(at)) && isHigh(text.charCodeAt(at - 1));
+export const splitsSurrogatePair = (text: string, at: number): boolean =>
+  at > 0 && at < text.length && isLow(text.charCodeAt(at)) && isHigh(text.charCodeAt(at - 1));
 
 /** True when the two code units before `at` are a regional indicator (U+1F1E6–U+1F1FF: the halves of a flag). */
 const regionalIndicatorBefore = (text: string, at: number): boolean => {
@@ -36,7 +37,10 @@ let segmenter: { segment(text: string): Iterable<{ index: number }> } | null | u
 function graphemes(): { segment(text: string): Iterable<{ index: number }> } | null {
   if (segmenter === undefined) {
     try {
-      segmenter = typeof Intl === "object" && typeof Intl.Segmenter === "function" ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
+      segmenter =
+        typeof Intl === "object" && typeof Intl.Segmenter === "function"
+          ? new Intl.Segmenter(undefined, { granularity: "grapheme" })
+          : null;
     } catch {
       segmenter = null;
     }

@@ -103,8 +103,33 @@ function wordsOf(name: string): string[] {
     .filter((word) => word !== "");
 }
 
-const secretLastWords = new Set(["password", "passwd", "passphrase", "pwd", "pass", "secret", "token", "apikey", "credential", "credentials", "cvv", "cvc", "auth", "authorization"]);
-const secretKeyKinds = new Set(["api", "private", "access", "secret", "account", "signing", "encryption", "master", "client"]);
+const secretLastWords = new Set([
+  "password",
+  "passwd",
+  "passphrase",
+  "pwd",
+  "pass",
+  "secret",
+  "token",
+  "apikey",
+  "credential",
+  "credentials",
+  "cvv",
+  "cvc",
+  "auth",
+  "authorization",
+]);
+const secretKeyKinds = new Set([
+  "api",
+  "private",
+  "access",
+  "secret",
+  "account",
+  "signing",
+  "encryption",
+  "master",
+  "client",
+]);
 
 /**
  * Names whose values are secrets, whatever they look like: a name that ends in `password`,
@@ -192,7 +217,14 @@ function escapesAsSpaces(text: string): string {
     let stop = -1;
     // n, t, r, b, f (lowercase only: `\N` is a backslash and a letter), or u and four hexadecimal digits.
     if (letter === 110 || letter === 116 || letter === 114 || letter === 98 || letter === 102) stop = end + 1;
-    else if (letter === 117 && isHex(text.charCodeAt(end + 1)) && isHex(text.charCodeAt(end + 2)) && isHex(text.charCodeAt(end + 3)) && isHex(text.charCodeAt(end + 4))) stop = end + 5;
+    else if (
+      letter === 117 &&
+      isHex(text.charCodeAt(end + 1)) &&
+      isHex(text.charCodeAt(end + 2)) &&
+      isHex(text.charCodeAt(end + 3)) &&
+      isHex(text.charCodeAt(end + 4))
+    )
+      stop = end + 5;
     if (stop !== -1) {
       result += text.slice(copied, at) + " ".repeat(stop - at);
       copied = stop;
@@ -230,7 +262,8 @@ export function secretSpans(original: string): number[] {
     if (isCredential(credential)) spans.push(match.index + match[0].length - credential.length, end);
     authorization.lastIndex = Math.max(end, match.index + 1);
   }
-  for (const match of text.matchAll(urlPassword)) spans.push(match.index + match[0].length - 1 - (match[1] as string).length, match.index + match[0].length - 1);
+  for (const match of text.matchAll(urlPassword))
+    spans.push(match.index + match[0].length - 1 - (match[1] as string).length, match.index + match[0].length - 1);
   namedSetting.lastIndex = 0;
   for (let match = namedSetting.exec(text); match !== null; match = namedSetting.exec(text)) {
     const name = match[1] as string;
@@ -248,7 +281,8 @@ export function secretSpans(original: string): number[] {
   for (const match of text.matchAll(cardCandidate)) {
     const digits = match[0].replace(/[ -]/g, "");
     if (digits.length < 13 || digits.length > 19 || !passesLuhn(digits)) continue;
-    if (cardContext.test(text.slice(Math.max(0, match.index - 24), match.index))) spans.push(match.index, match.index + match[0].length);
+    if (cardContext.test(text.slice(Math.max(0, match.index - 24), match.index)))
+      spans.push(match.index, match.index + match[0].length);
   }
   pemBlocks(text, spans);
   return merged(spans);
@@ -267,7 +301,8 @@ function spanTest(spans: readonly number[]): (start: number, end: number) => boo
 /** Flattened spans sorted by start, overlapping ones joined. */
 function merged(spans: number[]): number[] {
   const pairs: [number, number][] = [];
-  for (let index = 0; index < spans.length; index += 2) pairs.push([spans[index] as number, spans[index + 1] as number]);
+  for (let index = 0; index < spans.length; index += 2)
+    pairs.push([spans[index] as number, spans[index + 1] as number]);
   pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const result: number[] = [];
   for (const [start, end] of pairs) {

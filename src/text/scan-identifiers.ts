@@ -52,12 +52,32 @@ function isIdentifierCode(code: number): boolean {
 
 /** Characters that end a URL: whitespace, quotes, brackets that usually enclose one, and controls. */
 function endsUrl(code: number): boolean {
-  return code <= 32 || code === 34 || code === 39 || code === 96 || code === 60 || code === 62 || code === 41 || code === 93 || code === 125 || code === 124 || code === 92;
+  return (
+    code <= 32 ||
+    code === 34 ||
+    code === 39 ||
+    code === 96 ||
+    code === 60 ||
+    code === 62 ||
+    code === 41 ||
+    code === 93 ||
+    code === 125 ||
+    code === 124 ||
+    code === 92
+  );
 }
 
 /** Trailing characters that end a sentence or a clause rather than an identifier. */
 const isTrailingPunctuation = (code: number): boolean =>
-  code === DOT || code === COMMA || code === COLON || code === DASH || code === SLASH || code === PLUS || code === 59 || code === 33 || code === 63;
+  code === DOT ||
+  code === COMMA ||
+  code === COLON ||
+  code === DASH ||
+  code === SLASH ||
+  code === PLUS ||
+  code === 59 ||
+  code === 33 ||
+  code === 63;
 /** Leading characters that never start an identifier (`#`, `$`, `/` and `~` may: `#W123`, `$250`, `/etc`, `~/src`). */
 const isLeadingPunctuation = (code: number): boolean =>
   code === DOT || code === COLON || code === DASH || code === PLUS || code === AT || code === PERCENT;
@@ -73,9 +93,17 @@ const isHex = (code: number): boolean => isDigit(code) || (code >= 97 && code <=
  */
 function afterEscape(text: string, from: number, to: number): number {
   const code = text.charCodeAt(from);
-  if (code === 117 && to - from >= 5 && isHex(text.charCodeAt(from + 1)) && isHex(text.charCodeAt(from + 2)) && isHex(text.charCodeAt(from + 3)) && isHex(text.charCodeAt(from + 4))) return from + 5;
-  const escape = code === 110 || code === 116 || code === 114 || code === 98 || code === 102;
-  return escape && !isLower(text.charCodeAt(from + 1)) ? from + 1 : from;
+  if (
+    code === 117 &&
+    to - from >= 5 &&
+    isHex(text.charCodeAt(from + 1)) &&
+    isHex(text.charCodeAt(from + 2)) &&
+    isHex(text.charCodeAt(from + 3)) &&
+    isHex(text.charCodeAt(from + 4))
+  )
+    return from + 5;
+  const escaped = code === 110 || code === 116 || code === 114 || code === 98 || code === 102;
+  return escaped && !isLower(text.charCodeAt(from + 1)) ? from + 1 : from;
 }
 
 /** True when `text[from..to)` starts with `http://` or `https://`, in any case. */
@@ -129,7 +157,10 @@ function isFact(text: string, from: number, to: number): boolean {
  * @param text - any text
  * @param visit - called with each identifier and where it stands
  */
-export function scanIdentifiers(text: string, visit: (identifier: string, start: number, end: number) => boolean | void): void {
+export function scanIdentifiers(
+  text: string,
+  visit: (identifier: string, start: number, end: number) => unknown,
+): void {
   const length = text.length;
   let index = 0;
   while (index < length) {

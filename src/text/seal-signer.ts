@@ -24,7 +24,8 @@ export function sealerOf(key: Uint8Array | undefined): Sealer | undefined {
       // Every digit is compared, whatever the first difference, so timing tells nothing of the seal.
       const expected = sealOf(body, role, key);
       let difference = 0;
-      for (let index = 0; index < SEAL_DIGITS; index++) difference |= expected.charCodeAt(index) ^ seal.charCodeAt(index);
+      for (let index = 0; index < SEAL_DIGITS; index++)
+        difference |= expected.charCodeAt(index) ^ seal.charCodeAt(index);
       return difference === 0 ? body : undefined;
     },
   };

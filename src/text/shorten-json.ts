@@ -25,7 +25,8 @@ function shownBy(value: unknown, key: string | undefined, into: Set<string>, dep
   if (typeof value === "string") scanIdentifiers(value, (identifier) => void into.add(identifier));
   else if (typeof value === "number") into.add(`${key ?? ""}:${String(value)}`);
   else if (Array.isArray(value)) for (const item of value) shownBy(item, key, into, depth + 1);
-  else if (typeof value === "object" && value !== null) for (const [name, item] of Object.entries(value)) shownBy(item, name, into, depth + 1);
+  else if (typeof value === "object" && value !== null)
+    for (const [name, item] of Object.entries(value)) shownBy(item, name, into, depth + 1);
 }
 
 /**
@@ -69,7 +70,8 @@ function namedBy(values: readonly unknown[], listChars: number, shown: ReadonlyS
       for (const [name, item] of Object.entries(value)) {
         if (isSecretName(name)) continue;
         // A key that holds a digit (`gift_card_7480005`) is a value; any other key is the schema.
-        for (const identifier of identifiersBetween(name, 0, name.length, listChars)) if (/\d/.test(identifier)) add(identifier, identifier);
+        for (const identifier of identifiersBetween(name, 0, name.length, listChars))
+          if (/\d/.test(identifier)) add(identifier, identifier);
         visit(item, name, depth + 1);
         if (full) return;
       }
@@ -113,7 +115,9 @@ function shorten(value: unknown, level: { items: number; chars: number }, listin
   const entries = Object.entries(value);
   const shortened: Record<string, unknown> = {};
   for (const [key, item] of entries.slice(0, MOST_KEYS)) shortened[key] = shorten(item, level, listing, depth + 1);
-  if (entries.length > MOST_KEYS) shortened["…"] = `${entries.length - MOST_KEYS} more keys${namedBy([Object.fromEntries(entries.slice(MOST_KEYS))], listChars, shown)}`;
+  if (entries.length > MOST_KEYS)
+    shortened["…"] =
+      `${entries.length - MOST_KEYS} more keys${namedBy([Object.fromEntries(entries.slice(MOST_KEYS))], listChars, shown)}`;
   return shortened;
 }
 

@@ -27,7 +27,8 @@ function headerOf({ covers, depth }: Pick<SummarySection, "covers" | "depth">): 
 }
 
 /** A first section of one compaction's messages needs no header: such a summary reads as summaries always did. */
-const isPlain = (section: Pick<SummarySection, "covers" | "depth">): boolean => section.covers === 1 && section.depth === 1;
+const isPlain = (section: Pick<SummarySection, "covers" | "depth">): boolean =>
+  section.covers === 1 && section.depth === 1;
 
 /**
  * The summary's text: its sections in order, each after the next with a blank line and its header.

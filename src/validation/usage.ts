@@ -34,7 +34,8 @@ const SHAPES: readonly UsageShape[] = [
   // ("read from the cache"), both `number | null`. The request's input is the three together: on a
   // cached Claude Code session `input_tokens` is 8–10 tokens a call, the rest is in the cache fields.
   {
-    matches: (fields) => "input_tokens" in fields && ("cache_creation_input_tokens" in fields || "cache_read_input_tokens" in fields),
+    matches: (fields) =>
+      "input_tokens" in fields && ("cache_creation_input_tokens" in fields || "cache_read_input_tokens" in fields),
     summed: ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"],
   },
   // @aws-sdk/client-bedrock-runtime `TokenUsage` (Converse): `inputTokens`, "The number of tokens
@@ -42,7 +43,8 @@ const SHAPES: readonly UsageShape[] = [
   // request") and `cacheWriteInputTokens` ("written to the cache for the request"), which it does
   // not hold (a cached request reports 26,000 input tokens of 64,000): the three together.
   {
-    matches: (fields) => "inputTokens" in fields && ("cacheReadInputTokens" in fields || "cacheWriteInputTokens" in fields),
+    matches: (fields) =>
+      "inputTokens" in fields && ("cacheReadInputTokens" in fields || "cacheWriteInputTokens" in fields),
     summed: ["inputTokens", "cacheReadInputTokens", "cacheWriteInputTokens"],
   },
   // @google/genai `GenerateContentResponseUsageMetadata`: `promptTokenCount`, "The total number of
@@ -58,14 +60,19 @@ const SHAPES: readonly UsageShape[] = [
   // The AI SDK's `LanguageModelUsage` (ai@6 and 7): `inputTokens`, "The total number of input
   // (prompt) tokens used", with `inputTokenDetails` ({ noCacheTokens, cacheReadTokens,
   // cacheWriteTokens }) as its breakdown. Without the total, the breakdown summed is it.
-  { matches: (fields) => "inputTokenDetails" in fields && !isCount(fields["inputTokens"]), summed: ["noCacheTokens", "cacheReadTokens", "cacheWriteTokens"], path: "inputTokenDetails" },
+  {
+    matches: (fields) => "inputTokenDetails" in fields && !isCount(fields["inputTokens"]),
+    summed: ["noCacheTokens", "cacheReadTokens", "cacheWriteTokens"],
+    path: "inputTokenDetails",
+  },
   // This library's own `{ inputTokens, messageCount }`, and the AI SDK's usage with its total.
   { matches: () => true, summed: ["inputTokens"] },
 ];
 
 /** The whole input of a report in the shape that matched, or why it has none. */
 function inputOf(fields: Fields, shape: UsageShape): { inputTokens: number; read: string; unusable?: string } {
-  const source = shape.path === undefined ? fields : isPlainObject(fields[shape.path]) ? (fields[shape.path] as Fields) : {};
+  const source =
+    shape.path === undefined ? fields : isPlainObject(fields[shape.path]) ? (fields[shape.path] as Fields) : {};
   const names = shape.summed.map((name) => (shape.path === undefined ? name : `${shape.path}.${name}`));
   const read = names.join(" + ");
   let inputTokens = 0;
@@ -77,7 +84,8 @@ function inputOf(fields: Fields, shape: UsageShape): { inputTokens: number; read
     inputTokens += value;
     counted++;
   }
-  if (counted === 0) return { inputTokens: 0, read, unusable: `it holds none of ${names.map((name) => `\`${name}\``).join(", ")}` };
+  if (counted === 0)
+    return { inputTokens: 0, read, unusable: `it holds none of ${names.map((name) => `\`${name}\``).join(", ")}` };
   return { inputTokens, read };
 }
 
@@ -92,11 +100,14 @@ function inputOf(fields: Fields, shape: UsageShape): { inputTokens: number; read
  */
 export function checkedUsage(value: unknown, messageCount: number, name = "usage"): CheckedUsage | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "object" || value === null) throw new TypeError(expectedMessage(name, "an object `{ inputTokens, messageCount }`", value));
+  if (typeof value !== "object" || value === null)
+    throw new TypeError(expectedMessage(name, "an object `{ inputTokens, messageCount }`", value));
   const fields = value as Fields;
   const held = fields["messageCount"];
   if (typeof held !== "number" || !Number.isInteger(held) || held < 0 || held > messageCount) {
-    throw new TypeError(expectedMessage(`${name}.messageCount`, `an integer from 0 to the number of messages (${messageCount})`, held));
+    throw new TypeError(
+      expectedMessage(`${name}.messageCount`, `an integer from 0 to the number of messages (${messageCount})`, held),
+    );
   }
   const shape = SHAPES.find((candidate) => candidate.matches(fields)) as UsageShape;
   const own = shape === SHAPES[SHAPES.length - 1] && !("inputTokenDetails" in fields);
@@ -107,4 +118,3 @@ export function checkedUsage(value: unknown, messageCount: number, name = "usage
   }
   return { ...input, messageCount: held };
 }
-

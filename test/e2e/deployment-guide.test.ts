@@ -14,7 +14,9 @@ const available = hasRedisServer();
 if (!available) {
   // In CI a missing server is a failure, never a skip.
   if (process.env["CI"]) throw new Error("redis-server is not installed: .ci/run installs it with apt-get");
-  console.log("Skipping the deployment guide's cold start: install redis-server (apt-get install -y redis-server) to run it.");
+  console.log(
+    "Skipping the deployment guide's cold start: install redis-server (apt-get install -y redis-server) to run it.",
+  );
 }
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -29,22 +31,50 @@ function startModel() {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { model: string; stream?: boolean; messages: unknown[] };
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        model: string;
+        stream?: boolean;
+        messages: unknown[];
+      };
       const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
       if (body.model === "openai/gpt-4.1-mini") {
         summarizerInputs.push(JSON.stringify(body.messages).length);
-        const reply = { id: "s", object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message: { role: "assistant", content: `Summary ${summarizerInputs.length}.` }, finish_reason: "stop" }], usage };
+        const reply = {
+          id: "s",
+          object: "chat.completion",
+          created: 1,
+          model: body.model,
+          choices: [
+            {
+              index: 0,
+              message: { role: "assistant", content: `Summary ${summarizerInputs.length}.` },
+              finish_reason: "stop",
+            },
+          ],
+          usage,
+        };
         response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reply));
         return;
       }
       answers++;
-      const chunk = (delta: object, finish: string | null, extra: object = {}) => `data: ${JSON.stringify({ id: "a", object: "chat.completion.chunk", created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
+      const chunk = (delta: object, finish: string | null, extra: object = {}) =>
+        `data: ${JSON.stringify({ id: "a", object: "chat.completion.chunk", created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
       response.writeHead(200, { "content-type": "text/event-stream" });
-      response.end(chunk({ role: "assistant", content: `Answer ${answers}.` }, null) + chunk({}, "stop", { usage }) + "data: [DONE]\n\n");
+      response.end(
+        chunk({ role: "assistant", content: `Answer ${answers}.` }, null) +
+          chunk({}, "stop", { usage }) +
+          "data: [DONE]\n\n",
+      );
     });
   });
   return new Promise<{ baseURL: string; summarizerInputs: number[]; close: () => Promise<void> }>((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve({ baseURL: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`, summarizerInputs, close: () => new Promise((done) => server.close(() => done())) })),
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        baseURL: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`,
+        summarizerInputs,
+        close: () => new Promise((done) => server.close(() => done())),
+      }),
+    ),
   );
 }
 
@@ -52,16 +82,31 @@ function startModel() {
 function requestBody(id: string, t: number) {
   const messages = [];
   for (let turn = 0; turn <= t; turn++) {
-    messages.push({ id: `u${turn}`, role: "user", parts: [{ type: "text", text: `Question ${turn}: ${"context ".repeat(12_500)}` }] });
-    if (turn < t) messages.push({ id: `a${turn}`, role: "assistant", parts: [{ type: "text", text: `Answer ${turn}.` }] });
+    messages.push({
+      id: `u${turn}`,
+      role: "user",
+      parts: [{ type: "text", text: `Question ${turn}: ${"context ".repeat(12_500)}` }],
+    });
+    if (turn < t)
+      messages.push({ id: `a${turn}`, role: "assistant", parts: [{ type: "text", text: `Answer ${turn}.` }] });
   }
   return { id, messages };
 }
 
-function runWorker(route: string, baseURL: string, url: string, bodies: object[], file: string): Promise<{ answers: { status: number; stream: string }[]; stderr: string }> {
+function runWorker(
+  route: string,
+  baseURL: string,
+  url: string,
+  bodies: object[],
+  file: string,
+): Promise<{ answers: { status: number; stream: string }[]; stderr: string }> {
   writeFileSync(file, JSON.stringify(bodies));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [worker, route, baseURL, file], { cwd: root, env: { ...process.env, REDIS_URL: url }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [worker, route, baseURL, file], {
+      cwd: root,
+      env: { ...process.env, REDIS_URL: url },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
@@ -69,7 +114,10 @@ function runWorker(route: string, baseURL: string, url: string, bodies: object[]
     child.on("error", reject);
     child.on("exit", (code) => {
       try {
-        resolve({ answers: JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as { status: number; stream: string }[], stderr });
+        resolve({
+          answers: JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as { status: number; stream: string }[],
+          stderr,
+        });
       } catch {
         reject(new Error(`worker exited ${code}: ${stderr.slice(0, 2000)}`));
       }
@@ -96,19 +144,33 @@ describe.runIf(available)("the deployment guide's route at a cold start", () => 
   it("a fresh process per request makes the summarize calls of one long-lived process, within 10%", async () => {
     const model = await startModel();
     try {
-      const long = await runWorker(route, model.baseURL, redis.url, Array.from({ length: turns }, (_, t) => requestBody("chat-long", t)), join(work, "long.json"));
+      const long = await runWorker(
+        route,
+        model.baseURL,
+        redis.url,
+        Array.from({ length: turns }, (_, t) => requestBody("chat-long", t)),
+        join(work, "long.json"),
+      );
       const longCalls = model.summarizerInputs.length;
       const longLargest = Math.max(...model.summarizerInputs);
       expect(long.answers.every((answer) => answer.status === 200 && answer.stream.includes("Answer"))).toBe(true);
       const freshErrors: string[] = [];
       for (let t = 0; t < turns; t++) {
-        const fresh = await runWorker(route, model.baseURL, redis.url, [requestBody("chat-fresh", t)], join(work, `fresh-${t}.json`));
+        const fresh = await runWorker(
+          route,
+          model.baseURL,
+          redis.url,
+          [requestBody("chat-fresh", t)],
+          join(work, `fresh-${t}.json`),
+        );
         expect(fresh.answers[0]!.status).toBe(200);
         freshErrors.push(...fresh.stderr.split("\n").filter((line) => line.includes("compaction store")));
       }
       const freshInputs = model.summarizerInputs.slice(longCalls);
       const freshCalls = freshInputs.length;
-      console.log(`deployment guide, ${turns} requests of about 25,000 tokens each: one process ${longCalls} summarize calls (largest input ${longLargest} characters), a fresh process per request ${freshCalls} (largest input ${Math.max(...freshInputs)} characters), ${freshErrors.length} store errors logged`);
+      console.log(
+        `deployment guide, ${turns} requests of about 25,000 tokens each: one process ${longCalls} summarize calls (largest input ${longLargest} characters), a fresh process per request ${freshCalls} (largest input ${Math.max(...freshInputs)} characters), ${freshErrors.length} store errors logged`,
+      );
       expect(longCalls).toBeGreaterThanOrEqual(3);
       expect(Math.abs(freshCalls - longCalls)).toBeLessThanOrEqual(Math.ceil(longCalls * 0.1));
       expect(freshErrors).toEqual([]);

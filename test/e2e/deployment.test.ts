@@ -37,7 +37,10 @@ interface Summarized {
   full: boolean;
 }
 
-const history = (c: number, turns: number): Message[] => [{ role: "system", content: `c${c}-system: you help with conversation ${c}.` }, ...Array.from({ length: turns }, (_, t) => turn(c, t)).flat()];
+const history = (c: number, turns: number): Message[] => [
+  { role: "system", content: `c${c}-system: you help with conversation ${c}.` },
+  ...Array.from({ length: turns }, (_, t) => turn(c, t)).flat(),
+];
 /** The request of turn `t`: the history so far and the new question. */
 const request = (c: number, t: number): Message[] => [...history(c, t), turn(c, t)[0]!];
 
@@ -52,18 +55,30 @@ class Instance {
     { setUp, url }: { setUp: string; url: string },
     onSummarize: (event: Summarized) => void,
   ) {
-    this.child = fork(worker, [setUp, JSON.stringify(config)], { env: { ...process.env, REDIS_URL: url }, stdio: ["ignore", "ignore", "pipe", "ipc"] });
+    this.child = fork(worker, [setUp, JSON.stringify(config)], {
+      env: { ...process.env, REDIS_URL: url },
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+    });
     // The guide's error listener logs each reconnection attempt ("redis: …"): not this test's output.
-    this.child.stderr!.on("data", (chunk: Buffer) => process.stderr.write(chunk.toString("utf8").replace(/^redis: .*\n/gm, "")));
+    this.child.stderr!.on("data", (chunk: Buffer) =>
+      process.stderr.write(chunk.toString("utf8").replace(/^redis: .*\n/gm, "")),
+    );
     this.ready = new Promise((resolve, reject) => {
       this.child.on("message", (message: { type: string; id: number } & Answer & Summarized) => {
         if (message.type === "ready") resolve();
-        else if (message.type === "summarize") onSummarize({ instance: index, conversationId: message.conversationId, characters: message.characters, full: message.full });
+        else if (message.type === "summarize")
+          onSummarize({
+            instance: index,
+            conversationId: message.conversationId,
+            characters: message.characters,
+            full: message.full,
+          });
         else this.pending.get(message.id)?.resolve(message);
       });
       this.child.on("exit", (code, signal) => {
         reject(new Error(`instance ${index} exited (${code ?? signal}) before it was ready`));
-        for (const { reject: fail } of this.pending.values()) fail(new Error(`instance ${index} died (${code ?? signal})`));
+        for (const { reject: fail } of this.pending.values())
+          fail(new Error(`instance ${index} died (${code ?? signal})`));
         this.pending.clear();
       });
     });
@@ -85,7 +100,9 @@ function checkAnswer(answer: Answer, c: number, t: number): void {
   expect(answer.error).toBeUndefined();
   const output = answer.output!;
   expect(findToolPairProblems(output)).toEqual([]);
-  const others = [...JSON.stringify(output).matchAll(/\bc(\d+)-/g)].map((match) => Number(match[1])).filter((other) => other !== c);
+  const others = [...JSON.stringify(output).matchAll(/\bc(\d+)-/g)]
+    .map((match) => Number(match[1]))
+    .filter((other) => other !== c);
   expect(others).toEqual([]);
   expect(output.at(-1)).toEqual(turn(c, t)[0]);
 }
@@ -106,7 +123,14 @@ class Tally {
   }
   row(name: string) {
     const characters = this.summaries.reduce((sum, event) => sum + event.characters, 0);
-    return { scenario: name, requests: this.waitMs.length, summarizeCalls: this.summaries.length, charactersSummarized: characters, waitMedianMs: percentile(this.waitMs, 0.5), waitP95Ms: percentile(this.waitMs, 0.95) };
+    return {
+      scenario: name,
+      requests: this.waitMs.length,
+      summarizeCalls: this.summaries.length,
+      charactersSummarized: characters,
+      waitMedianMs: percentile(this.waitMs, 0.5),
+      waitP95Ms: percentile(this.waitMs, 0.95),
+    };
   }
 }
 
@@ -118,12 +142,15 @@ describe.skipIf(!available)("deployed on several processes over one Redis", () =
   const table: ReturnType<Tally["row"]>[] = [];
   const start = async (count: number, tally: Tally, from = started.length) => {
     // Looked up on each event, so that a scenario may start counting part of them apart.
-    const instances = Array.from({ length: count }, (_, i) => new Instance(from + i, { setUp, url: redis.url }, (event) => tally.onSummarize(event)));
+    const instances = Array.from(
+      { length: count },
+      (_, i) => new Instance(from + i, { setUp, url: redis.url }, (event) => tally.onSummarize(event)),
+    );
     started.push(...instances);
     await Promise.all(instances.map((instance) => instance.ready));
     return instances;
   };
-  const pick = <T,>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
+  const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
 
   /** Conversations `cs`, turns `from`..`to`, each conversation in order, all of them at once. */
   async function converse(instances: Instance[], cs: number[], from: number, to: number, tally: Tally, prefix: string) {
@@ -149,18 +176,27 @@ describe.skipIf(!available)("deployed on several processes over one Redis", () =
     console.log(`deployment scenarios:\n${table.map((row) => JSON.stringify(row)).join("\n")}`);
   });
 
-  it("4 processes × 20 conversations × 60 turns, random routing: the summaries of one long-lived process, within 5%", { timeout: 240_000 }, async () => {
+  it("4 processes × 20 conversations × 60 turns, random routing: the summaries of one long-lived process, within 5%", {
+    timeout: 240_000,
+  }, async () => {
     const conversations = Array.from({ length: 20 }, (_, c) => c);
     const alone = new Tally();
     await converse(await start(1, alone), conversations, 0, 60, alone, "alone");
     const routed = new Tally();
     await converse(await start(4, routed), conversations, 0, 60, routed, "routed");
-    table.push(alone.row("1 process, 20 conversations × 60 turns"), routed.row("4 processes, random routing, same conversations"));
+    table.push(
+      alone.row("1 process, 20 conversations × 60 turns"),
+      routed.row("4 processes, random routing, same conversations"),
+    );
     expect(alone.summaries.length).toBeGreaterThan(100);
-    expect(Math.abs(routed.summaries.length - alone.summaries.length)).toBeLessThanOrEqual(alone.summaries.length * 0.05);
+    expect(Math.abs(routed.summaries.length - alone.summaries.length)).toBeLessThanOrEqual(
+      alone.summaries.length * 0.05,
+    );
   });
 
-  it("bursts of 2, 3 and 4 concurrent requests at a crossing make one summarize call each", { timeout: 120_000 }, async () => {
+  it("bursts of 2, 3 and 4 concurrent requests at a crossing make one summarize call each", {
+    timeout: 120_000,
+  }, async () => {
     const tally = new Tally();
     const instances = await start(4, tally);
     for (const k of [2, 3, 4]) {
@@ -174,7 +210,9 @@ describe.skipIf(!available)("deployed on several processes over one Redis", () =
       }
       for (let t = 0; t < crossing; t++) checkAnswer(await instances[0]!.ask(`burst-${c}`, request(c, t)), c, t);
       const before = tally.summaries.filter((event) => event.conversationId === `burst-${c}`).length;
-      const answers = await Promise.all(instances.slice(0, k).map((instance) => instance.ask(`burst-${c}`, request(c, crossing))));
+      const answers = await Promise.all(
+        instances.slice(0, k).map((instance) => instance.ask(`burst-${c}`, request(c, crossing))),
+      );
       for (const answer of answers) checkAnswer(answer, c, crossing);
       expect(tally.summaries.filter((event) => event.conversationId === `burst-${c}`).length - before).toBe(1);
       // Every instance sends the same summary: the one the lease holder made.
@@ -182,7 +220,9 @@ describe.skipIf(!available)("deployed on several processes over one Redis", () =
     }
   });
 
-  it("kill -9 of an instance mid-summarize, then a Redis restart: no request lost, no state corrupted", { timeout: 120_000 }, async () => {
+  it("kill -9 of an instance mid-summarize, then a Redis restart: no request lost, no state corrupted", {
+    timeout: 120_000,
+  }, async () => {
     const tally = new Tally();
     const instances = await start(3, tally);
     const c = 200;
@@ -193,7 +233,9 @@ describe.skipIf(!available)("deployed on several processes over one Redis", () =
     for (; !killed; t++) {
       const summarizing = new Promise<void>((resolve) => {
         const watch = setInterval(() => {
-          if (tally.summaries.some((event) => event.instance === victim.index && event.conversationId === `kill-${c}`)) {
+          if (
+            tally.summaries.some((event) => event.instance === victim.index && event.conversationId === `kill-${c}`)
+          ) {
             clearInterval(watch);
             resolve();
           }
@@ -206,7 +248,12 @@ describe.skipIf(!available)("deployed on several processes over one Redis", () =
         victim.kill();
         killed = true;
         // It died before it could answer: killed in the middle of its summary.
-        expect(await asked.then(() => "answered", () => "died")).toBe("died");
+        expect(
+          await asked.then(
+            () => "answered",
+            () => "died",
+          ),
+        ).toBe("died");
         // The caller retries on another instance: it waits out the dead holder's lease, then answers.
         checkAnswer(await instances[1]!.ask(`kill-${c}`, request(c, t)), c, t);
       } else checkAnswer(answer.value, c, t);
@@ -223,7 +270,9 @@ describe.skipIf(!available)("deployed on several processes over one Redis", () =
     expect(tally.summaries.length - before).toBeLessThanOrEqual(3);
   });
 
-  it("with Redis stopped no request waits more than one storeTimeoutMs, instances boot, and the outage adds at most one full summary per instance and conversation", { timeout: 120_000 }, async () => {
+  it("with Redis stopped no request waits more than one storeTimeoutMs, instances boot, and the outage adds at most one full summary per instance and conversation", {
+    timeout: 120_000,
+  }, async () => {
     const tally = new Tally();
     const instances = await start(3, tally);
     const conversations = [300, 301, 302, 303, 304];
@@ -250,7 +299,11 @@ describe.skipIf(!available)("deployed on several processes over one Redis", () =
     );
     expect(everyone.every((instance) => instance.child.exitCode === null)).toBe(true);
     const fullPerPair = new Map<string, number>();
-    for (const event of down.summaries.filter((event) => event.full)) fullPerPair.set(`${event.instance}/${event.conversationId}`, (fullPerPair.get(`${event.instance}/${event.conversationId}`) ?? 0) + 1);
+    for (const event of down.summaries.filter((event) => event.full))
+      fullPerPair.set(
+        `${event.instance}/${event.conversationId}`,
+        (fullPerPair.get(`${event.instance}/${event.conversationId}`) ?? 0) + 1,
+      );
     expect(Math.max(0, ...fullPerPair.values())).toBeLessThanOrEqual(1);
     table.push(down.row("Redis stopped: 4 instances (one booted during the outage), 5 conversations × 6 turns"));
     expect(beforeOutage).toBeGreaterThan(0);

@@ -25,7 +25,10 @@ const dir = mkdtempSync(join(tmpdir(), "inspect-html-"));
 function inspect(...args: string[]) {
   const result = spawnSync(process.execPath, [cli, "inspect", ...args, "--json"], { encoding: "utf8" });
   expect(result.stderr).toBe("");
-  return JSON.parse(result.stdout) as { messages: number; plan: { older: { messages: number }; tail: { messages: number } } };
+  return JSON.parse(result.stdout) as {
+    messages: number;
+    plan: { older: { messages: number }; tail: { messages: number } };
+  };
 }
 
 describe.skipIf(executablePath === undefined)("inspect --html in a browser", () => {
@@ -41,7 +44,10 @@ describe.skipIf(executablePath === undefined)("inspect --html in a browser", () 
   }
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: executablePath!, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
+    browser = await chromium.launch({
+      executablePath: executablePath!,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+    });
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     page.on("request", (request) => requests.push(request.url()));
     page.on("pageerror", (error) => errors.push(error.message));
@@ -51,7 +57,9 @@ describe.skipIf(executablePath === undefined)("inspect --html in a browser", () 
     await browser?.close();
   });
 
-  it("shows the timeline, the plan's parts and a message on click, with nothing fetched", { timeout: 60_000 }, async () => {
+  it("shows the timeline, the plan's parts and a message on click, with nothing fetched", {
+    timeout: 60_000,
+  }, async () => {
     const html = join(dir, "report.html");
     const report = inspect(transcript, "--max-tokens", "12000", "--mask", "--html", html);
     await open(html);
@@ -89,7 +97,11 @@ describe.skipIf(executablePath === undefined)("inspect --html in a browser", () 
   it("keeps markup in a message as text, and shows tool-pair problems", { timeout: 60_000 }, async () => {
     const hostile = [
       { role: "user", content: '</script><script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">' },
-      { role: "assistant", content: null, tool_calls: [{ id: "call_<b>1</b>", type: "function", function: { name: "f", arguments: "{}" } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call_<b>1</b>", type: "function", function: { name: "f", arguments: "{}" } }],
+      },
       { role: "user", content: "\u2028next\u2029 <!-- comment" },
     ];
     const file = join(dir, "hostile.json");

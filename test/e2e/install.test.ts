@@ -14,7 +14,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const root = new URL("../../", import.meta.url).pathname;
-const npm = (cwd: string, ...args: string[]) => execFileSync("npm", [...args, "--no-audit", "--no-fund", "--prefer-offline"], { cwd, encoding: "utf8", stdio: "pipe" });
+const npm = (cwd: string, ...args: string[]) =>
+  execFileSync("npm", [...args, "--no-audit", "--no-fund", "--prefer-offline"], {
+    cwd,
+    encoding: "utf8",
+    stdio: "pipe",
+  });
 
 const useIt = `
 import { compact, estimateTokens } from "context-compactor";
@@ -27,7 +32,10 @@ console.log(JSON.stringify({ require: typeof compactor, before: estimateTokens(m
 
 function emptyProject(): string {
   const dir = mkdtempSync(join(tmpdir(), "install-"));
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "empty-project", version: "1.0.0", private: true, type: "module" }));
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "empty-project", version: "1.0.0", private: true, type: "module" }),
+  );
   writeFileSync(join(dir, "use.mjs"), useIt);
   return dir;
 }
@@ -71,7 +79,11 @@ function timedNpm(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve((performance.now() - started) / 1000) : reject(new Error(`npm ${args.join(" ")} exited ${code}:\n${output}`))));
+    child.on("close", (code) =>
+      code === 0
+        ? resolve((performance.now() - started) / 1000)
+        : reject(new Error(`npm ${args.join(" ")} exited ${code}:\n${output}`)),
+    );
   });
 }
 
@@ -87,16 +99,27 @@ describe("installing the package", () => {
     used(project);
   });
 
-  it("from the git repository (its last commit), built by prepare, from an empty cache: within 60 s and 50 MB", { timeout: 600_000 }, async () => {
+  it("from the git repository (its last commit), built by prepare, from an empty cache: within 60 s and 50 MB", {
+    timeout: 600_000,
+  }, async () => {
     const project = emptyProject();
     const proxy = await countingProxy();
     try {
       // Through the environment, so the npm that prepares the clone (a child of this one) uses the same cache and proxy.
-      const env = { npm_config_cache: mkdtempSync(join(tmpdir(), "npm-cache-")), npm_config_https_proxy: proxy.url, npm_config_proxy: proxy.url };
+      const env = {
+        npm_config_cache: mkdtempSync(join(tmpdir(), "npm-cache-")),
+        npm_config_https_proxy: proxy.url,
+        npm_config_proxy: proxy.url,
+      };
       const seconds = await timedNpm(project, ["install", `git+file://${root}`, "--no-audit", "--no-fund"], env);
-      const fromGit = execFileSync("git", ["archive", "--format=tar.gz", "HEAD"], { cwd: root, maxBuffer: 1 << 30 }).length;
+      const fromGit = execFileSync("git", ["archive", "--format=tar.gz", "HEAD"], {
+        cwd: root,
+        maxBuffer: 1 << 30,
+      }).length;
       const megabytes = (proxy.downloaded() + fromGit) / 1e6;
-      console.log(`installed from git in ${seconds.toFixed(1)} s, ${megabytes.toFixed(1)} MB downloaded (${(fromGit / 1e6).toFixed(1)} MB of it the commit)`);
+      console.log(
+        `installed from git in ${seconds.toFixed(1)} s, ${megabytes.toFixed(1)} MB downloaded (${(fromGit / 1e6).toFixed(1)} MB of it the commit)`,
+      );
       // Measured at 42 MB in 15 s (110 MB in 42–105 s with tsup and the LangChain packages in the
       // build and no tarball URLs in the lockfile; 330 MB in 205 s with every tool the tests use).
       // Of the 42 MB: 31.7 MB are the registry's documents of the optional peer dependencies and

@@ -19,8 +19,14 @@ if (!available) {
 }
 
 type Message = { role: string; content: string };
-const turn = (n: number): Message[] => [builders["openai-chat"].user(`u${n}`), builders["openai-chat"].assistant(`a${n}`)];
-const history = (turns: number): Message[] => [{ role: "system", content: "sys" }, ...Array.from({ length: turns }, (_, i) => turn(i + 1)).flat()];
+const turn = (n: number): Message[] => [
+  builders["openai-chat"].user(`u${n}`),
+  builders["openai-chat"].assistant(`a${n}`),
+];
+const history = (turns: number): Message[] => [
+  { role: "system", content: "sys" },
+  ...Array.from({ length: turns }, (_, i) => turn(i + 1)).flat(),
+];
 
 describe.skipIf(!available)("a Redis store", () => {
   let server: RedisServer;
@@ -41,11 +47,21 @@ describe.skipIf(!available)("a Redis store", () => {
   it("keeps a conversation's compaction for any instance", async () => {
     const options = { maxTokens: 6, keepTail: 2, countTokens: (list: readonly unknown[]) => list.length, store };
     let calls = 0;
-    const first = await statefulCompactor<Message>({ ...options, summarize: () => `s${++calls}` })(history(4), { conversationId: "in-process" });
+    const first = await statefulCompactor<Message>({ ...options, summarize: () => `s${++calls}` })(history(4), {
+      conversationId: "in-process",
+    });
     const stored = JSON.parse((await client.get("context-compactor:in-process"))!);
-    expect(stored).toMatchObject({ version: 3, covered: 7, pinned: [], summary: [{ role: "system", content: `${SUMMARY_PREFIX}s1` }] });
+    expect(stored).toMatchObject({
+      version: 3,
+      covered: 7,
+      pinned: [],
+      summary: [{ role: "system", content: `${SUMMARY_PREFIX}s1` }],
+    });
     expect(stored.digest).toMatch(/^[0-9a-f]{64}$/);
-    const second = await statefulCompactor<Message>({ ...options, summarize: () => `s${++calls}` })([...history(4), { role: "user", content: "u5" }], { conversationId: "in-process" });
+    const second = await statefulCompactor<Message>({ ...options, summarize: () => `s${++calls}` })(
+      [...history(4), { role: "user", content: "u5" }],
+      { conversationId: "in-process" },
+    );
     expect(calls).toBe(1);
     expect(second!.messages[1]).toEqual(first!.messages[1]);
   });
@@ -54,21 +70,39 @@ describe.skipIf(!available)("a Redis store", () => {
     // Someone who can write to Redis but holds no `signingKey` copies what the app signed for
     // their own chat under a victim's keys, with the client's own COPY command.
     const signed = redisStore(client);
-    const orders = (label: string, turns: number) => Array.from({ length: turns }, (_, i) => [builders["openai-chat"].user(`${label} order ${i} ${"x ".repeat(40)}`), builders["openai-chat"].assistant(`${label} parcel ${i}`)]).flat();
+    const orders = (label: string, turns: number) =>
+      Array.from({ length: turns }, (_, i) => [
+        builders["openai-chat"].user(`${label} order ${i} ${"x ".repeat(40)}`),
+        builders["openai-chat"].assistant(`${label} parcel ${i}`),
+      ]).flat();
     const messages = [{ role: "system", content: "sys" }, ...orders("shared", 10)];
     const options = { maxTokens: 300, store: signed, signingKey: "instance-key", archive: true };
-    await statefulCompactor({ ...options, summarize: () => "ATTACKER summary" })(messages, { conversationId: "signed-attacker" });
+    await statefulCompactor({ ...options, summarize: () => "ATTACKER summary" })(messages, {
+      conversationId: "signed-attacker",
+    });
     for (const suffix of ["", ":archive"]) {
-      expect(await client.copy(`context-compactor:signed-attacker${suffix}`, `context-compactor:signed-victim${suffix}`, { REPLACE: true })).toBe(1);
+      expect(
+        await client.copy(`context-compactor:signed-attacker${suffix}`, `context-compactor:signed-victim${suffix}`, {
+          REPLACE: true,
+        }),
+      ).toBe(1);
     }
     const errors: unknown[] = [];
-    const victim = statefulCompactor({ ...options, summarize: () => "victim summary", events: { onStoreError: (error) => errors.push(error) } });
-    expect(await victim.recall("parcel", { conversationId: "signed-victim" })).toBe("Nothing of this conversation is archived.");
+    const victim = statefulCompactor({
+      ...options,
+      summarize: () => "victim summary",
+      events: { onStoreError: (error) => errors.push(error) },
+    });
+    expect(await victim.recall("parcel", { conversationId: "signed-victim" })).toBe(
+      "Nothing of this conversation is archived.",
+    );
     const output = await victim(messages, { conversationId: "signed-victim" });
     expect(JSON.stringify(output)).not.toContain("ATTACKER");
     // The recall's read, the state's read, the state's read again once the lease is taken, and the
     // archive's read before its append: each refused.
-    expect(errors.map(String)).toEqual(Array.from({ length: 4 }, () => expect.stringContaining("for this key and kind of value")));
+    expect(errors.map(String)).toEqual(
+      Array.from({ length: 4 }, () => expect.stringContaining("for this key and kind of value")),
+    );
   });
 
   it("two processes: the second continues the first's compaction and calls no summarize", () => {
@@ -90,6 +124,10 @@ describe.skipIf(!available)("a Redis store", () => {
     const third = runWorker([...history(5), { role: "user", content: "u6" }]);
     expect(third.summarizeCalls).toBe(1);
     const firstSummary = first.output![1]!.content.slice(SUMMARY_PREFIX.length);
-    expect(third.output!.map((m) => m.content)).toEqual(["sys", expect.stringContaining(`before it: ${firstSummary}`), "u6"]);
+    expect(third.output!.map((m) => m.content)).toEqual([
+      "sys",
+      expect.stringContaining(`before it: ${firstSummary}`),
+      "u6",
+    ]);
   });
 });

@@ -47,7 +47,11 @@ interface Answer {
 }
 
 /** The request of turn `t`: the history so far and the new question. */
-const request = (c: number, t: number): Message[] => [{ role: "system", content: `c${c}-system: you help with conversation ${c}.` }, ...Array.from({ length: t }, (_, past) => turn(c, past)).flat(), turn(c, t)[0]!];
+const request = (c: number, t: number): Message[] => [
+  { role: "system", content: `c${c}-system: you help with conversation ${c}.` },
+  ...Array.from({ length: t }, (_, past) => turn(c, past)).flat(),
+  turn(c, t)[0]!,
+];
 
 /** One instance of the service: a forked Node process. */
 class Instance {
@@ -56,11 +60,18 @@ class Instance {
   private next = 0;
   private readonly pending = new Map<number, (answer: Answer) => void>();
   constructor(setUp: string, url: string) {
-    this.child = fork(worker, [setUp, JSON.stringify(config)], { env: { ...process.env, REDIS_URL: url }, stdio: ["ignore", "ignore", "pipe", "ipc"] });
+    this.child = fork(worker, [setUp, JSON.stringify(config)], {
+      env: { ...process.env, REDIS_URL: url },
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+    });
     // The guide's error listener logs each reconnection attempt ("redis: …"): not this test's output.
-    this.child.stderr!.on("data", (chunk: Buffer) => process.stderr.write(chunk.toString("utf8").replace(/^redis: .*\n/gm, "")));
+    this.child.stderr!.on("data", (chunk: Buffer) =>
+      process.stderr.write(chunk.toString("utf8").replace(/^redis: .*\n/gm, "")),
+    );
     this.ready = new Promise((resolve, reject) => {
-      this.child.on("message", (message: { ready?: true; id: number } & Answer) => (message.ready ? resolve() : this.pending.get(message.id)?.(message)));
+      this.child.on("message", (message: { ready?: true; id: number } & Answer) =>
+        message.ready ? resolve() : this.pending.get(message.id)?.(message),
+      );
       this.child.on("exit", (code, signal) => reject(new Error(`an instance exited (${code ?? signal})`)));
     });
   }
@@ -98,7 +109,8 @@ describe.runIf(available)("a Redis outage with the deployment guide's client", (
       const deadline = Date.now() + settleMs;
       for (;;) {
         const keys = await client.keys("*:lease");
-        if (keys.length === 0 || Date.now() > deadline) return await Promise.all(keys.map(async (key) => `${key} PTTL ${await client.pTTL(key)} ms`));
+        if (keys.length === 0 || Date.now() > deadline)
+          return await Promise.all(keys.map(async (key) => `${key} PTTL ${await client.pTTL(key)} ms`));
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     } finally {
@@ -106,7 +118,9 @@ describe.runIf(available)("a Redis outage with the deployment guide's client", (
     }
   }
 
-  it("costs each request at most one storeTimeoutMs of waiting, no request over budget, and leaves no lease behind", { timeout: 300_000 }, async () => {
+  it("costs each request at most one storeTimeoutMs of waiting, no request over budget, and leaves no lease behind", {
+    timeout: 300_000,
+  }, async () => {
     const setUp = await guideClientModule("store-outage");
     instances.push(new Instance(setUp, redis.url), new Instance(setUp, redis.url));
     await Promise.all(instances.map((instance) => instance.ready));
@@ -130,13 +144,18 @@ describe.runIf(available)("a Redis outage with the deployment guide's client", (
           expect(answer.error).toBeUndefined();
           const output = answer.output!;
           expect(findToolPairProblems(output)).toEqual([]);
-          expect([...JSON.stringify(output).matchAll(/\bc(\d+)-/g)].map((match) => Number(match[1])).filter((other) => other !== c)).toEqual([]);
+          expect(
+            [...JSON.stringify(output).matchAll(/\bc(\d+)-/g)]
+              .map((match) => Number(match[1]))
+              .filter((other) => other !== c),
+          ).toEqual([]);
           expect(output.at(-1)).toEqual(turn(c, t)[0]);
           if (answer.summarizeMs > 0) summarized++;
           // What the request spent other than summarizing: waiting on the store, and its own work.
           const waited = answer.ms - answer.summarizeMs;
           phase.push(waited);
-          if (waited > storeTimeoutMs + slackMs) overWait.push(`c${c} turn ${t}: ${Math.round(waited)} ms (${answer.storeErrors.length} store errors)`);
+          if (waited > storeTimeoutMs + slackMs)
+            overWait.push(`c${c} turn ${t}: ${Math.round(waited)} ms (${answer.storeErrors.length} store errors)`);
           const tokens = estimateTokens(output);
           usage.set(c, { inputTokens: tokens, messageCount: request(c, t).length });
           if (answer.overBudget || tokens > config.maxTokens) overBudget.push(`c${c} turn ${t}: ${tokens} tokens`);

@@ -20,17 +20,28 @@ const counts = new Map<string, { bodies: number; violations: number }>();
 const examples: string[] = [];
 
 afterAll(() => {
-  const rows = WIRE_FORMATS.map((format) => `${format.padEnd(18)} ${counts.get(format)?.bodies ?? 0} request bodies, ${counts.get(format)?.violations ?? 0} violations`);
-  console.log(`AI SDK adapter output through the real provider packages:\n${rows.join("\n")}${examples.length ? `\nfirst violations:\n${examples.join("\n")}` : ""}`);
+  const rows = WIRE_FORMATS.map(
+    (format) =>
+      `${format.padEnd(18)} ${counts.get(format)?.bodies ?? 0} request bodies, ${counts.get(format)?.violations ?? 0} violations`,
+  );
+  console.log(
+    `AI SDK adapter output through the real provider packages:\n${rows.join("\n")}${examples.length ? `\nfirst violations:\n${examples.join("\n")}` : ""}`,
+  );
 });
 
 describe("the AI SDK adapter's requests, as the real provider packages send them", () => {
   it.each(fixtures.map((fixture) => [fixture.file, fixture] as const))("%s", async (_file, fixture) => {
     // The system prompt travels as `system`, as the recipe passes it, not in the messages.
     // Bedrock refuses a conversation that opens with the assistant, as some of these runs do.
-    const converted = enrich(convert(fixture.messages as never, "ai-sdk"), "ai-sdk").filter((m) => m["role"] !== "system");
-    const transcript = (converted[0]?.["role"] === "assistant" ? [{ role: "user", content: "Hello." }, ...converted] : converted) as unknown as ModelMessage[];
-    const steps = transcript.map((m, i) => (m.role === "assistant" && i > 0 && transcript[i - 1]!.role !== "assistant" ? i : -1)).filter((i) => i > 0);
+    const converted = enrich(convert(fixture.messages as never, "ai-sdk"), "ai-sdk").filter(
+      (m) => m["role"] !== "system",
+    );
+    const transcript = (converted[0]?.["role"] === "assistant"
+      ? [{ role: "user", content: "Hello." }, ...converted]
+      : converted) as unknown as ModelMessage[];
+    const steps = transcript
+      .map((m, i) => (m.role === "assistant" && i > 0 && transcript[i - 1]!.role !== "assistant" ? i : -1))
+      .filter((i) => i > 0);
     const total = estimateTokens(transcript);
     // The whole transcript is a request every provider accepts: any violation below is the adapter's.
     const input = await aiSdkWireViolations(transcript, { system });
@@ -38,10 +49,16 @@ describe("the AI SDK adapter's requests, as the real provider packages send them
     let violations = 0;
     for (const share of [0.4, 0.1]) {
       // As the recipe sets it up: the system prompt travels as `system`, reserved beside the messages.
-      const prepareStep = toPrepareStep({ maxTokens: Math.max(300, Math.floor(total * share)), reserveTokens: 20, summarize: () => "The user asked for help; the agent looked things up." });
+      const prepareStep = toPrepareStep({
+        maxTokens: Math.max(300, Math.floor(total * share)),
+        reserveTokens: 20,
+        summarize: () => "The user asked for help; the agent looked things up.",
+      });
       for (const [n, step] of steps.entries()) {
         const history = transcript.slice(0, step);
-        const result = (await prepareStep({ messages: history, stepNumber: n, steps: [] } as never)) as { messages?: ModelMessage[] };
+        const result = (await prepareStep({ messages: history, stepNumber: n, steps: [] } as never)) as {
+          messages?: ModelMessage[];
+        };
         if (result.messages === undefined) continue;
         const found = await aiSdkWireViolations(result.messages, { system });
         for (const format of WIRE_FORMATS) {
@@ -50,7 +67,10 @@ describe("the AI SDK adapter's requests, as the real provider packages send them
           row.violations += found[format].length;
           counts.set(format, row);
           violations += found[format].length;
-          if (found[format].length > 0 && examples.length < 8 && !examples.some((e) => e.startsWith(format))) examples.push(`${format} ${fixture.file} step ${n}: ${found[format].map((v) => `[${v.rule}] ${v.detail}`).join("; ")}`);
+          if (found[format].length > 0 && examples.length < 8 && !examples.some((e) => e.startsWith(format)))
+            examples.push(
+              `${format} ${fixture.file} step ${n}: ${found[format].map((v) => `[${v.rule}] ${v.detail}`).join("; ")}`,
+            );
         }
       }
     }

@@ -34,7 +34,11 @@ describe("AI SDK generateText with toPrepareStep", () => {
       step++;
       if (step % 7 === 0) return chatCompletion({ content: "Here is the research summary." });
       return chatCompletion({
-        tool_calls: [0, 1].slice(0, 1 + (step % 2)).map((i) => ({ id: `call_${step}_${i}`, type: "function", function: { name: "lookup", arguments: JSON.stringify({ q: `step ${step}` }) } })),
+        tool_calls: [0, 1].slice(0, 1 + (step % 2)).map((i) => ({
+          id: `call_${step}_${i}`,
+          type: "function",
+          function: { name: "lookup", arguments: JSON.stringify({ q: `step ${step}` }) },
+        })),
       });
     });
   });
@@ -47,9 +51,18 @@ describe("AI SDK generateText with toPrepareStep", () => {
       model: provider.chatModel("stub-model"),
       system,
       messages: history(12),
-      tools: { lookup: tool({ description: "Look something up", inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => `result for ${q}: ${"fact ".repeat(120)}` }) },
+      tools: {
+        lookup: tool({
+          description: "Look something up",
+          inputSchema: z.object({ q: z.string() }),
+          execute: async ({ q }) => `result for ${q}: ${"fact ".repeat(120)}`,
+        }),
+      },
       stopWhen: stepCountIs(10),
-      prepareStep: toPrepareStep({ maxTokens: 2500, summarize: (older) => `summary ${summarized.push(older.length)} of ${older.length} messages` }),
+      prepareStep: toPrepareStep({
+        maxTokens: 2500,
+        summarize: (older) => `summary ${summarized.push(older.length)} of ${older.length} messages`,
+      }),
     });
     expect(result.text).toBe("Here is the research summary.");
     expect(stub.requests).toHaveLength(7);
@@ -57,7 +70,13 @@ describe("AI SDK generateText with toPrepareStep", () => {
     // Without the rolling memory, every step over budget would call summarize again.
     expect(summarized.length).toBeLessThan(stub.requests.length);
     const sent = stub.requests.map((r) => r.body.messages as { role: string; content: unknown }[]);
-    expect(sent.some((messages) => messages.some((m) => m.role === "user" && typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX)))).toBe(true);
+    expect(
+      sent.some((messages) =>
+        messages.some(
+          (m) => m.role === "user" && typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX),
+        ),
+      ),
+    ).toBe(true);
     for (const messages of sent) {
       expect(messages[0]).toEqual({ role: "system", content: system });
       expect(messages.filter((m) => m.role === "system")).toHaveLength(1);
@@ -72,9 +91,23 @@ describe("AI SDK generateText with toPrepareStep", () => {
     let steps = 0;
     const inflated = await startStubModel(({ body }) => {
       steps++;
-      const answer = steps % 3 === 0 ? chatCompletion({ content: "Done." }) : chatCompletion({ tool_calls: [{ id: `u_${steps}`, type: "function", function: { name: "lookup", arguments: JSON.stringify({ q: `s${steps}` }) } }] });
+      const answer =
+        steps % 3 === 0
+          ? chatCompletion({ content: "Done." })
+          : chatCompletion({
+              tool_calls: [
+                {
+                  id: `u_${steps}`,
+                  type: "function",
+                  function: { name: "lookup", arguments: JSON.stringify({ q: `s${steps}` }) },
+                },
+              ],
+            });
       const promptTokens = 4 * Math.ceil(Buffer.byteLength(JSON.stringify(body.messages)) / 4);
-      return { ...answer, usage: { prompt_tokens: promptTokens, completion_tokens: 1, total_tokens: promptTokens + 1 } };
+      return {
+        ...answer,
+        usage: { prompt_tokens: promptTokens, completion_tokens: 1, total_tokens: promptTokens + 1 },
+      };
     });
     try {
       const provider = createOpenAICompatible({ name: "stub", baseURL: inflated.baseURL, apiKey: "test" });
@@ -86,7 +119,13 @@ describe("AI SDK generateText with toPrepareStep", () => {
           model: provider.chatModel("stub-model"),
           system,
           messages: history(4),
-          tools: { lookup: tool({ description: "Look something up", inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => `result for ${q}: ${"fact ".repeat(60)}` }) },
+          tools: {
+            lookup: tool({
+              description: "Look something up",
+              inputSchema: z.object({ q: z.string() }),
+              execute: async ({ q }) => `result for ${q}: ${"fact ".repeat(60)}`,
+            }),
+          },
           stopWhen: stepCountIs(3),
           prepareStep: async (options) => {
             const result = await adapter(options);

@@ -1,7 +1,12 @@
 // A Bedrock Converse loop through the real `@aws-sdk/client-bedrock-runtime` client (with its own
 // HTTP/2 request handler) against a stub on 127.0.0.1: the request body carries the summary as a user message, and every toolResult answers
 // a toolUse of the assistant message right before it.
-import { BedrockRuntimeClient, ConverseCommand, type ContentBlock, type Message } from "@aws-sdk/client-bedrock-runtime";
+import {
+  BedrockRuntimeClient,
+  ConverseCommand,
+  type ContentBlock,
+  type Message,
+} from "@aws-sdk/client-bedrock-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUMMARY_PREFIX, detectDialect, findToolPairProblems } from "../../src/expert.js";
 import { compactor } from "../../src/index.js";
@@ -14,8 +19,11 @@ function bedrockProblems(messages: Message[]): string[] {
     const results = (message.content ?? []).flatMap((block) => (block.toolResult ? [block.toolResult.toolUseId] : []));
     if (results.length === 0) return;
     const previous = messages[index - 1];
-    const uses = new Set((previous?.content ?? []).flatMap((block) => (block.toolUse ? [block.toolUse.toolUseId] : [])));
-    if (previous?.role !== "assistant" || results.some((id) => !uses.has(id))) problems.push(`message ${index}: results ${results.join(",")} without their toolUse`);
+    const uses = new Set(
+      (previous?.content ?? []).flatMap((block) => (block.toolUse ? [block.toolUse.toolUseId] : [])),
+    );
+    if (previous?.role !== "assistant" || results.some((id) => !uses.has(id)))
+      problems.push(`message ${index}: results ${results.join(",")} without their toolUse`);
   });
   return problems;
 }
@@ -24,20 +32,27 @@ describe("@aws-sdk/client-bedrock-runtime Converse loop", () => {
   let stub: Awaited<ReturnType<typeof startStubModel>>;
   let calls = 0;
   beforeAll(async () => {
-    stub = await startStubModel(({ body }) => {
-      calls++;
-      const last = body.messages.at(-1) as Message;
-      const answeringTools = (last.content ?? []).some((block) => block.toolResult);
-      const content: ContentBlock[] = answeringTools
-        ? [{ text: `Done (${calls}).` }]
-        : [{ text: "Checking." }, { toolUse: { toolUseId: `tu_${calls}_a`, name: "lookup", input: { q: "a" } } }, { toolUse: { toolUseId: `tu_${calls}_b`, name: "lookup", input: { q: "b" } } }];
-      return {
-        output: { message: { role: "assistant", content } },
-        stopReason: answeringTools ? "end_turn" : "tool_use",
-        usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
-        metrics: { latencyMs: 1 },
-      };
-    }, { http2: true });
+    stub = await startStubModel(
+      ({ body }) => {
+        calls++;
+        const last = body.messages.at(-1) as Message;
+        const answeringTools = (last.content ?? []).some((block) => block.toolResult);
+        const content: ContentBlock[] = answeringTools
+          ? [{ text: `Done (${calls}).` }]
+          : [
+              { text: "Checking." },
+              { toolUse: { toolUseId: `tu_${calls}_a`, name: "lookup", input: { q: "a" } } },
+              { toolUse: { toolUseId: `tu_${calls}_b`, name: "lookup", input: { q: "b" } } },
+            ];
+        return {
+          output: { message: { role: "assistant", content } },
+          stopReason: answeringTools ? "end_turn" : "tool_use",
+          usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+          metrics: { latencyMs: 1 },
+        };
+      },
+      { http2: true },
+    );
   });
   afterAll(() => stub.close());
 
@@ -49,7 +64,10 @@ describe("@aws-sdk/client-bedrock-runtime Converse loop", () => {
       maxAttempts: 1,
     });
     let summaries = 0;
-    const beforeLlm = compactor<Message>({ maxTokens: 2500, summarize: (older) => `${++summaries}: ${older.length} messages` });
+    const beforeLlm = compactor<Message>({
+      maxTokens: 2500,
+      summarize: (older) => `${++summaries}: ${older.length} messages`,
+    });
     let messages: Message[] = [];
     for (let turn = 0; turn < 20; turn++) {
       messages.push({ role: "user", content: [{ text: `Question ${turn}: ${"context ".repeat(30)}` }] });
@@ -70,7 +88,13 @@ describe("@aws-sdk/client-bedrock-runtime Converse loop", () => {
         if (uses.length === 0) break;
         messages.push({
           role: "user",
-          content: uses.map((use) => ({ toolResult: { toolUseId: use.toolUseId, content: [{ text: `result for ${JSON.stringify(use.input)} `.repeat(8) }], status: "success" } })),
+          content: uses.map((use) => ({
+            toolResult: {
+              toolUseId: use.toolUseId,
+              content: [{ text: `result for ${JSON.stringify(use.input)} `.repeat(8) }],
+              status: "success",
+            },
+          })),
         });
       }
     }

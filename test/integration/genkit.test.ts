@@ -16,14 +16,40 @@ function setup(summarizeCalls: () => number = () => 0) {
   const requests: MessageData[][] = [];
   const summariesBy: number[] = [];
   // A tool request for each question, then an answer once the tool has replied.
-  const model = ai.defineModel({ name: "scripted", supports: { tools: true, multiturn: true, systemRole: true } }, async (request) => {
-    requests.push(structuredClone(request.messages));
-    summariesBy.push(summarizeCalls());
-    const last = request.messages.at(-1)!;
-    if (last.role === "tool") return { message: { role: "model", content: [{ text: `Answer ${requests.length}.` }] }, finishReason: "stop" };
-    return { message: { role: "model", content: [{ toolRequest: { name: "lookup", ref: `call-${requests.length}`, input: { q: `question ${requests.length}` } } }] }, finishReason: "stop" };
-  });
-  const lookup = ai.defineTool({ name: "lookup", description: "Look up a fact", inputSchema: z.object({ q: z.string() }), outputSchema: z.string() }, async ({ q }) => `facts about ${q}: ${"fact ".repeat(100)}`);
+  const model = ai.defineModel(
+    { name: "scripted", supports: { tools: true, multiturn: true, systemRole: true } },
+    async (request) => {
+      requests.push(structuredClone(request.messages));
+      summariesBy.push(summarizeCalls());
+      const last = request.messages.at(-1)!;
+      if (last.role === "tool")
+        return { message: { role: "model", content: [{ text: `Answer ${requests.length}.` }] }, finishReason: "stop" };
+      return {
+        message: {
+          role: "model",
+          content: [
+            {
+              toolRequest: {
+                name: "lookup",
+                ref: `call-${requests.length}`,
+                input: { q: `question ${requests.length}` },
+              },
+            },
+          ],
+        },
+        finishReason: "stop",
+      };
+    },
+  );
+  const lookup = ai.defineTool(
+    {
+      name: "lookup",
+      description: "Look up a fact",
+      inputSchema: z.object({ q: z.string() }),
+      outputSchema: z.string(),
+    },
+    async ({ q }) => `facts about ${q}: ${"fact ".repeat(100)}`,
+  );
   return { ai, model, lookup, requests, summariesBy };
 }
 
@@ -31,16 +57,28 @@ function setup(summarizeCalls: () => number = () => 0) {
 const withoutSystem = (history: MessageData[]) => history.filter((message) => message.role !== "system");
 
 const question = (turn: number) => `Question ${turn}: ${"context ".repeat(30)}`;
-const isSummary = (message: MessageData) => message.content.some((part) => typeof part.text === "string" && part.text.startsWith(SUMMARY_PREFIX));
+const isSummary = (message: MessageData) =>
+  message.content.some((part) => typeof part.text === "string" && part.text.startsWith(SUMMARY_PREFIX));
 
 /** Runs `turns` turns, each a `generate` over the saved history; returns the history and the summarize calls per turn. */
-async function converse(turns: number, middleware: (turn: number) => ReturnType<typeof toModelMiddleware>, summarizeCalls: () => number) {
+async function converse(
+  turns: number,
+  middleware: (turn: number) => ReturnType<typeof toModelMiddleware>,
+  summarizeCalls: () => number,
+) {
   const { ai, model, lookup, requests, summariesBy } = setup(summarizeCalls);
   let history: MessageData[] = [];
   const perTurn: number[] = [];
   for (let turn = 0; turn < turns; turn++) {
     const before = summarizeCalls();
-    const response = await ai.generate({ model, system, messages: withoutSystem(history), prompt: question(turn), tools: [lookup], use: [middleware(turn)] });
+    const response = await ai.generate({
+      model,
+      system,
+      messages: withoutSystem(history),
+      prompt: question(turn),
+      tools: [lookup],
+      use: [middleware(turn)],
+    });
     history = response.messages;
     perTurn.push(summarizeCalls() - before);
   }
@@ -56,7 +94,15 @@ function counted() {
   return { summarize, calls: () => calls };
 }
 
-const options = (summarize: ModelMiddlewareCompactionOptions<MessageData>["summarize"], store?: CompactionStore): ModelMiddlewareCompactionOptions<MessageData> => ({ maxTokens, summarize, conversationId: "chat-1", ...(store ? { store } : {}) });
+const options = (
+  summarize: ModelMiddlewareCompactionOptions<MessageData>["summarize"],
+  store?: CompactionStore,
+): ModelMiddlewareCompactionOptions<MessageData> => ({
+  maxTokens,
+  summarize,
+  conversationId: "chat-1",
+  ...(store ? { store } : {}),
+});
 
 describe("toModelMiddleware with Genkit's generate", () => {
   it("14 turns with tool calls: the model gets the summary, every request is pair-valid and fits, summarize runs at crossings only", async () => {
@@ -112,14 +158,32 @@ describe("toModelMiddleware with Genkit's generate", () => {
     };
     let history: MessageData[] = [];
     for (let turn = 0; turn < 2; turn++) {
-      history = (await ai.generate({ model, system, messages: withoutSystem(history), prompt: question(turn), tools: [lookup], use: [toModelMiddleware(options(summarize, store))] })).messages;
+      history = (
+        await ai.generate({
+          model,
+          system,
+          messages: withoutSystem(history),
+          prompt: question(turn),
+          tools: [lookup],
+          use: [toModelMiddleware(options(summarize, store))],
+        })
+      ).messages;
     }
     const before = structuredClone(history);
     fail = true;
     let rejected: unknown;
     for (let turn = 2; turn < 12 && rejected === undefined; turn++) {
       try {
-        history = (await ai.generate({ model, system, messages: withoutSystem(history), prompt: question(turn), tools: [lookup], use: [toModelMiddleware(options(summarize, store))] })).messages;
+        history = (
+          await ai.generate({
+            model,
+            system,
+            messages: withoutSystem(history),
+            prompt: question(turn),
+            tools: [lookup],
+            use: [toModelMiddleware(options(summarize, store))],
+          })
+        ).messages;
       } catch (error) {
         rejected = error;
       }

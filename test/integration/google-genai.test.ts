@@ -15,7 +15,8 @@ function geminiProblems(contents: Content[]): string[] {
     const responses = (content.parts ?? []).filter((part) => part.functionResponse).length;
     if (responses === 0) return;
     const calls = (contents[index - 1]?.parts ?? []).filter((part) => part.functionCall).length;
-    if (contents[index - 1]?.role !== "model" || calls !== responses) problems.push(`content ${index}: ${responses} responses after ${calls} calls`);
+    if (contents[index - 1]?.role !== "model" || calls !== responses)
+      problems.push(`content ${index}: ${responses} responses after ${calls} calls`);
   });
   return problems;
 }
@@ -32,8 +33,15 @@ describe("@google/genai generateContent loop", () => {
       const id = (suffix: string) => (calls % 2 === 0 ? {} : { id: `fc_${calls}_${suffix}` });
       const parts: Part[] = answeringTools
         ? [{ text: `Done (${calls}).` }]
-        : [{ text: "Checking." }, { functionCall: { ...id("a"), name: "lookup", args: { q: "a" } } }, { functionCall: { ...id("b"), name: "lookup", args: { q: "b" } } }];
-      return { candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 } };
+        : [
+            { text: "Checking." },
+            { functionCall: { ...id("a"), name: "lookup", args: { q: "a" } } },
+            { functionCall: { ...id("b"), name: "lookup", args: { q: "b" } } },
+          ];
+      return {
+        candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
+        usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
+      };
     });
   });
   afterAll(() => stub.close());
@@ -41,7 +49,10 @@ describe("@google/genai generateContent loop", () => {
   it("compacts into a user content and keeps every call with its responses", async () => {
     const ai = new GoogleGenAI({ apiKey: "test", httpOptions: { baseUrl: stub.baseURL.replace(/\/v1$/, "") } });
     let summaries = 0;
-    const beforeLlm = compactor<Content>({ maxTokens: 2500, summarize: (older) => `${++summaries}: ${older.length} contents` });
+    const beforeLlm = compactor<Content>({
+      maxTokens: 2500,
+      summarize: (older) => `${++summaries}: ${older.length} contents`,
+    });
     let contents: Content[] = [];
     for (let turn = 0; turn < 20; turn++) {
       contents.push({ role: "user", parts: [{ text: `Question ${turn}: ${"context ".repeat(30)}` }] });
@@ -51,7 +62,10 @@ describe("@google/genai generateContent loop", () => {
         const response = await ai.models.generateContent({
           model: "stub",
           contents,
-          config: { systemInstruction: "You are a support agent.", tools: [{ functionDeclarations: [{ name: "lookup", description: "Looks a thing up" }] }] },
+          config: {
+            systemInstruction: "You are a support agent.",
+            tools: [{ functionDeclarations: [{ name: "lookup", description: "Looks a thing up" }] }],
+          },
         });
         const reply = response.candidates![0]!.content!;
         contents.push(reply);
@@ -60,7 +74,11 @@ describe("@google/genai generateContent loop", () => {
         contents.push({
           role: "user",
           parts: functionCalls.map(({ functionCall }) => ({
-            functionResponse: { ...(functionCall!.id ? { id: functionCall!.id } : {}), name: functionCall!.name!, response: { output: `result for ${JSON.stringify(functionCall!.args)} `.repeat(8) } },
+            functionResponse: {
+              ...(functionCall!.id ? { id: functionCall!.id } : {}),
+              name: functionCall!.name!,
+              response: { output: `result for ${JSON.stringify(functionCall!.args)} `.repeat(8) },
+            },
           })),
         });
       }

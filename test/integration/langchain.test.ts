@@ -9,11 +9,19 @@ import { z } from "zod";
 import { toAgentMiddleware } from "../../src/adapters/langchain.js";
 import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/expert.js";
 
-const lookup = tool(async ({ q }) => `result for ${q}: ${"fact ".repeat(60)}`, { name: "lookup", description: "Look something up", schema: z.object({ q: z.string() }) });
+const lookup = tool(async ({ q }) => `result for ${q}: ${"fact ".repeat(60)}`, {
+  name: "lookup",
+  description: "Look something up",
+  schema: z.object({ q: z.string() }),
+});
 
 /** The messages the checkpointer holds for a thread. */
-async function stateMessages(agent: { graph: { getState: (config: object) => Promise<{ values: unknown }> } } | object, config: object): Promise<BaseMessage[]> {
-  const graph = (agent as { graph: { getState: (config: object) => Promise<{ values: { messages: BaseMessage[] } }> } }).graph;
+async function stateMessages(
+  agent: { graph: { getState: (config: object) => Promise<{ values: unknown }> } } | object,
+  config: object,
+): Promise<BaseMessage[]> {
+  const graph = (agent as { graph: { getState: (config: object) => Promise<{ values: { messages: BaseMessage[] } }> } })
+    .graph;
   return (await graph.getState(config)).values.messages;
 }
 
@@ -24,7 +32,10 @@ function fakeAgentModel(invocations = 60) {
     model.respond((messages: BaseMessage[]) =>
       messages.at(-1)?.type === "tool"
         ? new AIMessage({ content: `Answer ${call}: ${"detail ".repeat(30)}` })
-        : new AIMessage({ content: "", tool_calls: [{ id: `call_${call}`, name: "lookup", args: { q: `q${call}` }, type: "tool_call" }] }),
+        : new AIMessage({
+            content: "",
+            tool_calls: [{ id: `call_${call}`, name: "lookup", args: { q: `q${call}` }, type: "tool_call" }],
+          }),
     );
   }
   return model;
@@ -33,9 +44,22 @@ function fakeAgentModel(invocations = 60) {
 function agentWith(summarize: (older: BaseMessage[]) => string | Promise<string>) {
   const model = fakeAgentModel();
   const checkpointer = new MemorySaver();
-  const agent = createAgent({ model, tools: [lookup], middleware: [toAgentMiddleware({ maxTokens: 1500, summarize })], checkpointer });
+  const agent = createAgent({
+    model,
+    tools: [lookup],
+    middleware: [toAgentMiddleware({ maxTokens: 1500, summarize })],
+    checkpointer,
+  });
   // What the model received on each call, as `fakeModel` records it.
-  return { agent, seen: { get all() { return model.calls.map((call) => call.messages as BaseMessage[]); } }, checkpointer };
+  return {
+    agent,
+    seen: {
+      get all() {
+        return model.calls.map((call) => call.messages as BaseMessage[]);
+      },
+    },
+    checkpointer,
+  };
 }
 
 describe("toAgentMiddleware with createAgent", () => {
@@ -50,23 +74,33 @@ describe("toAgentMiddleware with createAgent", () => {
     const summariesAt: number[] = [];
     for (let turn = 0; turn < 12; turn++) {
       const before = summarize.mock.calls.length;
-      await agent.invoke({ messages: [{ role: "user", content: `Question ${turn}: ${"context ".repeat(30)}` }] }, config);
+      await agent.invoke(
+        { messages: [{ role: "user", content: `Question ${turn}: ${"context ".repeat(30)}` }] },
+        config,
+      );
       if (summarize.mock.calls.length > before) summariesAt.push(turn);
     }
     expect(summarize.mock.calls.length).toBeGreaterThanOrEqual(2);
     // Not on every turn: the compaction persisted in the checkpoint, so the next turns continue from it.
     expect(summarize.mock.calls.length).toBeLessThan(12);
     expect(seen.all.length).toBeGreaterThanOrEqual(24);
-    expect(seen.all.some((messages) => messages.some((m) => typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX)))).toBe(true);
+    expect(
+      seen.all.some((messages) =>
+        messages.some((m) => typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX)),
+      ),
+    ).toBe(true);
     for (const messages of seen.all) expect(findToolPairProblems(messages)).toEqual([]);
     const messages = await stateMessages(agent, config);
     expect(messages[0]!.type).toBe("human");
     // A room this small holds one summary, rolled; its header says what it stands for once it has rolled.
-    expect(String(messages[0]!.content)).toMatch(/^\[Summary of earlier conversation\]\n(?:\[Summary part: \d+ compactions, depth \d+\]\n)?the earlier \d+ messages/);
+    expect(String(messages[0]!.content)).toMatch(
+      /^\[Summary of earlier conversation\]\n(?:\[Summary part: \d+ compactions, depth \d+\]\n)?the earlier \d+ messages/,
+    );
     expect(messages.every((m) => typeof m.id === "string")).toBe(true);
     // The earlier summary is never summarized again as a message: it stays in the state (as the
     // summary's first section), or, where the room holds one summary, comes in as previousSummary.
-    for (const [older] of summarize.mock.calls) expect(older.some((m) => String(m.content).startsWith(SUMMARY_PREFIX))).toBe(false);
+    for (const [older] of summarize.mock.calls)
+      expect(older.some((m) => String(m.content).startsWith(SUMMARY_PREFIX))).toBe(false);
   });
 
   it("a summarize that throws leaves the state's messages exactly as they were", async () => {
@@ -107,23 +141,37 @@ describe("for comparison: LangChain's summarizationMiddleware", () => {
 
   async function runWith(fail: boolean, turns: number) {
     const seen: BaseMessage[][] = [];
-    const recorder = createMiddleware({ name: "Recorder", wrapModelCall: async (request, handler) => (seen.push([...request.messages]), handler(request)) });
+    const recorder = createMiddleware({
+      name: "Recorder",
+      wrapModelCall: async (request, handler) => (seen.push([...request.messages]), handler(request)),
+    });
     // Its config type and this project's strict optional properties disagree; the call is as documented.
-    const { summarizationMiddleware } = (await import("langchain")) as unknown as { summarizationMiddleware: (options: object) => typeof recorder };
+    const { summarizationMiddleware } = (await import("langchain")) as unknown as {
+      summarizationMiddleware: (options: object) => typeof recorder;
+    };
     const agent = createAgent({
       model: fakeAgentModel(),
       tools: [lookup],
-      middleware: [summarizationMiddleware({ model: summaryModel(fail), trigger: { tokens: 1500 }, keep: { messages: 3 } }), recorder],
+      middleware: [
+        summarizationMiddleware({ model: summaryModel(fail), trigger: { tokens: 1500 }, keep: { messages: 3 } }),
+        recorder,
+      ],
       checkpointer: new MemorySaver(),
     });
     const config = { configurable: { thread_id: "compare" } };
-    for (let turn = 0; turn < turns; turn++) await agent.invoke({ messages: [{ role: "user", content: `Question ${turn}: ${"context ".repeat(30)}` }] }, config);
+    for (let turn = 0; turn < turns; turn++)
+      await agent.invoke(
+        { messages: [{ role: "user", content: `Question ${turn}: ${"context ".repeat(30)}` }] },
+        config,
+      );
     return { seen, messages: await stateMessages(agent, config) };
   }
 
   it("on a failed summary, writes the error text as the summary and drops the history", async () => {
     const { messages } = await runWith(true, 8);
-    expect(messages.some((m) => String(m.content).includes("Error generating summary: Error: summarizer down"))).toBe(true);
+    expect(messages.some((m) => String(m.content).includes("Error generating summary: Error: summarizer down"))).toBe(
+      true,
+    );
     expect(messages.length).toBeLessThan(8 * 4);
   });
 

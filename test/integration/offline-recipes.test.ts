@@ -7,7 +7,8 @@ import { chatOffline } from "../../examples/recipes/offline-openai.js";
 import { SUMMARY_PREFIX, findToolPairProblems } from "../../src/expert.js";
 import { estimateTokens } from "../../src/index.js";
 
-const holdsSummary = (messages: readonly unknown[]) => JSON.stringify(messages).includes(JSON.stringify(SUMMARY_PREFIX).slice(1, -1));
+const holdsSummary = (messages: readonly unknown[]) =>
+  JSON.stringify(messages).includes(JSON.stringify(SUMMARY_PREFIX).slice(1, -1));
 
 describe("offline-testing recipes", () => {
   it("the AI SDK's MockLanguageModelV3: compacts between steps, and the model gets the summary", async () => {

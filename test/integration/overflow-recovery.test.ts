@@ -1,8 +1,15 @@
 // The provider rejects the first request as over its window: the turn still completes, after one
 // forced compaction, with a retried request within the smaller budget. Real SDKs, stubs on 127.0.0.1.
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { Agent, OpenAIResponsesModel, run, setTracingDisabled, tool as agentTool, type AgentInputItem } from "@openai/agents";
-import { generateText, stepCountIs, wrapLanguageModel, type ModelMessage } from "ai";
+import {
+  Agent,
+  OpenAIResponsesModel,
+  run,
+  setTracingDisabled,
+  tool as agentTool,
+  type AgentInputItem,
+} from "@openai/agents";
+import { generateText, wrapLanguageModel, type ModelMessage } from "ai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -27,15 +34,24 @@ const mentionsSummary = (value: unknown) => JSON.stringify(value).includes(JSON.
 describe("a plain openai loop (the recipe)", () => {
   let stub: Awaited<ReturnType<typeof startStubModel>>;
   beforeAll(async () => {
-    stub = await startStubModel(() => (stub.requests.length === 1 ? overflow() : chatCompletion({ content: "Here you are." })));
+    stub = await startStubModel(() =>
+      stub.requests.length === 1 ? overflow() : chatCompletion({ content: "Here you are." }),
+    );
   });
   afterAll(() => stub.close());
 
   it("compacts once and retries within the smaller budget", async () => {
     const client = new OpenAI({ baseURL: stub.baseURL, apiKey: "test", maxRetries: 0 });
-    const messages = [{ role: "system" as const, content: "You are a support agent." }, ...history(12), { role: "user" as const, content: "And now?" }];
+    const messages = [
+      { role: "system" as const, content: "You are a support agent." },
+      ...history(12),
+      { role: "user" as const, content: "And now?" },
+    ];
     const summarize = vi.fn(() => "the earlier questions and answers");
-    const { messages: sent, response } = await createWithRecovery(client, "m", messages, { maxTokens: 100_000, summarize });
+    const { messages: sent, response } = await createWithRecovery(client, "m", messages, {
+      maxTokens: 100_000,
+      summarize,
+    });
     expect(response.choices[0]!.message.content).toBe("Here you are.");
     expect(summarize).toHaveBeenCalledTimes(1);
     expect(stub.requests).toHaveLength(2);
@@ -51,7 +67,9 @@ describe("a plain openai loop (the recipe)", () => {
 describe("the AI SDK: overflowRecovery through wrapLanguageModel", () => {
   let stub: Awaited<ReturnType<typeof startStubModel>>;
   beforeAll(async () => {
-    stub = await startStubModel(() => (stub.requests.length === 1 ? overflow() : chatCompletion({ content: "Recovered." })));
+    stub = await startStubModel(() =>
+      stub.requests.length === 1 ? overflow() : chatCompletion({ content: "Recovered." }),
+    );
   });
   afterAll(() => stub.close());
 
@@ -75,7 +93,10 @@ describe("the AI SDK: overflowRecovery through wrapLanguageModel", () => {
   it("passes any other error through", async () => {
     const other = await startStubModel(() => errorResponse(openaiErrors.rateLimit.status, openaiErrors.rateLimit.body));
     try {
-      const model = wrapLanguageModel({ model: createOpenAICompatible({ name: "stub", baseURL: other.baseURL, apiKey: "test" }).chatModel("m"), middleware: overflowRecovery({ summarize: () => "s" }) });
+      const model = wrapLanguageModel({
+        model: createOpenAICompatible({ name: "stub", baseURL: other.baseURL, apiKey: "test" }).chatModel("m"),
+        middleware: overflowRecovery({ summarize: () => "s" }),
+      });
       await expect(generateText({ model, prompt: "hi", maxRetries: 0 })).rejects.toThrow(/tokens per min/);
       expect(other.requests).toHaveLength(1);
     } finally {
@@ -91,8 +112,26 @@ describe("@openai/agents: withOverflowRecovery around the model", () => {
     stub = await startStubModel(({ body }) => {
       const input = body.input as { type?: string }[];
       if (stub.requests.length === 2) return overflow();
-      if (input.at(-1)?.type === "function_call_output") return responsesReply([{ type: "message", id: "msg", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Trip planned.", annotations: [] }] }]);
-      return responsesReply([{ type: "function_call", id: "fc_1", call_id: "call_1", name: "lookup", arguments: "{\"q\":\"x\"}", status: "completed" }]);
+      if (input.at(-1)?.type === "function_call_output")
+        return responsesReply([
+          {
+            type: "message",
+            id: "msg",
+            role: "assistant",
+            status: "completed",
+            content: [{ type: "output_text", text: "Trip planned.", annotations: [] }],
+          },
+        ]);
+      return responsesReply([
+        {
+          type: "function_call",
+          id: "fc_1",
+          call_id: "call_1",
+          name: "lookup",
+          arguments: '{"q":"x"}',
+          status: "completed",
+        },
+      ]);
     });
   });
   afterAll(() => stub.close());
@@ -100,12 +139,26 @@ describe("@openai/agents: withOverflowRecovery around the model", () => {
   it("the run completes after one forced compaction, the retry within the smaller budget", async () => {
     const summarize = vi.fn(() => "the earlier trip requests");
     const base = new OpenAIResponsesModel(new OpenAI({ baseURL: stub.baseURL, apiKey: "test", maxRetries: 0 }), "m");
-    const lookup = agentTool({ name: "lookup", description: "Look up", parameters: z.object({ q: z.string() }), execute: async () => `facts ${"fact ".repeat(50)}` });
-    const agent = new Agent({ name: "travel", instructions: "Plan trips.", tools: [lookup], model: withOverflowRecovery(base, { summarize }) });
+    const lookup = agentTool({
+      name: "lookup",
+      description: "Look up",
+      parameters: z.object({ q: z.string() }),
+      execute: async () => `facts ${"fact ".repeat(50)}`,
+    });
+    const agent = new Agent({
+      name: "travel",
+      instructions: "Plan trips.",
+      tools: [lookup],
+      model: withOverflowRecovery(base, { summarize }),
+    });
     const input: AgentInputItem[] = [
       ...Array.from({ length: 12 }, (_, i): AgentInputItem[] => [
         { role: "user", content: `Earlier trip ${i}: ${"details ".repeat(40)}` },
-        { role: "assistant", status: "completed", content: [{ type: "output_text", text: `Booked ${i}: ${"detail ".repeat(40)}` }] },
+        {
+          role: "assistant",
+          status: "completed",
+          content: [{ type: "output_text", text: `Booked ${i}: ${"detail ".repeat(40)}` }],
+        },
       ]).flat(),
       { role: "user", content: "Plan the new trip." },
     ];

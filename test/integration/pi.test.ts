@@ -3,7 +3,13 @@
 // runtimes/pi-end-to-end.mjs), driven by pi-ai's own faux provider, with a tool, compacting
 // through `toTransformContext`: what the model receives on every call is checked.
 import { Agent, type AgentMessage, type AgentTool } from "@mariozechner/pi-agent-core";
-import { fauxAssistantMessage, fauxToolCall, registerFauxProvider, type Context, type FauxProviderRegistration } from "@mariozechner/pi-ai";
+import {
+  fauxAssistantMessage,
+  fauxToolCall,
+  registerFauxProvider,
+  type Context,
+  type FauxProviderRegistration,
+} from "@mariozechner/pi-ai";
 import { Type } from "typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toTransformContext } from "../../src/adapters/pi.js";
@@ -19,7 +25,10 @@ const lookup: AgentTool = {
   label: "Lookup",
   description: "Look up a fact",
   parameters: Type.Object({ q: Type.String() }),
-  execute: async (_id, params) => ({ content: [{ type: "text", text: `facts about ${(params as { q: string }).q}: ${"fact ".repeat(120)}` }], details: {} }),
+  execute: async (_id, params) => ({
+    content: [{ type: "text", text: `facts about ${(params as { q: string }).q}: ${"fact ".repeat(120)}` }],
+    details: {},
+  }),
 };
 
 let faux: FauxProviderRegistration;
@@ -32,7 +41,9 @@ beforeAll(() => {
   const respond = (context: Context) => {
     requests.push({ systemPrompt: context.systemPrompt ?? "", messages: structuredClone(context.messages) });
     const last = context.messages.at(-1);
-    return last?.role === "toolResult" ? fauxAssistantMessage(`Answer ${requests.length}.`) : fauxAssistantMessage([fauxToolCall("lookup", { q: `question ${requests.length}` })], { stopReason: "toolUse" });
+    return last?.role === "toolResult"
+      ? fauxAssistantMessage(`Answer ${requests.length}.`)
+      : fauxAssistantMessage([fauxToolCall("lookup", { q: `question ${requests.length}` })], { stopReason: "toolUse" });
   };
   faux.setResponses(Array.from({ length: 1_000 }, () => respond));
 });
@@ -44,12 +55,20 @@ afterAll(() => faux.unregister());
  * the budget holds for them.
  */
 const reportedInputs = (messages: readonly AgentMessage[]) =>
-  messages.flatMap((m) => (m.role === "assistant" && m.stopReason !== "error" ? [m.usage.input + m.usage.cacheRead + m.usage.cacheWrite] : []));
+  messages.flatMap((m) =>
+    m.role === "assistant" && m.stopReason !== "error" ? [m.usage.input + m.usage.cacheRead + m.usage.cacheWrite] : [],
+  );
 
-const holdsSummary = (context: Context) => context.messages.some((m) => m.role === "user" && typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX));
+const holdsSummary = (context: Context) =>
+  context.messages.some(
+    (m) => m.role === "user" && typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX),
+  );
 const question = (turn: number) => `Question ${turn}: ${"context ".repeat(30)}`;
 
-function agent(summarize: (older: AgentMessage[]) => string | Promise<string>, options: { store?: CompactionStore; messages?: AgentMessage[]; onError?: "throw" } = {}) {
+function agent(
+  summarize: (older: AgentMessage[]) => string | Promise<string>,
+  options: { store?: CompactionStore; messages?: AgentMessage[]; onError?: "throw" } = {},
+) {
   const { messages = [], ...rest } = options;
   return new Agent({
     initialState: { systemPrompt, model: faux.getModel(), tools: [lookup], messages },
@@ -101,16 +120,23 @@ describe("toTransformContext with pi's Agent", () => {
     expect(perTurn.every((calls) => calls <= 1)).toBe(true);
     // pi's own history is never rewritten: every message is there, and no summary among them.
     expect(one.state.messages).toHaveLength(14 * 4);
-    expect(one.state.messages.some((m) => m.role === "user" && typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX))).toBe(false);
+    expect(
+      one.state.messages.some(
+        (m) => m.role === "user" && typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX),
+      ),
+    ).toBe(false);
   });
 
   it("a fresh agent per request with a shared store continues from the last compaction", async () => {
     requests = [];
     summarizeCalls = 0;
-    const long = await converse(14, (() => {
-      const one = agent(summarize);
-      return () => one;
-    })());
+    const long = await converse(
+      14,
+      (() => {
+        const one = agent(summarize);
+        return () => one;
+      })(),
+    );
     const expected = long.reduce((sum, calls) => sum + calls, 0);
 
     requests = [];
@@ -146,28 +172,39 @@ describe("toTransformContext with pi's Agent", () => {
 
     const strict = agent(failing, { onError: "throw" });
     let turn = 0;
-    for (; turn < 20 && strict.state.errorMessage === undefined; turn++) await strict.prompt(question(turn)).catch(() => {});
+    for (; turn < 20 && strict.state.errorMessage === undefined; turn++)
+      await strict.prompt(question(turn)).catch(() => {});
     expect(strict.state.errorMessage).toMatch(/summar/i);
     const kept = strict.state.messages.filter((m) => m.role !== "assistant" || m.stopReason !== "error");
     // Every message from before the failure is still there, and nothing is a summary.
     expect(kept.filter((m) => m.role === "user")).toHaveLength(turn);
-    expect(kept.some((m) => m.role === "user" && typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX))).toBe(false);
+    expect(
+      kept.some((m) => m.role === "user" && typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX)),
+    ).toBe(false);
   });
 
   it("pi 0.86 and later: a system message of the summarized part (a tool added, a prompt section) comes back after the leading one, in its order", async () => {
     // The shapes of @earendil-works/pi-ai 1.x, whose Agent runs on Node 22 (runtimes/pi-end-to-end.mjs runs it there).
     const { user, toolCall, toolResult } = builders["pi-agent"];
     const system = (content: string, extra: object = {}) => ({ role: "system", content, timestamp: 1, ...extra });
-    const leading = system(systemPrompt, { toolsAdded: [{ name: "lookup", description: "Look up a fact", parameters: {} }] });
+    const leading = system(systemPrompt, {
+      toolsAdded: [{ name: "lookup", description: "Look up a fact", parameters: {} }],
+    });
     const section = system("", { sections: { sources: "<sources>Cite every source.</sources>" } });
     const added = system("", { toolsAdded: [{ name: "fetch", description: "Fetch a page", parameters: {} }] });
     const transcript: object[] = [leading];
     for (let turn = 0; turn < 12; turn++) {
-      transcript.push(user(question(turn)), toolCall(`c${turn}`, "lookup", { q: `${turn}` }), toolResult(`c${turn}`, "fact ".repeat(200)));
+      transcript.push(
+        user(question(turn)),
+        toolCall(`c${turn}`, "lookup", { q: `${turn}` }),
+        toolResult(`c${turn}`, "fact ".repeat(200)),
+      );
       if (turn === 2) transcript.push(section);
       if (turn === 4) transcript.push(added);
     }
-    const sent = await toTransformContext({ maxTokens, summarize: (older) => `the earlier ${older.length} messages` })(transcript);
+    const sent = await toTransformContext({ maxTokens, summarize: (older) => `the earlier ${older.length} messages` })(
+      transcript,
+    );
     expect(sent.length).toBeLessThan(transcript.length);
     expect(sent[0]).toBe(leading);
     expect(sent[1]).toBe(section);

@@ -35,12 +35,20 @@ async function runQuickStart(reportsUsage: boolean) {
   const sent: number[] = [];
   const stub = await startStubModel(({ body }) => {
     const tokens = promptTokens(body.messages);
-    const completion = chatCompletion(body.model === "gpt-4.1-mini" ? { content: "Summary: the user pasted metrics exports of hosts; latency peaks at noon." } : { content: "Latency peaks at noon; the error rate stays under 5%." }, body.model);
+    const completion = chatCompletion(
+      body.model === "gpt-4.1-mini"
+        ? { content: "Summary: the user pasted metrics exports of hosts; latency peaks at noon." }
+        : { content: "Latency peaks at noon; the error rate stays under 5%." },
+      body.model,
+    );
     if (body.model === "gpt-4.1") sent.push(tokens);
     if (!reportsUsage) return { ...completion, usage: undefined };
     return { ...completion, usage: { prompt_tokens: tokens, completion_tokens: 12, total_tokens: tokens + 12 } };
   });
-  const environment = { OPENAI_API_KEY: process.env["OPENAI_API_KEY"], OPENAI_BASE_URL: process.env["OPENAI_BASE_URL"] };
+  const environment = {
+    OPENAI_API_KEY: process.env["OPENAI_API_KEY"],
+    OPENAI_BASE_URL: process.env["OPENAI_BASE_URL"],
+  };
   Object.assign(process.env, { OPENAI_API_KEY: "offline", OPENAI_BASE_URL: stub.baseURL });
   const logged: string[] = [];
   const log = vi.spyOn(console, "log").mockImplementation((line: unknown) => void logged.push(String(line)));
@@ -66,18 +74,28 @@ describe("the README's quick start, on tool output the estimate counts low", () 
   it("is the README's code block, and passes usage back", () => {
     expect(readFileSync(`${root}README.md`, "utf8")).toContain(quickStart.trimEnd());
     expect(quickStart).toContain(`maxTokens: ${maxTokens.toLocaleString("en-US").replace(/,/g, "_")}`);
-    expect(quickStart).toMatch(/usage = \{ inputTokens: response\.usage\.prompt_tokens, messageCount: messages\.length \}/);
+    expect(quickStart).toMatch(
+      /usage = \{ inputTokens: response\.usage\.prompt_tokens, messageCount: messages\.length \}/,
+    );
   });
 
-  it("sends no request over maxTokens with usage reported; without it, most go over", { timeout: 240_000 }, async () => {
+  it("sends no request over maxTokens with usage reported; without it, most go over", {
+    timeout: 240_000,
+  }, async () => {
     const control = await runQuickStart(false);
     const withUsage = await runQuickStart(true);
     const worst = (sent: number[]) => Math.max(...sent);
     // The figures in the messages: requests over the budget and the largest, as o200k counts them.
     expect(control.sent).toHaveLength(turns);
-    expect(control.over.length, `without usage: ${control.over.length} of ${turns} over, worst ${worst(control.sent)}`).toBeGreaterThanOrEqual(turns / 2);
+    expect(
+      control.over.length,
+      `without usage: ${control.over.length} of ${turns} over, worst ${worst(control.sent)}`,
+    ).toBeGreaterThanOrEqual(turns / 2);
     expect(withUsage.sent).toHaveLength(turns);
-    expect(withUsage.over, `with usage: ${withUsage.over.length} of ${turns} over, worst ${worst(withUsage.sent)}`).toEqual([]);
+    expect(
+      withUsage.over,
+      `with usage: ${withUsage.over.length} of ${turns} over, worst ${worst(withUsage.sent)}`,
+    ).toEqual([]);
     // It compacted, and said so, as the README promises.
     expect(withUsage.logged.some((line) => /^compacted \d+ messages: \d+ → \d+ tokens$/.test(line))).toBe(true);
     // The window was used, not avoided by compacting everything away.

@@ -1,7 +1,15 @@
 // The compaction outlives the adapter: chat routes build a fresh adapter per request, and one
 // module-level adapter serves many conversations. Real `ai` and `@openai/agents` against stubs.
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { Agent, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, tool as agentTool, type AgentInputItem } from "@openai/agents";
+import {
+  Agent,
+  run,
+  setDefaultOpenAIClient,
+  setOpenAIAPI,
+  setTracingDisabled,
+  tool as agentTool,
+  type AgentInputItem,
+} from "@openai/agents";
 import { generateText, stepCountIs, tool, type ModelMessage } from "ai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,7 +40,6 @@ function summarizerLog() {
   };
 }
 
-
 describe("AI SDK: a fresh toPrepareStep per request over a shared store", () => {
   let stub: Awaited<ReturnType<typeof startStubModel>>;
   let calls = 0;
@@ -42,7 +49,15 @@ describe("AI SDK: a fresh toPrepareStep per request over a shared store", () => 
       calls++;
       const last = body.messages.at(-1);
       if (last.role === "tool") return chatCompletion({ content: `Answer ${calls}: ${"detail ".repeat(20)}` });
-      return chatCompletion({ tool_calls: [{ id: `call_${calls}`, type: "function", function: { name: "lookup", arguments: JSON.stringify({ q: `step ${calls}` }) } }] });
+      return chatCompletion({
+        tool_calls: [
+          {
+            id: `call_${calls}`,
+            type: "function",
+            function: { name: "lookup", arguments: JSON.stringify({ q: `step ${calls}` }) },
+          },
+        ],
+      });
     });
   });
   afterAll(() => stub.close());
@@ -57,7 +72,13 @@ describe("AI SDK: a fresh toPrepareStep per request over a shared store", () => 
         model: provider.chatModel("stub-model"),
         system: "You are a support agent.",
         messages: history,
-        tools: { lookup: tool({ description: "Look up", inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => `result for ${q}: ${"fact ".repeat(40)}` }) },
+        tools: {
+          lookup: tool({
+            description: "Look up",
+            inputSchema: z.object({ q: z.string() }),
+            execute: async ({ q }) => `result for ${q}: ${"fact ".repeat(40)}`,
+          }),
+        },
         stopWhen: stepCountIs(3),
         prepareStep: prepareStepFor(turn),
       });
@@ -73,12 +94,15 @@ describe("AI SDK: a fresh toPrepareStep per request over a shared store", () => 
 
     const perRequest = summarizerLog();
     const store = memoryStore();
-    const perRequestRequests = await chat(() => toPrepareStep({ maxTokens: 2500, summarize: perRequest.summarize, store, conversationId: "chat-1" }));
+    const perRequestRequests = await chat(() =>
+      toPrepareStep({ maxTokens: 2500, summarize: perRequest.summarize, store, conversationId: "chat-1" }),
+    );
 
     expect(longLived.calls).toBeGreaterThan(2);
     expect(Math.abs(perRequest.calls - longLived.calls)).toBeLessThanOrEqual(1);
     expect(perRequest.largest).toBeLessThanOrEqual(1.5 * longLived.largest);
-    for (const messages of [...longLivedRequests, ...perRequestRequests]) expect(findToolPairProblems(messages)).toEqual([]);
+    for (const messages of [...longLivedRequests, ...perRequestRequests])
+      expect(findToolPairProblems(messages)).toEqual([]);
     // What a chat route got before: a fresh adapter with nothing shared summarizes on every request over budget.
     const forgetful = summarizerLog();
     await chat(() => toPrepareStep({ maxTokens: 2500, summarize: forgetful.summarize }));
@@ -99,9 +123,26 @@ describe("@openai/agents: state across runs and between concurrent runs", () => 
       turnsOf.set(key, turn);
       const last = (body.input as { type?: string }[]).at(-1);
       if (last?.type === "function_call_output" && turn % 6 === 0) {
-        return responsesReply([{ type: "message", id: `msg_${turn}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: `Done ${key}.`, annotations: [] }] }]);
+        return responsesReply([
+          {
+            type: "message",
+            id: `msg_${turn}`,
+            role: "assistant",
+            status: "completed",
+            content: [{ type: "output_text", text: `Done ${key}.`, annotations: [] }],
+          },
+        ]);
       }
-      return responsesReply([{ type: "function_call", id: `fc_${key}_${turn}`, call_id: `call_${key}_${turn}`, name: "lookup", arguments: JSON.stringify({ q: `${key} step ${turn}` }), status: "completed" }]);
+      return responsesReply([
+        {
+          type: "function_call",
+          id: `fc_${key}_${turn}`,
+          call_id: `call_${key}_${turn}`,
+          name: "lookup",
+          arguments: JSON.stringify({ q: `${key} step ${turn}` }),
+          status: "completed",
+        },
+      ]);
     });
     setTracingDisabled(true);
     setOpenAIAPI("responses");
@@ -109,15 +150,29 @@ describe("@openai/agents: state across runs and between concurrent runs", () => 
   });
   afterAll(() => stub.close());
 
-  const lookup = agentTool({ name: "lookup", description: "Look up", parameters: z.object({ q: z.string() }), execute: async ({ q }) => `result for ${q}: ${"fact ".repeat(40)}` });
-  const agent = new Agent({ name: "support", instructions: "You are a support agent.", tools: [lookup], model: "stub-model" });
+  const lookup = agentTool({
+    name: "lookup",
+    description: "Look up",
+    parameters: z.object({ q: z.string() }),
+    execute: async ({ q }) => `result for ${q}: ${"fact ".repeat(40)}`,
+  });
+  const agent = new Agent({
+    name: "support",
+    instructions: "You are a support agent.",
+    tools: [lookup],
+    model: "stub-model",
+  });
 
   it("a fresh filter per run over a shared store summarizes as often as one long-lived filter", async () => {
     async function conversation(filterFor: () => ReturnType<typeof toCallModelInputFilter>, name: string, turns = 40) {
       turnsOf.clear();
       let history: AgentInputItem[] = [];
       for (let turn = 0; turn < turns; turn++) {
-        const result = await run(agent, [...history, { role: "user", content: `${name} question ${turn}: ${"context ".repeat(30)}` }], { callModelInputFilter: filterFor(), maxTurns: 10 });
+        const result = await run(
+          agent,
+          [...history, { role: "user", content: `${name} question ${turn}: ${"context ".repeat(30)}` }],
+          { callModelInputFilter: filterFor(), maxTurns: 10 },
+        );
         history = result.history;
       }
     }
@@ -138,13 +193,18 @@ describe("@openai/agents: state across runs and between concurrent runs", () => 
       const from = stub.requests.length;
       await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          run(agent, [{ role: "user", content: `conv-${i}: plan my trip ${"details ".repeat(60)}` }], { callModelInputFilter: filterFor(i), maxTurns: 12 }),
+          run(agent, [{ role: "user", content: `conv-${i}: plan my trip ${"details ".repeat(60)}` }], {
+            callModelInputFilter: filterFor(i),
+            maxTurns: 12,
+          }),
         ),
       );
       return stub.requests.slice(from);
     };
     const separate = summarizerLog();
-    const filters = Array.from({ length: 50 }, () => toCallModelInputFilter({ maxTokens: 500, summarize: separate.summarize }));
+    const filters = Array.from({ length: 50 }, () =>
+      toCallModelInputFilter({ maxTokens: 500, summarize: separate.summarize }),
+    );
     await runAll((i) => filters[i]!);
     const shared = summarizerLog();
     const one = toCallModelInputFilter({ maxTokens: 500, summarize: shared.summarize });

@@ -6,11 +6,23 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUMMARY_PREFIX } from "../../src/expert.js";
 import { compactor } from "../../src/index.js";
 import { summarizeInPlace } from "../../src/summary-kit.js";
-import { expectSummariesRepeatTheirPrefix, isSummaryRequest, type RequestBody as Body } from "../support/summary-requests.js";
+import {
+  expectSummariesRepeatTheirPrefix,
+  isSummaryRequest,
+  type RequestBody as Body,
+} from "../support/summary-requests.js";
 import { chatCompletion, startStubModel } from "../../examples/stub-model.mjs";
 
-const system: ChatCompletionMessageParam = { role: "system", content: "You are a support agent. Use lookup for order questions." };
-const tools = [{ type: "function" as const, function: { name: "lookup", parameters: { type: "object", properties: { q: { type: "string" } } } } }];
+const system: ChatCompletionMessageParam = {
+  role: "system",
+  content: "You are a support agent. Use lookup for order questions.",
+};
+const tools = [
+  {
+    type: "function" as const,
+    function: { name: "lookup", parameters: { type: "object", properties: { q: { type: "string" } } } },
+  },
+];
 
 describe("summarizeInPlace with the openai SDK", () => {
   let stub: Awaited<ReturnType<typeof startStubModel>>;
@@ -20,7 +32,16 @@ describe("summarizeInPlace with the openai SDK", () => {
       calls++;
       if (isSummaryRequest(body)) return chatCompletion({ content: `summary ${calls}` });
       const last = body.messages.at(-1);
-      if (last.role === "user") return chatCompletion({ tool_calls: [{ id: `call_${calls}`, type: "function", function: { name: "lookup", arguments: JSON.stringify({ q: String(last.content).slice(0, 20) }) } }] });
+      if (last.role === "user")
+        return chatCompletion({
+          tool_calls: [
+            {
+              id: `call_${calls}`,
+              type: "function",
+              function: { name: "lookup", arguments: JSON.stringify({ q: String(last.content).slice(0, 20) }) },
+            },
+          ],
+        });
       return chatCompletion({ content: `Here is what I found (${calls}).` });
     });
   });
@@ -31,7 +52,10 @@ describe("summarizeInPlace with the openai SDK", () => {
     const beforeLlm = compactor<ChatCompletionMessageParam>({
       maxTokens: 2500,
       summarize: summarizeInPlace(async (messages, { signal }) => {
-        const response = await client.chat.completions.create({ model: "stub", messages, tools, tool_choice: "none" }, { signal });
+        const response = await client.chat.completions.create(
+          { model: "stub", messages, tools, tool_choice: "none" },
+          { signal },
+        );
         return response.choices[0]?.message.content ?? "";
       }),
     });
@@ -45,12 +69,23 @@ describe("summarizeInPlace with the openai SDK", () => {
         const reply = response.choices[0]!.message;
         messages.push(reply);
         if (!reply.tool_calls) break;
-        for (const call of reply.tool_calls) messages.push({ role: "tool", tool_call_id: call.id, content: `result for ${call.id}: ${"data ".repeat(60)}` });
+        for (const call of reply.tool_calls)
+          messages.push({
+            role: "tool",
+            tool_call_id: call.id,
+            content: `result for ${call.id}: ${"data ".repeat(60)}`,
+          });
       }
     }
     const requests = stub.requests.map((request) => request.body as Body);
     expectSummariesRepeatTheirPrefix(requests);
     // The main requests carry the summaries the model wrote.
-    expect(requests.some((body) => !isSummaryRequest(body) && JSON.stringify(body.messages).includes(JSON.stringify(SUMMARY_PREFIX).slice(1, -1) + "summary"))).toBe(true);
+    expect(
+      requests.some(
+        (body) =>
+          !isSummaryRequest(body) &&
+          JSON.stringify(body.messages).includes(`${JSON.stringify(SUMMARY_PREFIX).slice(1, -1)}summary`),
+      ),
+    ).toBe(true);
   });
 });

@@ -2,7 +2,16 @@
 // the hook: `extra` sets the fields a test is about (`stop_reason`, `input_transformations`, `usage`).
 import type Anthropic from "@anthropic-ai/sdk";
 
-export const anthropicUsage = { input_tokens: 12, output_tokens: 40, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: null, server_tool_use: null, service_tier: null, inference_geo: null } as unknown as Anthropic.Usage;
+export const anthropicUsage = {
+  input_tokens: 12,
+  output_tokens: 40,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: 0,
+  cache_creation: null,
+  server_tool_use: null,
+  service_tier: null,
+  inference_geo: null,
+} as unknown as Anthropic.Usage;
 
 export function anthropicReply(extra: Partial<Anthropic.Beta.BetaMessage>): Anthropic.Beta.BetaMessage {
   return {

@@ -2,7 +2,12 @@
 import { builders, piAssistant } from "./builders.js";
 import type { DialectName } from "./transcripts.js";
 
-type Chat = { role: string; content?: unknown; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string };
+type Chat = {
+  role: string;
+  content?: unknown;
+  tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+};
 type Message = Record<string, unknown>;
 type Call = NonNullable<Chat["tool_calls"]>[number];
 
@@ -40,7 +45,8 @@ function convertKeyed(messages: readonly Chat[], dialect: "google-genai" | "bedr
         : { toolResult: { toolUseId: id, content: [{ text: output(m.content) }], status: "success" } };
       const previous = out[out.length - 1];
       const key = gemini ? "functionResponse" : "toolResult";
-      if (previous && previous["role"] === "user" && list(previous).every((e) => e[key] !== undefined)) list(previous).push(entry);
+      if (previous && previous["role"] === "user" && list(previous).every((e) => e[key] !== undefined))
+        list(previous).push(entry);
       else out.push(message("user", [entry]));
       continue;
     }
@@ -92,7 +98,9 @@ function convertGenkit(messages: readonly Chat[]): Message[] {
       continue;
     }
     for (const c of m.tool_calls ?? []) names.set(c.id, c.function.name);
-    const requests = (m.tool_calls ?? []).map((c) => ({ toolRequest: { ref: c.id, name: c.function.name, input: args(c.function.arguments) } }));
+    const requests = (m.tool_calls ?? []).map((c) => ({
+      toolRequest: { ref: c.id, name: c.function.name, input: args(c.function.arguments) },
+    }));
     const parts = [...(m.content || requests.length === 0 ? [{ text: text(m.content) }] : []), ...requests];
     out.push({ role: m.role === "assistant" ? "model" : m.role, content: parts });
   }
@@ -113,7 +121,11 @@ export function convert(messages: readonly Chat[], dialect: DialectName): Messag
       if (m.role === "tool") {
         const block = { type: "tool_result", tool_use_id: m.tool_call_id, content: output(m.content) };
         const previous = last();
-        if (previous?.["role"] === "user" && Array.isArray(previous["content"]) && (previous["content"] as Message[]).every((b) => b["type"] === "tool_result")) {
+        if (
+          previous?.["role"] === "user" &&
+          Array.isArray(previous["content"]) &&
+          (previous["content"] as Message[]).every((b) => b["type"] === "tool_result")
+        ) {
           (previous["content"] as Message[]).push(block);
         } else out.push({ role: "user", content: [block] });
       } else if (m.role === "assistant" && m.tool_calls) {
@@ -121,7 +133,12 @@ export function convert(messages: readonly Chat[], dialect: DialectName): Messag
       } else out.push({ role: m.role, content: text(m.content) });
     } else if (dialect === "ai-sdk") {
       if (m.role === "tool") {
-        const part = { type: "tool-result", toolCallId: m.tool_call_id, toolName: "tool", output: { type: "text", value: output(m.content) } };
+        const part = {
+          type: "tool-result",
+          toolCallId: m.tool_call_id,
+          toolName: "tool",
+          output: { type: "text", value: output(m.content) },
+        };
         const previous = last();
         if (previous?.["role"] === "tool") (previous["content"] as Message[]).push(part);
         else out.push({ role: "tool", content: [part] });
@@ -131,9 +148,15 @@ export function convert(messages: readonly Chat[], dialect: DialectName): Messag
     } else {
       // @openai/agents' items.
       const responses = builders["openai-responses"];
-      if (m.role === "tool") out.push(responses.toolResult(m.tool_call_id as string, output(m.content), { items: "agents" }));
+      if (m.role === "tool")
+        out.push(responses.toolResult(m.tool_call_id as string, output(m.content), { items: "agents" }));
       else if (m.role === "assistant" && m.tool_calls) {
-        out.push(...responses.toolCalls(m.tool_calls.map((c) => ({ id: c.id, name: c.function.name, input: c.function.arguments })), { ...leading(m), items: "agents" }));
+        out.push(
+          ...responses.toolCalls(
+            m.tool_calls.map((c) => ({ id: c.id, name: c.function.name, input: c.function.arguments })),
+            { ...leading(m), items: "agents" },
+          ),
+        );
       } else if (m.role === "assistant") out.push(responses.assistant(text(m.content)));
       else out.push({ role: m.role, content: text(m.content) });
     }

@@ -28,16 +28,31 @@ process.on("message", async ({ id, conversationId, messages }) => {
       await new Promise((resolve) => setTimeout(resolve, summarizeMs));
       summarizing += performance.now() - started;
       // The summary quotes the conversation's own text, so text of another would show.
-      const quoted = older.map((m) => (typeof m.content === "string" ? m.content.slice(0, 12) : "")).filter(Boolean).slice(0, 3);
+      const quoted = older
+        .map((m) => (typeof m.content === "string" ? m.content.slice(0, 12) : ""))
+        .filter(Boolean)
+        .slice(0, 3);
       return `summary of ${older.length} messages: ${quoted.join(" | ")}; before: ${context.previousSummary?.slice(0, 60) ?? "nothing"}`;
     },
   });
   const started = performance.now();
   try {
     const output = await compact(messages, { conversationId });
-    process.send({ type: "answer", id, output: output?.messages ?? messages, ms: performance.now() - started, summarizeMs: summarizing });
+    process.send({
+      type: "answer",
+      id,
+      output: output?.messages ?? messages,
+      ms: performance.now() - started,
+      summarizeMs: summarizing,
+    });
   } catch (error) {
-    process.send({ type: "answer", id, error: String(error?.message ?? error), ms: performance.now() - started, summarizeMs: summarizing });
+    process.send({
+      type: "answer",
+      id,
+      error: String(error?.message ?? error),
+      ms: performance.now() - started,
+      summarizeMs: summarizing,
+    });
   }
 });
 process.send({ type: "ready" });

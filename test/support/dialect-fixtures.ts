@@ -1,7 +1,7 @@
 // One row per dialect: the same four situations written in each format. Adding a dialect means
 // adding a row here; test/dialects.test.ts runs the same suite over every row.
 import { SUMMARY_PREFIX } from "../../src/expert.js";
-import { type DialectName } from "../../src/index.js";
+import type { DialectName } from "../../src/index.js";
 import { builders } from "./builders.js";
 
 type Message = Record<string, unknown>;
@@ -20,7 +20,17 @@ export interface DialectFixture {
   summary: Message;
 }
 
-const { "openai-chat": chat, anthropic, "ai-sdk": aiSdk, "openai-responses": responses, "google-genai": gemini, "bedrock-converse": bedrock, langchain, "pi-agent": pi, genkit } = builders;
+const {
+  "openai-chat": chat,
+  anthropic,
+  "ai-sdk": aiSdk,
+  "openai-responses": responses,
+  "google-genai": gemini,
+  "bedrock-converse": bedrock,
+  langchain,
+  "pi-agent": pi,
+  genkit,
+} = builders;
 const summaryText = `${SUMMARY_PREFIX}earlier`;
 const parallelIds = ["b", "c"];
 
@@ -29,7 +39,11 @@ export const dialectFixtures: DialectFixture[] = [
     name: "openai-chat",
     user: chat.user("Find A"),
     toolRound: [chat.toolCall("a", "lookup", { q: "A" }), chat.toolResult("a", "found A")],
-    parallel: [...chat.toolCalls(parallelIds.map((id) => ({ id, name: "lookup" }))), chat.toolResult("b", "B"), chat.toolResult("c", "C")],
+    parallel: [
+      ...chat.toolCalls(parallelIds.map((id) => ({ id, name: "lookup" }))),
+      chat.toolResult("b", "B"),
+      chat.toolResult("c", "C"),
+    ],
     resultOnly: chat.toolResult("z", "late"),
     summary: chat.system(summaryText),
   },
@@ -63,7 +77,11 @@ export const dialectFixtures: DialectFixture[] = [
       { type: "function_call", callId: "a", name: "lookup", arguments: '{"q":"A"}' },
       responses.toolResult("a", "found A", { items: "agents", name: "lookup" }),
     ],
-    parallel: [...responses.toolCalls(parallelIds.map((id) => ({ id, name: "lookup" }))), responses.toolResult("b", "B"), responses.toolResult("c", "C")],
+    parallel: [
+      ...responses.toolCalls(parallelIds.map((id) => ({ id, name: "lookup" }))),
+      responses.toolResult("b", "B"),
+      responses.toolResult("c", "C"),
+    ],
     resultOnly: responses.toolResult("z", "late"),
     summary: responses.system(summaryText),
   },
@@ -73,8 +91,14 @@ export const dialectFixtures: DialectFixture[] = [
     toolRound: [gemini.toolCall("a", "lookup", { q: "A" }), gemini.toolResult("a", "found A", { name: "lookup" })],
     // Without ids: Gemini pairs calls and responses in order.
     parallel: [
-      ...gemini.toolCalls([{ id: undefined, name: "lookup" }, { id: undefined, name: "lookup" }]),
-      ...gemini.toolResults([{ id: undefined, name: "lookup", output: "B" }, { id: undefined, name: "lookup", output: "C" }]),
+      ...gemini.toolCalls([
+        { id: undefined, name: "lookup" },
+        { id: undefined, name: "lookup" },
+      ]),
+      ...gemini.toolResults([
+        { id: undefined, name: "lookup", output: "B" },
+        { id: undefined, name: "lookup", output: "C" },
+      ]),
     ],
     resultOnly: gemini.toolResult("z", "late", { name: "lookup" }),
     summary: gemini.user(summaryText),
@@ -85,16 +109,25 @@ export const dialectFixtures: DialectFixture[] = [
     toolRound: [bedrock.toolCall("a", "lookup", { q: "A" }), bedrock.toolResult("a", "found A")],
     parallel: [
       ...bedrock.toolCalls(parallelIds.map((id) => ({ id, name: "lookup" }))),
-      ...bedrock.toolResults(parallelIds.map((id) => ({ id, output: id.toUpperCase() })), { status: null }),
+      ...bedrock.toolResults(
+        parallelIds.map((id) => ({ id, output: id.toUpperCase() })),
+        { status: null },
+      ),
     ],
     // A JSON result that failed: the builders write text results.
-    resultOnly: { role: "user", content: [{ toolResult: { toolUseId: "z", content: [{ json: { late: true } }], status: "error" } }] },
+    resultOnly: {
+      role: "user",
+      content: [{ toolResult: { toolUseId: "z", content: [{ json: { late: true } }], status: "error" } }],
+    },
     summary: bedrock.user(summaryText),
   },
   {
     name: "langchain",
     user: langchain.user("Find A") as unknown as Message,
-    toolRound: [langchain.toolCall("a", "lookup", { q: "A" }), langchain.toolResult("a", "found A", { name: "lookup" })] as unknown as Message[],
+    toolRound: [
+      langchain.toolCall("a", "lookup", { q: "A" }),
+      langchain.toolResult("a", "found A", { name: "lookup" }),
+    ] as unknown as Message[],
     parallel: [
       ...langchain.toolCalls(parallelIds.map((id) => ({ id, name: "lookup" }))),
       langchain.toolResult("b", "B"),
@@ -108,7 +141,10 @@ export const dialectFixtures: DialectFixture[] = [
     name: "pi-agent",
     user: pi.user("Find A"),
     toolRound: [pi.toolCall("a", "lookup", { q: "A" }), pi.toolResult("a", "found A", { name: "lookup" })],
-    parallel: [...pi.toolCalls(parallelIds.map((id) => ({ id, name: "lookup" }))), ...pi.toolResults(parallelIds.map((id) => ({ id, name: "lookup", output: id.toUpperCase() })))],
+    parallel: [
+      ...pi.toolCalls(parallelIds.map((id) => ({ id, name: "lookup" }))),
+      ...pi.toolResults(parallelIds.map((id) => ({ id, name: "lookup", output: id.toUpperCase() }))),
+    ],
     resultOnly: pi.toolResult("z", "late", { name: "lookup", isError: true }),
     summary: pi.user(summaryText),
   },
@@ -118,8 +154,14 @@ export const dialectFixtures: DialectFixture[] = [
     toolRound: [genkit.toolCall("a", "lookup", { q: "A" }), genkit.toolResult("a", "found A", { name: "lookup" })],
     // Without refs: Genkit pairs requests and responses in order.
     parallel: [
-      ...genkit.toolCalls([{ id: undefined, name: "lookup" }, { id: undefined, name: "lookup" }]),
-      ...genkit.toolResults([{ id: undefined, name: "lookup", output: "B" }, { id: undefined, name: "lookup", output: "C" }]),
+      ...genkit.toolCalls([
+        { id: undefined, name: "lookup" },
+        { id: undefined, name: "lookup" },
+      ]),
+      ...genkit.toolResults([
+        { id: undefined, name: "lookup", output: "B" },
+        { id: undefined, name: "lookup", output: "C" },
+      ]),
     ],
     // A JSON output: the builders write text outputs.
     resultOnly: { role: "tool", content: [{ toolResponse: { ref: "z", name: "lookup", output: { late: true } } }] },

@@ -11,5 +11,9 @@ export interface Fixture {
 /** The real transcripts shipped with the tests (see test/fixtures/transcripts/ATTRIBUTION.md). */
 export function loadFixtures(): Fixture[] {
   const index = JSON.parse(readFileSync(new URL("index.json", root), "utf8")) as { file: string; source: string }[];
-  return index.map(({ file, source }) => ({ file, source, messages: JSON.parse(readFileSync(new URL(file, root), "utf8")) }));
+  return index.map(({ file, source }) => ({
+    file,
+    source,
+    messages: JSON.parse(readFileSync(new URL(file, root), "utf8")),
+  }));
 }

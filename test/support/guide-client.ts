@@ -14,7 +14,8 @@ export function guideClientSetUp(): string {
   const lines = /```ts\n([\s\S]*?)```/.exec(page)![1]!.split("\n");
   const from = lines.findIndex((line) => line.includes("createClient("));
   const to = lines.findIndex((line) => line.includes("= redisStore("));
-  if (from === -1 || to < from) throw new Error("The deployment guide's first block no longer sets up a client with createClient and redisStore");
+  if (from === -1 || to < from)
+    throw new Error("The deployment guide's first block no longer sets up a client with createClient and redisStore");
   return lines.slice(from, to + 1).join("\n");
 }
 
@@ -26,7 +27,13 @@ export function guideClientSetUp(): string {
 export async function guideClientModule(name: string): Promise<string> {
   const dir = join(root, ".vitest", name);
   mkdirSync(dir, { recursive: true });
-  const source = [`import { createClient } from "redis";`, `import { redisStore } from ${JSON.stringify(pathToFileURL(join(root, "dist", "redis.js")).href)};`, guideClientSetUp(), "export { redis, store };", ""].join("\n");
+  const source = [
+    `import { createClient } from "redis";`,
+    `import { redisStore } from ${JSON.stringify(pathToFileURL(join(root, "dist", "redis.js")).href)};`,
+    guideClientSetUp(),
+    "export { redis, store };",
+    "",
+  ].join("\n");
   const file = join(dir, "guide-client.mjs");
   writeFileSync(file, (await transform(source, { loader: "ts", format: "esm" })).code);
   return file;

@@ -23,16 +23,32 @@ process.on("message", async ({ id, conversationId, messages, usage }) => {
       await new Promise((resolve) => setTimeout(resolve, summarizeMs));
       summarizing += performance.now() - started;
       // The summary quotes the conversation's own text, so text of another would show.
-      const quoted = older.map((m) => (typeof m.content === "string" ? m.content.slice(0, 12) : "")).filter(Boolean).slice(0, 3);
+      const quoted = older
+        .map((m) => (typeof m.content === "string" ? m.content.slice(0, 12) : ""))
+        .filter(Boolean)
+        .slice(0, 3);
       return `summary of ${older.length} messages: ${quoted.join(" | ")}; before: ${context.previousSummary?.slice(0, 60) ?? "nothing"}`;
     },
   });
   const started = performance.now();
   try {
     const result = await compact(messages, { conversationId, ...(usage ? { usage } : {}) });
-    process.send({ id, output: result?.messages ?? messages, overBudget: result?.overBudget === true, ms: performance.now() - started, summarizeMs: summarizing, storeErrors });
+    process.send({
+      id,
+      output: result?.messages ?? messages,
+      overBudget: result?.overBudget === true,
+      ms: performance.now() - started,
+      summarizeMs: summarizing,
+      storeErrors,
+    });
   } catch (error) {
-    process.send({ id, error: String(error?.message ?? error), ms: performance.now() - started, summarizeMs: summarizing, storeErrors });
+    process.send({
+      id,
+      error: String(error?.message ?? error),
+      ms: performance.now() - started,
+      summarizeMs: summarizing,
+      storeErrors,
+    });
   }
 });
 process.send({ ready: true });

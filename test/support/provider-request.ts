@@ -3,13 +3,22 @@
 // @openai/agents items spelt as the Responses API takes them, LangChain messages as ChatOpenAI
 // sends them. Then the checkers of ./provider-rules say what the provider
 // would refuse. The AI SDK's requests are made by its real provider packages (./provider-rules/ai-sdk-wire.ts).
-import { providerViolations, type ProviderFormat, type ProviderRequest, type Violation } from "./provider-rules/index.js";
+import {
+  providerViolations,
+  type ProviderFormat,
+  type ProviderRequest,
+  type Violation,
+} from "./provider-rules/index.js";
 import type { DialectName } from "./transcripts.js";
 
 type Message = Record<string, unknown>;
 
 /** The provider request a caller sends for a transcript, and which checker reads it; undefined for a format no checker covers here. */
-export function providerRequest(dialect: DialectName, messages: readonly object[], settings: Partial<ProviderRequest> = {}): { format: ProviderFormat; request: ProviderRequest } | undefined {
+export function providerRequest(
+  dialect: DialectName,
+  messages: readonly object[],
+  settings: Partial<ProviderRequest> = {},
+): { format: ProviderFormat; request: ProviderRequest } | undefined {
   const list = messages as readonly Message[];
   switch (dialect) {
     case "openai-chat":
@@ -33,7 +42,11 @@ export function providerRequest(dialect: DialectName, messages: readonly object[
 }
 
 /** The checkers' verdict on the request a caller sends for the transcript. */
-export function requestViolations(dialect: DialectName, messages: readonly object[], settings: Partial<ProviderRequest> = {}): Violation[] {
+export function requestViolations(
+  dialect: DialectName,
+  messages: readonly object[],
+  settings: Partial<ProviderRequest> = {},
+): Violation[] {
   const made = providerRequest(dialect, messages, settings);
   return made === undefined ? [] : providerViolations(made.format, made.request);
 }
@@ -61,7 +74,11 @@ function langchainAsChat(message: Message): Message {
     case "system":
       return { role: "system", content };
     case "tool":
-      return { role: "tool", tool_call_id: message["tool_call_id"], content: typeof content === "string" ? content : JSON.stringify(content) };
+      return {
+        role: "tool",
+        tool_call_id: message["tool_call_id"],
+        content: typeof content === "string" ? content : JSON.stringify(content),
+      };
     case "ai": {
       const calls = (message["tool_calls"] as Message[] | undefined) ?? [];
       return calls.length === 0
@@ -69,7 +86,11 @@ function langchainAsChat(message: Message): Message {
         : {
             role: "assistant",
             content: typeof content === "string" && content !== "" ? content : null,
-            tool_calls: calls.map((call) => ({ id: call["id"], type: "function", function: { name: call["name"], arguments: JSON.stringify(call["args"] ?? {}) } })),
+            tool_calls: calls.map((call) => ({
+              id: call["id"],
+              type: "function",
+              function: { name: call["name"], arguments: JSON.stringify(call["args"] ?? {}) },
+            })),
           };
     }
     default:

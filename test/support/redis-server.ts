@@ -29,10 +29,19 @@ async function freePort(): Promise<number> {
  * Starts `redis-server` at a free port, or at `port` (a restart); with `dir`, its data is kept in
  * an append-only file there, so a restart finds it again.
  */
-export async function startRedisServer(options: { port?: number; dir?: string } = {}): Promise<RedisServer & { port: number }> {
+export async function startRedisServer(
+  options: { port?: number; dir?: string } = {},
+): Promise<RedisServer & { port: number }> {
   const port = options.port ?? (await freePort());
-  const persistence = options.dir === undefined ? ["--appendonly", "no"] : ["--appendonly", "yes", "--appendfsync", "always", "--dir", options.dir];
-  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence], { stdio: "ignore" });
+  const persistence =
+    options.dir === undefined
+      ? ["--appendonly", "no"]
+      : ["--appendonly", "yes", "--appendfsync", "always", "--dir", options.dir];
+  const child: ChildProcess = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence],
+    { stdio: "ignore" },
+  );
   const url = `redis://127.0.0.1:${port}`;
   const deadline = Date.now() + 10_000;
   for (;;) {
@@ -44,7 +53,8 @@ export async function startRedisServer(options: { port?: number; dir?: string } 
       await client.close();
       break;
     } catch (error) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`redis-server did not start on port ${port}`, { cause: error });
+      if (Date.now() > deadline || child.exitCode !== null)
+        throw new Error(`redis-server did not start on port ${port}`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

@@ -7,10 +7,23 @@ type Message = Record<string, unknown>;
 export function referenceIsBoundary(m: Message): boolean {
   if (m["role"] !== "user") return false;
   if (isSummaryMessage(m)) return false;
-  if (m["content"] === "Before continuing: the earlier transcript was replaced by the summary above; if anything in it or in the messages since is worth keeping, save it with the memory tool now.") return false;
+  if (
+    m["content"] ===
+    "Before continuing: the earlier transcript was replaced by the summary above; if anything in it or in the messages since is worth keeping, save it with the memory tool now."
+  )
+    return false;
   const blocks = [m["content"], m["parts"]].flatMap((list) => (Array.isArray(list) ? (list as Message[]) : []));
-  if (blocks.some((p) => p?.["text"] === "Before continuing: the earlier transcript was replaced by the summary above; if anything in it or in the messages since is worth keeping, save it with the memory tool now.")) return false;
-  return !blocks.some((p) => p?.["type"] === "tool_result" || p?.["toolResult"] !== undefined || p?.["functionResponse"] !== undefined);
+  if (
+    blocks.some(
+      (p) =>
+        p?.["text"] ===
+        "Before continuing: the earlier transcript was replaced by the summary above; if anything in it or in the messages since is worth keeping, save it with the memory tool now.",
+    )
+  )
+    return false;
+  return !blocks.some(
+    (p) => p?.["type"] === "tool_result" || p?.["toolResult"] !== undefined || p?.["functionResponse"] !== undefined,
+  );
 }
 
 export function referenceSplit(

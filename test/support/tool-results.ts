@@ -7,7 +7,8 @@ export function toolResultPayloads(messages: readonly object[]): { index: number
   const out: { index: number; payload: unknown }[] = [];
   messages.forEach((message, index) => {
     const m = message as Message;
-    if (m["type"] === "function_call_output" || m["type"] === "function_call_result") out.push({ index, payload: m["output"] });
+    if (m["type"] === "function_call_output" || m["type"] === "function_call_result")
+      out.push({ index, payload: m["output"] });
     else if (m["role"] === "toolResult") out.push({ index, payload: ((m["content"] as Part[])[0] as Part)["text"] });
     else if (m["role"] === "tool" && typeof m["tool_call_id"] === "string") out.push({ index, payload: m["content"] });
     else if (Array.isArray(m["parts"])) {

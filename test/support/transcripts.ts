@@ -3,11 +3,21 @@
 // answered by their results, assistant replies, and now and then an earlier summary.
 import fc from "fast-check";
 import { SUMMARY_PREFIX } from "../../src/expert.js";
-import { type DialectName } from "../../src/index.js";
+import type { DialectName } from "../../src/index.js";
 import { builders } from "./builders.js";
 
 export type { DialectName };
-export const dialects: DialectName[] = ["openai-chat", "anthropic", "ai-sdk", "openai-responses", "google-genai", "bedrock-converse", "langchain", "pi-agent", "genkit"];
+export const dialects: DialectName[] = [
+  "openai-chat",
+  "anthropic",
+  "ai-sdk",
+  "openai-responses",
+  "google-genai",
+  "bedrock-converse",
+  "langchain",
+  "pi-agent",
+  "genkit",
+];
 /** The dialects whose messages are plain JSON (LangChain's are class instances, which a JSON round trip or a deep clone does not keep). */
 export const jsonDialects: DialectName[] = dialects.filter((dialect) => dialect !== "langchain");
 
@@ -20,7 +30,9 @@ export const hasSystemMessages = (dialect: DialectName): boolean =>
  * format's messages hold one after the first position (Genkit's Gemini plugins refuse a second).
  */
 export const summaryRoleFor = (dialect: DialectName): "system" | "user" =>
-  dialect === "openai-chat" || dialect === "ai-sdk" || dialect === "openai-responses" || dialect === "langchain" ? "system" : "user";
+  dialect === "openai-chat" || dialect === "ai-sdk" || dialect === "openai-responses" || dialect === "langchain"
+    ? "system"
+    : "user";
 
 export interface ToolCallShape {
   id: string;
@@ -74,7 +86,10 @@ export const shapeArbitrary = (options: ShapeOptions = {}) =>
     .record({
       system: fc.option(text(200), { nil: undefined }),
       summary: fc.option(text(100), { nil: undefined, freq: 4 }),
-      turns: fc.array(turnArbitrary(options.maxRounds ?? 4), { minLength: options.minTurns ?? 0, maxLength: options.maxTurns ?? 8 }),
+      turns: fc.array(turnArbitrary(options.maxRounds ?? 4), {
+        minLength: options.minTurns ?? 0,
+        maxLength: options.maxTurns ?? 8,
+      }),
     })
     .map(({ system, summary, turns }): Shape => {
       let next = 0;
@@ -85,12 +100,20 @@ export const shapeArbitrary = (options: ShapeOptions = {}) =>
         for (const round of turn.rounds) {
           // A call turn's blank text is left out (an empty text is not rendered at all).
           const text = options.accepted && round.text.trim() === "" ? "" : round.text;
-          steps.push({ kind: "tools", text, calls: round.calls.map((c) => ({ ...c, result: fill(c.result), id: `call_${next++}` })) });
+          steps.push({
+            kind: "tools",
+            text,
+            calls: round.calls.map((c) => ({ ...c, result: fill(c.result), id: `call_${next++}` })),
+          });
         }
         const reply = turn.reply ?? (options.accepted ? "Done." : undefined);
         if (reply !== undefined) steps.push({ kind: "assistant", text: fill(reply) });
       }
-      return { system: system === undefined ? undefined : fill(system), summary: options.accepted ? undefined : summary, steps };
+      return {
+        system: system === undefined ? undefined : fill(system),
+        summary: options.accepted ? undefined : summary,
+        steps,
+      };
     });
 
 type Message = Record<string, unknown>;
@@ -98,7 +121,10 @@ type Message = Record<string, unknown>;
 /** A plain text message in one dialect: a system message only where the format has one. */
 function textMessage(dialect: DialectName, role: "system" | "user" | "assistant", text: string): Message {
   const build = builders[dialect];
-  if (role === "system" && "system" in build) return (dialect === "openai-responses" ? builders[dialect].system(text, { easy: true }) : build.system(text)) as Message;
+  if (role === "system" && "system" in build)
+    return (
+      dialect === "openai-responses" ? builders[dialect].system(text, { easy: true }) : build.system(text)
+    ) as Message;
   return (role === "assistant" ? build.assistant(text) : build.user(text)) as Message;
 }
 
@@ -109,9 +135,16 @@ function textMessage(dialect: DialectName, role: "system" | "user" | "assistant"
 export function render(shape: Shape, dialect: DialectName): Message[] {
   const out: Message[] = [];
   // A plain `{ role, content }` system prompt in every format that has one (LangChain and the Responses API read it too).
-  if (shape.system !== undefined && hasSystemMessages(dialect)) out.push(dialect === "genkit" ? textMessage(dialect, "system", shape.system) : builders["openai-chat"].system(shape.system));
-  if (shape.summary !== undefined) out.push(textMessage(dialect, summaryRoleFor(dialect), SUMMARY_PREFIX + shape.summary));
-  for (const step of shape.steps) out.push(...(step.kind === "tools" ? renderTools(step, dialect) : [textMessage(dialect, step.kind, step.text)]));
+  if (shape.system !== undefined && hasSystemMessages(dialect))
+    out.push(
+      dialect === "genkit"
+        ? textMessage(dialect, "system", shape.system)
+        : builders["openai-chat"].system(shape.system),
+    );
+  if (shape.summary !== undefined)
+    out.push(textMessage(dialect, summaryRoleFor(dialect), SUMMARY_PREFIX + shape.summary));
+  for (const step of shape.steps)
+    out.push(...(step.kind === "tools" ? renderTools(step, dialect) : [textMessage(dialect, step.kind, step.text)]));
   return out;
 }
 
@@ -130,12 +163,16 @@ function renderTools(step: Extract<Step, { kind: "tools" }>, dialect: DialectNam
   // Gemini allows calls and responses without ids, paired in order, and Genkit pairs by `ref` when
   // both sides have one, else in order: in those two, every third call has none.
   // (`undefined` only reaches those two builders, which take it.)
-  const id = (c: ToolCallShape) => (dialect === "google-genai" ? geminiId(c.id).id : dialect === "genkit" ? genkitRef(c.id).ref : c.id) as string;
+  const id = (c: ToolCallShape) =>
+    (dialect === "google-genai" ? geminiId(c.id).id : dialect === "genkit" ? genkitRef(c.id).ref : c.id) as string;
   // OpenAI chat carries the arguments as text; the other formats as an object.
   const input = (c: ToolCallShape) => (dialect === "openai-chat" ? c.args : { q: c.args });
   const build = builders[dialect];
   return [
-    ...build.toolCalls(step.calls.map((c) => ({ id: id(c), name: c.name, input: input(c) })), { text: step.text }),
+    ...build.toolCalls(
+      step.calls.map((c) => ({ id: id(c), name: c.name, input: input(c) })),
+      { text: step.text },
+    ),
     ...build.toolResults(step.calls.map((c) => ({ id: id(c), name: c.name, output: c.result }))),
   ] as unknown as Message[];
 }

@@ -31,7 +31,10 @@ export function keptFrom<M extends AnyMessage>(context: PlanContext<M>, start: n
 }
 
 /** The user message at `user` and everything from `groupStart` kept, the rest after the head summarized. */
-export function keptUserAnd<M extends AnyMessage>(context: PlanContext<M>, at: { user: number; groupStart: number }): KeptTail<M> {
+export function keptUserAnd<M extends AnyMessage>(
+  context: PlanContext<M>,
+  at: { user: number; groupStart: number },
+): KeptTail<M> {
   const { messages, tokens, head } = context;
   const { user, groupStart } = at;
   return {

@@ -12,7 +12,10 @@ export function truncation<M extends AnyMessage>(context: PlanContext<M>, kept: 
   const tailTokens = context.tailTokens(kept);
   const room = context.roomFor(kept);
   if (!options.truncateToolResults || tailTokens <= room) return undefined;
-  const cut = truncateToolPayloads(kept.tail, room, options.countTokens, { calibration: tokens.calibration, formats: context.view });
+  const cut = truncateToolPayloads(kept.tail, room, options.countTokens, {
+    calibration: tokens.calibration,
+    formats: context.view,
+  });
   return cut === undefined ? undefined : { ...kept, tail: cut.messages, tailTokens: cut.tokens, truncated: true };
 }
 
@@ -24,10 +27,14 @@ export function truncation<M extends AnyMessage>(context: PlanContext<M>, kept: 
  * holds some of the turn's work (its older groups are summarized, as the in-turn split does), or the
  * cut turn does not fit.
  */
-export function latestTurnCut<M extends AnyMessage>(context: PlanContext<M>, kept: KeptTail<M>): KeptTail<M> | undefined {
+export function latestTurnCut<M extends AnyMessage>(
+  context: PlanContext<M>,
+  kept: KeptTail<M>,
+): KeptTail<M> | undefined {
   const { latestUser, head, messages } = context;
   if (!context.options.truncateToolResults || latestUser === -1 || kept.tailStart <= latestUser + 1) return undefined;
-  const keepsNothingAfterUser = kept.tailStart >= messages.length || (kept.pinned.includes(latestUser) && kept.tail.length === 1);
+  const keepsNothingAfterUser =
+    kept.tailStart >= messages.length || (kept.pinned.includes(latestUser) && kept.tail.length === 1);
   // The turn is kept from its user message, which must be a place a tail may start (no call cut from its result).
   if (!keepsNothingAfterUser || (latestUser > head && !context.isTailStart(latestUser))) return undefined;
   const whole = keptFrom(context, Math.max(head, latestUser));

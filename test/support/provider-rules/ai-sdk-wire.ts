@@ -4,12 +4,26 @@ import { createAmazonBedrock } from "@ai-sdk/amazon-bedrock";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
-import { type LanguageModel, type ModelMessage, type ProviderMetadata, type ToolSet, generateText, jsonSchema, tool } from "ai";
+import {
+  type LanguageModel,
+  type ModelMessage,
+  type ProviderMetadata,
+  type ToolSet,
+  generateText,
+  jsonSchema,
+  tool,
+} from "ai";
 import { type Obj, type ProviderRequest, type Violation, isObj } from "./common.js";
 import { type ProviderFormat, providerViolations } from "./index.js";
 
 export type WireFormat = Exclude<ProviderFormat, "genkit-gemini">;
-export const WIRE_FORMATS: readonly WireFormat[] = ["anthropic", "openai-chat", "openai-responses", "google-genai", "bedrock-converse"];
+export const WIRE_FORMATS: readonly WireFormat[] = [
+  "anthropic",
+  "openai-chat",
+  "openai-responses",
+  "google-genai",
+  "bedrock-converse",
+];
 
 export interface WireOptions {
   system?: string;
@@ -53,8 +67,22 @@ const REPLIES: Record<WireFormat, unknown> = {
     model: "gpt-stub",
     status: "completed",
     incomplete_details: null,
-    output: [{ type: "message", id: "msg_stub", role: "assistant", status: "completed", content: [{ type: "output_text", text: "ok", annotations: [] }] }],
-    usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+    output: [
+      {
+        type: "message",
+        id: "msg_stub",
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text: "ok", annotations: [] }],
+      },
+    ],
+    usage: {
+      input_tokens: 1,
+      output_tokens: 1,
+      total_tokens: 2,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: 0 },
+    },
   },
   "google-genai": {
     candidates: [{ content: { role: "model", parts: [{ text: "ok" }] }, finishReason: "STOP", index: 0 }],
@@ -71,9 +99,13 @@ const REPLIES: Record<WireFormat, unknown> = {
 function recordingFetch(format: WireFormat, bodies: Obj[]): typeof fetch {
   return (async (_input: unknown, init?: { body?: unknown }) => {
     const raw = init?.body;
-    const text = typeof raw === "string" ? raw : raw instanceof Uint8Array ? new TextDecoder().decode(raw) : String(raw);
+    const text =
+      typeof raw === "string" ? raw : raw instanceof Uint8Array ? new TextDecoder().decode(raw) : String(raw);
     bodies.push(JSON.parse(text) as Obj);
-    return new Response(JSON.stringify(REPLIES[format]), { status: 200, headers: { "content-type": "application/json" } });
+    return new Response(JSON.stringify(REPLIES[format]), {
+      status: 200,
+      headers: { "content-type": "application/json" },
+    });
   }) as typeof fetch;
 }
 
@@ -96,7 +128,12 @@ function modelFor(format: WireFormat, fetch: typeof globalThis.fetch, id: string
     case "google-genai":
       return createGoogleGenerativeAI({ apiKey: "stub", fetch })(id);
     case "bedrock-converse":
-      return createAmazonBedrock({ region: "us-east-1", accessKeyId: "AKIDSTUB", secretAccessKey: "stub-secret", fetch })(id);
+      return createAmazonBedrock({
+        region: "us-east-1",
+        accessKeyId: "AKIDSTUB",
+        secretAccessKey: "stub-secret",
+        fetch,
+      })(id);
   }
 }
 
@@ -108,12 +145,19 @@ function toolsFor(messages: readonly ModelMessage[]): ToolSet {
       for (const part of message.content as { type: string; toolName?: string }[])
         if ((part.type === "tool-call" || part.type === "tool-result") && part.toolName) names.add(part.toolName);
   const tools: ToolSet = {};
-  for (const name of names) tools[name] = tool({ description: name, inputSchema: jsonSchema({ type: "object", properties: {}, additionalProperties: true }) });
+  for (const name of names)
+    tools[name] = tool({
+      description: name,
+      inputSchema: jsonSchema({ type: "object", properties: {}, additionalProperties: true }),
+    });
   return tools;
 }
 
 /** The body each provider package sends for these messages, or the error it raised. */
-export async function wireBodies(messages: readonly ModelMessage[], options: WireOptions = {}): Promise<Record<WireFormat, WireResult>> {
+export async function wireBodies(
+  messages: readonly ModelMessage[],
+  options: WireOptions = {},
+): Promise<Record<WireFormat, WireResult>> {
   const tools = options.tools ?? toolsFor(messages);
   const entries = await Promise.all(
     WIRE_FORMATS.map(async (format): Promise<[WireFormat, WireResult]> => {
@@ -145,7 +189,11 @@ export function requestOf(format: WireFormat, body: Obj, modelId?: string): Prov
   switch (format) {
     case "anthropic": {
       const kind = isObj(body.thinking) ? body.thinking.type : undefined;
-      return { messages: list("messages"), ...(body.system !== undefined ? { system: body.system } : {}), thinking: kind === "enabled" || kind === "adaptive" };
+      return {
+        messages: list("messages"),
+        ...(body.system !== undefined ? { system: body.system } : {}),
+        thinking: kind === "enabled" || kind === "adaptive",
+      };
     }
     case "bedrock-converse":
       return { messages: list("messages"), ...(body.system !== undefined ? { system: body.system } : {}) };
@@ -163,14 +211,22 @@ export function requestOf(format: WireFormat, body: Obj, modelId?: string): Prov
 }
 
 /** Per provider: the checker's violations on the body the AI SDK sent, or a `conversion` violation when the package threw. */
-export async function aiSdkWireViolations(messages: readonly ModelMessage[], options: WireOptions = {}): Promise<Record<WireFormat, Violation[]>> {
+export async function aiSdkWireViolations(
+  messages: readonly ModelMessage[],
+  options: WireOptions = {},
+): Promise<Record<WireFormat, Violation[]>> {
   const bodies = await wireBodies(messages, options);
   const out = {} as Record<WireFormat, Violation[]>;
   for (const format of WIRE_FORMATS) {
     const { body, error } = bodies[format];
-    const violations = body ? providerViolations(format, requestOf(format, body, options.models?.[format] ?? DEFAULT_MODELS[format])) : [];
+    const violations = body
+      ? providerViolations(format, requestOf(format, body, options.models?.[format] ?? DEFAULT_MODELS[format]))
+      : [];
     if (error !== undefined)
-      violations.push({ rule: body ? `${format}/ai-sdk-response` : `${format}/ai-sdk-conversion`, detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+      violations.push({
+        rule: body ? `${format}/ai-sdk-response` : `${format}/ai-sdk-conversion`,
+        detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      });
     out[format] = violations;
   }
   return out;

@@ -26,7 +26,8 @@ export interface ProviderRequest {
 
 export type Obj = Record<string, unknown>;
 
-export const isObj = (value: unknown): value is Obj => typeof value === "object" && value !== null && !Array.isArray(value);
+export const isObj = (value: unknown): value is Obj =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 export const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
@@ -42,8 +43,10 @@ export const typeOf = (value: unknown): string | undefined => (isObj(value) ? st
 /** Objects that carry `key` (a cache marker), at any depth of `value`, with where each sits. */
 export function carriers(value: unknown, key: string, path = ""): { path: string; carrier: Obj }[] {
   if (typeof value !== "object" || value === null) return [];
-  const found: { path: string; carrier: Obj }[] = isObj(value) && value[key] !== undefined && value[key] !== null ? [{ path, carrier: value }] : [];
-  for (const [name, field] of Object.entries(value)) found.push(...carriers(field, key, path === "" ? name : `${path}.${name}`));
+  const found: { path: string; carrier: Obj }[] =
+    isObj(value) && value[key] !== undefined && value[key] !== null ? [{ path, carrier: value }] : [];
+  for (const [name, field] of Object.entries(value))
+    found.push(...carriers(field, key, path === "" ? name : `${path}.${name}`));
   return found;
 }
 

@@ -7,7 +7,12 @@ import { type Obj, type ProviderRequest, type Violation, arr, isObj, show, str }
 import { googleGenaiViolations } from "./google-genai.js";
 
 /** The Gemini `{ systemInstruction, contents }` the plugin would send, with the messages it would refuse to convert. */
-export function genkitToGemini(messages: readonly unknown[]): { systemInstruction?: Obj; contents: Obj[]; contentIndex: number[]; violations: Violation[] } {
+export function genkitToGemini(messages: readonly unknown[]): {
+  systemInstruction?: Obj;
+  contents: Obj[];
+  contentIndex: number[];
+  violations: Violation[];
+} {
   const violations: Violation[] = [];
   const list = messages.map((m) => (isObj(m) ? m : {}));
   // Model runner: `if (messages.length === 0) throw new Error('No messages provided.');`
@@ -26,7 +31,11 @@ export function genkitToGemini(messages: readonly unknown[]): { systemInstructio
     // converters.ts toGeminiRole: 'user' -> 'user', 'model' -> 'model', 'tool' -> 'user', and for 'system':
     // `throw new Error('system role is only supported for a single message in the first position')`.
     if (role === "system") {
-      violations.push({ rule: "genkit-gemini/single-system", index, detail: `messages[${index}]: system role is only supported for a single message in the first position` });
+      violations.push({
+        rule: "genkit-gemini/single-system",
+        index,
+        detail: `messages[${index}]: system role is only supported for a single message in the first position`,
+      });
       return;
     }
     let content = arr(message, "content").map((p) => (isObj(p) ? p : {}));
@@ -40,7 +49,10 @@ export function genkitToGemini(messages: readonly unknown[]): { systemInstructio
         if (!br) return -1;
         return parseInt(ar, 10) - parseInt(br, 10);
       });
-    contents.push({ role: role === "model" ? "model" : "user", parts: convertParts({ ...message, content }, index, violations) });
+    contents.push({
+      role: role === "model" ? "model" : "user",
+      parts: convertParts({ ...message, content }, index, violations),
+    });
     contentIndex.push(index);
   });
   return { ...(systemInstruction ? { systemInstruction } : {}), contents, contentIndex, violations };
@@ -53,25 +65,66 @@ function convertParts(message: Obj, index: number, violations: Violation[]): Obj
     const where = `messages[${index}].content[${p}]`;
     const metadata = isObj(part.metadata) ? part.metadata : {};
     // maybeAddGeminiThoughtSignatureAndMetadata: `metadata.thoughtSignature` becomes the Gemini part's `thoughtSignature`.
-    const sign = (g: Obj): Obj => (metadata.thoughtSignature ? { ...g, thoughtSignature: metadata.thoughtSignature } : g);
+    const sign = (g: Obj): Obj =>
+      metadata.thoughtSignature ? { ...g, thoughtSignature: metadata.thoughtSignature } : g;
     if (typeof part.text === "string") parts.push(sign({ text: part.text }));
     else if (isObj(part.media)) {
       const url = str(part.media.url) ?? "";
-      if (url.startsWith("data:")) parts.push(sign({ inlineData: { mimeType: part.media.contentType ?? url.slice(5, url.indexOf(";")), data: url.slice(url.indexOf(",") + 1) } }));
-      else parts.push(sign({ fileData: { fileUri: url, ...(part.media.contentType ? { mimeType: part.media.contentType } : {}) } }));
+      if (url.startsWith("data:"))
+        parts.push(
+          sign({
+            inlineData: {
+              mimeType: part.media.contentType ?? url.slice(5, url.indexOf(";")),
+              data: url.slice(url.indexOf(",") + 1),
+            },
+          }),
+        );
+      else
+        parts.push(
+          sign({ fileData: { fileUri: url, ...(part.media.contentType ? { mimeType: part.media.contentType } : {}) } }),
+        );
     } else if (isObj(part.toolRequest)) {
       // toGeminiToolRequest: `if (!part.toolRequest?.input) throw Error('Invalid ToolRequestPart: input was missing.')`.
-      if (!part.toolRequest.input) violations.push({ rule: "genkit-gemini/tool-request-input", index, detail: `${where}: Invalid ToolRequestPart: input was missing.` });
-      parts.push(sign({ functionCall: { name: part.toolRequest.name, args: part.toolRequest.input, ...(part.toolRequest.ref ? { id: part.toolRequest.ref } : {}) } }));
+      if (!part.toolRequest.input)
+        violations.push({
+          rule: "genkit-gemini/tool-request-input",
+          index,
+          detail: `${where}: Invalid ToolRequestPart: input was missing.`,
+        });
+      parts.push(
+        sign({
+          functionCall: {
+            name: part.toolRequest.name,
+            args: part.toolRequest.input,
+            ...(part.toolRequest.ref ? { id: part.toolRequest.ref } : {}),
+          },
+        }),
+      );
     } else if (isObj(part.toolResponse)) {
       // toGeminiToolResponse: `if (part.toolResponse?.output === undefined && !part.toolResponse?.content) throw Error('Invalid
       // ToolResponsePart: output or content must be provided.')`.
       if (part.toolResponse.output === undefined && !part.toolResponse.content)
-        violations.push({ rule: "genkit-gemini/tool-response-output", index, detail: `${where}: Invalid ToolResponsePart: output or content must be provided.` });
-      parts.push(sign({ functionResponse: { name: part.toolResponse.name, response: { name: part.toolResponse.name, content: part.toolResponse.output } } }));
+        violations.push({
+          rule: "genkit-gemini/tool-response-output",
+          index,
+          detail: `${where}: Invalid ToolResponsePart: output or content must be provided.`,
+        });
+      parts.push(
+        sign({
+          functionResponse: {
+            name: part.toolResponse.name,
+            response: { name: part.toolResponse.name, content: part.toolResponse.output },
+          },
+        }),
+      );
     } else if (isObj(part.resource)) {
       // toGeminiResource: `if (!part.resource?.uri) throw Error('Invalid ResourcePart: uri was missing.')`.
-      if (!part.resource.uri) violations.push({ rule: "genkit-gemini/resource-uri", index, detail: `${where}: Invalid ResourcePart: uri was missing.` });
+      if (!part.resource.uri)
+        violations.push({
+          rule: "genkit-gemini/resource-uri",
+          index,
+          detail: `${where}: Invalid ResourcePart: uri was missing.`,
+        });
       parts.push(sign({ fileData: { fileUri: part.resource.uri, mimeType: "application/octet-stream" } }));
     } else if (typeof part.reasoning === "string") {
       // toGeminiReasoning: `{ thought: true }`, plus `text` when the reasoning is non-empty.
@@ -100,6 +153,10 @@ export function genkitGeminiViolations(request: ProviderRequest): Violation[] {
     messages: contents,
     ...(systemInstruction ? { system: systemInstruction } : {}),
     ...(request.gemini3 !== undefined ? { gemini3: request.gemini3 } : {}),
-  }).map((v) => ({ ...v, ...(v.index !== undefined ? { index: contentIndex[v.index] ?? v.index } : {}), detail: `${v.detail} (as converted by the Genkit Gemini plugin)` }));
+  }).map((v) => ({
+    ...v,
+    ...(v.index !== undefined ? { index: contentIndex[v.index] ?? v.index } : {}),
+    detail: `${v.detail} (as converted by the Genkit Gemini plugin)`,
+  }));
   return [...violations, ...gemini];
 }

@@ -9,12 +9,32 @@ import { openaiChatViolations } from "./openai-chat.js";
 import { openaiResponsesViolations } from "./openai-responses.js";
 
 export type { ProviderRequest, Violation } from "./common.js";
-export { anthropicViolations, bedrockConverseViolations, genkitGeminiViolations, googleGenaiViolations, openaiChatViolations, openaiResponsesViolations };
+export {
+  anthropicViolations,
+  bedrockConverseViolations,
+  genkitGeminiViolations,
+  googleGenaiViolations,
+  openaiChatViolations,
+  openaiResponsesViolations,
+};
 export { genkitToGemini } from "./genkit-gemini.js";
 
-export type ProviderFormat = "anthropic" | "openai-chat" | "openai-responses" | "google-genai" | "bedrock-converse" | "genkit-gemini";
+export type ProviderFormat =
+  | "anthropic"
+  | "openai-chat"
+  | "openai-responses"
+  | "google-genai"
+  | "bedrock-converse"
+  | "genkit-gemini";
 
-export const PROVIDER_FORMATS: readonly ProviderFormat[] = ["anthropic", "openai-chat", "openai-responses", "google-genai", "bedrock-converse", "genkit-gemini"];
+export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
+  "anthropic",
+  "openai-chat",
+  "openai-responses",
+  "google-genai",
+  "bedrock-converse",
+  "genkit-gemini",
+];
 
 const CHECKERS: Record<ProviderFormat, (request: ProviderRequest) => Violation[]> = {
   anthropic: anthropicViolations,
