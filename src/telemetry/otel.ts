@@ -200,8 +200,10 @@ function exceptionOf(error: unknown): Exception {
   const exception: Exception = { name, message, ...(typeof code === "string" || typeof code === "number" ? { code } : {}) };
   const { stack } = error;
   if (typeof stack === "string") {
-    const head = error.message === "" ? name : `${name}: ${error.message}`;
-    const frames = stack.startsWith(head) ? `${name}: ${message}${stack.slice(head.length)}` : stack;
+    // The message where the stack holds it near its start, whatever name opens it (an error named
+    // after its stack was taken opens with `Error: …`): replaced by the bounded one, never copied whole.
+    const messageAt = error.message === "" ? -1 : stack.slice(0, error.message.length + 200).indexOf(error.message);
+    const frames = messageAt >= 0 ? `${name}: ${message}${stack.slice(messageAt + error.message.length)}` : stack;
     exception.stack = bounded(frames, MOST_STACK_CHARS);
   }
   return exception;
