@@ -24,6 +24,17 @@ export interface ArchiveStoreOptions {
 
 /** Reads and appends the archives of a compactor's conversations (each under `archiveKeyOf(key)`). */
 export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report }: ArchiveStoreOptions) {
+  // The archives read last, by key, with the stored text they were read from: a recall that finds
+  // the same text reads the same ranges (and what `recallFromArchive` made of them) instead of
+  // parsing, verifying and rendering megabytes again. A few conversations only: the rest are read anew.
+  const lastRead = new Map<string, { text: string; ranges: ArchivedRange[] }>();
+  const remember = (key: string, text: string, ranges: ArchivedRange[]): ArchivedRange[] => {
+    lastRead.delete(key);
+    lastRead.set(key, { text, ranges });
+    if (lastRead.size > 4) lastRead.delete(lastRead.keys().next().value as string);
+    return ranges;
+  };
+
   /**
    * The archived ranges of a conversation, oldest first; `undefined` when the store did not answer
    * (reported). An archive that is unsigned, signed with another key or unreadable is reported and
@@ -40,6 +51,8 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
       return undefined;
     }
     if (text === null || text === undefined) return [];
+    const known = lastRead.get(key);
+    if (known !== undefined && known.text === text) return known.ranges;
     try {
       if (typeof text !== "string") throw new InvalidStateError(`Expected the stored archive to be a string, got ${typeof text}`);
       let payload: string | undefined = text;
@@ -47,7 +60,7 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
         payload = await verifiedState(text, await stateKey, { kind: "archive", key });
         if (payload === undefined) throw new InvalidStateError("Expected the stored archive signed with this `signingKey` for this key and kind of value");
       }
-      return parseArchive(payload);
+      return remember(key, text, parseArchive(payload));
     } catch (error) {
       report(error, "get", key);
       return [];
