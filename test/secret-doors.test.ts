@@ -377,6 +377,16 @@ describe("the new scanners stay linear on text shaped against them", () => {
     ["openers, each followed by invisible characters", fill("<t\u200b\u200b\u200b")],
     ["look-alike openers and letters", fill("\u2039\u0442\u0433")],
     ["astral tag characters", fill("<\u{e0020}")],
+    // Round six's scanners: command lines, URLs, cookies, markup, key files, anchors inside tokens, references of openers.
+    ["command lines without line ends", fill("curl -u a docker login -p mysql -p")],
+    ["URLs with a password and no host", fill("https://u:p@")],
+    ["cookie headers", fill("Cookie: a=b;")],
+    ["secret-named elements", fill("<password>x")],
+    [".netrc words", fill("machine a login b ")],
+    ["PuTTY headers", fill("PuTTY-User-Key-File-2\nPrivate-Lines: ")],
+    ["anchors inside tokens", fill("hooks.slack.com/.atlasv1.x_mmkQ~")],
+    ["prefixes without their bodies", fill("pypi-AgEIcHlwaS5vcmc xapp- sk_live_ 4b1d")],
+    ["numeric references of look-alike openers", fill("&#x2039;%EF%BC%9C\\u2039")],
   ];
   it.each(crafted)("%s", (_, text) => {
     expect(typeof redactSecrets(text)).toBe("string");
