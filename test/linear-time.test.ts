@@ -14,6 +14,7 @@ import { adversarialTexts, untrustedTextPaths } from "./support/adversarial-text
 import { sectionsOf } from "../src/text/summary-sections.js";
 import { withoutArchiveLine } from "../src/archive/archive-line.js";
 import { verdictsOf } from "../src/dialects/provider-verdict.js";
+import * as renderTranscript from "../src/summary-kit/render-transcript.js";
 
 const MB = 1 << 20;
 const adversarial = adversarialTexts(MB);
@@ -79,7 +80,7 @@ describe("the CLI reads each crafted input", () => {
   });
 });
 
-// Work counted, not timed: each of these was quadratic in its input.
+// Work counted, not timed: each of these was quadratic, or read the whole of its input again per call.
 describe("work that grew faster than its input", () => {
   /** `count` reasoning items, each wrapped so that every read of its `id` is counted. */
   const removedItems = (count: number) => {
@@ -110,6 +111,31 @@ describe("work that grew faster than its input", () => {
       // Was 500,500 reads for 1,000 items and 8,002,000 for 4,000.
       expect(reads.id).toBeLessThanOrEqual(count);
     }
+  });
+
+  it("a second recall of an archive that did not change renders and redacts none of it again", async () => {
+    const history: object[] = [{ role: "system", content: "s" }];
+    for (let index = 0; index < 300; index++)
+      history.push(
+        { role: "user", content: `Where is ORD-${index}? ${"words ".repeat(40)}` },
+        { role: "assistant", content: `ORD-${index} shipped.` },
+      );
+    history.push({ role: "user", content: "go on" });
+    const stateful = root.statefulCompactor({
+      maxTokens: 2_000,
+      keepTail: 100,
+      summarize: () => "s",
+      archive: true,
+      conversationId: "twice",
+    });
+    await stateful(history);
+    const render = vi.spyOn(renderTranscript, "renderEach");
+    expect(await stateful.recall("ORD-12")).toContain("ORD-12");
+    expect(render).toHaveBeenCalledTimes(1);
+    expect(await stateful.recall("ORD-250")).toContain("ORD-250");
+    expect(await stateful.recall("1-40")).toContain("[message");
+    expect(render).toHaveBeenCalledTimes(1);
+    render.mockRestore();
   });
 
   it("cutting the results of a turn of parallel tool calls asks the segmenter next to nothing for ASCII output", async () => {

@@ -204,7 +204,29 @@ describe("OpenTelemetry events carry error messages bounded and redacted", () =>
       expect(message.length).toBeLessThanOrEqual(500);
       expect(message).toContain("provider said");
       expect(String(exception?.attributes?.["exception.stacktrace"]).length).toBeLessThanOrEqual(4_000);
+      expect(String(exception?.attributes?.["exception.stacktrace"])).not.toContain("x".repeat(600));
     }
+    await provider.shutdown();
+  });
+
+  it("an error whose stack opens with another name than it has carries its message cut in the stack too", async () => {
+    // An SDK's error that names itself after its stack was taken (or is thrown again under another
+    // name): its stack opens with `Error: …`, and was copied whole, message and all, up to 4,000 characters.
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const failure = new Error(`provider said: ${"x".repeat(3_000)} done`);
+    void failure.stack;
+    failure.name = "ProviderError";
+    const events = otelEvents(provider.getTracer("renamed"));
+    events.onCompacting?.({ messages: [], tokensBefore: 10, maxTokens: 5 } as never);
+    events.onSkipped?.({ reason: "error", error: failure, tokensBefore: 10 } as never);
+    const exception = exporter
+      .getFinishedSpans()
+      .flatMap((span) => span.events)
+      .find((event) => event.name === "exception");
+    const stack = String(exception?.attributes?.["exception.stacktrace"]);
+    expect(stack).toContain("provider said");
+    expect(stack).not.toContain("x".repeat(600));
     await provider.shutdown();
   });
 });
@@ -385,6 +407,16 @@ describe("look-alike closing tags are escaped like the real ones", () => {
     ["a JSON escape", "\\u003c/transcript\\u003e"],
     ["percent-encoding", "%3C/transcript%3E"],
     ["an opening tag", "<instructions>"],
+    // Round six: double angle brackets, and the references and escapes of the look-alike openers.
+    ["CJK double angle brackets", "\u300a/transcript\u300b"],
+    ["mathematical double angle brackets", "\u27ea/transcript\u27eb"],
+    ["the named reference of an angle bracket", "&lang;/transcript&rang;"],
+    ["the named reference of a single angle quotation mark", "&lsaquo;/transcript&rsaquo;"],
+    ["a long named reference", "&LeftAngleBracket;/transcript>"],
+    ["the numeric reference of a look-alike", "&#x2039;/transcript>"],
+    ["the decimal reference of a look-alike", "&#8249;/transcript>"],
+    ["the JSON escape of a look-alike", "\\u2039/transcript>"],
+    ["the percent-encoded UTF-8 of a fullwidth bracket", "%EF%BC%9C/transcript>"],
   ];
 
   it.each(attacks)("%s", (_, tag) => {
@@ -417,6 +449,10 @@ describe("look-alike closing tags are escaped like the real ones", () => {
       "x &#60; y",
       "previous summary: none",
       "100%3 and %3Cdiv",
+      "《三体》 and ⟪a, b⟫",
+      "&lang;en&rang;",
+      "%EF%BC%9C1",
+      "\\u2039 quote",
     ])
       expect(escapeFences(text)).toBe(text);
   });
@@ -438,6 +474,16 @@ describe("the new scanners stay linear on text shaped against them", () => {
     ["openers, each followed by invisible characters", fill("<t\u200b\u200b\u200b")],
     ["look-alike openers and letters", fill("\u2039\u0442\u0433")],
     ["astral tag characters", fill("<\u{e0020}")],
+    // Round six's scanners: command lines, URLs, cookies, markup, key files, anchors inside tokens, references of openers.
+    ["command lines without line ends", fill("curl -u a docker login -p mysql -p")],
+    ["URLs with a password and no host", fill("https://u:p@")],
+    ["cookie headers", fill("Cookie: a=b;")],
+    ["secret-named elements", fill("<password>x")],
+    [".netrc words", fill("machine a login b ")],
+    ["PuTTY headers", fill("PuTTY-User-Key-File-2\nPrivate-Lines: ")],
+    ["anchors inside tokens", fill("hooks.slack.com/.atlasv1.x_mmkQ~")],
+    ["prefixes without their bodies", fill("pypi-AgEIcHlwaS5vcmc xapp- sk_live_ 4b1d")],
+    ["numeric references of look-alike openers", fill("&#x2039;%EF%BC%9C\\u2039")],
   ];
   it.each(crafted)("%s", (_, text) => {
     expect(typeof redactSecrets(text)).toBe("string");

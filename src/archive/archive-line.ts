@@ -29,12 +29,12 @@ const LINE_SHAPE =
 /**
  * A summary's text without the archive line this library ended it with, if it did: what the
  * summary itself says, which the next compaction keeps as it is and ends with a line of its own.
- * Only the line the library wrote is taken off (its range ends where the summary's compaction
- * ended, it names the recall tool as registered): a line of the same shape that a summarizer wrote
- * is part of the summary.
+ * Only the line the library wrote is taken off (its range ends no later than where the summary's
+ * compaction ended, short of it when the archive skipped its newest messages, and it names the
+ * recall tool as registered): a line of another shape that a summarizer wrote is part of the summary.
  *
  * @param text - the summary's text, without its prefix and seal
- * @param written - the last position the line named (`conversationCovered - 1` of the state the summary was stored with), and the tool's name
+ * @param written - the last position the line could name (`conversationCovered - 1` of the state the summary was stored with), and the tool's name
  * @example
  * withoutArchiveLine("Orders.\n\n(Messages 1-40 are archived: recall_context reads them.)", { last: 40, toolName: "recall_context" }); // "Orders."
  */
@@ -42,7 +42,7 @@ export function withoutArchiveLine(text: string, written: { last: number; toolNa
   const at = text.lastIndexOf(LINE_OPENING);
   if (at < 0) return text;
   const match = LINE_SHAPE.exec(text.slice(at));
-  return match !== null && Number(match[1]) === written.last && (match[2] ?? match[3]) === written.toolName
+  return match !== null && Number(match[1]) <= written.last && (match[2] ?? match[3]) === written.toolName
     ? text.slice(0, at)
     : text;
 }

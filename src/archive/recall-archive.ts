@@ -26,40 +26,74 @@ export const MAX_RECALL_QUERY_CHARS = 1_000;
 /** Runs of whitespace, which a phrase may cross (a line break, the renderer's indentation). */
 const spaces = /\s+/g;
 
+/**
+ * Where the character at `flatAt` of `shown` with every run of whitespace one space (what the
+ * search reads: a phrase may cross a line break or the renderer's indentation) stands in `shown`
+ * as written. One pass up to it, made only for the messages a recall shows.
+ */
+function shownAt(shown: string, flatAt: number): number {
+  // A run of whitespace, or any other character: one character of the flattened text each.
+  const step = /\s+|[\s\S]/y;
+  for (let flat = 0; flat < flatAt && step.lastIndex < shown.length; flat++) step.test(shown);
+  return step.lastIndex;
+}
+
 /** A message as the recall shows it: its rendered text (secrets redacted) and where the query starts in it. */
 interface Candidate {
   entry: ArchivedMessage;
   text: string;
-  /** Where in `text` the first match starts (0 for a range). */
+  /** Where the first match starts (0 for a range): in `text` with its whitespace runs as one space. */
   at: number;
 }
 
 /**
- * The rendered, redacted text of each archived message (in archive order), with every run of
- * whitespace one space. They are rendered in order, so a tool result is named by its call, and as
- * their authors wrote them (`findSummary` off): nothing in the archive is taken for a summary of
- * the library's. Nothing is cut here: a recall shows an excerpt around the match instead.
+ * The rendered, redacted text of each archived message (in archive order), its lines and spaces
+ * as written (a tool result's lines after its first are indented by the renderer, which marks
+ * them as the tool's, not a turn of their own). They are rendered in order, so a tool result is
+ * named by its call, and as their authors wrote them (`findSummary` off): nothing in the archive
+ * is taken for a summary of the library's. Nothing is cut here: a recall shows an excerpt around
+ * the match instead.
  */
-function renderedTexts(entries: readonly ArchivedMessage[]): Map<ArchivedMessage, string> {
+function renderedTexts(entries: readonly ArchivedMessage[]): Map<ArchivedMessage, RenderedText> {
   const rendered = renderEach(
     entries.map((entry) => entry.message),
     { maxResultChars: Number.MAX_SAFE_INTEGER },
     false,
   );
   return new Map(
-    entries.map((entry, at) => [
-      entry,
-      redactSecrets(rendered[at] ?? "")
-        .replace(spaces, " ")
-        .trim(),
-    ]),
+    entries.map((entry, at) => {
+      const shown = redactSecrets(rendered[at] ?? "").trim();
+      const flat = shown.replace(spaces, " ");
+      return [entry, { shown, flat, lower: flat.toLowerCase() }];
+    }),
   );
 }
 
+/** A message's text as a recall shows it, and as it searches it (whitespace runs as one space, and that in lower case). */
+interface RenderedText {
+  shown: string;
+  flat: string;
+  lower: string;
+}
+
+/**
+ * What `renderedTexts` made of an archive, while the archive is the same list: the archive store
+ * hands the same ranges back while the stored text is unchanged, so a second recall of an archive
+ * renders and redacts nothing again.
+ */
+const renderedArchives = new WeakMap<readonly ArchivedRange[], Map<ArchivedMessage, RenderedText>>();
+
 /** The messages in `from`–`to`, or those that hold the phrase (else every word of it), newest first. */
-function candidates(entries: readonly ArchivedMessage[], query: string, work: RecallWork): Candidate[] {
-  const texts = renderedTexts(entries);
-  const textOf = (entry: ArchivedMessage) => texts.get(entry) ?? "";
+function candidates(
+  ranges: readonly ArchivedRange[],
+  entries: readonly ArchivedMessage[],
+  query: string,
+  work: RecallWork,
+): Candidate[] {
+  let texts = renderedArchives.get(ranges);
+  if (texts === undefined) renderedArchives.set(ranges, (texts = renderedTexts(entries)));
+  const known = texts;
+  const textOf = (entry: ArchivedMessage) => known.get(entry)?.shown ?? "";
   const newestFirst = entries.slice().sort((a, b) => b.index - a.index);
   const range = RANGE_QUERY.exec(query);
   if (range !== null) {
@@ -72,9 +106,12 @@ function candidates(entries: readonly ArchivedMessage[], query: string, work: Re
   const written = redactSecrets(query).replace(spaces, " ").trim();
   const phrase = written.toLowerCase();
   if (phrase === "") return [];
+  // Searched with every run of whitespace one space; shown as written, at the match's place there.
   const rendered = newestFirst.flatMap((entry) => {
-    const text = textOf(entry);
-    return text === "" ? [] : [{ entry, text, lower: text.toLowerCase() }];
+    const text = known.get(entry);
+    return text === undefined || text.shown === ""
+      ? []
+      : [{ entry, text: text.flat, lower: text.lower, shown: text.shown }];
   });
   const holding = (find: (lower: string) => Occurrence | undefined, asWritten: string | undefined): Candidate[] => {
     // A message that holds the query as a whole word, as it was written, comes first; then one that
@@ -83,17 +120,18 @@ function candidates(entries: readonly ArchivedMessage[], query: string, work: Re
     // it only inside a longer word (`10` in `100`, `app_config` in `app_configs`). The excerpt is
     // centred on the best of those places.
     const tiers: Candidate[][] = [[], [], [], []];
-    for (const { entry, text, lower } of rendered) {
+    for (const { entry, text, lower, shown } of rendered) {
       if (asWritten !== undefined) {
         work.steps += text.length + asWritten.length;
         const exact = bestOccurrence(text, asWritten);
         if (exact?.stands === STANDS_AS_WORD) {
-          tiers[0]!.push({ entry, text, at: exact.at });
+          tiers[0]!.push({ entry, text: shown, at: exact.at });
           continue;
         }
       }
       const found = find(lower);
-      if (found !== undefined) tiers[1 + found.stands]!.push({ entry, text, at: Math.min(found.at, text.length) });
+      if (found !== undefined)
+        tiers[1 + found.stands]!.push({ entry, text: shown, at: Math.min(found.at, text.length) });
     }
     return tiers.flat();
   };
@@ -111,13 +149,16 @@ function candidates(entries: readonly ArchivedMessage[], query: string, work: Re
 }
 
 /** The messages that hold the digits of `number` with a thousands separator (`,`, `.`, a space) between any of them. */
-function grouped(rendered: readonly { entry: ArchivedMessage; text: string }[], number: string): Candidate[] {
+function grouped(
+  rendered: readonly { entry: ArchivedMessage; text: string; shown: string }[],
+  number: string,
+): Candidate[] {
   // One optional separator between digits: no nested repetition, so the search stays linear.
   const pattern = new RegExp(`(?<![0-9])${[...number].join("[,. \u00a0\u202f]?")}(?![0-9])`);
   const found: Candidate[] = [];
-  for (const { entry, text } of rendered) {
+  for (const { entry, text, shown } of rendered) {
     const match = pattern.exec(text);
-    if (match !== null) found.push({ entry, text, at: match.index });
+    if (match !== null) found.push({ entry, text: shown, at: match.index });
   }
   return found;
 }
@@ -174,7 +215,7 @@ export function recallFromArchive(
   const entries = ranges.flatMap((range) => range.messages);
   const shownQuery = headOf(escapeFences(redactSecrets(query).replace(spaces, " ").trim()), 200);
   if (entries.length === 0) return "Nothing of this conversation is archived.";
-  const found = candidates(entries, query, work);
+  const found = candidates(ranges, entries, query, work);
   if (found.length === 0) return `No archived message holds "${shownQuery}".`;
   const blocks: string[] = [];
   const frame = (shown: number) =>
@@ -183,7 +224,7 @@ export function recallFromArchive(
   for (const { entry, text, at } of found) {
     const label = `[message ${entry.index}]\n`;
     const room = left - tokensOf(label) - 1;
-    const shown = room > 0 ? excerpt(text, at, room) : undefined;
+    const shown = room > 0 ? excerpt(text, shownAt(text, at), room) : undefined;
     if (shown === undefined) break;
     blocks.push(label + shown);
     left -= tokensOf(label + shown) + 1;

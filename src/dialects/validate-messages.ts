@@ -1,5 +1,5 @@
 import { expectedMessage } from "../ground/describe-value.js";
-import { redactSecrets } from "../text/redact-secrets.js";
+import { redactLikelySecrets } from "../text/likely-secrets.js";
 
 /**
  * A bad message as its error quotes it: a string redacted first (the excerpt leaves out anything
@@ -7,7 +7,7 @@ import { redactSecrets } from "../text/redact-secrets.js";
  * it is (an object is quoted by its keys only).
  */
 const quoted = (value: unknown): unknown =>
-  typeof value === "string" ? redactSecrets(value.length > 512 ? value.slice(0, 512) : value) : value;
+  typeof value === "string" ? redactLikelySecrets(value.length > 512 ? value.slice(0, 512) : value) : value;
 
 /**
  * Checks a transcript before any work: an array of non-null objects whose `role`, where present,

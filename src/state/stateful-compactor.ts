@@ -335,6 +335,8 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(
     // then: it says where a window that no state follows starts, the summary's line names what it
     // holds (nothing, when it could not be read), and the append after the compaction writes it.
     let archiveRead: { ranges: ArchivedRange[] | undefined } | undefined;
+    // The positions appended before the summary: not appended again after it (those trimmed stay out).
+    const appendedFirst = new Set<number>();
     // The stored summary ends with the archive line written with it: the next summary keeps its
     // sections without that line and ends with a line of its own.
     let engineSettings: Settings<T> =
@@ -361,7 +363,16 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(
       dialect: formatDialect(messages, settings.format, view),
       formats: view,
     });
-    if (archived && archiveRead !== undefined && planned?.action === "summarize") {
+    if (archived && archiveRead !== undefined && archiveRead.ranges !== undefined && planned?.action === "summarize") {
+      // What the summary replaces is archived before the summary names it: the line names what the
+      // store took, not what was asked of it (a value the store refused, a message it skipped).
+      const kept = new Set<number>(planned.pinned);
+      const sent = base.filter(
+        (_, index) => index < planned!.head.length || index >= planned!.tailStart || kept.has(index),
+      );
+      const replaced = rangeOf(droppedMessages({ messages, base, sent, inputIndex, positionOf }));
+      for (const entry of replaced?.messages ?? []) appendedFirst.add(entry.index);
+      archiveRead = { ranges: await archive.append(key, replaced, { read: archiveRead, budget }) };
       engineSettings = withArchiveLine(engineSettings, {
         messages,
         applied,
@@ -413,10 +424,15 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(
     // they were, and are archived with the summary that removes them.
     if (archived && outcome.strategy !== "mask") {
       try {
-        const range = rangeOf(droppedMessages({ messages, base, sent: outcome.messages, inputIndex, positionOf }));
+        const range = rangeOf(
+          droppedMessages({ messages, base, sent: outcome.messages, inputIndex, positionOf }).filter(
+            (entry) => !appendedFirst.has(entry.index),
+          ),
+        );
+        // Written again after the state only where values expire: the archive then lives as long as the state.
         await archive.append(key, range, {
           ...(archiveRead === undefined ? {} : { read: archiveRead }),
-          refresh: summarized,
+          refresh: summarized && store.ttlMs !== undefined,
           budget,
         });
       } catch (error) {
@@ -503,7 +519,7 @@ interface ArchiveLineContext<T extends AnyMessage> {
   applied: AppliedState<T>;
   plan: EnginePlan<T>;
   positionOf: (index: number) => number;
-  /** The archive as read before the summary; undefined when the store did not answer. */
+  /** The archive as the store holds it once the summary's messages were appended; undefined when the store did not answer. */
   archivedBefore: readonly ArchivedRange[] | undefined;
   /** The name the recall tool is registered under (`archive.toolName`). */
   toolName: string;
@@ -530,12 +546,14 @@ function withArchiveLine<T extends AnyMessage>(
     summarySuffix: (tailStart: number) => {
       const end = positionOf(tailStart >= applied.base.length ? messages.length : inputIndex(tailStart));
       const held = new Set(archivedBefore.flatMap((range) => range.messages.map((entry) => entry.index)));
-      // What this summary replaces (archived now) and what it keeps (pinned, still in the request).
-      for (let index = plan.head.length; index < tailStart; index++)
-        if (inputIndex(index) >= 0) held.add(positionOf(inputIndex(index)));
-      let from = end;
+      // What this summary keeps (pinned, still in the request) is there to read too.
+      for (const index of plan.pinned) if (inputIndex(index) >= 0) held.add(positionOf(inputIndex(index)));
+      // The newest run of positions the archive holds: a message it skipped (too large) ends the run.
+      let last = end - 1;
+      while (last >= head && !held.has(last)) last--;
+      let from = last + 1;
       while (from > head && held.has(from - 1)) from--;
-      return from < end ? archiveLine(from, end - 1, toolName) : [];
+      return from <= last ? archiveLine(from, last, toolName) : [];
     },
   };
 }

@@ -5,144 +5,61 @@
 /** The names of the prompt's sections. */
 const FENCE_NAMES = ["previous-summary", "transcript", "instructions"];
 
-/** What JavaScript's `\s` matches. */
-function isSpace(code: number): boolean {
-  return (
-    (code >= 9 && code <= 13) ||
-    code === 32 ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
-
-/**
- * Characters that show nothing, by code point: Unicode's Default_Ignorable_Code_Point
- * (DerivedCoreProperties.txt: the soft hyphen, the combining grapheme joiner, the Arabic letter
- * mark, the Hangul fillers, the Khmer inherent vowels, the Mongolian variation selectors and vowel
- * separator, zero-width spaces, joiners and direction marks, the invisible operators, variation
- * selectors, the tag characters), and the byte-order mark.
- */
-function isInvisible(code: number): boolean {
-  return (
-    code === 0xad ||
-    code === 0x34f ||
-    code === 0x61c ||
-    code === 0x115f ||
-    code === 0x1160 ||
-    code === 0x17b4 ||
-    code === 0x17b5 ||
-    (code >= 0x180b && code <= 0x180f) ||
-    (code >= 0x200b && code <= 0x200f) ||
-    (code >= 0x202a && code <= 0x202e) ||
-    (code >= 0x2060 && code <= 0x206f) ||
-    code === 0x3164 ||
-    (code >= 0xfe00 && code <= 0xfe0f) ||
-    code === 0xfeff ||
-    code === 0xffa0 ||
-    (code >= 0xfff0 && code <= 0xfff8) ||
-    (code >= 0x1bca0 && code <= 0x1bca3) ||
-    (code >= 0x1d173 && code <= 0x1d17a) ||
-    (code >= 0xe0000 && code <= 0xe0fff)
-  );
-}
-
-/** Combining marks of the blocks that hold only them: they draw on the character before, not as one. */
-function isCombining(code: number): boolean {
-  return (
-    (code >= 0x300 && code <= 0x36f) ||
-    (code >= 0x1ab0 && code <= 0x1aff) ||
-    (code >= 0x1dc0 && code <= 0x1dff) ||
-    (code >= 0x20d0 && code <= 0x20ff) ||
-    (code >= 0xfe20 && code <= 0xfe2f)
-  );
-}
-
-const skipped = (code: number): boolean => isSpace(code) || isInvisible(code) || isCombining(code);
-
-// Characters a reader takes for `<`, `/` and `>`: Unicode's confusables for them
-// (confusables.txt: the modifier-letter arrowheads, Canadian syllabics, runic kauna, the angle
-// quotation marks and their ornaments, the fraction, division and box-drawing slashes, katakana no,
-// the CJK slash strokes, the Greek instrumental notation symbols), the fullwidth and small forms
-// and the angle brackets of other blocks; and for `/`, the backslash too, since `<\transcript>` reads
-// as a closing tag to a reader who does not check which way it leans.
+// Characters a reader takes for `<`: Unicode's confusables for it (confusables.txt: the
+// modifier-letter arrowhead, the Canadian syllabics, runic kauna, the angle quotation mark and
+// its ornaments, the Greek instrumental notation symbol), the fullwidth and small forms, the angle
+// brackets of other blocks, and the double angle brackets (CJK `《` and the mathematical `⟪`). For
+// `/` and `>` no table is needed: a character outside ASCII where a slash may stand is taken for
+// one (see `escapeFences`), and one right after a section's name ends it (see `asSeen`), as the
+// division and fraction slashes, katakana no or `›` do; and a backslash is a slash, since
+// `<\transcript>` reads as a closing tag to a reader who does not check which way it leans.
 const OPENERS = new Set([
   0x3c, 0xff1c, 0xfe64, 0x2039, 0x3008, 0x2329, 0x27e8, 0x276e, 0x276c, 0x2770, 0x29fc, 0x1438, 0x02c2, 0x16b2, 0x1d236,
+  0x300a, 0x27ea,
 ]);
-const SLASHES = new Set([
-  0x2f, 0xff0f, 0x2215, 0x2044, 0x29f8, 0x1735, 0x2041, 0x2571, 0x27cb, 0x2cc6, 0x2f03, 0x3033, 0x30ce, 0x31d3, 0x4e3f,
-  0x1d23a, 0x5c, 0xff3c, 0x29f5, 0x29f9, 0x2216, 0x337, 0x338,
-]);
-const CLOSERS = new Set([
-  0x3e, 0xff1e, 0xfe65, 0x203a, 0x3009, 0x232a, 0x27e9, 0x276f, 0x276d, 0x2771, 0x29fd, 0x1433, 0x02c3, 0x16f3f,
-  0x1d237,
-]);
-
-// Letters drawn like the Latin letters of the section names, and dashes drawn like `-`: the
-// confusables of those letters in Unicode's confusables.txt that compatibility decomposition does
-// not fold already (fullwidth and mathematical letters are folded by NFKD), Cyrillic and Greek
-// letters of both cases, the Latin small capitals, and `_` for the dash of `previous-summary`.
-const LOOK_ALIKES: ReadonlyMap<string, string> = new Map(
-  Object.entries({
-    a: "аАαΑɑᎪᗅ⍺ꓮᴀ",
-    c: "сСϲϹᏟᴄⲤⲥꓚꮯ",
-    e: "еЕεΕҽᎬ℮⋿ⴹꓰꬲᴇ",
-    i: "іІιΙӀıɩɪ˛ͺӏᎥ⍳ꙇꭵ",
-    m: "мМΜϺᎷᗰᛖⲘꓟᴍ",
-    n: "пΝηոռⲚꓠɴ",
-    o: "оОοΟσ0Օօסه٥ھہە۵߀०০੦૦ଠ୦௦ం౦ಂ೦ംഠ൦ං๐໐ဝ၀ჿዐᴏᴑⲞⲟⵔ〇ꓳꬽ",
-    p: "рРρΡᏢᑭ⍴Ⲣⲣꓑᴘ",
-    r: "гᴦƦᎡᏒᖇⲅꓣꭇꭈꮁʀ",
-    s: "ѕЅƽՏᏕᏚꓢꜱꮪ",
-    t: "тТτΤᎢ⊤⟙Ⲧꓔᴛ",
-    u: "υμʋՍսሀᑌᴜ∪⋃ꓴꞟꭎꭒ",
-    v: "νѵѴט٧۷Ꮩᐯᴠ∨⋁ⴸꓦꛟꮩ",
-    y: "уУγΥɣʏҮүყᎩᎽᶌỿⲨꓬꭚ",
-    "-": "‐‒–—―−⁃˗۔➖Ⲻ",
-  }).flatMap(([latin, others]) => [...others].map((other) => [other, latin] as [string, string])),
-);
 
 const lowerAscii = (code: number): number => (code >= 65 && code <= 90 ? code | 0x20 : code);
 
-/** What `asSeen` found for the non-ASCII characters met lately: a text repeats the few it uses. */
+/** Whether a character is read past between the parts of a tag: a space, or one that shows nothing. */
+const skipped = (code: number): boolean => /^\s*$/.test(asSeen(code));
+
+/** What `asSeen` found for the characters outside ASCII met lately: a text repeats the few it uses. */
 const seenCache = new Map<number, string>();
 
-/** A letter as a reader sees it, or "" for one that shows nothing: folded by NFKD, marks dropped, look-alikes read as the Latin letter, lowercase. */
+/**
+ * A character as a reader sees it: lowercase, folded by NFKD (fullwidth, mathematical and circled
+ * letters, ligatures) with its marks dropped, "" for one that shows nothing (a combining mark, or
+ * one of Unicode's Default_Ignorable_Code_Point, DerivedCoreProperties.txt: the soft hyphen, the
+ * combining grapheme joiner, the Hangul fillers, zero-width spaces, joiners and direction marks,
+ * variation selectors, the tag characters), a space for any space, and `*` for any other
+ * character outside ASCII. A reader may take `*` for any letter of a section's name: Unicode's
+ * confusables for those letters (confusables.txt: Cyrillic, Greek, Armenian and Cherokee letters,
+ * small capitals, the dashes for `-`) are all outside ASCII, and so is every character a table of
+ * them may not list yet. A text that shows a section's name with a few letters of another script
+ * is so taken for the tag, and escaped: no text of any script reads as one otherwise. A `0` that a
+ * fullwidth or mathematical digit folds to is read as `o`.
+ */
 function asSeen(code: number): string {
   if (code < 0x80) return String.fromCharCode(lowerAscii(code));
   const cached = seenCache.get(code);
   if (cached !== undefined) return cached;
   if (seenCache.size >= 4096) seenCache.clear();
-  const seen = readAs(code);
+  const character = String.fromCodePoint(code);
+  const folded = character.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+  const seen = /\p{DI}/u.test(character)
+    ? ""
+    : /^\s+$/.test(folded)
+      ? " "
+      : /^[!-~]*$/.test(folded)
+        ? folded.replace(/0/g, "o")
+        : "*";
   seenCache.set(code, seen);
   return seen;
 }
 
-function readAs(code: number): string {
-  if (isInvisible(code)) return "";
-  if (CLOSERS.has(code)) return ">";
-  if (SLASHES.has(code)) return "/";
-  const character = String.fromCodePoint(code);
-  const alike = LOOK_ALIKES.get(character);
-  if (alike !== undefined) return alike;
-  let seen = "";
-  for (const part of character.normalize("NFKD")) {
-    const partCode = part.codePointAt(0) as number;
-    if (isCombining(partCode) || /\p{M}/u.test(part)) continue;
-    seen += LOOK_ALIKES.get(part) ?? part.toLowerCase();
-  }
-  return seen;
-}
-
-/** Whether the character read at position `index` of a fence name matches it: its dash also reads as `_` or a space. */
+/** Whether the character read at position `index` of a fence name matches it: `*` reads as any, its dash also as `_` or a space. */
 const sameAt = (name: string, index: number, seen: number): boolean =>
-  name.charCodeAt(index) === seen || (name.charCodeAt(index) === 45 && (seen === 95 || seen === 32));
+  name.charCodeAt(index) === seen || seen === 42 || (name.charCodeAt(index) === 45 && (seen === 95 || seen === 32));
 
 /** A character a name does not go on with (`transcripts` is another word, `transcript>` and `transcript ` are the tag). */
 const endsName = (seen: number): boolean =>
@@ -187,20 +104,38 @@ function openerAt(text: string, index: number): [number, string] | undefined {
   const code = text.charCodeAt(index);
   if (code < 0x80 && code !== 60 && code !== 38 && code !== 92 && code !== 37) return undefined;
   if (code === 38) {
-    // &lt; &LT; &#60; &#060; &#x3c; &#X3C; (the semicolon may be left out, as HTML allows for these)
-    if (startsWithAt(text, index, "&lt")) return [text.charCodeAt(index + 3) === 59 ? 4 : 3, "&amp;"];
-    if (text.charCodeAt(index + 1) !== 35) return undefined;
-    let at = index + 2;
-    const hex = (text.charCodeAt(at) | 0x20) === 120;
-    if (hex) at++;
-    while (text.charCodeAt(at) === 48 && at - index < 12) at++;
-    const digits = hex ? "3c" : "60";
-    if (!startsWithAt(text, at, digits)) return undefined;
-    at += 2;
-    return [at - index + (text.charCodeAt(at) === 59 ? 1 : 0), "&amp;"];
+    // &lt; &LT; (the semicolon may be left out, as HTML allows for it), the named references of the
+    // look-alike openers (the HTML standard's table: &lang; &langle; &LeftAngleBracket; &lsaquo;),
+    // and the numeric reference of `<` or of any look-alike opener (&#60; &#x3c; &#x2039; &#8249;).
+    const reference = /^&(?:(lt)|lang(?:le)?;|leftanglebracket;|lsaquo;|#(?:x0*([\da-f]{1,6})|0*(\d{1,7}));?)/i.exec(
+      text.slice(index, index + 20),
+    );
+    if (reference === null) return undefined;
+    const [whole, lessThan, hex, decimal] = reference;
+    const point = hex !== undefined ? Number.parseInt(hex, 16) : decimal !== undefined ? Number(decimal) : 60;
+    return lessThan !== undefined || point === 60 || OPENERS.has(point)
+      ? [lessThan !== undefined && whole.length === 3 && text[index + 3] === ";" ? 4 : whole.length, "&amp;"]
+      : undefined;
   }
-  if (code === 92 && startsWithAt(text, index, "\\u003c")) return [6, "&lt;"];
-  if (code === 37 && startsWithAt(text, index, "%3c")) return [3, "&lt;"];
+  // \u003c, and the JSON escape of any look-alike opener (\u2039); %3C, and the percent-encoded
+  // UTF-8 of a look-alike opener (%EF%BC%9C for `＜`), as many bytes as its first says.
+  if (code === 92 || code === 37) {
+    const lead = Number.parseInt(text.slice(index + 1, index + 3), 16);
+    const length = code === 92 ? 6 : 3 * (lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4);
+    let point = -1;
+    try {
+      point =
+        (code === 92
+          ? /^\\u[\da-f]{4}$/i.test(text.slice(index, index + 6))
+            ? JSON.parse(`"${text.slice(index, index + 6)}"`)
+            : ""
+          : decodeURIComponent(text.slice(index, index + length))
+        ).codePointAt(0) ?? -1;
+    } catch {
+      // Not an escape, or not UTF-8: no opener.
+    }
+    return OPENERS.has(point) ? [length, "&lt;"] : undefined;
+  }
   const point = text.codePointAt(index) as number;
   return OPENERS.has(point) ? [point > 0xffff ? 2 : 1, "&lt;"] : undefined;
 }
@@ -210,7 +145,7 @@ function slashesAt(text: string, at: number): number {
   let end = at;
   for (;;) {
     const point = text.codePointAt(end) as number;
-    if (SLASHES.has(point)) end += point > 0xffff ? 2 : 1;
+    if (point === 47 || point === 92) end++;
     else if (point !== 38 && point !== 92 && point !== 37) return end - at;
     else if (startsWithAt(text, end, "&#47;") || startsWithAt(text, end, "&sol;")) end += 5;
     else if (startsWithAt(text, end, "&#x2f;")) end += 6;
@@ -247,8 +182,13 @@ export function escapeFences(text: string): string {
     let at = skipAt(text, index + length);
     const slashes = slashesAt(text, at);
     if (slashes > 0) at = skipAt(text, at + slashes);
-    // Whatever follows is scanned again from the next opener: each character is read a bounded number of times.
-    if (fenceNameAt(text, at)) {
+    // Whatever follows is scanned again from the next opener: each character is read a bounded
+    // number of times. Where no slash was read, one character outside ASCII may stand for it.
+    const point = text.codePointAt(at) as number;
+    if (
+      fenceNameAt(text, at) ||
+      (slashes === 0 && point > 0x7f && fenceNameAt(text, skipAt(text, at + (point > 0xffff ? 2 : 1))))
+    ) {
       result += `${text.slice(copied, index)}${replacement}`;
       copied = index + (replacement === "&amp;" ? 1 : length);
     }

@@ -7,7 +7,7 @@ import { dialectOf } from "../dialects/registry.js";
 import { SUMMARY_PREFIX } from "../ground/constants.js";
 import type { AnyMessage } from "../ground/types.js";
 import { cutPointAfter, cutPointBefore, headOf, tailOf } from "../text/cut-points.js";
-import { REDACTED, isSecretName, redactSecrets, secretTest } from "../text/redact-secrets.js";
+import { REDACTED, isSecretName, redactSummarySecrets, summarySecretTest } from "../text/redact-secrets.js";
 import { scanIdentifiers } from "../text/scan-identifiers.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
@@ -74,7 +74,7 @@ function startWithin(text: string, tokens: number): string {
  */
 function short(text: string, max: number): string {
   const window = headOf(text, max * 4 + 600);
-  const flat = redactSecrets(window.replace(/\s+/g, " ").trim());
+  const flat = redactSummarySecrets(window.replace(/\s+/g, " ").trim());
   return flat.length <= max ? flat : `${headOf(flat, Math.max(0, max - 1))}…`;
 }
 
@@ -248,7 +248,7 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
     if (title === "Earlier summary") {
       // A previous summary not written here is one block: cut at its end when it does not fit whole.
       const whole = lines[0] as string;
-      const text = redactSecrets(headOf(whole, room * 4 + 600));
+      const text = redactSummarySecrets(headOf(whole, room * 4 + 600));
       const kept = room >= tokensOf(text) ? text : `${startWithin(text, Math.max(0, room - 1))}…`;
       if (room > 2) {
         blocks.push(`${title}:\n${kept}`);
@@ -476,7 +476,7 @@ function textFacts(text: string, source: string, tier: number, order: number): F
   const found: Fact[] = [];
   const window = text.length > 200_000 ? headOf(text, 100_000) + tailOf(text, 100_000) : text;
   // Judged in context: `hunter2xyz` is a secret after `password: `, not alone.
-  const inSecret = secretTest(window);
+  const inSecret = summarySecretTest(window);
   // The end of an amount read with its digit grouping (`$1,057.24`): the pieces the scanner finds after its comma are part of it.
   let groupedUntil = -1;
   scanIdentifiers(window, (scanned, scannedStart, scannedEnd) => {
@@ -537,7 +537,7 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
             ? { ...fact, item: keyedItem(key, fact.identifier) }
             : fact;
         // Judged beside its key, as a number is below and as the quoted call is: `card_number 4539…` is a card's.
-        if (redactSecrets(keyed.item) === keyed.item) found.push(keyed);
+        if (redactSummarySecrets(keyed.item) === keyed.item) found.push(keyed);
       }
       // A value that is a code (an airport `MCO`, a reservation `HATHAT`) is a fact by where it stands.
       if (inText.length === 0 && isCode(trimmed))
@@ -552,7 +552,7 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
       const text = String(item);
       // A number is judged beside its key, as it would be in text: `card_number 4111111111111111` is a card's.
       const shown = key === undefined ? text : keyedItem(key, text);
-      if (redactSecrets(shown) !== shown) return;
+      if (redactSummarySecrets(shown) !== shown) return;
       if (text.length >= 2 || !Number.isInteger(item))
         found.push({ identifier: text, item: shown, source, tier, order });
     } else if (Array.isArray(item)) {

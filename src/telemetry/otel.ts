@@ -12,7 +12,7 @@ import type { CompactedEvent, CompactingEvent, ProviderVerdict, SkippedEvent } f
 import { isCompactionError } from "../ground/errors.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
-import { redactSecrets } from "../text/redact-secrets.js";
+import { redactLikelySecrets } from "../text/likely-secrets.js";
 
 // Attribute names. The GenAI ones are the OpenTelemetry GenAI semantic conventions'
 // (open-telemetry/semantic-conventions-genai, model/gen-ai/registry.yaml; the JavaScript constants
@@ -201,12 +201,13 @@ const MOST_STACK_CHARS = 4_000;
 /**
  * `text` redacted and cut to `most` characters. Traces are exported to places the transcript never
  * goes, and a summarizer's error may quote the request it failed on (a key, a whole prompt): only
- * the start of it is kept, redacted as the model-free summary is. It is read a little past the cut,
- * so that a secret across it is judged whole.
+ * the start of it is kept, with whatever may be a secret redacted (`redactLikelySecrets`: a port or
+ * a word more is no loss in a trace). It is read a little past the cut, so that a secret across it
+ * is judged whole.
  */
 function bounded(text: string, most: number): string {
   const read = text.length > most + 1024 ? text.slice(0, most + 1024) : text;
-  const redacted = redactSecrets(read);
+  const redacted = redactLikelySecrets(read);
   return redacted.length > most || read.length < text.length ? `${redacted.slice(0, most - 1)}…` : redacted;
 }
 
@@ -237,8 +238,10 @@ function exceptionOf(error: unknown): Exception {
   };
   const { stack } = error;
   if (typeof stack === "string") {
-    const head = error.message === "" ? name : `${name}: ${error.message}`;
-    const frames = stack.startsWith(head) ? `${name}: ${message}${stack.slice(head.length)}` : stack;
+    // The message where the stack holds it near its start, whatever name opens it (an error named
+    // after its stack was taken opens with `Error: …`): replaced by the bounded one, never copied whole.
+    const messageAt = error.message === "" ? -1 : stack.slice(0, error.message.length + 200).indexOf(error.message);
+    const frames = messageAt >= 0 ? `${name}: ${message}${stack.slice(messageAt + error.message.length)}` : stack;
     exception.stack = bounded(frames, MOST_STACK_CHARS);
   }
   return exception;

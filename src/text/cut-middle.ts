@@ -1,5 +1,5 @@
 import { cutPointAfter, cutPointBefore } from "./cut-points.js";
-import { redactSecrets } from "./redact-secrets.js";
+import { redactLikelySecrets } from "./likely-secrets.js";
 import { scanIdentifiers } from "./scan-identifiers.js";
 
 /** How far into a cut the identifiers it names are looked for, given the characters their list may take. */
@@ -13,7 +13,7 @@ const searchLength = (listChars: number): number => Math.max(65_536, listChars *
  */
 function secretsInContext(text: string): { visit: (identifier: string) => void; secrets: ReadonlySet<string> } {
   const secrets = new Set<string>();
-  const redacted = redactSecrets(text);
+  const redacted = redactLikelySecrets(text);
   if (redacted === text) return { visit: () => {}, secrets };
   const left = new Map<string, number>();
   scanIdentifiers(redacted, (identifier) => void left.set(identifier, (left.get(identifier) ?? 0) + 1));
@@ -27,7 +27,7 @@ function secretsInContext(text: string): { visit: (identifier: string) => void; 
 
 /** Whether an identifier is a secret by itself or as the redaction reads it in its text. */
 const isSecret = (identifier: string, inContext: ReadonlySet<string>): boolean =>
-  inContext.has(identifier) || redactSecrets(identifier) !== identifier;
+  inContext.has(identifier) || redactLikelySecrets(identifier) !== identifier;
 
 /**
  * The distinct identifiers of `text[from..to)`, secrets left out, as many as fit in `listChars`
@@ -161,5 +161,5 @@ export function cutMiddle(
 
 /** `; it named a, b, c` for a marker, or nothing when the cut held no identifier; what it prints is redacted once more. */
 export function namedIn(identifiers: readonly string[]): string {
-  return identifiers.length === 0 ? "" : redactSecrets(`; it named ${identifiers.join(", ")}`);
+  return identifiers.length === 0 ? "" : redactLikelySecrets(`; it named ${identifiers.join(", ")}`);
 }

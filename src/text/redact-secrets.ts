@@ -1,83 +1,116 @@
 import { scanIdentifiers } from "./scan-identifiers.js";
+import { tokenSpans } from "./secret-tokens.js";
 
-// Secrets that a summary made without a model must not copy: API keys and tokens by their
-// well-known prefixes, bearer tokens, passwords in URLs, the values of secret-named settings
-// (`.env` lines, JSON keys, headers), PEM private keys, and card numbers beside a card context.
-// Every pattern here is a literal prefix followed by a single character class, or a bounded
-// repetition, so no input makes one backtrack more than a constant: the cost stays linear in the
-// text's length. Repetitions stop at 1,024 characters, since the engine keeps one backtracking
-// entry per character of a run and overflows its stack on a run of megabytes; a token longer than
-// that is followed to its end by a loop. PEM blocks are found by searching for their lines.
+// Secrets that no door may let out (SPEC §42: "no secret leaves by recall, the summary or a
+// marker"): tokens by their shape (`secret-tokens.ts`), credentials after `Bearer`/`Basic`,
+// passwords in URLs and on command lines, the values of secret-named settings (`.env` lines, JSON
+// keys, headers, XML elements, NuGet's `value=`), private key blocks, and card numbers beside a
+// card context. Every pattern here is literals and character classes with bounded repetitions, so
+// no input makes one backtrack more than a constant, and where a pattern could be tried again over
+// what it read (a URL, a token, a value) the next search starts past it: the cost stays linear in
+// the text's length.
+//
+// Every door reads every format; the doors differ in what else they may leave out, and so in what
+// their reading weighs, each inside the size ceiling of the import that holds it (SPEC §39: a
+// ceiling never rises).
+// - Recall and the inspect page show messages as written (`secretSpans`): a value is judged by its
+//   shape and the name beside it together (`"token": "USDC"`, `"pass": false`, a `PasswordLastUsed`
+//   date stay), a command's own flags by the command (`ssh -p 2222` keeps its port), and the ids of
+//   APIs by their prefix. They live in the stateful layer and the tools, which pay for it.
+// - The model-free summary is made of ids and named values, and reads those as recall does; what
+//   follows a flag that may carry a password, it leaves out whatever the command
+//   (`summarySecretSpans`): `extractiveSummary` has its own ceiling, which the summary's own work
+//   shares.
+// - A truncation marker's list, an error's excerpt and an OpenTelemetry event only name or quote a
+//   cut in passing, and leave out whatever may be a secret (`likely-secrets.ts`): a token by a
+//   cruder test, the value of any secret-named setting, whatever follows such a flag. They are the
+//   doors of `compactor`, whose redaction so weighs less than the 20 formats it read before.
 
 /** What stands in for a secret. */
 export const REDACTED = "[redacted]";
 
-const keyPatterns: RegExp[] = [
-  // OpenAI and Anthropic (`sk-…`, `sk-proj-…`, `sk-ant-…`), Stripe (`sk_live_…`, `rk_live_…`).
-  /\b(?:sk|rk)[-_][A-Za-z0-9_-]{16,1024}/g,
-  // AWS access key ids.
-  /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g,
-  // GitHub tokens.
-  /\b(?:gh[pousr]_[A-Za-z0-9]{20,1024}|github_pat_[A-Za-z0-9_]{20,1024})/g,
-  // GitLab personal access tokens.
-  /\bglpat-[A-Za-z0-9_-]{20,1024}/g,
-  // Hugging Face and npm tokens.
-  /\b(?:hf|npm)_[A-Za-z0-9]{30,1024}/g,
-  // SendGrid API keys.
-  /\bSG\.[A-Za-z0-9_-]{16,1024}\.[A-Za-z0-9_-]{16,1024}/g,
-  // Stripe and Svix webhook signing secrets.
-  /\bwhsec_[A-Za-z0-9+/=]{20,1024}/g,
-  // Slack tokens.
-  /\bxox[abposre]-[A-Za-z0-9-]{10,1024}/g,
-  // Google API keys.
-  /\bAIza[A-Za-z0-9_-]{30,1024}/g,
-  // JSON Web Tokens.
-  /\beyJ[A-Za-z0-9_-]{10,1024}\.[A-Za-z0-9_-]{10,1024}\.[A-Za-z0-9_-]{10,1024}/g,
-  // Prefixes that end in `sk` or `pt` after a letter or `_`, which the `sk-`/`sk_` rule above cannot
-  // see (no word boundary before its `sk`), and formats with prefixes of their own. The shapes are
-  // the published rules of secret scanners:
-  // Groq: gitleaks `groq-api-key`, `gsk_` then 48 letters and digits (keys seen hold 52).
-  /\bgsk_[A-Za-z0-9]{48,1024}/g,
-  // Pinecone: trufflehog `pinecone`, `pcsk_`, a key id of 4 or more letters and digits, `_`, then 40 or more.
-  /\bpcsk_[A-Za-z0-9]{4,64}_[A-Za-z0-9]{40,1024}/g,
-  // LangSmith: gitleaks `langsmith-api-key`, `lsv2_pt_` (personal) or `lsv2_sk_` (service), 32 characters, `_`, 10 more.
-  /\blsv2_(?:pt|sk)_[A-Za-z0-9]{32}_[A-Za-z0-9]{10}/g,
-  // xAI: trufflehog `xai`, `xai-` then 80 letters, digits and `_` (`xai-team` is no key).
-  /\bxai-[A-Za-z0-9_]{80,1024}/g,
-  // Perplexity: trufflehog `perplexity`, `pplx-` then 48 letters and digits.
-  /\bpplx-[A-Za-z0-9]{48,1024}/g,
-  // Google OAuth access tokens: trufflehog `googleoauth2`, `ya29.` then 10 or more letters, digits, `_` and `-`.
-  /\bya29\.[A-Za-z0-9_-]{10,1024}/g,
-  // Slack incoming webhooks: gitleaks `slack-web-hook`, `https://hooks.slack.com/services/` then 44 to
-  // 46 letters, digits, `+` and `/` (`T…/B…/` and the secret). The path is the secret; the host stays.
-  /(?<=\bhooks\.slack\.com\/services\/)[A-Za-z0-9+/]{40,1024}/g,
-];
-
-// `Bearer <token>` and `Basic <credentials>`, as written in an Authorization header.
-const authorization = /\b(?:Bearer|Basic|Token)[ \t]{1,8}([A-Za-z0-9._~+/=-]{12,1024})/gi;
-// The password of `scheme://user:password@host`.
-const urlPassword = /\b[A-Za-z][A-Za-z0-9+.-]{0,20}:\/\/[^\s:/@"'<>]{0,256}:([^\s@/"'<>]{1,256})@/g;
-// `DB_PASSWORD=…`, `"github_token": "…"`, `x-api-key: …`: a name, then the value of it; whether the
-// name is a secret's is decided by `isSecretName`, whether the value is one by `isSecretValue`.
-// Only the name and its separator are matched, so that a value of another name is read as text
-// too (`"note": "x-api-key: …"`); the value of a secret's name is read from where the match ends.
-// A quote may be escaped, as in JSON inside a JSON string (`{\"db_password\": \"…\"}`).
-const namedSetting = /\b([A-Za-z][A-Za-z0-9_.-]{0,63})(?:\\{0,2}["'])?[ \t]{0,8}[:=][ \t]{0,8}/g;
+// `DB_PASSWORD=…`, `"github_token": "…"`, `x-api-key: …`, `<password>…</password>`, NuGet's
+// `<add key="ClearTextPassword" value="…"/>` (gitleaks `nuget-config-password`): a name, then the
+// value of it. Only the name and its separator are matched, so that a value of another name is
+// read as text too (`"note": "x-api-key: …"`); the value of a secret's name is read from where the
+// match ends. A quote may be escaped, as in JSON inside a JSON string (`{\"db_password\": \"…\"}`),
+// and a name may open with underscores (`.npmrc`'s `_authToken=`).
+const namedSetting = /\b_{0,2}([A-Za-z][\w.-]{0,63})(?:\\{0,2}["'])?[ \t]{0,8}([:=>]|value=)[ \t]{0,8}/g;
 const settingValue = /\\{0,2}"([^"\\\r\n]{1,512})|\\{0,2}'([^'\\\r\n]{1,512})|([^\s"'\\,;&}\]]{1,512})/dy;
-// 13 to 19 digits, optionally grouped by single spaces or dashes: checked by Luhn and context.
-const cardCandidate = /\b\d(?:[ -]?\d){12,18}\b/g;
-// A word or a field name before a number that says it is a card's.
-const cardContext = /card|credit|debit|visa|master|amex|discover|\bcc|\bpan\b/i;
 
-/** The end of a token whose match stopped at the bound: on over the characters a token holds. */
-function tokenEnd(text: string, end: number): number {
-  let at = end;
-  for (let code = text.charCodeAt(at); at < text.length; code = text.charCodeAt(++at)) {
-    const letterOrDigit = (code >= 48 && code <= 57) || ((code | 0x20) >= 97 && (code | 0x20) <= 122);
-    if (!letterOrDigit && code !== 95 && code !== 43 && code !== 47 && code !== 61 && code !== 45) break;
+/**
+ * Pushes the value of each setting whose name and value `isSecret` judges a secret's.
+ *
+ * @param text - the text, JSON escapes read as spaces
+ * @param spans - where the spans go, flattened
+ * @param isSecret - the test of a name and its value
+ */
+export function settingSpans(text: string, spans: number[], isSecret: (name: string, value: string) => boolean): void {
+  namedSetting.lastIndex = 0;
+  for (let match = namedSetting.exec(text); match !== null; match = namedSetting.exec(text)) {
+    const [, name = "", separator] = match;
+    // A segment of an ARN or a URN (`…:123456789012:secret:prod/db`) is no name, and `>` ends one only in a tag (`<password>`).
+    if (
+      !isSecretName(name) ||
+      (separator === ":" && text[match.index - 1] === ":") ||
+      (separator === ">" && text[match.index - 1] !== "<")
+    )
+      continue;
+    settingValue.lastIndex = match.index + match[0].length;
+    const found = settingValue.exec(text);
+    const group = found?.findIndex((part, index) => index > 0 && part !== undefined) ?? -1;
+    const [start = 0, end = 0] = found?.indices?.[group] ?? [];
+    // An element's value ends where its closing tag starts.
+    const value = (found?.[group] ?? "").split(separator === ">" ? "<" : "\0")[0] as string;
+    if (!isSecret(name, value)) continue;
+    spans.push(start, start + value.length);
+    // A secret's value is not read again as names (`password=password=…`): each character once.
+    namedSetting.lastIndex = Math.max(namedSetting.lastIndex, end);
   }
-  return at;
 }
+
+// The last word of a secret's name, whole (`pass`, `auth`, an Azure SAS URL's `sig`, a session cookie's
+// `sid`) or at its end (`PGPASSWORD`, `npmtoken`, `PHPSESSID`, `JSESSIONID`).
+const secretWord =
+  /^(?:pass|pwd|cv[vc]|auth(?:orization)?|sig|sid|credentials?)$|(?:passw(?:or)?d|passphrase|secret|apikey|token|sess(?:ion)?(?:id)?)$/;
+
+/** The words of a name as code writes one: `AWS_SECRET_ACCESS_KEY`, `githubToken`, `x-api-key`, `db.password`. */
+const wordsOf = (name: string): string[] =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[\s_.-]+/)
+    .filter((word) => word !== "");
+
+/**
+ * Names whose values are secrets, when their values look like one: a name that ends in
+ * `password`, `secret`, `token`, `api_key`, `private_key`, `access_key` (and the like), in any case
+ * and spelling (`DB_PASSWORD`, `PGPASSWORD`, `AWS_SECRET_ACCESS_KEY`, `github_token`, `x-api-key`,
+ * `AccountKey`, `_authToken`, an Azure SAS URL's `sig`, a session cookie's `sid` or `PHPSESSID`),
+ * or holds `password` or `secret` anywhere. `max_tokens` and `token_count` are not.
+ *
+ * @param name - a key, a setting's or a header's name
+ * @returns whether its value is a secret
+ */
+export function isSecretName(name: string): boolean {
+  if (name.length > 64 || !/pass|pwd|secret|token|key|auth|credential|cv[vc]|sig|sess|sid/i.test(name)) return false;
+  const words = wordsOf(name);
+  const last = words.pop() ?? "";
+  return (
+    secretWord.test(last) ||
+    (last === "key" &&
+      /^(?:api|private|access|secret|account|signing|encryption|master|client)$/.test(words[words.length - 1] ?? "")) ||
+    words.some((word) => /^(?:password|passwd|secret)$/.test(word))
+  );
+}
+
+/**
+ * Each JSON escape that stands for a separator (`\n`, `\t`, `\u000a`, after the backslashes JSON
+ * inside a JSON string doubles) as as many spaces, so that `\npassword: …` is the name `password`,
+ * not `npassword`: the same length, so positions in it are positions in `text`.
+ */
+export const escapesAsSpaces = (text: string): string =>
+  text.replace(/\\{1,8}(?:[ntrbf]|u[\dA-Fa-f]{4})/g, (escaped) => " ".repeat(escaped.length));
 
 function passesLuhn(digits: string): boolean {
   let sum = 0;
@@ -94,198 +127,193 @@ function passesLuhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-/** The words of a name as code writes one: `AWS_SECRET_ACCESS_KEY`, `githubToken`, `x-api-key`, `db.password`. */
-function wordsOf(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[\s_.-]+/)
-    .filter((word) => word !== "");
-}
-
-const secretLastWords = new Set([
-  "password",
-  "passwd",
-  "passphrase",
-  "pwd",
-  "pass",
-  "secret",
-  "token",
-  "apikey",
-  "credential",
-  "credentials",
-  "cvv",
-  "cvc",
-  "auth",
-  "authorization",
-]);
-const secretKeyKinds = new Set([
-  "api",
-  "private",
-  "access",
-  "secret",
-  "account",
-  "signing",
-  "encryption",
-  "master",
-  "client",
-]);
-
 /**
- * Names whose values are secrets, whatever they look like: a name that ends in `password`,
- * `secret`, `token`, `api_key`, `private_key`, `access_key` (and the like), in any case and
- * spelling (`DB_PASSWORD`, `AWS_SECRET_ACCESS_KEY`, `github_token`, `x-api-key`, `AccountKey`),
- * or holds `password` or `secret` anywhere. `max_tokens` and `token_count` are not.
+ * Pushes the secrets every door reads the same way: credentials after `Bearer`/`Basic`, card
+ * numbers beside a word that names a card, and private key blocks (PEM's and OpenPGP's, gitleaks
+ * `private-key`, to the end of the text when they have no end line; the private part of a PuTTY key
+ * file, the PuTTY manual's "PPK file format", from `Private-Lines:` to the end of the `Private-MAC:`
+ * line).
  *
- * @param name - a key, a setting's or a header's name
- * @returns whether its value is a secret
+ * @param text - the text, JSON escapes read as spaces
+ * @param spans - where the spans go, flattened
  */
-export function isSecretName(name: string): boolean {
-  if (name.length === 0 || name.length > 64) return false;
-  const words = wordsOf(name);
-  const last = words[words.length - 1];
-  if (last === undefined) return false;
-  if (secretLastWords.has(last)) return true;
-  if (last === "key" && words.length > 1 && secretKeyKinds.has(words[words.length - 2] as string)) return true;
-  return words.some((word) => word === "password" || word === "passwd" || word === "secret");
-}
-
-/**
- * Whether the value of a secret-named setting is a secret, and not a fact the name happens to
- * sit beside: a count (`token: 3 of 10`, `pass: 120`) or the working directory (`PWD=/home/…`).
- */
-function isSecretValue(name: string, value: string): boolean {
-  if (value === REDACTED || value.trim() === "" || /^(?:bearer|basic|token)$/i.test(value)) return false;
-  const last = wordsOf(name).pop();
-  if (/^\d{1,5}$/.test(value) && last !== "password" && last !== "passwd" && last !== "passphrase") return false;
-  if (last === "pwd" && (value.startsWith("/") || value.startsWith("~") || /^[A-Za-z]:[\\/]/.test(value))) return false;
-  return true;
-}
-
-/** A credential after `Bearer`/`Basic`: not an ordinary word (`Basic authentication`). */
-function isCredential(text: string): boolean {
-  return /[0-9+/=._~-]/.test(text) || (/[A-Z]/.test(text.slice(1)) && /[a-z]/.test(text));
-}
-
-/** Pushes `[start, end)` of each PEM private key block (to the end of the text when it has no end line). */
-function pemBlocks(text: string, spans: number[]): void {
-  let from = 0;
-  for (;;) {
-    const begin = text.indexOf("-----BEGIN ", from);
-    if (begin === -1) return;
-    const headerEnd = text.indexOf("-----", begin + 11);
-    const header = headerEnd === -1 ? "" : text.slice(begin + 11, Math.min(headerEnd, begin + 80));
-    if (headerEnd === -1 || headerEnd - begin > 80 || !header.endsWith("PRIVATE KEY")) {
-      from = begin + 11;
-      continue;
-    }
-    const end = text.indexOf("-----END ", headerEnd + 5);
-    if (end === -1) {
-      spans.push(begin, text.length);
-      return;
-    }
-    const close = text.indexOf("-----", end + 9);
-    const stop = close === -1 || close - end > 80 ? end + 9 : close + 5;
-    spans.push(begin, stop);
-    from = stop;
-  }
-}
-
-const BACKSLASH = 92;
-
-/** Whether a character is a hexadecimal digit. */
-function isHex(code: number): boolean {
-  return (code >= 48 && code <= 57) || ((code | 0x20) >= 97 && (code | 0x20) <= 102);
-}
-
-/**
- * `text` with each JSON escape that stands for a separator (`\n`, `\t`, `\r`, `\b`, `\f`, `\uXXXX`,
- * after any run of backslashes, as JSON inside a JSON string doubles them) replaced by as many
- * spaces: the same length, so positions in it are positions in `text`. A name or a key right after
- * an escape (`…\npassword: …`, `…\nsk-…`) then starts a word, as it does once the JSON is read.
- * `\"` and `\\` are left: a quote and a backslash already end a name. One pass over character codes.
- */
-function escapesAsSpaces(text: string): string {
-  let at = text.indexOf("\\");
-  if (at === -1) return text;
-  let result = "";
-  let copied = 0;
-  while (at !== -1 && at < text.length) {
-    let end = at;
-    while (text.charCodeAt(end) === BACKSLASH) end++;
-    const letter = text.charCodeAt(end);
-    let stop = -1;
-    // n, t, r, b, f (lowercase only: `\N` is a backslash and a letter), or u and four hexadecimal digits.
-    if (letter === 110 || letter === 116 || letter === 114 || letter === 98 || letter === 102) stop = end + 1;
-    else if (
-      letter === 117 &&
-      isHex(text.charCodeAt(end + 1)) &&
-      isHex(text.charCodeAt(end + 2)) &&
-      isHex(text.charCodeAt(end + 3)) &&
-      isHex(text.charCodeAt(end + 4))
+export function credentialSpans(text: string, spans: number[]): void {
+  for (const match of text.matchAll(/\b(?:Bearer|Basic|Token)[ \t]{1,8}([\w.~+/=-]{12,1024})[\w.~+/=-]*/dgi)) {
+    // A credential, not an ordinary word (`Basic authentication`).
+    if (
+      /[\d+/=._~-]/.test(match[1] as string) ||
+      (/[A-Z]/.test((match[1] as string).slice(1)) && /[a-z]/.test(match[1] as string))
     )
-      stop = end + 5;
-    if (stop !== -1) {
-      result += text.slice(copied, at) + " ".repeat(stop - at);
-      copied = stop;
-      at = text.indexOf("\\", stop);
-    } else at = text.indexOf("\\", end);
+      spans.push((match.indices?.[1] ?? [0])[0] as number, match.index + match[0].length);
   }
-  return copied === 0 ? text : result + text.slice(copied);
+  for (const match of text.matchAll(/\b\d(?:[ -]?\d){12,18}\b/g)) {
+    if (
+      passesLuhn(match[0].replace(/[ -]/g, "")) &&
+      /card|credit|debit|visa|master|amex|discover|\bcc|\bpan\b/i.test(
+        text.slice(Math.max(0, match.index - 24), match.index),
+      )
+    )
+      spans.push(match.index, match.index + match[0].length);
+  }
+  for (const match of text.matchAll(
+    /-----BEGIN [A-Z0-9 ]{0,64}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]{0,64}-----|$)|\bPrivate-Lines:[\s\S]*?(?:Private-MAC:.*|$)/g,
+  ))
+    spans.push(match.index, match.index + match[0].length);
 }
 
 /**
- * Where the secrets of `text` stand, as sorted, disjoint `[start, end)` pairs, flattened
- * (`[start0, end0, start1, end1, …]`). Linear in the length of `text`.
+ * Whether `value`, the value of `name`, is a secret: a secret's name beside a value shaped as one.
+ * No value is one that says a flag, a state or a placeholder (`"pass": false`, `password: required`,
+ * `${DB_PASSWORD}`, `********`, `<your-token>`). Beside a password's name any other value is one but
+ * the working directory (`PWD=/home/…`). Beside another name (a token's, a key's, a signature's, or
+ * a name that holds `password` or `secret` before a last word of its own: `PasswordLastUsed`,
+ * `SecretArn`, `password_policy`, `secretName`) a secret is a word that mixes as generated text
+ * does (a digit and a letter, a capital inside, a symbol other than `-`, `_` and `.`), of at least
+ * 8 characters (16 when the secret's word is not the name's last: `password_hash_algorithm` is no
+ * secret's name), or of 24 of any kind, and no ARN, date, or token that is a place in a list
+ * (Google's `nextPageToken`, AWS' `NextToken`, `continuation_token`): `"token": "USDC"`, a count and
+ * `"secret": "my-app-secret-name"` are no secrets.
+ *
+ * @param name - the key or setting's name
+ * @param value - its value, as text
+ * @returns whether the value is to be redacted
+ * @example
+ * ```ts
+ * isSecretSetting("token", "USDC"); // false
+ * ```
+ */
+export function isSecretSetting(name: string, value: string): boolean {
+  const trimmed = value.trim();
+  const words = wordsOf(name);
+  const last = words.pop() ?? "";
+  if (
+    !isSecretName(name) ||
+    /^(?:true|false|null|none|required|optional|hidden|masked|)$/i.test(trimmed) ||
+    /^(?:\$[{A-Z_]|\{\{|<.{0,64}>$|([*xX•.#-])\1{2,}$)/.test(trimmed)
+  )
+    return false;
+  if (/passw(?:or)?d$|passphrase$|^pwd$/.test(last)) return !(last === "pwd" && /^[/~]/.test(trimmed));
+  if (
+    /^(?:arn:|\d{4}-\d\d-\d\d)/.test(trimmed) ||
+    (last.endsWith("token") &&
+      /^(?:page|next|continuation|cursor|sync)$/.test(last === "token" ? (words.pop() ?? "") : last.slice(0, -5)))
+  )
+    return false;
+  return (
+    !/\s/.test(trimmed) &&
+    (trimmed.length >= 24 ||
+      (trimmed.length >= (secretWord.test(last) || last === "key" ? 8 : 16) &&
+        /^(?=.*\d)(?=.*[A-Za-z])|.[A-Z].*[a-z]|[a-z].*[A-Z]|[!-,/:-@[-^`{-~]/.test(trimmed)))
+  );
+}
+
+// A password a command line carries in a flag, as an agent's shell prints it back: `-u`/`--user
+// user:password` (curl: gitleaks `curl-auth-user`), `-p` with the password attached (MySQL's and
+// MariaDB's clients; `-p shop` prompts, and names a database), `--password` and `--pass`, and after
+// a login, `sshpass` or `redis-cli`, `-p`, `-a` or a `.netrc` line's `password` with the password
+// after a space (`docker login -p …`; `-p` elsewhere in docker is a port). The command is looked
+// for only behind such a flag, at most 128 characters back on its line. And a URL's `user:` with
+// what follows it: its password runs to the first `@` a host follows (host characters up to `/`,
+// `?`, `#` or the URL's end), so that one holding `@` or `/` (`p@ssw0rd!2024@db…`) is read whole.
+// A URL is read once, at most 512 characters of it.
+const passwordPattern =
+  /\s(?:(?:-u|--user)[ =]?["']?[^\s:"'@]{1,256}:|-p(?=[^\s"'-]{4})|--pass(?:word)?[ =]["']?|(?:-[pa]|password)(?<=\b(?:login|sshpass|redis-cli)\b[^\n]{0,128})[ =\t]["']?)([^\s"']{1,256})|\w:\/\/[^\s:/@"'<>]{0,256}:([^\s"'<>]{1,512})/dg;
+
+// What follows a flag that may carry a password (`-p`, `-u`, `-a`, `--user`, `--pass`, `--password`)
+// on any command line or a `.netrc` line's `password`, and a URL's `user:` up to its last `@`.
+const afterFlag =
+  /\s(?:-[pua]|--(?:user|pass(?:word)?)|password)[ =]?["']?([^\s"']{1,256})|\w:\/\/[^\s:/@"'<>]{0,256}:([^\s"'<>]{1,256})@/dg;
+
+/**
+ * `passwordSpans` for a digest (a summary, a marker, an excerpt), which may leave out a port or a
+ * word more: whatever follows a flag that may carry a password on any line, and a URL's password
+ * up to its last `@`.
+ *
+ * @param text - the text, JSON escapes read as spaces
+ * @param spans - where the spans go, flattened
+ */
+export function likelyPasswordSpans(text: string, spans: number[]): void {
+  for (const match of text.matchAll(afterFlag)) spans.push(...(match.indices?.[match[1] === undefined ? 2 : 1] ?? []));
+}
+
+/**
+ * Pushes the passwords of command lines and URLs.
+ *
+ * @param text - the text, JSON escapes read as spaces
+ * @param spans - where the spans go, flattened
+ */
+export function passwordSpans(text: string, spans: number[]): void {
+  for (const match of text.matchAll(passwordPattern)) {
+    const [start = 0, end = 0] = match.indices?.[match[1] === undefined ? 2 : 1] ?? [];
+    const length =
+      match[1] === undefined ? (match[2] as string).search(/.@[\w.:[\]-]{1,256}(?![^/?#\s"'<>])/) + 1 : end - start;
+    if (length > 0) spans.push(start, start + length);
+  }
+}
+
+/** What finds one kind of secret in a text (its JSON escapes read as spaces), pushing its spans. */
+export type SpanReader = (text: string, spans: number[]) => void;
+
+/**
+ * The spans `readers` find in `original`, sorted, disjoint and flattened. `original` is read with
+ * each JSON escape that stands for a separator as spaces (see `escapesAsSpaces`).
+ *
+ * @param original - any text
+ * @param readers - what finds each kind of secret
+ * @returns the spans, flattened
+ */
+export function spansBy(original: string, readers: readonly SpanReader[]): number[] {
+  const spans: number[] = [];
+  const text = escapesAsSpaces(original);
+  for (const read of readers) read(text, spans);
+  return merged(spans);
+}
+
+/** Pushes the values of the settings `isSecretSetting` judges secrets. */
+const judgedSettingSpans: SpanReader = (text, spans) => settingSpans(text, spans, isSecretSetting);
+
+/**
+ * Where the secrets of `text` stand, as recall and the inspect page read them, as sorted, disjoint
+ * `[start, end)` pairs, flattened (`[start0, end0, start1, end1, …]`). Linear in the length of `text`.
  *
  * @param original - any text
  * @returns the spans, flattened
  */
 export function secretSpans(original: string): number[] {
-  const spans: number[] = [];
-  // Read with JSON escapes as spaces, so that `\npassword: …` is the name `password`, not `npassword`.
-  const text = escapesAsSpaces(original);
-  // A match that stopped at its bound runs on to its token's end, and the next search starts there:
-  // each character is read once, however long the run (`sk-sk-sk-…` would otherwise be quadratic).
-  for (const pattern of keyPatterns) {
-    pattern.lastIndex = 0;
-    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-      const end = tokenEnd(text, match.index + match[0].length);
-      spans.push(match.index, end);
-      pattern.lastIndex = Math.max(end, match.index + 1);
-    }
-  }
-  authorization.lastIndex = 0;
-  for (let match = authorization.exec(text); match !== null; match = authorization.exec(text)) {
-    const credential = match[1] as string;
-    const end = tokenEnd(text, match.index + match[0].length);
-    if (isCredential(credential)) spans.push(match.index + match[0].length - credential.length, end);
-    authorization.lastIndex = Math.max(end, match.index + 1);
-  }
-  for (const match of text.matchAll(urlPassword))
-    spans.push(match.index + match[0].length - 1 - (match[1] as string).length, match.index + match[0].length - 1);
-  namedSetting.lastIndex = 0;
-  for (let match = namedSetting.exec(text); match !== null; match = namedSetting.exec(text)) {
-    const name = match[1] as string;
-    if (!isSecretName(name)) continue;
-    settingValue.lastIndex = match.index + match[0].length;
-    const found = settingValue.exec(text);
-    if (found === null) continue;
-    const group = found[1] !== undefined ? 1 : found[2] !== undefined ? 2 : 3;
-    const [start, end] = found.indices?.[group] ?? [0, 0];
-    if (!isSecretValue(name, found[group] as string)) continue;
-    spans.push(start, end);
-    // A secret's value is not read again as names (`password=password=…`): each character once.
-    namedSetting.lastIndex = Math.max(namedSetting.lastIndex, end);
-  }
-  for (const match of text.matchAll(cardCandidate)) {
-    const digits = match[0].replace(/[ -]/g, "");
-    if (digits.length < 13 || digits.length > 19 || !passesLuhn(digits)) continue;
-    if (cardContext.test(text.slice(Math.max(0, match.index - 24), match.index)))
-      spans.push(match.index, match.index + match[0].length);
-  }
-  pemBlocks(text, spans);
-  return merged(spans);
+  return spansBy(original, [tokenSpans, credentialSpans, judgedSettingSpans, passwordSpans]);
+}
+
+/**
+ * Where the secrets of `text` stand, as the model-free summary reads them: as `secretSpans` does,
+ * but for command lines and URLs, read as a digest may read them (`likelyPasswordSpans`): a summary
+ * is made of ids and named values, which keep their place, and seldom of a port after `ssh -p`.
+ *
+ * @param original - any text
+ * @returns the spans, flattened
+ */
+export function summarySecretSpans(original: string): number[] {
+  return spansBy(original, [tokenSpans, credentialSpans, judgedSettingSpans, likelyPasswordSpans]);
+}
+
+/**
+ * `text` with its secrets replaced by `[redacted]`, as the model-free summary reads them (see
+ * `summarySecretSpans`).
+ *
+ * @param text - any text
+ * @returns the text, each secret replaced
+ */
+export function redactSummarySecrets(text: string): string {
+  return replaced(text, summarySecretSpans(text));
+}
+
+/**
+ * `secretTest` as the model-free summary reads secrets (see `summarySecretSpans`).
+ *
+ * @param text - the text the positions are in
+ * @returns `(start, end) => boolean`
+ */
+export function summarySecretTest(text: string): (start: number, end: number) => boolean {
+  return spanTest(summarySecretSpans(text));
 }
 
 function spanTest(spans: readonly number[]): (start: number, end: number) => boolean {
@@ -299,7 +327,7 @@ function spanTest(spans: readonly number[]): (start: number, end: number) => boo
 }
 
 /** Flattened spans sorted by start, overlapping ones joined. */
-function merged(spans: number[]): number[] {
+export function merged(spans: number[]): number[] {
   const pairs: [number, number][] = [];
   for (let index = 0; index < spans.length; index += 2)
     pairs.push([spans[index] as number, spans[index + 1] as number]);
@@ -378,8 +406,17 @@ export function withoutSecretIdentifiers(identifiers: readonly string[], text: s
  * ```
  */
 export function redactSecrets(text: string): string {
-  const spans = secretSpans(text);
-  if (spans.length === 0) return text;
+  return replaced(text, secretSpans(text));
+}
+
+/**
+ * `text` with each of `spans` replaced by `[redacted]`.
+ *
+ * @param text - any text
+ * @param spans - sorted, disjoint `[start, end)` pairs of `text`, flattened
+ * @returns the text, each span replaced
+ */
+export function replaced(text: string, spans: readonly number[]): string {
   let result = "";
   let copied = 0;
   for (let index = 0; index < spans.length; index += 2) {

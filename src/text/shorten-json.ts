@@ -4,7 +4,8 @@
 // and lose the keys that say what the other half was.
 import { identifiersBetween } from "./cut-middle.js";
 import { cutPointAfter, cutPointBefore } from "./cut-points.js";
-import { isSecretName, redactSecrets } from "./redact-secrets.js";
+import { redactLikelySecrets } from "./likely-secrets.js";
+import { isSecretName } from "./redact-secrets.js";
 import { scanIdentifiers } from "./scan-identifiers.js";
 
 /** Items kept of a long array, and characters of a long string, at each level of shortening. */
@@ -60,7 +61,7 @@ function namedBy(values: readonly unknown[], listChars: number, shown: ReadonlyS
       // An amount or a count says nothing without its field; a lone digit is seldom anything.
       if (key === undefined || text.length < 2 || isSecretName(key)) return;
       const item = `${key}: ${text}`;
-      if (redactSecrets(item) === item) add(item, `${key}:${text}`);
+      if (redactLikelySecrets(item) === item) add(item, `${key}:${text}`);
     } else if (Array.isArray(value)) {
       for (const item of value) {
         visit(item, key, depth + 1);
