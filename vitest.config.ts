@@ -33,6 +33,9 @@ export default defineConfig({
     // on an idle machine and 25 s on a loaded one, and a pattern that backtracks takes minutes.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Each source file as transformed for the tests is kept on disk (in node_modules, so a new
+    // install of the tree drops it) and read back by the next run while the file is unchanged.
+    experimental: { fsModuleCache: true },
     projects: [
       {
         extends: true,

@@ -1,14 +1,19 @@
 // The README's main command works from the repository alone: real transcripts, stub model, no network.
-import { spawnSync } from "node:child_process";
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { describe, expect, it } from "vitest";
 
 describe("the demo", () => {
-  it("replays the shift, compacts, and reports no broken request", () => {
-    const result = spawnSync(
+  // One run, read by both tests: the demo is deterministic (its summarizer and its model are stubs).
+  let run: SpawnSyncReturns<string> | undefined;
+  const demo = () =>
+    (run ??= spawnSync(
       process.execPath,
       [new URL("../examples/demo.mjs", import.meta.url).pathname, "--max-tokens", "6000"],
       { encoding: "utf8", timeout: 60_000 },
-    );
+    ));
+
+  it("replays the shift, compacts, and reports no broken request", () => {
+    const result = demo();
     expect(result.status, result.stderr).toBe(0);
     const chart = result.stdout.split("\n").filter((line) => line.startsWith("turn "));
     expect(chart.length).toBeGreaterThanOrEqual(10);
@@ -18,11 +23,7 @@ describe("the demo", () => {
   });
 
   it("shows one summary and the compacted request it went out in, and says why a turn has no row", () => {
-    const result = spawnSync(
-      process.execPath,
-      [new URL("../examples/demo.mjs", import.meta.url).pathname, "--max-tokens", "6000"],
-      { encoding: "utf8", timeout: 60_000 },
-    );
+    const result = demo();
     expect(result.status, result.stderr).toBe(0);
     const lines = result.stdout.split("\n");
     // Every turn is accounted for: a row, or a line saying why there is none.

@@ -164,7 +164,10 @@ describe("@openai/agents: state across runs and between concurrent runs", () => 
   });
 
   it("a fresh filter per run over a shared store summarizes as often as one long-lived filter", async () => {
-    async function conversation(filterFor: () => ReturnType<typeof toCallModelInputFilter>, name: string, turns = 40) {
+    // Twenty turns cross the budget nine times. At forty (nineteen crossings) the Agents SDK's own
+    // bookkeeping of the history each run is given (@openai/agents-core's runner/items.mjs, which
+    // keys every item of it on every run) took three quarters of this file's time.
+    async function conversation(filterFor: () => ReturnType<typeof toCallModelInputFilter>, name: string, turns = 20) {
       turnsOf.clear();
       let history: AgentInputItem[] = [];
       for (let turn = 0; turn < turns; turn++) {
