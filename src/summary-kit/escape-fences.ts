@@ -91,68 +91,56 @@ function fenceNameAt(text: string, at: number): boolean {
   return alive.some((name) => name.length === position);
 }
 
-const startsWithAt = (text: string, at: number, word: string): boolean =>
-  text.slice(at, at + word.length).toLowerCase() === word;
+/**
+ * The character that stands at `index`, as `[length, code point]`: itself, or the HTML character
+ * reference that writes it (`&lt;` with or without its semicolon, `&#60;`, `&#x3c;`, and the named
+ * references of the look-alike openers and of `/`: `&lang;`, `&langle;`, `&LeftAngleBracket;`,
+ * `&lsaquo;`, `&sol;`, as the HTML standard's table names them), its JSON escape (`\u003c`), or its
+ * percent-encoded UTF-8 (`%3C`, `%EF%BC%9C`), as many bytes as the first says.
+ */
+function readAt(text: string, index: number): [number, number] {
+  const code = text.charCodeAt(index);
+  const point = text.codePointAt(index) as number;
+  try {
+    if (code === 38) {
+      const [whole, lessThan, angle, quote, solidus, numeric] =
+        /^&(?:(lt;?)|(lang(?:le)?|leftanglebracket);|(lsaquo);|(sol);|#(x0*[\da-f]{1,6}|0*\d{1,7});?)/i.exec(
+          text.slice(index, index + 20),
+        ) ?? [];
+      if (whole !== undefined)
+        return [whole.length, lessThan ? 60 : angle ? 0x27e8 : quote ? 0x2039 : solidus ? 47 : Number(`0${numeric}`)];
+    }
+    if (code === 92 && /^\\u[\da-f]{4}$/i.test(text.slice(index, index + 6)))
+      return [6, Number.parseInt(text.slice(index + 2, index + 6), 16)];
+    if (code === 37) {
+      const lead = Number.parseInt(text.slice(index + 1, index + 3), 16);
+      const length = 3 * (lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4);
+      return [length, decodeURIComponent(text.slice(index, index + length)).codePointAt(0) as number];
+    }
+  } catch {
+    // Not UTF-8: the `%` itself.
+  }
+  return [point > 0xffff ? 2 : 1, point];
+}
 
 /**
  * The opener that stands at `index`, as `[length, replacement]`, or undefined: a `<` or a
- * character a reader takes for one (replaced by `&lt;`), an HTML character reference for `<`
- * (`&lt;`, `&#60;`, `&#x3c;`, whose `&` becomes `&amp;`: escaped as the HTML standard escapes text),
- * a JSON escape for it (`\u003c`) or a percent-encoded one (`%3C`), both replaced by `&lt;`.
+ * character a reader takes for one (replaced by `&lt;`), written as it is or as `readAt` reads it;
+ * of an HTML character reference the `&` becomes `&amp;`, as the HTML standard escapes text.
  */
 function openerAt(text: string, index: number): [number, string] | undefined {
   const code = text.charCodeAt(index);
   if (code < 0x80 && code !== 60 && code !== 38 && code !== 92 && code !== 37) return undefined;
-  if (code === 38) {
-    // &lt; &LT; (the semicolon may be left out, as HTML allows for it), the named references of the
-    // look-alike openers (the HTML standard's table: &lang; &langle; &LeftAngleBracket; &lsaquo;),
-    // and the numeric reference of `<` or of any look-alike opener (&#60; &#x3c; &#x2039; &#8249;).
-    const reference = /^&(?:(lt)|lang(?:le)?;|leftanglebracket;|lsaquo;|#(?:x0*([\da-f]{1,6})|0*(\d{1,7}));?)/i.exec(
-      text.slice(index, index + 20),
-    );
-    if (reference === null) return undefined;
-    const [whole, lessThan, hex, decimal] = reference;
-    const point = hex !== undefined ? Number.parseInt(hex, 16) : decimal !== undefined ? Number(decimal) : 60;
-    return lessThan !== undefined || point === 60 || OPENERS.has(point)
-      ? [lessThan !== undefined && whole.length === 3 && text[index + 3] === ";" ? 4 : whole.length, "&amp;"]
-      : undefined;
-  }
-  // \u003c, and the JSON escape of any look-alike opener (\u2039); %3C, and the percent-encoded
-  // UTF-8 of a look-alike opener (%EF%BC%9C for `＜`), as many bytes as its first says.
-  if (code === 92 || code === 37) {
-    const lead = Number.parseInt(text.slice(index + 1, index + 3), 16);
-    const length = code === 92 ? 6 : 3 * (lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4);
-    let point = -1;
-    try {
-      point =
-        (code === 92
-          ? /^\\u[\da-f]{4}$/i.test(text.slice(index, index + 6))
-            ? JSON.parse(`"${text.slice(index, index + 6)}"`)
-            : ""
-          : decodeURIComponent(text.slice(index, index + length))
-        ).codePointAt(0) ?? -1;
-    } catch {
-      // Not an escape, or not UTF-8: no opener.
-    }
-    return OPENERS.has(point) ? [length, "&lt;"] : undefined;
-  }
-  const point = text.codePointAt(index) as number;
-  return OPENERS.has(point) ? [point > 0xffff ? 2 : 1, "&lt;"] : undefined;
+  const [length, point] = readAt(text, index);
+  return OPENERS.has(point) ? [length, code === 38 ? "&amp;" : "&lt;"] : undefined;
 }
 
-/** The length of a slash (or a run of them) at `at`: `/` and its look-alikes, `\/` as JSON writes it, `&#47;`, `&sol;`, `\u002f`, `%2F`. */
+/** The length of a slash (or a run of them) at `at`: `/`, or a backslash, as `readAt` reads it (`\/` as JSON writes it, `&#47;`, `&sol;`, `\u002f`, `%2F`). */
 function slashesAt(text: string, at: number): number {
   let end = at;
-  for (;;) {
-    const point = text.codePointAt(end) as number;
-    if (point === 47 || point === 92) end++;
-    else if (point !== 38 && point !== 92 && point !== 37) return end - at;
-    else if (startsWithAt(text, end, "&#47;") || startsWithAt(text, end, "&sol;")) end += 5;
-    else if (startsWithAt(text, end, "&#x2f;")) end += 6;
-    else if (startsWithAt(text, end, "\\u002f")) end += 6;
-    else if (startsWithAt(text, end, "%2f")) end += 3;
-    else return end - at;
-  }
+  for (let [length, point] = readAt(text, end); point === 47 || point === 92; [length, point] = readAt(text, end))
+    end += length;
+  return end - at;
 }
 
 function skipAt(text: string, at: number): number {
