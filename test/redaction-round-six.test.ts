@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { extractiveSummary, memoryStore, statefulCompactor } from "../src/index.js";
 import { isSecretSetting, redactSecrets } from "../src/text/redact-secrets.js";
+import { redactLikelySecrets } from "../src/text/likely-secrets.js";
 import { builders } from "./support/builders.js";
 
 const { user, assistant, toolCall, toolResult } = builders["openai-chat"];
@@ -284,5 +285,58 @@ describe("ordinary facts beside a secret's name stay", () => {
     expect(isSecretSetting("token", "tok3n-value-9876")).toBe(true);
     expect(isSecretSetting("password", "dragon")).toBe(true);
     expect(isSecretSetting("PasswordLastUsed", "2024-05-01")).toBe(false);
+  });
+});
+
+describe("attacked again: formats and facts the first reading missed", () => {
+  // An agent's shell and config reads once more, each a format that came back whole (or in part)
+  // from recall, the model-free summary or a marker, or an ordinary fact that did not.
+  const secrets: [string, string, string][] = [
+    // `aws sts get-session-token` prints a session token of 800 characters and more.
+    [
+      "an AWS session token past 512 characters",
+      `{"SessionToken": "IQoJb3JpZ2luX2VjE${alnum(900, 17)}"}`,
+      alnum(900, 17).slice(-40),
+    ],
+    // Command lines take a key after a space as well as after `=` (netlify's `--auth`, the `--api-key`
+    // of many a CLI; `--token` and `--access-token` were read, as `Token …` is).
+    ["netlify --auth", `netlify deploy --prod --auth ${alnum(43, 20)}`, alnum(43, 20)],
+    ["--api-key", `mytool sync --api-key ${alnum(32, 19)} --verbose`, alnum(32, 19)],
+    // Telegram: gitleaks `telegram-bot-api-token`; Discord: trufflehog `discordbottoken`.
+    ["a Telegram bot token", `TELEGRAM=123456789:AAH${alnum(32, 21)}`, alnum(32, 21)],
+    ["a Discord bot token", `bot.run("MTA${alnum(23, 22)}.Gh${alnum(4, 23)}.${alnum(27, 24)}")`, alnum(27, 24)],
+    // Django's UserCreationForm posts password1 and password2; Rails' forms password_confirmation.
+    ["Django's password2", `password1=${"Hunter2Xyz!"}&password2=${"Hunter2Xyz!"}`, "Hunter2Xyz!"],
+    ["Rails' password_confirmation", '{"user": {"password_confirmation": "Tr0ub4dor&3"}}', "Tr0ub4dor&3"],
+    ["mongosh -p", "mongosh -u admin -p S3cretMongo7 --authenticationDatabase admin", "S3cretMongo7"],
+    [".netrc without a login", `machine ftp.example.com password ${alnum(18, 25)}`, alnum(18, 25)],
+  ];
+  it.each(secrets)("%s: recall's redaction", (_, text, secret) => {
+    expect(redactSecrets(text)).not.toContain(secret);
+  });
+  it.each(secrets)("%s: a marker's redaction", (_, text, secret) => {
+    expect(redactLikelySecrets(text)).not.toContain(secret);
+  });
+  it.each(secrets)("%s: the model-free summary", (_, text, secret) => {
+    const summary = extractiveSummary(
+      [
+        user(`Deploy order #W2378156 with ${text}`),
+        toolCall("c1", "run", { cmd: text }),
+        toolResult("c1", `ok: ${text}`),
+      ],
+      { maxTokens: 8_000 },
+    );
+    expect(summary).toContain("#W2378156");
+    expect(summary).not.toContain(secret);
+  });
+
+  // Ids of a token's shape that are public, or that a support agent reads back.
+  const facts = [
+    // Stripe's publishable key and Supabase's, public by design (they ship in a web page).
+    `const stripe = Stripe("pk_live_${alnum(24, 26)}")`,
+    `SUPABASE_ANON=sb_publishable_${alnum(24, 27)}`,
+  ];
+  it.each(facts)("%s stays", (text) => {
+    expect(redactSecrets(text)).toBe(text);
   });
 });

@@ -37,6 +37,8 @@ export const REDACTED = "[redacted]";
 // and a name may open with underscores (`.npmrc`'s `_authToken=`).
 const namedSetting = /\b_{0,2}([A-Za-z][\w.-]{0,63})(?:\\{0,2}["'])?[ \t]{0,8}([:=>]|value=)[ \t]{0,8}/g;
 const settingValue = /\\{0,2}"([^"\\\r\n]{1,512})|\\{0,2}'([^'\\\r\n]{1,512})|([^\s"'\\,;&}\]]{1,512})/dy;
+// What follows a value read to its bound, up to where the value ends.
+const valueRest = /[^\s"'\\,;&}\]<]*/y;
 
 /**
  * Pushes the value of each setting whose name and value `isSecret` judges a secret's.
@@ -63,9 +65,12 @@ export function settingSpans(text: string, spans: number[], isSecret: (name: str
     // An element's value ends where its closing tag starts.
     const value = (found?.[group] ?? "").split(separator === ">" ? "<" : "\0")[0] as string;
     if (!isSecret(name, value)) continue;
-    spans.push(start, start + value.length);
-    // A secret's value is not read again as names (`password=password=…`): each character once.
-    namedSetting.lastIndex = Math.max(namedSetting.lastIndex, end);
+    // A value longer than was read (an AWS session token holds 800 characters and more) runs on to
+    // its end, and is not read again as names (`password=password=…`): each character once.
+    valueRest.lastIndex = end;
+    valueRest.test(text);
+    spans.push(start, value.length < end - start ? start + value.length : valueRest.lastIndex);
+    namedSetting.lastIndex = Math.max(namedSetting.lastIndex, valueRest.lastIndex);
   }
 }
 
@@ -74,9 +79,15 @@ export function settingSpans(text: string, spans: number[], isSecret: (name: str
 const secretWord =
   /^(?:pass|pwd|cv[vc]|auth(?:orization)?|sig|sid|credentials?)$|(?:passw(?:or)?d|passphrase|secret|apikey|token|sess(?:ion)?(?:id)?)$/;
 
-/** The words of a name as code writes one: `AWS_SECRET_ACCESS_KEY`, `githubToken`, `x-api-key`, `db.password`. */
+/**
+ * The words of a name as code writes one (`AWS_SECRET_ACCESS_KEY`, `githubToken`, `x-api-key`,
+ * `db.password`), without a number at its end or a last word that asks for the same value again
+ * (Django's `password2`, Rails' `password_confirmation`, `passwordRepeat`): those name what the
+ * words before them name.
+ */
 const wordsOf = (name: string): string[] =>
   name
+    .replace(/[_.-]?(?:\d+|confirm(?:ation)?|again|repeat)$/i, "")
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .toLowerCase()
     .split(/[\s_.-]+/)
@@ -217,12 +228,12 @@ export function isSecretSetting(name: string, value: string): boolean {
 // `?`, `#` or the URL's end), so that one holding `@` or `/` (`p@ssw0rd!2024@db…`) is read whole.
 // A URL is read once, at most 512 characters of it.
 const passwordPattern =
-  /\s(?:(?:-u|--user)[ =]?["']?[^\s:"'@]{1,256}:|-p(?=[^\s"'-]{4})|--pass(?:word)?[ =]["']?|(?:-[pa]|password)(?<=\b(?:login|sshpass|redis-cli)\b[^\n]{0,128})[ =\t]["']?)([^\s"']{1,256})|\w:\/\/[^\s:/@"'<>]{0,256}:([^\s"'<>]{1,512})/dg;
+  /\s(?:(?:-u|--user)[ =]?["']?[^\s:"'@]{1,256}:|-p(?=[^\s"'-]{4})|--[\w-]{0,32}(?:pass(?:word)?|token|secret|api-?key|auth)[ =]["']?(?=[^\s"'-])|(?:-[pa]|password)(?<=\b(?:login|sshpass|redis-cli|mongo(?:sh)?|machine)\b[^\n]{0,128})[ =\t]["']?)([^\s"']{1,256})|\w:\/\/[^\s:/@"'<>]{0,256}:([^\s"'<>]{1,512})/dg;
 
 // What follows a flag that may carry a password (`-p`, `-u`, `-a`, `--user`, `--pass`, `--password`)
 // on any command line or a `.netrc` line's `password`, and a URL's `user:` up to its last `@`.
 const afterFlag =
-  /\s(?:-[pua]|--(?:user|pass(?:word)?)|password)[ =]?["']?([^\s"']{1,256})|\w:\/\/[^\s:/@"'<>]{0,256}:([^\s"'<>]{1,256})@/dg;
+  /\s(?:-[pua]|--(?:user|[\w-]{0,32}(?:pass(?:word)?|token|secret|key|auth))|password)[ =]?["']?([^\s"']{1,256})|\w:\/\/[^\s:/@"'<>]{0,256}:([^\s"'<>]{1,256})@/dg;
 
 /**
  * `passwordSpans` for a digest (a summary, a marker, an excerpt), which may leave out a port or a
