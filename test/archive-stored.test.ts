@@ -102,7 +102,9 @@ describe("the archive line names only what the store took", () => {
     const stateful = statefulCompactor({ ...settings, store, storeTimeoutMs: 20 });
     const result = await stateful(withOneHugeOutput());
     expect(namedRanges(result)).toEqual([]);
-    expect(archiveWrites).toBe(1);
+    // The write after the summary is sent all the same, not waited for (the request's wait on the
+    // store is spent), with the messages the first did not store: a store only slow keeps them.
+    expect(archiveWrites).toBe(2);
   });
 });
 
@@ -147,5 +149,61 @@ describe("recall returns a tool result as it was written", () => {
     for (const line of lines.filter((line) => line.trim() !== "")) expect(answer, line).toContain(line);
     // A phrase across a line break and runs of spaces is still found.
     expect(await stateful.recall("running 0 worker-x2 0/1")).toContain("worker-x2   0/1     Pending");
+  });
+});
+
+describe("attacked again: a store that answers late, or answers wrong", () => {
+  it("a store whose set answers false (Keyv's way of saying it kept nothing): no line names what it did not keep", async () => {
+    const inner = memoryStore();
+    const store: CompactionStore = {
+      get: (key) => inner.get(key),
+      // A value over its own limit is not kept, and the answer says so, as Keyv's `set` does.
+      set: async (key, value) => {
+        if (key.endsWith(":archive") && value.length > 300_000) return false;
+        await inner.set(key, value);
+        return true;
+      },
+    };
+    const stateful = statefulCompactor({ ...settings, store });
+    const result = await stateful(withOneHugeOutput());
+    const ranges = namedRanges(result);
+    await expectRecallable(stateful, ranges);
+    // What the store could keep was kept: the ordinary messages, without the 1.1 MB output.
+    expect(await stateful.recall("ORD-1005")).toContain("WH-5");
+  });
+
+  it("a store that answers the archive's first write late keeps, in the end, the messages the summary replaced", async () => {
+    const inner = memoryStore();
+    let archiveWrites = 0;
+    const store: CompactionStore = {
+      get: (key) => inner.get(key),
+      set: (key, value) => {
+        if (!key.endsWith(":archive") || ++archiveWrites > 1) return inner.set(key, value);
+        // The first write lands after the request gave up on it, before the later ones are sent.
+        return new Promise<void>((resolve) => setTimeout(() => resolve(void inner.set(key, value)), 40));
+      },
+    };
+    // The summary takes longer than the first write's late answer, and the latest turn's output is
+    // cut in place, so the write after the summary has messages of its own to add.
+    const messages = withOneHugeOutput().slice(0, 43);
+    messages.push(
+      user("Check the warehouse log."),
+      toolCall("c2", "read_log", {}),
+      toolResult("c2", `WH-7 log: ${"all quiet. ".repeat(4_000)} end of WH-7 log`),
+    );
+    const stateful = statefulCompactor({
+      ...settings,
+      maxTokens: 3_000,
+      store,
+      storeTimeoutMs: 20,
+      summarize: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 80));
+        return "The user asked about orders.";
+      },
+    });
+    expect(await stateful(messages)).not.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The summarized orders are in the archive, whatever order the store took the writes in.
+    expect(await stateful.recall("ORD-1005")).toContain("WH-5");
   });
 });

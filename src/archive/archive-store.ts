@@ -125,7 +125,12 @@ export function archiveStore({ store, stateKey, storeTimeoutMs, maxBytes, report
       // not known, so the archive named is the one read.
       const waited = budget?.spent !== true;
       let failure: { error: unknown } | undefined;
-      await boundedStoreWrite(() => store.set(key, value), "set", storeTimeoutMs, {
+      // A store that answers `false` kept nothing (Keyv's `set` says so): a refusal, as a throw is.
+      const write = async () => {
+        if ((await store.set(key, value)) === false)
+          throw new Error("The store did not keep the archive: its `set` answered false");
+      };
+      await boundedStoreWrite(write, "set", storeTimeoutMs, {
         budget,
         failed: (error) => ((failure = { error }), report(error, "set", key)),
       });

@@ -335,7 +335,8 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(
     // then: it says where a window that no state follows starts, the summary's line names what it
     // holds (nothing, when it could not be read), and the append after the compaction writes it.
     let archiveRead: { ranges: ArchivedRange[] | undefined } | undefined;
-    // The positions appended before the summary: not appended again after it (those trimmed stay out).
+    // The positions the store took (or left out, too large) before the summary: not appended again
+    // after it. Those of a write it refused or did not answer are, so that a late answer is not lost.
     const appendedFirst = new Set<number>();
     // The stored summary ends with the archive line written with it: the next summary keeps its
     // sections without that line and ends with a line of its own.
@@ -371,8 +372,9 @@ export function statefulCompactor<M extends AnyMessage = AnyMessage>(
         (_, index) => index < planned!.head.length || index >= planned!.tailStart || kept.has(index),
       );
       const replaced = rangeOf(droppedMessages({ messages, base, sent, inputIndex, positionOf }));
-      for (const entry of replaced?.messages ?? []) appendedFirst.add(entry.index);
-      archiveRead = { ranges: await archive.append(key, replaced, { read: archiveRead, budget }) };
+      const held = await archive.append(key, replaced, { read: archiveRead, budget });
+      if (held !== archiveRead.ranges) for (const entry of replaced?.messages ?? []) appendedFirst.add(entry.index);
+      archiveRead = { ranges: held };
       engineSettings = withArchiveLine(engineSettings, {
         messages,
         applied,
