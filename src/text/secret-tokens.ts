@@ -75,8 +75,9 @@ const preciseShapes = [
   "[\\w~.]{3}\\dQ~[\\w~.-]{31}",
 ];
 // A run of 32 characters or more: a marker leaves it out when it mixes a digit with letters of both
-// cases, whatever its format (a token of no rule here, the key of a query string).
-const longRun = /\b[\w+/=-]{32,1024}/g;
+// cases, whatever its format (a token of no rule here, the key of a query string). A slash ends it,
+// so that a path or a URL (`/Users/Alice/Projects/MyApp2/src/index.ts`) is named as it was.
+const longRun = /\b[\w+=-]{32,1024}/g;
 let shapePattern: RegExp | undefined;
 let precisePattern: RegExp | undefined;
 
