@@ -3,6 +3,7 @@ import { countWordPieces } from "../counting/word-pieces.js";
 import { stringify } from "../dialects/content-parts.js";
 import type { MessageRecord } from "../dialects/dialect.js";
 import { messagesToSummarize } from "./build-summary-prompt.js";
+import { saidLinesOf, type SaidKind } from "./said-lines.js";
 import { dialectOf } from "../dialects/registry.js";
 import { SUMMARY_PREFIX } from "../ground/constants.js";
 import type { AnyMessage } from "../ground/types.js";
@@ -135,6 +136,9 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   const maxTokens = Math.floor(requested);
 
   const requests: string[] = [];
+  // What the user set, decided, gave to someone or asked for, sentence by sentence (see `said-lines.ts`).
+  const said: { kind: SaidKind; line: string; overrides: boolean }[] = [];
+  const agentSaid: string[] = [];
   const calls: string[] = [];
   const errors: string[] = [];
   const facts: Fact[] = [];
@@ -159,8 +163,25 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
     }
     for (const part of view.parts) {
       if (part.kind === "text" && (view.role === "user" || view.role === "assistant")) {
-        if (view.role === "user") requests.push(`- "${short(part.text, 200)}"`);
-        else lastSaid = `- agent: "${short(part.text, 200)}"`;
+        if (view.role === "user") {
+          const rest: string[] = [];
+          let task = false;
+          for (const line of saidLinesOf(part.text)) {
+            if (line.kind === "request" || line.kind === "task") rest.push(line.text);
+            else if (line.kind !== "chat") said.push({ kind: line.kind, line: `- "${redactSummarySecrets(line.text)}"`, overrides: line.overrides });
+            task ||= line.kind === "task";
+          }
+          // What is left of the message once its rules, decisions, people and chit-chat are taken
+          // out, whole: under goals and open tasks when it names one, else among the requests.
+          if (rest.length > 0) {
+            const quote = `- "${short(rest.join(" "), task ? 320 : 200)}"`;
+            if (task) said.push({ kind: "task", line: quote, overrides: false });
+            else requests.push(quote);
+          }
+        } else {
+          lastSaid = `- agent: "${short(part.text, 200)}"`;
+          agentSaid.push(`- "${short(part.text, 240)}"`);
+        }
         for (const fact of textFacts(part.text, view.role === "user" ? "user" : "agent", 0, order)) facts.push(fact);
         if (view.role === "assistant") {
           noteWords(part.text, order, agentWrote);
@@ -230,50 +251,75 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   const factsOnly = maxTokens < SECTIONS_FROM;
   // Said once: a summary kept before this one that says it already is the same summary's start.
   const header = maxTokens >= HEADER_FROM && !(keptSummary?.includes(HEADER) ?? false) ? HEADER : undefined;
-  const sections: { title: string; lines: string[]; share: number }[] = factsOnly
+  // What the user set and decided, the earlier summary's first (carried forward before anything
+  // new), then the new; a quote the summary kept before this one already shows is not said again.
+  const saidOf = (kind: SaidKind): string[] => said.filter((entry) => entry.kind === kind && !(keptSummary?.includes(entry.line.slice(2)) ?? false)).map((entry) => entry.line);
+  const sections: Section[] = factsOnly
     ? []
     : [
-        { title: "Earlier summary", lines: earlier.foreign === undefined ? [] : [earlier.foreign], share: 0.35 },
-        { title: REQUESTS, lines: [...(earlier.sections.get(REQUESTS) ?? []), ...requests], share: 0.15 },
-        { title: ERRORS, lines: [...(earlier.sections.get(ERRORS) ?? []), ...errors], share: 0.05 },
-        { title: CALLS, lines: [...(earlier.sections.get(CALLS) ?? []), ...calls], share: 0.08 },
+        { title: "Earlier summary", lines: earlier.foreign === undefined ? [] : [earlier.foreign], carried: 0, share: 0.35 },
+        { title: RULES, lines: [...(earlier.sections.get(RULES) ?? []), ...saidOf("rule")], carried: earlier.sections.get(RULES)?.length ?? 0, share: 0.35 },
+        { title: DECISIONS, ...decisionsOf(earlier.sections.get(DECISIONS) ?? [], said, keptSummary), share: 0.2 },
+        { title: PEOPLE, lines: [...(earlier.sections.get(PEOPLE) ?? []), ...saidOf("owner")], carried: earlier.sections.get(PEOPLE)?.length ?? 0, share: 0.15 },
+        { title: TASKS, lines: [...(earlier.sections.get(TASKS) ?? []), ...saidOf("task")], carried: earlier.sections.get(TASKS)?.length ?? 0, share: 0.15 },
+        { title: REQUESTS, lines: [...(earlier.sections.get(REQUESTS) ?? []), ...requests], carried: 0, share: 0.12 },
+        { title: ERRORS, lines: [...(earlier.sections.get(ERRORS) ?? []), ...errors], carried: 0, share: 0.05 },
+        { title: CALLS, lines: [...(earlier.sections.get(CALLS) ?? []), ...calls], carried: 0, share: 0.08 },
+        { title: AGENT, lines: [...(earlier.sections.get(AGENT) ?? []), ...agentSaid], carried: 0, share: 0 },
       ];
   let left = maxTokens - (header === undefined ? 0 : tokensOf(`${header}\n\n`));
-  const blocks: string[] = [];
-  for (const { title, lines, share } of sections) {
-    if (lines.length === 0 || left <= 0) continue;
+  const chosen = sections.map(() => new Set<number>());
+  const whole = left;
+  let saidSpare = 0;
+  const foreignAt = sections.findIndex((section) => section.title === "Earlier summary" && section.lines.length > 0);
+  let foreignBlock: string | undefined;
+  if (foreignAt !== -1) {
+    // A previous summary not written here is one block: cut at its end when it does not fit whole.
+    const title = "Earlier summary";
+    const room = Math.floor(left * 0.35) - tokensOf(`\n\n${title}:`);
+    const text = redactSummarySecrets(headOf(sections[foreignAt]?.lines[0] as string, room * 4 + 600));
+    const kept = room >= tokensOf(text) ? text : `${startWithin(text, Math.max(0, room - 1))}…`;
+    if (room > 2) {
+      foreignBlock = `${title}:\n${kept}`;
+      left -= tokensOf(`\n\n${foreignBlock}`);
+    }
+  }
+  // First each section takes up to its share; then the facts what is left; then what is still
+  // left goes back to the sections in their order, so that the summary uses its room.
+  for (const [index, section] of sections.entries()) {
+    if (section.lines.length === 0 || left <= 0) continue;
+    if (section.title === "Earlier summary") continue;
     // The user's newest request is quoted whenever it fits a third of what is left.
-    const newestCost = title === REQUESTS ? tokensOf(`${lines[lines.length - 1] as string}\n`) : 0;
-    let room = Math.max(Math.floor(left * share) - tokensOf(`\n\n${title}:`), newestCost <= left / 3 ? newestCost : 0);
-    if (title === "Earlier summary") {
-      // A previous summary not written here is one block: cut at its end when it does not fit whole.
-      const whole = lines[0] as string;
-      const text = redactSummarySecrets(headOf(whole, room * 4 + 600));
-      const kept = room >= tokensOf(text) ? text : `${startWithin(text, Math.max(0, room - 1))}…`;
-      if (room > 2) {
-        blocks.push(`${title}:\n${kept}`);
-        left -= tokensOf(`\n\n${title}:\n${kept}`);
-      }
+    const newestCost = section.title === REQUESTS ? tokensOf(`${section.lines[section.lines.length - 1] as string}\n`) : 0;
+    // What the user set, decided and gave to people takes its share of the whole room, not of what
+    // the sections before it left: it ranks first, and each kind of it has its place.
+    // What a kind of it leaves of its share goes to the next kind.
+    const said = SAID.has(section.title);
+    const share = said ? Math.min(left, Math.floor(whole * section.share) + saidSpare) : Math.floor(left * section.share);
+    // What an earlier summary kept of it is kept again, beyond its share if it must (up to most of the room).
+    const carried = section.carried === 0 ? 0 : section.lines.slice(0, section.carried).reduce((sum, line) => sum + tokensOf(`${line}\n`), tokensOf(`\n\n${section.title}:`) + 2);
+    const room = Math.max(share, Math.min(carried, Math.floor(left * 0.7)), newestCost <= left / 3 ? newestCost + tokensOf(`\n\n${section.title}:`) : 0);
+    left -= take(section, chosen[index] as Set<number>, room);
+  }
+  const quoted = (): string => sections.map((section, index) => [...(chosen[index] as Set<number>)].map((at) => section.lines[at]).join("\n")).join("\n");
+  const factsTitle = factsOnly ? FACTS_SHORT : FACTS;
+  const factBlock = factsBlock(facts, mentions, left - tokensOf(`\n\n${factsTitle}:`), { title: factsTitle, shown: quoted() });
+  if (factBlock !== undefined) left -= tokensOf(`\n\n${factBlock}`);
+  for (const [index, section] of sections.entries()) {
+    if (section.title === "Earlier summary" || left <= 4) continue;
+    left -= take(section, chosen[index] as Set<number>, left);
+  }
+  const blocks: string[] = [];
+  for (const [index, section] of sections.entries()) {
+    if (section.title === "Earlier summary") {
+      if (foreignBlock !== undefined) blocks.push(foreignBlock);
       continue;
     }
-    const kept: string[] = [];
-    for (let index = lines.length - 1; index >= 0; index--) {
-      const cost = tokensOf(`${lines[index] as string}\n`);
-      if (cost > room) break;
-      kept.unshift(lines[index] as string);
-      room -= cost;
-    }
+    const kept = [...(chosen[index] as Set<number>)].sort((a, b) => a - b).map((at) => section.lines[at] as string);
     if (kept.length === 0) continue;
-    const omitted = lines.length - kept.length;
-    const block = `${title}:${omitted > 0 ? ` (${omitted} earlier left out)` : ""}\n${kept.join("\n")}`;
-    blocks.push(block);
-    left -= tokensOf(`\n\n${block}`);
+    const omitted = section.lines.length - kept.length;
+    blocks.push(`${section.title}:${omitted > 0 ? ` (${omitted} earlier left out)` : ""}\n${kept.join("\n")}`);
   }
-  const factsTitle = factsOnly ? FACTS_SHORT : FACTS;
-  const factBlock = factsBlock(facts, mentions, left - tokensOf(`\n\n${factsTitle}:`), {
-    title: factsTitle,
-    shown: blocks.join("\n"),
-  });
   if (factBlock !== undefined) blocks.push(factBlock);
   // Nothing ranked fits a budget this small: the newest words said stand in, cut to it.
   const newest = requests.at(-1) ?? lastSaid ?? calls.at(-1);
@@ -285,16 +331,77 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
 }
 
 /** Budgets from which the summary says it was made without a model, and has sections besides its facts. */
-const HEADER_FROM = 160;
+const HEADER_FROM = 320;
 const SECTIONS_FROM = 80;
 const HEADER = "(A summary made without a model, from the messages themselves.)";
 const REQUESTS = "User requests (their own words)";
 const ERRORS = "Errors";
 const CALLS = "Tool calls and outcomes";
+const RULES = "Rules the user set (their own words)";
+const DECISIONS = "Decisions (the latest stands)";
+const PEOPLE = "People and roles";
+const TASKS = "Goals and open tasks";
+const AGENT = "The agent said";
+/** The sections of what the user said, ranked above the rest. */
+const SAID = new Set([RULES, DECISIONS, PEOPLE, TASKS]);
+/** Said after a decision that takes back the one before it. */
+const REPLACES = "(replaces the earlier one)";
 const FACTS = "Facts (ids, names, amounts, dates; what was said and what results the agent used first)";
 const FACTS_SHORT = "Facts";
 /** The titles of this function's own sections: a previous summary that opens with one is merged, not nested. */
-const OWN_TITLES = new Set([REQUESTS, ERRORS, CALLS, FACTS, FACTS_SHORT]);
+const OWN_TITLES = new Set([RULES, DECISIONS, PEOPLE, TASKS, REQUESTS, ERRORS, CALLS, AGENT, FACTS, FACTS_SHORT]);
+
+/** A section of the summary: its lines in order, the first `carried` of them from the earlier summary. */
+interface Section {
+  title: string;
+  lines: string[];
+  carried: number;
+  /** Of what is left when its turn comes, what it may take before the facts take theirs. */
+  share: number;
+}
+
+/**
+ * Takes lines of `section` into `chosen` within `room` tokens, its title counted with its first
+ * line, and returns the tokens taken. The lines carried from the earlier summary go first, oldest
+ * first (what was kept once is kept again); then the new ones, newest first. A line that does not
+ * fit is passed over for a shorter one.
+ */
+function take(section: Section, chosen: Set<number>, room: number): number {
+  let spent = 0;
+  const order: number[] = [];
+  for (let at = 0; at < section.carried; at++) order.push(at);
+  for (let at = section.lines.length - 1; at >= section.carried; at--) order.push(at);
+  for (const at of order) {
+    if (chosen.has(at)) continue;
+    const cost = tokensOf(`${section.lines[at] as string}\n`) + (chosen.size === 0 ? tokensOf(`\n\n${section.title}:`) + 2 : 0);
+    if (spent + cost > room) continue;
+    chosen.add(at);
+    spent += cost;
+  }
+  return spent;
+}
+
+/**
+ * The decisions, the earlier summary's first, each override in place of the decision it takes back
+ * (the newest one before it): only the latest of a decision stands. An override whose decision is
+ * not here (it stays in a kept section) says that it replaces one.
+ */
+function decisionsOf(carried: readonly string[], said: readonly { kind: SaidKind; line: string; overrides: boolean }[], keptSummary: string | undefined): { lines: string[]; carried: number } {
+  const lines = [...carried];
+  let carriedLeft = carried.length;
+  for (const entry of said) {
+    if (entry.kind !== "decision") continue;
+    if (keptSummary?.includes(entry.line.slice(2)) ?? false) continue;
+    if (entry.overrides && lines.length > 0) {
+      // The decision taken back goes; when it was carried, the override is carried in its place.
+      const replaced = lines.length - 1;
+      lines.splice(replaced, 1);
+      if (replaced < carriedLeft) carriedLeft--;
+    }
+    lines.push(entry.overrides ? `${entry.line} ${REPLACES}` : entry.line);
+  }
+  return { lines, carried: carriedLeft };
+}
 
 /** `#W2378156` as `W2378156`, `$250` as `250`: how an agent may write an id or amount again. */
 const withoutSign = (identifier: string): string =>
@@ -650,7 +757,7 @@ function factsBlock(
   for (const entry of ranked) {
     const { identifier, item, source } = entry.fact;
     // Once per identifier, and not again when a quoted request above already holds it.
-    if (taken.has(identifier) || (source === "user" && shown.includes(identifier))) continue;
+    if (taken.has(identifier) || ((source === "user" || source === "agent") && shown.includes(identifier))) continue;
     const cost = tokensOf(`${item}; `) + (sources.has(source) ? 0 : tokensOf(`\n- ${source}: `));
     if (cost > left) continue;
     taken.add(identifier);
@@ -716,9 +823,10 @@ function earlierSections(previousSummary: string | undefined): {
         }
       }
     } else {
-      sections.set(title, lines);
-      // What the user asked holds facts too: they are carried even when the quotes are not.
-      if (title === REQUESTS) facts.push(...textFacts(lines.join("\n"), "user", 0, -1));
+      // Several summaries of this function merged at once: each one's lines, in order.
+      sections.set(title, [...(sections.get(title) ?? []), ...lines]);
+      // What the user said holds facts too: they are carried even when the quotes are not.
+      if (title === REQUESTS || title === RULES || title === DECISIONS || title === PEOPLE || title === TASKS) facts.push(...textFacts(lines.join("\n"), "user", 0, -1));
     }
   }
   return { sections, facts, foreign: undefined };
