@@ -18,6 +18,9 @@ const months =
 const factPattern = new RegExp(
   [
     String.raw`https?:\/\/[^\s"'<>)\]\\]+`,
+    // A timestamp is its date; a time of day is read whole, so that its minutes are no amount, and is no fact.
+    String.raw`\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?`,
+    String.raw`\b\d{1,2}:\d{2}(?::\d{2})?\b`,
     String.raw`\b(?:${months})\.? \d{1,2}(?:st|nd|rd|th)?\b`,
     String.raw`[#$]?\d{1,3}(?:,\d{3})+(?:\.\d+)?`,
     String.raw`[#$~/]?[A-Za-z0-9_][A-Za-z0-9_.\-/@#]*[A-Za-z0-9_]`,
@@ -43,12 +46,13 @@ const moneyKey = /^(?:price|prices|fare|fares|cost|costs|amount|total|balance|re
 function canonical(raw, before) {
   let token = raw.replace(/[.:,\-/]+$/, "");
   if (/^https?:\/\//i.test(token)) return token.length >= 10 && token.length <= 400 ? `url:${token}` : undefined;
+  if (/^\d{1,2}:\d{2}(:\d{2})?$/.test(token)) return undefined;
   if (monthDate.test(token)) return `date:${token.replace(/\.? +/, " ").replace(/^(\w{3})\w*/, "$1").replace(/(st|nd|rd|th)$/, "")}`;
   const signed = token.startsWith("$");
   // `#W2378156` is `W2378156`; `$250` is `250`.
   token = token.replace(/^[#$~]+/, "");
   // The date of a timestamp.
-  const stamp = /^(\d{4}-\d{2}-\d{2})(?:T\d|$)/.exec(token);
+  const stamp = /^(\d{4}-\d{2}-\d{2})(?:[T ]\d|$)/.exec(token);
   if (stamp) return `date:${stamp[1]}`;
   if (token.length < 1 || token.length > 200) return undefined;
   // Amounts: grouping commas and a zero fraction do not make another amount.
@@ -64,6 +68,7 @@ function canonical(raw, before) {
     return !token.includes(".") && !token.includes(",") && token.length >= 5 ? `id:${amount}` : undefined;
   }
   if (token.length < 2) return undefined;
+  if (/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(token)) return `email:${token.toLowerCase()}`;
   if (/\d/.test(token)) return /[A-Za-z0-9]{2}/.test(token) && !/^\d+(st|nd|rd|th)$/.test(token) ? `id:${token}` : undefined;
   if (token.length < 3) return undefined;
   if (/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(token)) return `email:${token.toLowerCase()}`;
@@ -84,9 +89,11 @@ export function factsOf(text, from = 0) {
   const cached = factsCache.get(cacheKey);
   if (cached) return cached;
   const found = new Set();
-  for (const match of text.matchAll(factPattern)) {
+  // A JSON escape left in text (`\nOnce`, `\n1.`) is a line break, not part of the word after it: read as spaces, in place.
+  const read = text.includes("\\") ? text.replace(/\\[ntr]/g, "  ") : text;
+  for (const match of read.matchAll(factPattern)) {
     if (match.index < from) continue;
-    const fact = canonical(match[0], text.slice(Math.max(0, match.index - 40), match.index));
+    const fact = canonical(match[0], read.slice(Math.max(0, match.index - 40), match.index));
     if (fact !== undefined) found.add(fact);
     // A dotted or slashed name also shows its parts: `models.Order` holds `Order`'s file `models`.
     const value = fact?.slice(fact.indexOf(":") + 1);

@@ -258,11 +258,11 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
     ? []
     : [
         { title: "Earlier summary", lines: earlier.foreign === undefined ? [] : [earlier.foreign], carried: 0, share: 0.35 },
-        { title: RULES, lines: [...(earlier.sections.get(RULES) ?? []), ...saidOf("rule")], carried: earlier.sections.get(RULES)?.length ?? 0, share: 0.35 },
-        { title: DECISIONS, ...decisionsOf(earlier.sections.get(DECISIONS) ?? [], said, keptSummary), share: 0.2 },
-        { title: PEOPLE, lines: [...(earlier.sections.get(PEOPLE) ?? []), ...saidOf("owner")], carried: earlier.sections.get(PEOPLE)?.length ?? 0, share: 0.15 },
-        { title: TASKS, lines: [...(earlier.sections.get(TASKS) ?? []), ...saidOf("task")], carried: earlier.sections.get(TASKS)?.length ?? 0, share: 0.15 },
-        { title: REQUESTS, lines: [...(earlier.sections.get(REQUESTS) ?? []), ...requests], carried: 0, share: 0.12 },
+        { title: RULES, lines: [...(earlier.sections.get(RULES) ?? []), ...saidOf("rule")], carried: earlier.sections.get(RULES)?.length ?? 0, share: 0.2 },
+        { title: DECISIONS, ...decisionsOf(earlier.sections.get(DECISIONS) ?? [], said, keptSummary), share: 0.12 },
+        { title: PEOPLE, lines: [...(earlier.sections.get(PEOPLE) ?? []), ...saidOf("owner")], carried: earlier.sections.get(PEOPLE)?.length ?? 0, share: 0.08 },
+        { title: TASKS, lines: [...(earlier.sections.get(TASKS) ?? []), ...saidOf("task")], carried: earlier.sections.get(TASKS)?.length ?? 0, share: 0.08 },
+        { title: REQUESTS, lines: [...(earlier.sections.get(REQUESTS) ?? []), ...requests], carried: 0, share: 0.15 },
         { title: ERRORS, lines: [...(earlier.sections.get(ERRORS) ?? []), ...errors], carried: 0, share: 0.05 },
         { title: CALLS, lines: [...(earlier.sections.get(CALLS) ?? []), ...calls], carried: 0, share: 0.08 },
         { title: AGENT, lines: [...(earlier.sections.get(AGENT) ?? []), ...agentSaid], carried: 0, share: 0 },
@@ -303,8 +303,21 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   }
   const quoted = (): string => sections.map((section, index) => [...(chosen[index] as Set<number>)].map((at) => section.lines[at]).join("\n")).join("\n");
   const factsTitle = factsOnly ? FACTS_SHORT : FACTS;
-  const factBlock = factsBlock(facts, mentions, left - tokensOf(`\n\n${factsTitle}:`), { title: factsTitle, shown: quoted() });
-  if (factBlock !== undefined) left -= tokensOf(`\n\n${factBlock}`);
+  // The facts the user and the agent wrote or used rank above the quotes' fill; the values of
+  // results nobody acted on rank below it.
+  const ranked = rankFacts(facts, mentions);
+  const factsTaken: FactsTaken = { taken: new Set(), sources: new Set(), chosen: [] };
+  const factsHeading = tokensOf(`\n\n${factsTitle}:`);
+  const shownText = quoted();
+  if (left > factsHeading + 2) left -= takeFacts(ranked, left - factsHeading, 1, shownText, factsTaken);
+  for (const index of sections.keys()) {
+    const section = sections[index] as Section;
+    if (!SAID.has(section.title) || left <= 4) continue;
+    left -= take(section, chosen[index] as Set<number>, left);
+  }
+  if (left > 4) left -= takeFacts(ranked, left - (factsTaken.chosen.length === 0 ? factsHeading : 0), 2, shownText, factsTaken);
+  if (factsTaken.chosen.length > 0) left -= factsHeading;
+  const factBlock = factsBlock(factsTitle, factsTaken.chosen);
   for (const [index, section] of sections.entries()) {
     if (section.title === "Earlier summary" || left <= 4) continue;
     left -= take(section, chosen[index] as Set<number>, left);
@@ -727,36 +740,25 @@ function resultFacts(output: string, source: string, order: number): Fact[] {
   return textFacts(output, source, 2, order);
 }
 
+/** The facts taken so far, one per identifier, and the sources that have a line. */
+interface FactsTaken {
+  taken: Set<string>;
+  sources: Set<string>;
+  chosen: { fact: Fact; index: number }[];
+}
+
 /**
- * The facts section within `room` tokens: facts taken by rank (the user's and the agent's own
- * first, then those of results the agent acted on, then the rest; newest first within each), one
- * per identifier, then shown grouped by where they came from, oldest source first.
+ * Takes facts by rank into `into` within `room` tokens, those of a tier up to `maxTier` only (the
+ * user's and the agent's own first, then those of results the agent acted on, then the rest; said
+ * most often, then newest, first within each), once per identifier; returns the tokens taken.
  */
-function factsBlock(
-  facts: Fact[],
-  mentions: ReadonlyMap<string, number>,
-  room: number,
-  around: { title: string; shown: string },
-): string | undefined {
-  const { title, shown } = around;
-  if (room <= 2 || facts.length === 0) return undefined;
-  const timesSaid = (fact: Fact): number => Math.min(3, mentions.get(fact.identifier) ?? 1);
-  const ranked = facts
-    .map((fact, index) => ({ fact, index }))
-    .sort(
-      (a, b) =>
-        a.fact.tier - b.fact.tier ||
-        timesSaid(b.fact) - timesSaid(a.fact) ||
-        b.fact.order - a.fact.order ||
-        a.index - b.index,
-    );
-  const taken = new Set<string>();
-  const chosen: { fact: Fact; index: number }[] = [];
-  const sources = new Set<string>();
+function takeFacts(ranked: readonly { fact: Fact; index: number }[], room: number, maxTier: number, shown: string, into: FactsTaken): number {
+  const { taken, sources, chosen } = into;
   let left = room;
   for (const entry of ranked) {
-    const { identifier, item, source } = entry.fact;
-    // Once per identifier, and not again when a quoted request above already holds it.
+    const { identifier, item, source, tier } = entry.fact;
+    if (tier > maxTier) continue;
+    // Once per identifier, and not again when a quote above already holds it.
     if (taken.has(identifier) || ((source === "user" || source === "agent") && shown.includes(identifier))) continue;
     const cost = tokensOf(`${item}; `) + (sources.has(source) ? 0 : tokensOf(`\n- ${source}: `));
     if (cost > left) continue;
@@ -765,11 +767,21 @@ function factsBlock(
     chosen.push(entry);
     left -= cost;
   }
+  return room - left;
+}
+
+/** The facts ranked: by tier, then how often said, then newest, then as found. */
+function rankFacts(facts: readonly Fact[], mentions: ReadonlyMap<string, number>): { fact: Fact; index: number }[] {
+  const timesSaid = (fact: Fact): number => Math.min(3, mentions.get(fact.identifier) ?? 1);
+  return facts.map((fact, index) => ({ fact, index })).sort((a, b) => a.fact.tier - b.fact.tier || timesSaid(b.fact) - timesSaid(a.fact) || b.fact.order - a.fact.order || a.index - b.index);
+}
+
+/** The facts section: one line per source, in the order the sources first spoke; its facts oldest first. */
+function factsBlock(title: string, chosen: readonly { fact: Fact; index: number }[]): string | undefined {
   if (chosen.length === 0) return undefined;
-  // One line per source, in the order the sources first spoke; its facts oldest first.
-  chosen.sort((a, b) => a.fact.order - b.fact.order || a.index - b.index);
+  const ordered = [...chosen].sort((a, b) => a.fact.order - b.fact.order || a.index - b.index);
   const lines = new Map<string, string[]>();
-  for (const { fact } of chosen) {
+  for (const { fact } of ordered) {
     const line = lines.get(fact.source);
     if (line === undefined) lines.set(fact.source, [fact.item]);
     else line.push(fact.item);

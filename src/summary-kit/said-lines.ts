@@ -87,6 +87,13 @@ function padded(sentence: string): string {
   return `${out} `;
 }
 
+const DECIDING_CUES = DECISION_CUES.filter((cue) => !OVERRIDE_CUES.includes(cue));
+const DECIDING_CUES_UNSPACED = DECISION_CUES_UNSPACED.filter((cue) => !OVERRIDE_CUES_UNSPACED.includes(cue));
+
+/** Whether a sentence that takes something back also says what instead ("算了，改用 Memcached", "Let's instead …"), rather than only opening the next one. */
+const decidesItself = (sentence: string): boolean =>
+  has(padded(sentence), DECIDING_CUES) || DECIDING_CUES_UNSPACED.some((cue) => sentence.includes(cue)) || OVERRIDE_CUES_UNSPACED.some((cue) => DECISION_CUES_UNSPACED.includes(cue) && sentence.includes(cue));
+
 /** What one sentence is, by its cues; a question or chit-chat without a stronger cue is chat. */
 function kindOf(sentence: string): { kind: SaidKind; overrideCue: boolean } {
   const text = padded(sentence);
@@ -165,7 +172,7 @@ export function saidLinesOf(text: string): SaidLine[] {
     const kind = found.kind === "request" && previousKind === "chat" && sentence.length <= 60 ? "chat" : found.kind;
     previousKind = kind;
     // "Actually — scratch that." alone: what it opens is the override.
-    if (overrideCue && sentence.length <= 60 && kind !== "rule" && !has(padded(sentence), DECISION_CUES.filter((cue) => !OVERRIDE_CUES.includes(cue)))) {
+    if (overrideCue && sentence.length <= 60 && kind !== "rule" && !decidesItself(sentence)) {
       opener = opener === undefined ? sentence : `${opener} ${sentence}`;
       continue;
     }
