@@ -15,6 +15,7 @@ import { compactor, extractiveSummary, statefulCompactor } from "../dist/index.j
 import { loadTranscripts, sample } from "./data.mjs";
 import * as projectFacts from "./facts.mjs";
 import * as independentFacts from "./independent-facts.mjs";
+import { saidBench } from "./said.mjs";
 
 const { factValue, factsOf, messageFacts, visibleFacts } = projectFacts;
 
@@ -259,104 +260,53 @@ async function recallReplay({ messages }, share, totals) {
   }
 }
 
-const selected = sample(transcripts.filter((t) => billedList(t.messages) >= 8000));
-const results = {
-  date: new Date().toISOString(),
-  node: process.version,
-  source,
-  transcripts: selected.length,
-  rows: [],
-};
-const pct = (part, whole) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
-console.log(`bench:continuity — ${selected.length} transcripts of 8,000 tokens or more (${source})\n`);
-const header = [
-  "window",
-  "dataset",
-  "compactions judged",
-  "summaries refused",
-  "not judged: over the window (unavoidable)",
-  "not judged: over the window (estimate under-count)",
-  "needed facts",
-  "extractiveSummary",
-  "needed facts (independent extractor)",
-  "extractiveSummary (independent extractor)",
-  "held by the summary itself (project / independent)",
-  "cut out of the tail by truncation (independent extractor)",
-  "what buildSummaryPrompt shows",
-  "dropping the older part",
-  "last 4,000 tokens of it",
-  "hidden by the renderer's cut",
-  "cut out of the tail by truncation",
-  "visible or recallable (archive: true)",
-  "archive trimmed",
-];
-console.log(`| ${header.join(" | ")} |`);
-console.log(`| ${header.map(() => "---").join(" | ")} |`);
-for (const share of [0.4, 0.25]) {
-  for (const dataset of ["tau-bench", "tau2-bench", "coding"]) {
-    const totals = {
-      archiveNeeded: 0,
-      visibleOrRecalled: 0,
-      archiveTrimmed: 0,
-      refused: 0,
-      unavoidable: 0,
-      overWindow: 0,
-      ...emptyTotals(),
-      independent: emptyTotals(),
-    };
-    for (const transcript of selected.filter((t) => datasetOf(t) === dataset)) {
-      await replay(transcript, share, totals);
-      if (process.env.BENCH_ARCHIVE !== "0") await recallReplay(transcript, share, totals);
+// `BENCH_PART=said` runs only the conversations written here, `BENCH_PART=transcripts` only the replay of the real ones.
+const part = process.env.BENCH_PART ?? "all";
+const results = { date: new Date().toISOString(), node: process.version, source, transcripts: 0, rows: [] };
+if (part !== "said") {
+  const selected = sample(transcripts.filter((t) => billedList(t.messages) >= 8000));
+  results.transcripts = selected.length;
+  const pct = (part, whole) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
+  console.log(`bench:continuity — ${selected.length} transcripts of 8,000 tokens or more (${source})\n`);
+  const header = ["window", "dataset", "compactions judged", "summaries refused", "not judged: over the window (unavoidable)", "not judged: over the window (estimate under-count)", "needed facts", "extractiveSummary", "needed facts (independent extractor)", "extractiveSummary (independent extractor)", "held by the summary itself (project / independent)", "cut out of the tail by truncation (independent extractor)", "what buildSummaryPrompt shows", "dropping the older part", "last 4,000 tokens of it", "hidden by the renderer's cut", "cut out of the tail by truncation", "visible or recallable (archive: true)", "archive trimmed"];
+  console.log(`| ${header.join(" | ")} |`);
+  console.log(`| ${header.map(() => "---").join(" | ")} |`);
+  for (const share of [0.4, 0.25]) {
+    for (const dataset of ["tau-bench", "tau2-bench", "coding"]) {
+      const totals = { archiveNeeded: 0, visibleOrRecalled: 0, archiveTrimmed: 0, refused: 0, unavoidable: 0, overWindow: 0, ...emptyTotals(), independent: emptyTotals() };
+      for (const transcript of selected.filter((t) => datasetOf(t) === dataset)) {
+        await replay(transcript, share, totals);
+        if (process.env.BENCH_ARCHIVE !== "0") await recallReplay(transcript, share, totals);
+      }
+      const row = { window: share, dataset, ...totals };
+      results.rows.push(row);
+      const n = totals.needed;
+      const ind = totals.independent;
+      console.log(`| ${[`${share * 100}%`, dataset, totals.compactions, totals.refused, totals.unavoidable, totals.overWindow, n, pct(totals.extractive, n), ind.needed, pct(ind.extractive, ind.needed), `${pct(totals.summaryHolds, n)} / ${pct(ind.summaryHolds, ind.needed)}`, pct(ind.truncated, ind.needed), pct(totals.prompt, n), pct(totals.dropped, n), pct(totals.trim, n), pct(totals.rendererHidden, n), pct(totals.truncated, n), `${pct(totals.visibleOrRecalled, totals.archiveNeeded)} of ${totals.archiveNeeded}`, totals.archiveTrimmed].join(" | ")} |`);
     }
-    const row = { window: share, dataset, ...totals };
-    results.rows.push(row);
-    const n = totals.needed;
-    const ind = totals.independent;
-    console.log(
-      `| ${[`${share * 100}%`, dataset, totals.compactions, totals.refused, totals.unavoidable, totals.overWindow, n, pct(totals.extractive, n), ind.needed, pct(ind.extractive, ind.needed), `${pct(totals.summaryHolds, n)} / ${pct(ind.summaryHolds, ind.needed)}`, pct(ind.truncated, ind.needed), pct(totals.prompt, n), pct(totals.dropped, n), pct(totals.trim, n), pct(totals.rendererHidden, n), pct(totals.truncated, n), `${pct(totals.visibleOrRecalled, totals.archiveNeeded)} of ${totals.archiveNeeded}`, totals.archiveTrimmed].join(" | ")} |`,
-    );
+  }
+  console.log("\nThe deepest fact's summarizations, against the most compactions of one transcript (what re-summarizing the whole summary each time would put its first facts through):\n");
+  console.log("| window | dataset | most compactions of one transcript | summarizations of the deepest fact |\n| --- | --- | --- | --- |");
+  for (const row of results.rows) console.log(`| ${row.window * 100}% | ${row.dataset} | ${row.mostCompactions ?? 0} | ${row.deepest ?? 0} |`);
+  // The two extractors must tell the same story: recall under each, and how far apart they are.
+  let apart = 0;
+  for (const row of results.rows) {
+    const own = (100 * row.extractive) / Math.max(1, row.needed);
+    const other = (100 * row.independent.extractive) / Math.max(1, row.independent.needed);
+    row.extractorGap = Number(Math.abs(own - other).toFixed(1));
+    apart = Math.max(apart, row.extractorGap);
+  }
+  results.extractorGap = apart;
+  console.log(`\nextractiveSummary's recall under the two extractors differs by at most ${apart.toFixed(1)} points (${apart <= 5 ? "within" : "NOT within"} 5)`);
+  console.log("\nWhere the facts extractiveSummary lost were last seen, as a share of the needed facts:\n");
+  const lossHeader = ["window", "dataset", "the user's or the agent's words", "a tool result", "the earlier summary", "masked or cut out of the tail", "elsewhere"];
+  console.log(`| ${lossHeader.join(" | ")} |`);
+  console.log(`| ${lossHeader.map(() => "---").join(" | ")} |`);
+  for (const row of results.rows) {
+    const { lost, needed } = row;
+    console.log(`| ${[`${row.window * 100}%`, row.dataset, ...["conversation", "toolResult", "previousSummary", "maskedOrCut", "other"].map((key) => pct(lost[key], needed))].join(" | ")} |`);
   }
 }
-console.log(
-  "\nThe deepest fact's summarizations, against the most compactions of one transcript (what re-summarizing the whole summary each time would put its first facts through):\n",
-);
-console.log(
-  "| window | dataset | most compactions of one transcript | summarizations of the deepest fact |\n| --- | --- | --- | --- |",
-);
-for (const row of results.rows)
-  console.log(`| ${row.window * 100}% | ${row.dataset} | ${row.mostCompactions ?? 0} | ${row.deepest ?? 0} |`);
-// The two extractors must tell the same story: recall under each, and how far apart they are.
-let apart = 0;
-for (const row of results.rows) {
-  const own = (100 * row.extractive) / Math.max(1, row.needed);
-  const other = (100 * row.independent.extractive) / Math.max(1, row.independent.needed);
-  row.extractorGap = Number(Math.abs(own - other).toFixed(1));
-  apart = Math.max(apart, row.extractorGap);
-}
-results.extractorGap = apart;
-console.log(
-  `\nextractiveSummary's recall under the two extractors differs by at most ${apart.toFixed(1)} points (${apart <= 5 ? "within" : "NOT within"} 5)`,
-);
-console.log("\nWhere the facts extractiveSummary lost were last seen, as a share of the needed facts:\n");
-const lossHeader = [
-  "window",
-  "dataset",
-  "the user's or the agent's words",
-  "a tool result",
-  "the earlier summary",
-  "masked or cut out of the tail",
-  "elsewhere",
-];
-console.log(`| ${lossHeader.join(" | ")} |`);
-console.log(`| ${lossHeader.map(() => "---").join(" | ")} |`);
-for (const row of results.rows) {
-  const { lost, needed } = row;
-  console.log(
-    `| ${[`${row.window * 100}%`, row.dataset, ...["conversation", "toolResult", "previousSummary", "maskedOrCut", "other"].map((key) => pct(lost[key], needed))].join(" | ")} |`,
-  );
-}
-writeFileSync(
-  process.env.BENCH_OUT ?? new URL("./continuity.json", import.meta.url),
-  `${JSON.stringify(results, null, 2)}\n`,
-);
+if (part !== "transcripts") results.said = await saidBench();
+writeFileSync(process.env.BENCH_OUT ?? new URL("./continuity.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");
 console.log("\nwrote bench/continuity.json");
