@@ -271,8 +271,11 @@ if (part !== "said") {
   const header = ["window", "dataset", "compactions judged", "summaries refused", "not judged: over the window (unavoidable)", "not judged: over the window (estimate under-count)", "needed facts", "extractiveSummary", "needed facts (independent extractor)", "extractiveSummary (independent extractor)", "held by the summary itself (project / independent)", "cut out of the tail by truncation (independent extractor)", "what buildSummaryPrompt shows", "dropping the older part", "last 4,000 tokens of it", "hidden by the renderer's cut", "cut out of the tail by truncation", "visible or recallable (archive: true)", "archive trimmed"];
   console.log(`| ${header.join(" | ")} |`);
   console.log(`| ${header.map(() => "---").join(" | ")} |`);
+  // `BENCH_ONLY=tau-bench@0.4,coding@0.25` replays only those datasets at those windows, for a quick look.
+  const only = process.env.BENCH_ONLY?.split(",");
   for (const share of [0.4, 0.25]) {
     for (const dataset of ["tau-bench", "tau2-bench", "coding"]) {
+      if (only !== undefined && !only.includes(`${dataset}@${share}`)) continue;
       const totals = { archiveNeeded: 0, visibleOrRecalled: 0, archiveTrimmed: 0, refused: 0, unavoidable: 0, overWindow: 0, ...emptyTotals(), independent: emptyTotals() };
       for (const transcript of selected.filter((t) => datasetOf(t) === dataset)) {
         await replay(transcript, share, totals);
