@@ -36,6 +36,8 @@ describe("saidLinesOf sorts what was said", () => {
     ["We still need to rotate the staging API keys before Friday.", "task", "We still need to rotate the staging API keys before Friday."],
     ["Quick tangent: is it true that pandas have thumbs?", "chat", "Quick tangent: is it true that pandas have thumbs?"],
     ["Can you look up my order?", "request", "Can you look up my order?"],
+    ["I don't remember the reservation ID, sorry.", "request", "I don't remember the reservation ID, sorry."],
+    ["Could you help me move the reservation to Chicago instead?", "request", "Could you help me move the reservation to Chicago instead?"],
   ])("%s is a %s", (text, kind, quoted) => {
     expect(saidLinesOf(text)).toEqual([expect.objectContaining({ kind, text: quoted })]);
   });

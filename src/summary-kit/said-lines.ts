@@ -32,6 +32,8 @@ const RULE_CUES = words(
 );
 const RULE_CUES_UNSPACED = "不要|不准|不许|禁止|必须|务必|一定要|永远不|绝不|绝对不|只能|只用|红线|总是|始终|不得|不可以|切勿|絶対|必ず|禁止|してはいけない|してはならない|しないで|ないでください|常に|決して|のみ|절대|반드시|금지|하지 마|하지마|항상|꼭".split("|");
 
+const NOT_RULES = words("don't have|do not have|don't remember|do not remember|don't know|do not know|don't recall|don't think|don't see|must have|must be|only have|only know|only remember");
+
 const DECISION_CUES = words(
   "let's|lets|let us|we'll go with|go with|going with|we decided|i decided|decided|decision|we will use|we'll use|i'll use|use instead|switch to|switching to|settle on|settled on|opt for|the plan is|plan is to|we agreed|agreed|i chose|we chose|instead|" +
     "decidimos|vamos a usar|usemos|en lugar de|décidé|on utilise|utilisons|au lieu de|entschieden|stattdessen|nehmen wir|lass uns|решили|решение|давай|давайте|вместо|будем использовать|قررنا|سنستخدم|بدلا من|בואו|החלטנו|हम इस्तेमाल|karar",
@@ -99,7 +101,9 @@ function kindOf(sentence: string): { kind: SaidKind; overrideCue: boolean } {
   const text = padded(sentence);
   const chat = has(text, CHAT_CUES) && !has(text, RULE_CUES);
   const overrideCue = has(text, OVERRIDE_CUES) || OVERRIDE_CUES_UNSPACED.some((cue) => sentence.includes(cue));
-  const rule = has(text, RULE_CUES) || RULE_CUES_UNSPACED.some((cue) => sentence.includes(cue));
+  // "I don't have the reservation ID", "I must have left it": what the user lacks or guesses sets no rule.
+  const ruleText = has(text, NOT_RULES) ? NOT_RULES.reduce((rest, phrase) => rest.split(phrase).join(" "), text) : text;
+  const rule = has(ruleText, RULE_CUES) || RULE_CUES_UNSPACED.some((cue) => sentence.includes(cue));
   const decision = has(text, DECISION_CUES) || DECISION_CUES_UNSPACED.some((cue) => sentence.includes(cue));
   const owner = has(text, OWNER_CUES) || OWNER_CUES_UNSPACED.some((cue) => sentence.includes(cue));
   const task = has(text, TASK_CUES) || TASK_CUES_UNSPACED.some((cue) => sentence.includes(cue));
@@ -109,6 +113,8 @@ function kindOf(sentence: string): { kind: SaidKind; overrideCue: boolean } {
   const question = sentence.trimEnd().endsWith("?") || sentence.trimEnd().endsWith("？") || sentence.trimEnd().endsWith("؟");
   // "Never mind the Python plan: we'll write it in Go instead" takes a decision back; it sets no rule.
   if (overrideCue && decision && !question) return { kind: "decision", overrideCue };
+  // A question that asks for a change ("Could you move it to Chicago instead?") is a request until it is answered.
+  if (question) return { kind: owner && hasName(sentence) ? "owner" : task ? "task" : "request", overrideCue: false };
   if (rule && !question) return { kind: "rule", overrideCue };
   if (decision || (overrideCue && !question)) return { kind: "decision", overrideCue };
   if (owner && hasName(sentence)) return { kind: "owner", overrideCue };
