@@ -312,13 +312,13 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   const factsTaken: FactsTaken = { taken: new Set(), sources: new Set(), chosen: [] };
   const factsHeading = tokensOf(`\n\n${factsTitle}:`);
   const shownText = quoted();
-  if (left > factsHeading + 2) left -= takeFacts(ranked, left - factsHeading, 1, shownText, factsTaken);
+  if (left > factsHeading + 2) left -= takeFacts(ranked, left - factsHeading, { maxTier: 1, shown: shownText }, factsTaken);
   for (const index of sections.keys()) {
     const section = sections[index] as Section;
     if (!SAID.has(section.title) || left <= 4) continue;
     left -= take(section, chosen[index] as Set<number>, left);
   }
-  if (left > 4) left -= takeFacts(ranked, left - (factsTaken.chosen.length === 0 ? factsHeading : 0), 2, shownText, factsTaken);
+  if (left > 4) left -= takeFacts(ranked, left - (factsTaken.chosen.length === 0 ? factsHeading : 0), { maxTier: 2, shown: shownText }, factsTaken);
   if (factsTaken.chosen.length > 0) left -= factsHeading;
   const factBlock = factsBlock(factsTitle, factsTaken.chosen);
   // What is still left goes to the user's older requests, in their own words, up to half the room
@@ -759,7 +759,7 @@ interface FactsTaken {
  * user's and the agent's own first, then those of results the agent acted on, then the rest; said
  * most often, then newest, first within each), once per identifier; returns the tokens taken.
  */
-function takeFacts(ranked: readonly { fact: Fact; index: number }[], room: number, maxTier: number, shown: string, into: FactsTaken): number {
+function takeFacts(ranked: readonly { fact: Fact; index: number }[], room: number, { maxTier, shown }: { maxTier: number; shown: string }, into: FactsTaken): number {
   const { taken, sources, chosen } = into;
   let left = room;
   for (const entry of ranked) {
