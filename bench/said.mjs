@@ -11,7 +11,9 @@
 // A decision counts as kept only through its latest form; "stale" counts the compactions whose
 // request shows the decision it replaced and not the latest one. "Fills" is the summary's own text
 // against the room the hook gave it (`maxSummaryTokens`), as the estimate counts it.
-import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX, buildSummaryPrompt, compactor, estimateTokens, extractiveSummary } from "../dist/index.js";
+import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../dist/expert.js";
+import { buildSummaryPrompt } from "../dist/summary-kit.js";
+import { compactor, estimateTokens, extractiveSummary } from "../dist/index.js";
 import { FAMILIES, conversation } from "./said-conversations.mjs";
 
 const isOwn = (m) => typeof m.content === "string" && (m.content.startsWith(SUMMARY_PREFIX) || m.content === FLUSH_TO_MEMORY_REMINDER);
