@@ -4,7 +4,7 @@ import { stringify } from "../dialects/content-parts.js";
 import type { MessageRecord } from "../dialects/dialect.js";
 import { messagesToSummarize } from "./build-summary-prompt.js";
 import { saidLinesOf, type SaidKind } from "./said-lines.js";
-import { dialectOf } from "../dialects/registry.js";
+import { describeMessage } from "../dialects/describe-message.js";
 import { SUMMARY_PREFIX } from "../ground/constants.js";
 import type { AnyMessage } from "../ground/types.js";
 import { cutPointAfter, cutPointBefore, headOf, tailOf } from "../text/cut-points.js";
@@ -160,7 +160,7 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
     if (typeof message !== "object" || message === null) continue;
     let view: ReturnType<Dialect["describe"]>;
     try {
-      view = dialectOf(message).describe(message as MessageRecord);
+      view = describeMessage(message);
     } catch {
       continue;
     }
