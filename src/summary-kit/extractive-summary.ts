@@ -1,18 +1,15 @@
 import { utf8ByteLength } from "../counting/utf8-length.js";
 import { countWordPieces } from "../counting/word-pieces.js";
-import { stringify } from "../dialects/content-parts.js";
-import type { MessageRecord } from "../dialects/dialect.js";
 import { messagesToSummarize } from "./build-summary-prompt.js";
 import { saidLinesOf, type SaidKind } from "./said-lines.js";
 import { describeMessage } from "../dialects/describe-message.js";
 import { SUMMARY_PREFIX } from "../ground/constants.js";
 import type { AnyMessage } from "../ground/types.js";
 import { cutPointAfter, cutPointBefore, headOf, tailOf } from "../text/cut-points.js";
-import { REDACTED, isSecretName, redactSummarySecrets, summarySecretTest } from "../text/redact-secrets.js";
+import { isSecretName, redactSummarySecrets, summarySecretTest } from "../text/redact-secrets.js";
 import { scanIdentifiers } from "../text/scan-identifiers.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
-import type { Dialect } from "../dialects/dialect.js";
 
 /** Options of `extractiveSummary`. */
 export interface ExtractiveSummaryOptions {
@@ -79,16 +76,6 @@ function short(text: string, max: number): string {
   return flat.length <= max ? flat : `${headOf(flat, Math.max(0, max - 1))}…`;
 }
 
-/** Tool-call arguments with the values of secret-named fields (`password`, `api_key`, `token`, …) redacted. */
-function withoutSecretFields(value: unknown, depth = 0): unknown {
-  if (depth > 8 || typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) return value.slice(0, 100).map((item) => withoutSecretFields(item, depth + 1));
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value).slice(0, 100))
-    copy[key] = isSecretName(key) ? REDACTED : withoutSecretFields(item, depth + 1);
-  return copy;
-}
-
 /**
  * How the output of a tool that failed opens, when its format has no flag for a failure (OpenAI
  * chat, the Responses API) or the tool said so in text: `Error: …`, `TypeError: …`, `error[E0308]: …`,
@@ -101,16 +88,16 @@ const errorOpening =
 
 /**
  * A summary made without a model: deterministic, within `maxTokens`, from what the messages say
- * in any dialect. First what the user told the agent, quoted sentence by sentence in any script:
- * the rules they set ("never", "always", "must", "do not", "a red line"), their decisions (an
+ * in any dialect. First what the user told the agent, quoted sentence by sentence: the rules they
+ * set ("never", "always", "must", "do not", "a red line", in fifteen languages), their decisions (an
  * override such as "scratch that, let's instead …" replaces the decision it takes back), who owns
- * what, their goals and open tasks; chit-chat is left out. Then it ranks facts, not characters: the identifiers the user and the agent wrote
- * (their messages, the tool calls' arguments) first, then those of tool results the agent went on
- * to act on, then the rest, newest first within each; each with the few words that say what it is
- * (`order_id #W2378156`, `amount 250`, read by key from JSON results). Around them: the user's
- * requests quoted, the tool calls made with their outcome, and the errors seen (the results that
- * failed: flagged so by their format, or opening as a failure's text does); what is left of the
- * budget goes to facts. Within `maxTokens` by its own count in any script, and never empty where
+ * what, their goals and open tasks; chit-chat is left out. Then it ranks facts, not characters: the
+ * identifiers the user and the agent wrote (their messages, the tool calls' arguments) first, then
+ * those of tool results the agent went on to act on, then the rest, newest first within each; each
+ * with the few words that say what it is (`order_id #W2378156`, `amount 250`, read by key from JSON
+ * results). Around them: the user's requests quoted, and the errors seen (the results that failed:
+ * flagged so by their format, or opening as a failure's text does); what is left of the budget goes
+ * to facts. Within `maxTokens` by its own count in any script, and never empty where
  * there is something to summarize; every quote is cut between whole characters. A rolled summary
  * of its own merges in section by section, its rules and decisions carried forward first; any other
  * previous summary is carried forward as one block. Secrets are redacted. Usable as a `summarize`
@@ -140,25 +127,45 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   const maxTokens = Math.floor(requested);
 
   const requests: string[] = [];
-  // What the user set, decided, gave to someone or asked for, sentence by sentence (see `said-lines.ts`).
-  const said: { kind: SaidKind; line: string; overrides: boolean }[] = [];
-  const calls: string[] = [];
   const errors: string[] = [];
   const facts: Fact[] = [];
   const names = new Map<string, string>();
-  const callLines = new Map<string, number>();
   // Where the agent last wrote each identifier or word: a result's value the agent wrote after it is one it acted on.
   const agentWrote = new Map<string, number>();
   // Where the agent last spoke or called a tool: a result after it is one the agent has not yet had the turn to act on.
   let lastAgentTurn = -1;
   let lastSaid: string | undefined;
   const earlier = earlierSections(previousSummary);
+  // What the user set, decided, gave to people and left open, a section a kind (see `said-lines.ts`):
+  // the earlier summary's lines first (carried forward before anything new), then the new ones.
+  const saidSection = (title: string, share: number): Section => {
+    const lines = [...(earlier.sections.get(title) ?? [])];
+    return { title, lines, carried: lines.length, share };
+  };
+  const said: Partial<Record<SaidKind, Section>> = {
+    rule: saidSection(RULES, 0.12),
+    decision: saidSection(DECISIONS, 0.08),
+    owner: saidSection(PEOPLE, 0.04),
+    task: saidSection(TASKS, 0.04),
+  };
+  const saidSections = Object.values(said);
+  // A quote the summary kept before this one already shows is not said again; an override takes the
+  // place of the decision it takes back (the newest one before it).
+  const say = (kind: SaidKind, line: string, overrides: boolean): void => {
+    const section = said[kind];
+    if (section === undefined || (keptSummary?.includes(line.slice(2)) ?? false)) return;
+    if (overrides) {
+      section.lines.pop();
+      section.carried = Math.min(section.carried, section.lines.length);
+    }
+    section.lines.push(line);
+  };
   // The earlier summary comes in as `previousSummary`: the message that holds it is not read again.
   const messages = messagesToSummarize(older, { previousSummary });
   for (let order = 0; order < messages.length; order++) {
     const message = messages[order];
     if (typeof message !== "object" || message === null) continue;
-    let view: ReturnType<Dialect["describe"]>;
+    let view: ReturnType<typeof describeMessage>;
     try {
       view = describeMessage(message);
     } catch {
@@ -171,14 +178,20 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
           let task = false;
           for (const line of saidLinesOf(part.text)) {
             if (line.kind === "request" || line.kind === "task") rest.push(line.text);
-            else if (line.kind !== "chat") said.push({ kind: line.kind, line: `- "${redactSummarySecrets(line.text)}"`, overrides: line.overrides });
+            // A decision that takes back the one before it says so, where that one is not shown beside it.
+            else
+              say(
+                line.kind,
+                `- "${redactSummarySecrets(line.text)}"${line.overrides ? " (replaces the earlier one)" : ""}`,
+                line.overrides,
+              );
             task ||= line.kind === "task";
           }
           // What is left of the message once its rules, decisions, people and chit-chat are taken
           // out, whole: under goals and open tasks when it names one, else among the requests.
           if (rest.length > 0) {
             const quote = `- "${short(rest.join(" "), task ? 320 : 200)}"`;
-            if (task) said.push({ kind: "task", line: quote, overrides: false });
+            if (task) say("task", quote, false);
             else requests.push(quote);
           }
         } else {
@@ -190,30 +203,18 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
           lastAgentTurn = order;
         }
       } else if (part.kind === "call") {
-        let args: string;
         try {
-          args = stringify(withoutSecretFields(part.input ?? ""));
           for (const fact of valueFacts(part.input, `${part.name ?? "tool"}()`, 0, order)) {
             facts.push(fact);
             agentWrote.set(fact.identifier, order);
           }
-          lastAgentTurn = order;
         } catch {
           // arguments that cannot be walked (a throwing getter) give no facts
-          args = stringify(part.input ?? "");
         }
+        lastAgentTurn = order;
         if (part.id !== undefined && part.name !== undefined) names.set(part.id, part.name);
-        if (part.id !== undefined) callLines.set(part.id, calls.length);
-        calls.push(`- ${part.name ?? "tool"}(${short(args, 80)})`);
       } else if (part.kind === "result") {
         const name = part.name ?? (part.id ? names.get(part.id) : undefined) ?? "tool";
-        // A JSON result's values are ranked among the facts; only a result in prose is quoted here.
-        const trimmed = part.output.trimStart();
-        const outcome =
-          trimmed.startsWith("{") || trimmed.startsWith("[") ? "(values under Facts)" : short(part.output, 80);
-        const at = part.id === undefined ? undefined : callLines.get(part.id);
-        if (at !== undefined) calls[at] = `${calls[at]} → ${outcome}`;
-        else calls.push(`- ${name} → ${outcome}`);
         // Filed under errors when the tool failed: its format's flag says so, or its output opens as a failure's does.
         if (part.isError || errorOpening.test(headOf(part.output.trimStart(), 200)))
           errors.push(`- ${name}: ${short(part.output, 160)}`);
@@ -247,103 +248,147 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   for (const fact of facts)
     mentions.set(fact.identifier, (mentions.get(fact.identifier) ?? 0) + (fact.order === -1 ? 2 : 1));
 
-  // Each kind in turn takes what it needs of what is left, up to its share; the newest lines first.
-  // A rolled summary of this function's own merges section by section; another one is kept as a
-  // block. At a budget of a few dozen tokens the facts take it all: headings and quotes would.
+  // Each section in turn takes up to its share: first what the user set, decided, gave to people and
+  // left open (each kind its share of the whole room, and what an earlier summary kept of it first),
+  // then the requests and errors, each a share of what is left. A rolled summary of this
+  // function's own merges section by section; another one is kept as a block. At a budget of a few
+  // dozen tokens the facts take it all: headings and quotes would.
   const factsOnly = maxTokens < SECTIONS_FROM;
   // Said once: a summary kept before this one that says it already is the same summary's start.
   const header = maxTokens >= HEADER_FROM && !(keptSummary?.includes(HEADER) ?? false) ? HEADER : undefined;
-  // What the user set and decided, the earlier summary's first (carried forward before anything
-  // new), then the new; a quote the summary kept before this one already shows is not said again.
-  const saidOf = (kind: SaidKind): string[] => said.filter((entry) => entry.kind === kind && !(keptSummary?.includes(entry.line.slice(2)) ?? false)).map((entry) => entry.line);
   const sections: Section[] = factsOnly
     ? []
     : [
-        { title: "Earlier summary", lines: earlier.foreign === undefined ? [] : [earlier.foreign], carried: 0, share: 0.35 },
-        { title: RULES, lines: [...(earlier.sections.get(RULES) ?? []), ...saidOf("rule")], carried: earlier.sections.get(RULES)?.length ?? 0, share: 0.12 },
-        { title: DECISIONS, ...decisionsOf(earlier.sections.get(DECISIONS) ?? [], said, keptSummary), share: 0.08 },
-        { title: PEOPLE, lines: [...(earlier.sections.get(PEOPLE) ?? []), ...saidOf("owner")], carried: earlier.sections.get(PEOPLE)?.length ?? 0, share: 0.04 },
-        { title: TASKS, lines: [...(earlier.sections.get(TASKS) ?? []), ...saidOf("task")], carried: earlier.sections.get(TASKS)?.length ?? 0, share: 0.04 },
+        { title: EARLIER, lines: earlier.foreign === undefined ? [] : [earlier.foreign], carried: 0, share: 0.35 },
+        ...saidSections,
         { title: REQUESTS, lines: [...(earlier.sections.get(REQUESTS) ?? []), ...requests], carried: 0, share: 0.15 },
         { title: ERRORS, lines: [...(earlier.sections.get(ERRORS) ?? []), ...errors], carried: 0, share: 0.05 },
-        { title: CALLS, lines: [...(earlier.sections.get(CALLS) ?? []), ...calls], carried: 0, share: 0.08 },
       ];
   let left = maxTokens - (header === undefined ? 0 : tokensOf(`${header}\n\n`));
-  const chosen = sections.map(() => new Set<number>());
   const whole = left;
-  let saidSpare = 0;
-  const foreignAt = sections.findIndex((section) => section.title === "Earlier summary" && section.lines.length > 0);
-  let foreignBlock: string | undefined;
-  if (foreignAt !== -1) {
-    // A previous summary not written here is one block: cut at its end when it does not fit whole.
-    const title = "Earlier summary";
-    const room = Math.floor(left * 0.35) - tokensOf(`\n\n${title}:`);
-    const text = redactSummarySecrets(headOf(sections[foreignAt]?.lines[0] as string, room * 4 + 600));
-    const kept = room >= tokensOf(text) ? text : `${startWithin(text, Math.max(0, room - 1))}…`;
-    if (room > 2) {
-      foreignBlock = `${title}:\n${kept}`;
-      left -= tokensOf(`\n\n${foreignBlock}`);
+  const chosen = sections.map(() => new Set<number>());
+  /**
+   * Takes lines of section `at` within `room` tokens, its heading counted with its first line, and
+   * returns the tokens taken. The lines carried from the earlier summary go first, oldest first
+   * (what was kept once is kept again), then the new ones, newest first; a line that does not fit
+   * is passed over for a shorter one.
+   */
+  const take = (at: number, room: number): number => {
+    const { title, lines, carried } = sections[at] as Section;
+    const taken = chosen[at] as Set<number>;
+    let spent = 0;
+    for (let rank = 0; rank < lines.length; rank++) {
+      const index = rank < carried ? rank : lines.length - 1 - rank + carried;
+      const cost = tokensOf(`${lines[index] as string}\n`) + (taken.size === 0 ? tokensOf(`\n\n${title}:`) + 2 : 0);
+      if (taken.has(index) || spent + cost > room) continue;
+      taken.add(index);
+      spent += cost;
     }
+    return spent;
+  };
+  let foreign: string | undefined;
+  for (const [at, { title, lines, carried, share }] of sections.entries()) {
+    if (lines.length === 0 || left <= 0) continue;
+    const heading = tokensOf(`\n\n${title}:`);
+    if (title === EARLIER) {
+      // A previous summary not written here is one block: cut at its end when it does not fit whole.
+      const room = Math.floor(left * share) - heading;
+      const text = redactSummarySecrets(headOf(lines[0] as string, room * 4 + 600));
+      if (room > 2) {
+        foreign = `${title}:\n${room >= tokensOf(text) ? text : `${startWithin(text, room - 1)}…`}`;
+        left -= tokensOf(`\n\n${foreign}`);
+      }
+      continue;
+    }
+    // The user's newest request is quoted whenever it fits a third of what is left; what an earlier
+    // summary kept of a section is kept again, beyond its share if it must (up to most of the room).
+    const newest = title === REQUESTS ? tokensOf(`${lines.at(-1) as string}\n`) : 0;
+    const kept =
+      carried === 0 ? 0 : lines.slice(0, carried).reduce((sum, line) => sum + tokensOf(`${line}\n`), heading + 2);
+    const ownShare = saidSections.includes(sections[at] as Section)
+      ? Math.min(left, Math.floor(whole * share))
+      : Math.floor(left * share);
+    left -= take(
+      at,
+      Math.max(ownShare, Math.min(kept, Math.floor(left * 0.7)), newest <= left / 3 ? newest + heading : 0),
+    );
   }
-  // First each section takes up to its share; then the facts, and what was said, by rank.
-  for (const [index, section] of sections.entries()) {
-    if (section.lines.length === 0 || left <= 0) continue;
-    if (section.title === "Earlier summary") continue;
-    // The user's newest request is quoted whenever it fits a third of what is left.
-    const newestCost = section.title === REQUESTS ? tokensOf(`${section.lines[section.lines.length - 1] as string}\n`) : 0;
-    // What the user set, decided and gave to people takes its share of the whole room, not of what
-    // the sections before it left: it ranks first, and each kind of it has its place.
-    // What a kind of it leaves of its share goes to the next kind.
-    const said = SAID.has(section.title);
-    const share = said ? Math.min(left, Math.floor(whole * section.share) + saidSpare) : Math.floor(left * section.share);
-    // What an earlier summary kept of it is kept again, beyond its share if it must (up to most of the room).
-    const carried = section.carried === 0 ? 0 : section.lines.slice(0, section.carried).reduce((sum, line) => sum + tokensOf(`${line}\n`), tokensOf(`\n\n${section.title}:`) + 2);
-    const room = Math.max(share, Math.min(carried, Math.floor(left * 0.7)), newestCost <= left / 3 ? newestCost + tokensOf(`\n\n${section.title}:`) : 0);
-    left -= take(section, chosen[index] as Set<number>, room);
-  }
-  const quoted = (): string => sections.map((section, index) => [...(chosen[index] as Set<number>)].map((at) => section.lines[at]).join("\n")).join("\n");
-  const factsTitle = factsOnly ? FACTS_SHORT : FACTS;
+  const factsHeading = tokensOf(`\n\n${FACTS}:`);
+  // Ranked by tier, then how often said, then newest, then as found.
+  const timesSaid = (fact: Fact): number => Math.min(3, mentions.get(fact.identifier) ?? 1);
+  const ranked = facts
+    .map((fact, index) => ({ fact, index }))
+    .sort(
+      (a, b) =>
+        a.fact.tier - b.fact.tier ||
+        timesSaid(b.fact) - timesSaid(a.fact) ||
+        b.fact.order - a.fact.order ||
+        a.index - b.index,
+    );
+  const picked: typeof ranked = [];
+  const taken = new Set<string>();
+  const sources = new Set<string>();
+  const quoted = sections
+    .map(({ lines }, at) => [...(chosen[at] as Set<number>)].map((index) => lines[index]).join("\n"))
+    .join("\n");
+  /**
+   * Takes facts of a tier up to `maxTier` by rank within `room` tokens, once per identifier and not
+   * where a quote above holds what the user or the agent wrote; returns the tokens taken.
+   */
+  const takeFacts = (maxTier: number, room: number): number => {
+    let spent = 0;
+    for (const entry of ranked) {
+      const { identifier, item, source, tier } = entry.fact;
+      if (
+        tier > maxTier ||
+        taken.has(identifier) ||
+        ((source === "user" || source === "agent") && quoted.includes(identifier))
+      )
+        continue;
+      const cost = tokensOf(`${item}; `) + (sources.has(source) ? 0 : tokensOf(`\n- ${source}: `));
+      if (spent + cost > room) continue;
+      taken.add(identifier);
+      sources.add(source);
+      picked.push(entry);
+      spent += cost;
+    }
+    return spent;
+  };
   // The facts the user and the agent wrote or used rank above what is left of the room going to
   // what was said; the values of results nobody acted on come after it. Older calls do not fill the
   // rest, nor do the agent's words: a summary larger than its ranked content brings the next
   // compaction sooner, at a smaller room (tau-bench at a window of 40%: 88.5% of needed facts
   // visible with such a fill, 94.1% without).
-  const ranked = rankFacts(facts, mentions);
-  const factsTaken: FactsTaken = { taken: new Set(), sources: new Set(), chosen: [] };
-  const factsHeading = tokensOf(`\n\n${factsTitle}:`);
-  const shownText = quoted();
-  if (left > factsHeading + 2) left -= takeFacts(ranked, left - factsHeading, { maxTier: 1, shown: shownText }, factsTaken);
-  for (const index of sections.keys()) {
-    const section = sections[index] as Section;
-    if (!SAID.has(section.title) || left <= 4) continue;
-    left -= take(section, chosen[index] as Set<number>, left);
-  }
-  if (left > 4) left -= takeFacts(ranked, left - (factsTaken.chosen.length === 0 ? factsHeading : 0), { maxTier: 2, shown: shownText }, factsTaken);
-  if (factsTaken.chosen.length > 0) left -= factsHeading;
-  const factBlock = factsBlock(factsTitle, factsTaken.chosen);
+  if (left > factsHeading + 2) left -= takeFacts(1, left - factsHeading);
+  for (const at of sections.keys())
+    if (saidSections.includes(sections[at] as Section) && left > 4) left -= take(at, left);
+  if (left > 4) left -= takeFacts(2, left - (picked.length === 0 ? factsHeading : 0));
+  if (picked.length > 0) left -= factsHeading;
   // What is still left goes to the user's older requests, in their own words, up to half the room
   // in all: more would bring the next compaction sooner than what it holds is worth.
-  const requestsAt = sections.findIndex((section) => section.title === REQUESTS);
+  const requestsAt = sections.findIndex(({ title }) => title === REQUESTS);
   if (requestsAt !== -1 && left > 4) {
-    const requestsChosen = chosen[requestsAt] as Set<number>;
-    const lines = sections[requestsAt] as Section;
-    const spent = [...requestsChosen].reduce((sum, at) => sum + tokensOf(`${lines.lines[at] as string}\n`), 0);
-    left -= take(lines, requestsChosen, Math.min(left, Math.max(0, Math.floor(whole / 2) - spent)));
+    const { lines } = sections[requestsAt] as Section;
+    const spent = [...(chosen[requestsAt] as Set<number>)].reduce(
+      (sum, index) => sum + tokensOf(`${lines[index] as string}\n`),
+      0,
+    );
+    left -= take(requestsAt, Math.min(left, Math.floor(whole / 2) - spent));
   }
-  const blocks: string[] = [];
-  for (const [index, section] of sections.entries()) {
-    if (section.title === "Earlier summary") {
-      if (foreignBlock !== undefined) blocks.push(foreignBlock);
-      continue;
-    }
-    const kept = [...(chosen[index] as Set<number>)].sort((a, b) => a - b).map((at) => section.lines[at] as string);
-    if (kept.length === 0) continue;
-    const omitted = section.lines.length - kept.length;
-    blocks.push(`${section.title}:${omitted > 0 ? ` (${omitted} earlier left out)` : ""}\n${kept.join("\n")}`);
-  }
+  const blocks = sections.flatMap(({ title, lines }, at) => {
+    if (title === EARLIER) return foreign === undefined ? [] : [foreign];
+    const kept = [...(chosen[at] as Set<number>)].sort((a, b) => a - b);
+    const omitted = lines.length - kept.length;
+    return kept.length === 0
+      ? []
+      : [
+          `${title}:${omitted > 0 ? ` (${omitted} earlier left out)` : ""}\n${kept.map((index) => lines[index]).join("\n")}`,
+        ];
+  });
+  const factBlock = factsBlock(FACTS, picked);
   if (factBlock !== undefined) blocks.push(factBlock);
   // Nothing ranked fits a budget this small: the newest words said stand in, cut to it.
-  const newest = requests.at(-1) ?? lastSaid ?? calls.at(-1);
+  const newest = requests.at(-1) ?? lastSaid;
   if (blocks.length === 0 && newest !== undefined) blocks.push(newest);
   let text = (header === undefined ? blocks : [header, ...blocks]).join("\n\n");
   // Rounding across lines may leave it a few tokens over: the end gives way, as much as its own count says.
@@ -355,21 +400,16 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
 const HEADER_FROM = 320;
 const SECTIONS_FROM = 80;
 const HEADER = "(A summary made without a model, from the messages themselves.)";
-const REQUESTS = "User requests (their own words)";
+const EARLIER = "Earlier summary";
+const REQUESTS = "User requests";
 const ERRORS = "Errors";
-const CALLS = "Tool calls and outcomes";
-const RULES = "Rules the user set (their own words)";
-const DECISIONS = "Decisions (the latest stands)";
+const RULES = "Rules the user set";
+const DECISIONS = "Decisions";
 const PEOPLE = "People and roles";
 const TASKS = "Goals and open tasks";
-/** The sections of what the user said, ranked above the rest. */
-const SAID = new Set([RULES, DECISIONS, PEOPLE, TASKS]);
-/** Said after a decision that takes back the one before it. */
-const REPLACES = "(replaces the earlier one)";
-const FACTS = "Facts (ids, names, amounts, dates; what was said and what results the agent used first)";
-const FACTS_SHORT = "Facts";
+const FACTS = "Facts";
 /** The titles of this function's own sections: a previous summary that opens with one is merged, not nested. */
-const OWN_TITLES = new Set([RULES, DECISIONS, PEOPLE, TASKS, REQUESTS, ERRORS, CALLS, FACTS, FACTS_SHORT]);
+const OWN_TITLES = new Set([RULES, DECISIONS, PEOPLE, TASKS, REQUESTS, ERRORS, FACTS]);
 
 /** A section of the summary: its lines in order, the first `carried` of them from the earlier summary. */
 interface Section {
@@ -378,49 +418,6 @@ interface Section {
   carried: number;
   /** Of what is left when its turn comes, what it may take before the facts take theirs. */
   share: number;
-}
-
-/**
- * Takes lines of `section` into `chosen` within `room` tokens, its title counted with its first
- * line, and returns the tokens taken. The lines carried from the earlier summary go first, oldest
- * first (what was kept once is kept again); then the new ones, newest first. A line that does not
- * fit is passed over for a shorter one.
- */
-function take(section: Section, chosen: Set<number>, room: number): number {
-  let spent = 0;
-  const order: number[] = [];
-  for (let at = 0; at < section.carried; at++) order.push(at);
-  for (let at = section.lines.length - 1; at >= section.carried; at--) order.push(at);
-  for (const at of order) {
-    if (chosen.has(at)) continue;
-    const cost = tokensOf(`${section.lines[at] as string}\n`) + (chosen.size === 0 ? tokensOf(`\n\n${section.title}:`) + 2 : 0);
-    if (spent + cost > room) continue;
-    chosen.add(at);
-    spent += cost;
-  }
-  return spent;
-}
-
-/**
- * The decisions, the earlier summary's first, each override in place of the decision it takes back
- * (the newest one before it): only the latest of a decision stands. An override whose decision is
- * not here (it stays in a kept section) says that it replaces one.
- */
-function decisionsOf(carried: readonly string[], said: readonly { kind: SaidKind; line: string; overrides: boolean }[], keptSummary: string | undefined): { lines: string[]; carried: number } {
-  const lines = [...carried];
-  let carriedLeft = carried.length;
-  for (const entry of said) {
-    if (entry.kind !== "decision") continue;
-    if (keptSummary?.includes(entry.line.slice(2)) ?? false) continue;
-    if (entry.overrides && lines.length > 0) {
-      // The decision taken back goes; when it was carried, the override is carried in its place.
-      const replaced = lines.length - 1;
-      lines.splice(replaced, 1);
-      if (replaced < carriedLeft) carriedLeft--;
-    }
-    lines.push(entry.overrides ? `${entry.line} ${REPLACES}` : entry.line);
-  }
-  return { lines, carried: carriedLeft };
 }
 
 /** `#W2378156` as `W2378156`, `$250` as `250`: how an agent may write an id or amount again. */
@@ -747,46 +744,10 @@ function resultFacts(output: string, source: string, order: number): Fact[] {
   return textFacts(output, source, 2, order);
 }
 
-/** The facts taken so far, one per identifier, and the sources that have a line. */
-interface FactsTaken {
-  taken: Set<string>;
-  sources: Set<string>;
-  chosen: { fact: Fact; index: number }[];
-}
-
-/**
- * Takes facts by rank into `into` within `room` tokens, those of a tier up to `maxTier` only (the
- * user's and the agent's own first, then those of results the agent acted on, then the rest; said
- * most often, then newest, first within each), once per identifier; returns the tokens taken.
- */
-function takeFacts(ranked: readonly { fact: Fact; index: number }[], room: number, { maxTier, shown }: { maxTier: number; shown: string }, into: FactsTaken): number {
-  const { taken, sources, chosen } = into;
-  let left = room;
-  for (const entry of ranked) {
-    const { identifier, item, source, tier } = entry.fact;
-    if (tier > maxTier) continue;
-    // Once per identifier, and not again when a quote above already holds it.
-    if (taken.has(identifier) || ((source === "user" || source === "agent") && shown.includes(identifier))) continue;
-    const cost = tokensOf(`${item}; `) + (sources.has(source) ? 0 : tokensOf(`\n- ${source}: `));
-    if (cost > left) continue;
-    taken.add(identifier);
-    sources.add(source);
-    chosen.push(entry);
-    left -= cost;
-  }
-  return room - left;
-}
-
-/** The facts ranked: by tier, then how often said, then newest, then as found. */
-function rankFacts(facts: readonly Fact[], mentions: ReadonlyMap<string, number>): { fact: Fact; index: number }[] {
-  const timesSaid = (fact: Fact): number => Math.min(3, mentions.get(fact.identifier) ?? 1);
-  return facts.map((fact, index) => ({ fact, index })).sort((a, b) => a.fact.tier - b.fact.tier || timesSaid(b.fact) - timesSaid(a.fact) || b.fact.order - a.fact.order || a.index - b.index);
-}
-
 /** The facts section: one line per source, in the order the sources first spoke; its facts oldest first. */
-function factsBlock(title: string, chosen: readonly { fact: Fact; index: number }[]): string | undefined {
+function factsBlock(title: string, chosen: { fact: Fact; index: number }[]): string | undefined {
   if (chosen.length === 0) return undefined;
-  const ordered = [...chosen].sort((a, b) => a.fact.order - b.fact.order || a.index - b.index);
+  const ordered = chosen.sort((a, b) => a.fact.order - b.fact.order || a.index - b.index);
   const lines = new Map<string, string[]>();
   for (const { fact } of ordered) {
     const line = lines.get(fact.source);
@@ -823,7 +784,7 @@ function earlierSections(previousSummary: string | undefined): {
       .slice(newline + 1)
       .split("\n")
       .filter((line) => line.trim() !== "");
-    if (title.startsWith(FACTS_SHORT)) {
+    if (title.startsWith(FACTS)) {
       // Earlier facts rank with the new ones by where they came from (what was said, or a result
       // the agent used), older than any new one.
       for (const line of lines) {
@@ -847,7 +808,8 @@ function earlierSections(previousSummary: string | undefined): {
       // Several summaries of this function merged at once: each one's lines, in order.
       sections.set(title, [...(sections.get(title) ?? []), ...lines]);
       // What the user said holds facts too: they are carried even when the quotes are not.
-      if (title === REQUESTS || title === RULES || title === DECISIONS || title === PEOPLE || title === TASKS) facts.push(...textFacts(lines.join("\n"), "user", 0, -1));
+      if (title === REQUESTS || title === RULES || title === DECISIONS || title === PEOPLE || title === TASKS)
+        facts.push(...textFacts(lines.join("\n"), "user", 0, -1));
     }
   }
   return { sections, facts, foreign: undefined };
