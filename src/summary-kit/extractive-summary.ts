@@ -226,9 +226,9 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   // or to the user), or when the agent has not yet had its turn after the result; a value it passed
   // over ranks below. Not where in the result the value stood.
   for (const fact of facts) {
-    if (fact.tier !== 2) continue;
+    if (fact.tier < 2) continue;
     const wrote = agentWrote.get(fact.identifier) ?? agentWrote.get(withoutSign(fact.identifier)) ?? -1;
-    if (wrote > fact.order || fact.order > lastAgentTurn) fact.tier = 1;
+    if (wrote > fact.order || fact.order > lastAgentTurn) fact.tier--;
   }
   // What the summary kept before this one already holds is not listed again: the request shows it.
   if (keptSummary?.trim()) {
@@ -589,7 +589,10 @@ interface Fact {
   item: string;
   /** Where it came from, the heading of its line: `user`, `agent`, `get_order() `, `get_order result`. */
   source: string;
-  /** 0: written by the user or the agent; 1: in a result the agent acted on; 2: in another result. */
+  /**
+   * 0: written by the user or the agent; 1: in a result the agent acted on; 2: in another result;
+   * half a tier lower, a word of a record without a digit.
+   */
   tier: number;
   /** Position of its message: newer ranks first within a tier. */
   order: number;
@@ -610,6 +613,8 @@ function textFacts(text: string, source: string, tier: number, order: number): F
     const end = grouped === -1 ? scannedEnd : grouped;
     if (end > scannedEnd) groupedUntil = end;
     const identifier = start < scannedStart || end > scannedEnd ? window.slice(start, end) : scanned;
+    // A time of day (`21:00:00`, `7:30`) is read again from its date or schedule, not typed on its own.
+    if (/^\d\d?:\d\d/.test(identifier)) return true;
     let wordEnd = start;
     while (wordEnd > 0 && (window.charCodeAt(wordEnd - 1) === 32 || window.charCodeAt(wordEnd - 1) === 58)) wordEnd--;
     let wordStart = wordEnd;
@@ -656,6 +661,9 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
       }
       const inText = textFacts(trimmed, source, tier, order);
       for (const fact of inText) {
+        // A word of a record without a digit (`economy`, `round_trip`) ranks after the ids, amounts
+        // and dates of its tier: an agent seldom types it again.
+        if (!hasDigit(fact.identifier)) fact.tier += 0.5;
         const keyed =
           key !== undefined && fact.item === fact.identifier && !fact.identifier.includes(key)
             ? { ...fact, item: keyedItem(key, fact.identifier) }
@@ -669,7 +677,7 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
           identifier: trimmed,
           item: key === undefined ? trimmed : `${key} ${trimmed}`,
           source,
-          tier,
+          tier: tier + 0.5,
           order,
         });
     } else if (typeof item === "number" && Number.isFinite(item)) {
@@ -684,9 +692,12 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
     } else if (typeof item === "object" && item !== null) {
       for (const [name, entry] of Object.entries(item).slice(0, 200)) {
         if (isSecretName(name)) continue;
-        // A key that is itself an identifier (`gift_card_7480005`) names what its value describes; a
-        // key without a digit (`first_name`) is the result's schema, not a fact.
-        const keyFacts = textFacts(name, source, tier, order).filter((fact) => hasDigit(fact.identifier));
+        // A key that is itself an identifier (`gift_card_7480005`) names the record under it; a key
+        // without a digit (`first_name`), or one over a plain value (`address1`), is the result's schema.
+        const keyFacts =
+          typeof entry === "object" && entry !== null
+            ? textFacts(name, source, tier, order).filter((fact) => hasDigit(fact.identifier))
+            : [];
         found.push(...keyFacts);
         visit(entry, keyFacts.length > 0 ? keyFacts[0]?.identifier : name, depth + 1);
       }
