@@ -328,6 +328,7 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   const picked: typeof ranked = [];
   const taken = new Set<string>();
   const sources = new Set<string>();
+  const keys = new Set<string>();
   const quoted = sections
     .map(({ lines }, at) => [...(chosen[at] as Set<number>)].map((index) => lines[index]).join("\n"))
     .join("\n");
@@ -345,10 +346,15 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
         ((source === "user" || source === "agent") && quoted.includes(identifier))
       )
         continue;
-      const cost = tokensOf(`${item}; `) + (sources.has(source) ? 0 : tokensOf(`\n- ${source}: `));
+      // A value whose key its line already shows costs the value alone: `flight_number HAT035, HAT066`.
+      const key = keyOf(entry.fact);
+      const cost = keys.has(`${source}\n${key}`)
+        ? tokensOf(`${identifier}, `)
+        : tokensOf(`${item}; `) + (sources.has(source) ? 0 : tokensOf(`\n- ${source}: `));
       if (spent + cost > room) continue;
       taken.add(identifier);
       sources.add(source);
+      if (key !== undefined) keys.add(`${source}\n${key}`);
       picked.push(entry);
       spent += cost;
     }
@@ -755,17 +761,35 @@ function resultFacts(output: string, source: string, order: number): Fact[] {
   return textFacts(output, source, 2, order);
 }
 
-/** The facts section: one line per source, in the order the sources first spoke; its facts oldest first. */
+/**
+ * The words before a fact's value that say what it is (`flight_number `), when the value is no number
+ * (an amount is read by the key right before it, so each keeps its own): the facts of one line that
+ * share them are written under them once.
+ */
+function keyOf({ item, identifier }: Fact): string | undefined {
+  return item.length > identifier.length && item.endsWith(identifier) && !isNumber(identifier)
+    ? item.slice(0, -identifier.length)
+    : undefined;
+}
+
+/**
+ * The facts section: one line per source, in the order the sources first spoke; its facts oldest
+ * first, those under one key written once (`flight_number HAT035, HAT066; price: 163`).
+ */
 function factsBlock(title: string, chosen: { fact: Fact; index: number }[]): string | undefined {
   if (chosen.length === 0) return undefined;
-  const ordered = chosen.sort((a, b) => a.fact.order - b.fact.order || a.index - b.index);
-  const lines = new Map<string, string[]>();
-  for (const { fact } of ordered) {
-    const line = lines.get(fact.source);
-    if (line === undefined) lines.set(fact.source, [fact.item]);
-    else line.push(fact.item);
+  const lines = new Map<string, Map<string, string[]>>();
+  for (const [at, { fact }] of chosen.sort((a, b) => a.fact.order - b.fact.order || a.index - b.index).entries()) {
+    const line = lines.get(fact.source) ?? new Map<string, string[]>();
+    lines.set(fact.source, line);
+    const key = keyOf(fact) ?? `\n${at}`;
+    const values = line.get(key);
+    if (values === undefined) line.set(key, [key.startsWith("\n") ? fact.item : fact.identifier]);
+    else values.push(fact.identifier);
   }
-  return `${title}:\n${[...lines].map(([source, items]) => `- ${source}: ${items.join("; ")}`).join("\n")}`;
+  const written = (groups: Map<string, string[]>): string =>
+    [...groups].map(([key, values]) => (key.startsWith("\n") ? "" : key) + values.join(", ")).join("; ");
+  return `${title}:\n${[...lines].map(([source, groups]) => `- ${source}: ${written(groups)}`).join("\n")}`;
 }
 
 /**
@@ -803,16 +827,21 @@ function earlierSections(previousSummary: string | undefined): {
         const found = line.indexOf(": ");
         const colon = found === -1 || line.lastIndexOf("; ", found) !== -1 ? -1 : found;
         const source = colon === -1 ? "earlier" : line.slice(2, colon);
-        for (const item of (colon === -1 ? line.slice(2) : line.slice(colon + 2)).split("; ")) {
-          const identifier = item.slice(item.lastIndexOf(" ") + 1);
-          if (identifier !== "")
-            facts.push({
-              identifier,
-              item,
-              source,
-              tier: source.endsWith(" result") || source === "earlier" ? 1 : 0,
-              order: -1,
-            });
+        // `flight_number HAT035, HAT066` is two facts under one key.
+        for (const group of (colon === -1 ? line.slice(2) : line.slice(colon + 2)).split("; ")) {
+          const [first = "", ...more] = group.split(", ");
+          const key = first.slice(0, first.lastIndexOf(" ") + 1);
+          for (const item of [first, ...more.map((value) => key + value)]) {
+            const identifier = item.slice(item.lastIndexOf(" ") + 1);
+            if (identifier !== "")
+              facts.push({
+                identifier,
+                item,
+                source,
+                tier: source.endsWith(" result") || source === "earlier" ? 1 : 0,
+                order: -1,
+              });
+          }
         }
       }
     } else {
