@@ -223,12 +223,14 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
     }
   }
   // A result's values rank with what the agent wrote when the agent went on to use them (in a call
-  // or to the user), or when the agent has not yet had its turn after the result; a value it passed
-  // over ranks below. Not where in the result the value stood.
+  // or to the user), half a tier below when the agent has not yet had its turn after the result (a
+  // long search result must not push out what was used), and a value it passed over ranks below.
+  // Not where in the result the value stood.
   for (const fact of facts) {
     if (fact.tier < 2) continue;
     const wrote = agentWrote.get(fact.identifier) ?? agentWrote.get(withoutSign(fact.identifier)) ?? -1;
-    if (wrote > fact.order || fact.order > lastAgentTurn) fact.tier--;
+    if (wrote > fact.order) fact.tier--;
+    else if (fact.order > lastAgentTurn) fact.tier -= 0.5;
   }
   // What the summary kept before this one already holds is not listed again: the request shows it.
   if (keptSummary?.trim()) {
