@@ -41,6 +41,9 @@ function responseText(response: MessageRecord | undefined): string {
   return texts.join("\n");
 }
 
+/** The speaker in dialect-free terms: the model's turns are the assistant's. */
+const modelRole = (m: MessageRecord): string | undefined => (m["role"] === "model" ? "assistant" : stringField(m, "role"));
+
 export const genkit: Dialect = {
   name: "genkit",
   claims: genkitClaims,
@@ -48,7 +51,7 @@ export const genkit: Dialect = {
     Array.isArray(m["content"]) &&
     (m["role"] === "system" || m["role"] === "user" || m["role"] === "model" || m["role"] === "tool"),
   signed: (m) => m["role"] === "model" && someRecord(m["content"], carriesSignature),
-  role: (m) => (m["role"] === "model" ? "assistant" : stringField(m, "role")),
+  role: modelRole,
   forEachToolCall(m, visit) {
     for (const part of parts(m)) {
       const request = record(part["toolRequest"]);
@@ -117,7 +120,7 @@ export function describeGenkit(m: MessageRecord): MessageView {
   }
   const text = texts.join("\n");
   return {
-    role: m["role"] === "model" ? "assistant" : stringField(m, "role"),
+    role: modelRole(m),
     parts: text.trim() === "" ? tools : [{ kind: "text", text }, ...tools],
   };
 }

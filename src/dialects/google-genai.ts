@@ -41,13 +41,16 @@ function mediaNote(part: MessageRecord): string | undefined {
   return undefined;
 }
 
+/** The speaker in dialect-free terms: the model's turns are the assistant's. */
+const modelRole = (m: MessageRecord): string | undefined => (m["role"] === "model" ? "assistant" : stringField(m, "role"));
+
 export const googleGenai: Dialect = {
   name: "google-genai",
   claims: googleGenaiClaims,
   // A content's role is optional (a single-turn request); Gemini has no other roles.
   reads: (m) => Array.isArray(m["parts"]) && (m["role"] === undefined || m["role"] === "user" || m["role"] === "model"),
   signed: (m) => m["role"] === "model" && someRecord(m["parts"], carriesSignature),
-  role: (m) => (m["role"] === "model" ? "assistant" : stringField(m, "role")),
+  role: modelRole,
   forEachToolCall(m, visit) {
     for (const part of parts(m)) {
       const call = record(part["functionCall"]);
@@ -122,7 +125,7 @@ export function describeGoogleGenai(m: MessageRecord): MessageView {
   }
   const text = texts.join("\n");
   return {
-    role: m["role"] === "model" ? "assistant" : stringField(m, "role"),
+    role: modelRole(m),
     parts: text.trim() === "" ? tools : [{ kind: "text", text }, ...tools],
   };
 }
