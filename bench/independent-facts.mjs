@@ -6,12 +6,12 @@
 // - `id`: a token that holds a digit and a letter (`#W2378156` = `W2378156`, `HAT106`,
 //   `gift_card_7480005`), or a run of 5 digits or more that no money context makes an amount
 //   (`1355937109`), or any number under a field whose name says it is an id (`order_id`, `zip`,
-//   `phone`, `…_number`, `code`).
+//   `phone`, `…_number`, `code`, `item_ids`: a long id as the summary writes it, `item_ids: 6086499569`).
 // - `amount`: a number with its field. Written `$185`, `185 USD`, `185 dollars`; a value under a
 //   key (`"price": 185`, `price: 185`, `price=185`); a number after a money word (`fare 185`,
 //   `refund of 185`); or a decimal with two fraction digits (`54.04`). `185`, `185.00` and `$185`
 //   are one amount; a bare `185` in prose, or the `250` inside `gift_card_250`, is no amount.
-// - `date`: `2024-05-14` (a timestamp counts by its date), `May 14`; `time`: `10:00`.
+// - `date`: `2024-05-14` (a timestamp counts by its date), `May 14`; a time of day (`10:00`) is none.
 // - `email`, `url`, `path` (a token with a slash between letters, or a file name `name.ext`), and
 //   `name` (code names: `snake_case`, `camelCase`, `PascalCase` with an inner capital, `a.b`).
 // JSON keys are schema, not facts (a key that itself holds a digit, `gift_card_7480005`, is an id);
@@ -55,19 +55,7 @@ const inToken = (c) =>
 /** An id-like field name: its numbers are ids, not amounts. */
 function idField(field) {
   const f = field.toLowerCase();
-  return (
-    f === "id" ||
-    f.endsWith("_id") ||
-    (f.endsWith("id") && f.length > 2 && /[a-z]Id$/.test(field)) ||
-    f.endsWith("_number") ||
-    f.endsWith("number") ||
-    f === "zip" ||
-    f.endsWith("zip") ||
-    f.endsWith("_code") ||
-    f === "code" ||
-    f.includes("phone") ||
-    f === "ssn"
-  );
+  return f === "id" || f === "ids" || f.endsWith("_id") || f.endsWith("_ids") || /[a-z]Ids$/.test(field) || f.endsWith("_numbers") || f.endsWith("id") && f.length > 2 && /[a-z]Id$/.test(field) || f.endsWith("_number") || f.endsWith("number") || f === "zip" || f.endsWith("zip") || f.endsWith("_code") || f === "code" || f.includes("phone") || f === "ssn";
 }
 
 /** `185`, `185.00`, `1,234.50` → `185`, `185`, `1234.5`. */
@@ -95,7 +83,9 @@ function numberFact(raw, field, before, after, add) {
     /^\d[\d,]*\.\d\d$/.test(num);
   if (money) {
     const value = amountValue(num);
-    if (value.length >= 2 || value.includes(".")) add("amount", value);
+    // A one-digit amount needs its `$` or a money word (`$5`, `fee 5`, `"price": 5`): a field of any name would make every count an amount.
+    const moneyField = field !== undefined && MONEY_WORDS.has(field.toLowerCase());
+    if (value.length >= 2 || value.includes(".") || signed || moneyField || (before !== undefined && MONEY_WORDS.has(before.toLowerCase()))) add("amount", value);
     return;
   }
   if (!num.includes(".") && !num.includes(",") && num.length >= 5) add("id", num);
@@ -109,8 +99,8 @@ function tokenFact(token, add) {
   }
   const stamp = /^(\d{4}-\d{2}-\d{2})(?:[T ]\d|$)/.exec(token);
   if (stamp) return add("date", stamp[1]);
-  const clock = /^(\d{1,2}):(\d{2})(?::\d{2})?$/.exec(token);
-  if (clock) return add("time", `${Number(clock[1])}:${clock[2]}`);
+  // A time of day is no fact: the definition names dates.
+  if (/^\d{1,2}:\d{2}(?::\d{2})?$/.test(token)) return;
   if (/^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$/.test(token)) return add("email", token.toLowerCase());
   const bare = token.replace(/^[#~]+/, "");
   if (

@@ -16,7 +16,8 @@ import { renderTranscript } from "../src/summary-kit.js";
 import { formatOrder } from "../src/dialects/format-claims.js";
 import { mediaOf } from "../src/dialects/media-parts.js";
 import { mediaByShape } from "../src/dialects/media-by-shape.js";
-import { dialects } from "../src/dialects/registry.js";
+import { dialectOf, dialects } from "../src/dialects/registry.js";
+import { describers, messageLeadingText } from "../src/dialects/describe-message.js";
 import { dialectFixtures } from "./support/dialect-fixtures.js";
 
 // The renderer indents every further line of a message: the prefix ends in a line break.
@@ -153,6 +154,19 @@ describe("telling formats apart", () => {
   // answer as the message's own dialect does.
   it("the registry lists its dialects in the order the formats are told apart", () => {
     expect(dialects.map((dialect) => dialect.name)).toEqual(formatOrder);
+  });
+
+  it("what only reads messages reads them with each dialect's own describe, and their leading text as each dialect does", () => {
+    expect(describers).toEqual(dialects.map((dialect) => dialect.describe));
+    const messages: object[] = dialectFixtures.flatMap((fixture) => [
+      fixture.user,
+      ...fixture.toolRound,
+      fixture.summary,
+    ]);
+    for (const message of messages) {
+      const own = dialectOf(message).leadingText(message as Record<string, unknown>);
+      if (own !== undefined) expect(messageLeadingText(message), JSON.stringify(message).slice(0, 80)).toBe(own);
+    }
   });
 
   it("the media the estimate reads are those the message's own dialect reads", () => {

@@ -15,7 +15,7 @@ import {
   stringify,
   textParts,
 } from "./content-parts.js";
-import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+import type { Dialect, MessagePart, MessageRecord, MessageView } from "./dialect.js";
 import { aiSdkClaims, aiSdkToolPartTypes as toolPartTypes } from "./format-claims.js";
 
 const aiSdkRoles: ReadonlySet<unknown> = new Set(["system", "user", "assistant", "tool"]);
@@ -81,28 +81,31 @@ export const aiSdk: Dialect = {
       texts,
       (part, text) => ({ ...part, input: cutArgumentsObject(text) }),
     ),
-  describe(m) {
-    const view: MessagePart[] = textParts(m["content"], toolPartTypes);
-    for (const part of parts(m)) {
-      if (part["type"] === "tool-call") {
-        view.push({
-          kind: "call",
-          id: stringField(part, "toolCallId"),
-          name: stringField(part, "toolName"),
-          input: part["input"] ?? part["args"],
-        });
-      } else if (part["type"] === "tool-result") {
-        const output = outputText(part["output"] ?? part["result"]);
-        view.push({
-          kind: "result",
-          id: stringField(part, "toolCallId"),
-          name: stringField(part, "toolName"),
-          output,
-          isError: false,
-        });
-      }
-    }
-    return { role: stringField(m, "role"), parts: view };
-  },
+  describe: describeAiSdk,
   textMessage: (role, text) => ({ role, content: text }),
 };
+
+/** What an AI SDK message says, in dialect-free terms. */
+export function describeAiSdk(m: MessageRecord): MessageView {
+  const view: MessagePart[] = textParts(m["content"], toolPartTypes);
+  for (const part of parts(m)) {
+    if (part["type"] === "tool-call") {
+      view.push({
+        kind: "call",
+        id: stringField(part, "toolCallId"),
+        name: stringField(part, "toolName"),
+        input: part["input"] ?? part["args"],
+      });
+    } else if (part["type"] === "tool-result") {
+      const output = outputText(part["output"] ?? part["result"]);
+      view.push({
+        kind: "result",
+        id: stringField(part, "toolCallId"),
+        name: stringField(part, "toolName"),
+        output,
+        isError: false,
+      });
+    }
+  }
+  return { role: stringField(m, "role"), parts: view };
+}

@@ -14,7 +14,7 @@ import {
   stringField,
   textParts,
 } from "./content-parts.js";
-import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+import type { Dialect, MessagePart, MessageRecord, MessageView } from "./dialect.js";
 import { anthropicClaims } from "./format-claims.js";
 
 const toolPartTypes: ReadonlySet<string> = new Set(["tool_use", "tool_result"]);
@@ -66,29 +66,32 @@ export const anthropic: Dialect = {
       texts,
       (part, text) => ({ ...part, input: cutArgumentsObject(text) }),
     ),
-  describe(m) {
-    const parts: MessagePart[] = textParts(m["content"], toolPartTypes);
-    for (const part of blocks(m)) {
-      if (part["type"] === "tool_use") {
-        parts.push({
-          kind: "call",
-          id: stringField(part, "id"),
-          name: stringField(part, "name"),
-          input: part["input"],
-        });
-      } else if (part["type"] === "tool_result") {
-        const output = contentAsText(part["content"], toolPartTypes);
-        parts.push({
-          kind: "result",
-          id: stringField(part, "tool_use_id"),
-          name: undefined,
-          output,
-          isError: part["is_error"] === true,
-        });
-      }
-    }
-    return { role: stringField(m, "role"), parts };
-  },
+  describe: describeAnthropic,
   // The Messages API holds no system message in `messages` (400 `Unexpected role "system"`).
   textMessage: (_role, text) => ({ role: "user", content: text }),
 };
+
+/** What an Anthropic message says, in dialect-free terms. */
+export function describeAnthropic(m: MessageRecord): MessageView {
+  const parts: MessagePart[] = textParts(m["content"], toolPartTypes);
+  for (const part of blocks(m)) {
+    if (part["type"] === "tool_use") {
+      parts.push({
+        kind: "call",
+        id: stringField(part, "id"),
+        name: stringField(part, "name"),
+        input: part["input"],
+      });
+    } else if (part["type"] === "tool_result") {
+      const output = contentAsText(part["content"], toolPartTypes);
+      parts.push({
+        kind: "result",
+        id: stringField(part, "tool_use_id"),
+        name: undefined,
+        output,
+        isError: part["is_error"] === true,
+      });
+    }
+  }
+  return { role: stringField(m, "role"), parts };
+}

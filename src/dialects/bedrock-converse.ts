@@ -16,7 +16,7 @@ import {
   stringify,
 } from "./content-parts.js";
 import { SUMMARY_REPLY } from "../ground/constants.js";
-import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+import type { Dialect, MessagePart, MessageRecord, MessageView } from "./dialect.js";
 import { bedrockConverseClaims } from "./format-claims.js";
 
 const blocks = (m: MessageRecord): readonly MessageRecord[] => records(m["content"]);
@@ -89,39 +89,42 @@ export const bedrockConverse: Dialect = {
         toolUse: { ...(block["toolUse"] as MessageRecord), input: cutArgumentsObject(text) },
       }),
     ),
-  describe(m) {
-    const texts: string[] = [];
-    const tools: MessagePart[] = [];
-    for (const block of blocks(m)) {
-      const use = record(block["toolUse"]);
-      const result = record(block["toolResult"]);
-      if (typeof block["text"] === "string") texts.push(block["text"]);
-      else if (use)
-        tools.push({
-          kind: "call",
-          id: stringField(use, "toolUseId"),
-          name: stringField(use, "name"),
-          input: use["input"] ?? {},
-        });
-      else if (result) {
-        tools.push({
-          kind: "result",
-          id: stringField(result, "toolUseId"),
-          name: undefined,
-          output: resultText(result["content"]),
-          isError: result["status"] === "error",
-        });
-      } else {
-        const note = blockNote(block);
-        if (note) texts.push(note);
-      }
-    }
-    if (typeof m["content"] === "string") texts.push(m["content"]);
-    const text = texts.join("\n");
-    return { role: stringField(m, "role"), parts: text.trim() === "" ? tools : [{ kind: "text", text }, ...tools] };
-  },
+  describe: describeBedrockConverse,
   textMessage: (_role, text) => ({ role: "user", content: [{ text }] }),
   // Converse refuses two user messages in a row ("A conversation must alternate between user and assistant roles").
   replyToSummary: () => ({ role: "assistant", content: [{ text: SUMMARY_REPLY }] }),
   withText: (m, text) => ({ ...m, content: [...records(record(m)?.["content"]), { text }] }),
 };
+
+/** What a Converse message says, in dialect-free terms. */
+export function describeBedrockConverse(m: MessageRecord): MessageView {
+  const texts: string[] = [];
+  const tools: MessagePart[] = [];
+  for (const block of blocks(m)) {
+    const use = record(block["toolUse"]);
+    const result = record(block["toolResult"]);
+    if (typeof block["text"] === "string") texts.push(block["text"]);
+    else if (use)
+      tools.push({
+        kind: "call",
+        id: stringField(use, "toolUseId"),
+        name: stringField(use, "name"),
+        input: use["input"] ?? {},
+      });
+    else if (result) {
+      tools.push({
+        kind: "result",
+        id: stringField(result, "toolUseId"),
+        name: undefined,
+        output: resultText(result["content"]),
+        isError: result["status"] === "error",
+      });
+    } else {
+      const note = blockNote(block);
+      if (note) texts.push(note);
+    }
+  }
+  if (typeof m["content"] === "string") texts.push(m["content"]);
+  const text = texts.join("\n");
+  return { role: stringField(m, "role"), parts: text.trim() === "" ? tools : [{ kind: "text", text }, ...tools] };
+}

@@ -15,7 +15,7 @@ import {
   stringField,
   stringify,
 } from "./content-parts.js";
-import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+import type { Dialect, MessagePart, MessageRecord, MessageView } from "./dialect.js";
 import { genkitClaims } from "./format-claims.js";
 import { isGenkitImage as isImage } from "./media-parts.js";
 
@@ -41,6 +41,9 @@ function responseText(response: MessageRecord | undefined): string {
   return texts.join("\n");
 }
 
+/** The speaker in dialect-free terms: the model's turns are the assistant's. */
+const modelRole = (m: MessageRecord): string | undefined => (m["role"] === "model" ? "assistant" : stringField(m, "role"));
+
 export const genkit: Dialect = {
   name: "genkit",
   claims: genkitClaims,
@@ -48,7 +51,7 @@ export const genkit: Dialect = {
     Array.isArray(m["content"]) &&
     (m["role"] === "system" || m["role"] === "user" || m["role"] === "model" || m["role"] === "tool"),
   signed: (m) => m["role"] === "model" && someRecord(m["content"], carriesSignature),
-  role: (m) => (m["role"] === "model" ? "assistant" : stringField(m, "role")),
+  role: modelRole,
   forEachToolCall(m, visit) {
     for (const part of parts(m)) {
       const request = record(part["toolRequest"]);
@@ -81,37 +84,43 @@ export const genkit: Dialect = {
       ...part,
       toolRequest: { ...(part["toolRequest"] as MessageRecord), input: cutArgumentsObject(text) },
     })),
-  describe(m) {
-    const texts: string[] = [];
-    const tools: MessagePart[] = [];
-    for (const part of parts(m)) {
-      const request = record(part["toolRequest"]);
-      const response = record(part["toolResponse"]);
-      if (typeof part["text"] === "string") texts.push(part["text"]);
-      else if (request)
-        tools.push({
-          kind: "call",
-          id: stringField(request, "ref"),
-          name: stringField(request, "name"),
-          input: request["input"] ?? {},
-        });
-      else if (response)
-        tools.push({
-          kind: "result",
-          id: stringField(response, "ref"),
-          name: stringField(response, "name"),
-          output: responseText(response),
-          isError: false,
-        });
-      else {
-        const note = mediaNote(part);
-        if (note) texts.push(note);
-      }
-    }
-    const text = texts.join("\n");
-    return { role: genkit.role(m), parts: text.trim() === "" ? tools : [{ kind: "text", text }, ...tools] };
-  },
+  describe: describeGenkit,
   // Genkit's Gemini plugins refuse a system message anywhere but first ("system role is only
   // supported for a single message in the first position"), where the caller's own prompt stands.
   textMessage: (_role, text) => ({ role: "user", content: [{ text }] }),
 };
+
+/** What a Genkit message says, in dialect-free terms. */
+export function describeGenkit(m: MessageRecord): MessageView {
+  const texts: string[] = [];
+  const tools: MessagePart[] = [];
+  for (const part of parts(m)) {
+    const request = record(part["toolRequest"]);
+    const response = record(part["toolResponse"]);
+    if (typeof part["text"] === "string") texts.push(part["text"]);
+    else if (request)
+      tools.push({
+        kind: "call",
+        id: stringField(request, "ref"),
+        name: stringField(request, "name"),
+        input: request["input"] ?? {},
+      });
+    else if (response)
+      tools.push({
+        kind: "result",
+        id: stringField(response, "ref"),
+        name: stringField(response, "name"),
+        output: responseText(response),
+        isError: false,
+      });
+    else {
+      const note = mediaNote(part);
+      if (note) texts.push(note);
+    }
+  }
+  const text = texts.join("\n");
+  return {
+    role: modelRole(m),
+    parts: text.trim() === "" ? tools : [{ kind: "text", text }, ...tools],
+  };
+}

@@ -16,7 +16,7 @@ import {
   stringField,
   stringify,
 } from "./content-parts.js";
-import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+import type { Dialect, MessagePart, MessageRecord, MessageView } from "./dialect.js";
 import { googleGenaiClaims } from "./format-claims.js";
 
 const parts = (m: MessageRecord): readonly MessageRecord[] => records(m["parts"]);
@@ -41,13 +41,16 @@ function mediaNote(part: MessageRecord): string | undefined {
   return undefined;
 }
 
+/** The speaker in dialect-free terms: the model's turns are the assistant's. */
+const modelRole = (m: MessageRecord): string | undefined => (m["role"] === "model" ? "assistant" : stringField(m, "role"));
+
 export const googleGenai: Dialect = {
   name: "google-genai",
   claims: googleGenaiClaims,
   // A content's role is optional (a single-turn request); Gemini has no other roles.
   reads: (m) => Array.isArray(m["parts"]) && (m["role"] === undefined || m["role"] === "user" || m["role"] === "model"),
   signed: (m) => m["role"] === "model" && someRecord(m["parts"], carriesSignature),
-  role: (m) => (m["role"] === "model" ? "assistant" : stringField(m, "role")),
+  role: modelRole,
   forEachToolCall(m, visit) {
     for (const part of parts(m)) {
       const call = record(part["functionCall"]);
@@ -86,37 +89,43 @@ export const googleGenai: Dialect = {
         functionCall: { ...(part["functionCall"] as MessageRecord), args: cutArgumentsObject(text) },
       }),
     ),
-  describe(m) {
-    const texts: string[] = [];
-    const tools: MessagePart[] = [];
-    for (const part of parts(m)) {
-      const call = record(part["functionCall"]);
-      const response = record(part["functionResponse"]);
-      if (typeof part["text"] === "string") {
-        if (part["thought"] !== true) texts.push(part["text"]);
-      } else if (call) {
-        tools.push({
-          kind: "call",
-          id: stringField(call, "id"),
-          name: stringField(call, "name"),
-          input: call["args"] ?? {},
-        });
-      } else if (response) {
-        const isError = record(response["response"])?.["error"] !== undefined;
-        tools.push({
-          kind: "result",
-          id: stringField(response, "id"),
-          name: stringField(response, "name"),
-          output: responseText(response["response"]),
-          isError,
-        });
-      } else {
-        const note = mediaNote(part);
-        if (note) texts.push(note);
-      }
-    }
-    const text = texts.join("\n");
-    return { role: googleGenai.role(m), parts: text.trim() === "" ? tools : [{ kind: "text", text }, ...tools] };
-  },
+  describe: describeGoogleGenai,
   textMessage: (_role, text) => ({ role: "user", parts: [{ text }] }),
 };
+
+/** What a Gemini content says, in dialect-free terms. */
+export function describeGoogleGenai(m: MessageRecord): MessageView {
+  const texts: string[] = [];
+  const tools: MessagePart[] = [];
+  for (const part of parts(m)) {
+    const call = record(part["functionCall"]);
+    const response = record(part["functionResponse"]);
+    if (typeof part["text"] === "string") {
+      if (part["thought"] !== true) texts.push(part["text"]);
+    } else if (call) {
+      tools.push({
+        kind: "call",
+        id: stringField(call, "id"),
+        name: stringField(call, "name"),
+        input: call["args"] ?? {},
+      });
+    } else if (response) {
+      const isError = record(response["response"])?.["error"] !== undefined;
+      tools.push({
+        kind: "result",
+        id: stringField(response, "id"),
+        name: stringField(response, "name"),
+        output: responseText(response["response"]),
+        isError,
+      });
+    } else {
+      const note = mediaNote(part);
+      if (note) texts.push(note);
+    }
+  }
+  const text = texts.join("\n");
+  return {
+    role: modelRole(m),
+    parts: text.trim() === "" ? tools : [{ kind: "text", text }, ...tools],
+  };
+}

@@ -15,7 +15,7 @@ import {
   stringField,
   textParts,
 } from "./content-parts.js";
-import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+import type { Dialect, MessagePart, MessageRecord, MessageView } from "./dialect.js";
 import { langchainClaims, langchainRoles as roles } from "./format-claims.js";
 
 export { langchainPayload } from "./provider-payload.js";
@@ -83,35 +83,38 @@ export const langchain: Dialect = {
     );
     return withFields(m, { tool_calls: calls });
   },
-  describe(m) {
-    const role = roles.get(m["type"]);
-    if (isToolResult(m)) {
-      const output = contentAsText(m["content"], noToolParts);
-      return {
-        role,
-        parts: [
-          {
-            kind: "result",
-            id: m["tool_call_id"] as string,
-            name: stringField(m, "name"),
-            output,
-            isError: m["status"] === "error",
-          },
-        ],
-      };
-    }
-    const parts: MessagePart[] = textParts(m["content"], noToolParts);
-    for (const call of toolCalls(m))
-      parts.push({
-        kind: "call",
-        id: stringField(call, "id"),
-        name: stringField(call, "name"),
-        input: asRecord(call)?.["args"],
-      });
-    return { role, parts };
-  },
+  describe: describeLangchain,
   textMessage: (role, text) => ({ type: role === "system" ? "system" : "human", content: text }),
 };
+
+/** What a LangChain message says, in dialect-free terms. */
+export function describeLangchain(m: MessageRecord): MessageView {
+  const role = roles.get(m["type"]);
+  if (isToolResult(m)) {
+    const output = contentAsText(m["content"], noToolParts);
+    return {
+      role,
+      parts: [
+        {
+          kind: "result",
+          id: m["tool_call_id"] as string,
+          name: stringField(m, "name"),
+          output,
+          isError: m["status"] === "error",
+        },
+      ],
+    };
+  }
+  const parts: MessagePart[] = textParts(m["content"], noToolParts);
+  for (const call of toolCalls(m))
+    parts.push({
+      kind: "call",
+      id: stringField(call, "id"),
+      name: stringField(call, "name"),
+      input: asRecord(call)?.["args"],
+    });
+  return { role, parts };
+}
 
 /**
  * The type and text of a plain `{ type, content }` object as the hook writes a LangChain message

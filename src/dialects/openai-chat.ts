@@ -8,10 +8,11 @@ import {
   indicesWhere,
   leadingContentText,
   records,
+  replaceEntries,
   stringField,
   textParts,
 } from "./content-parts.js";
-import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+import type { Dialect, MessagePart, MessageRecord, MessageView } from "./dialect.js";
 import { openaiChatClaims, isChatToolResult as isToolResult } from "./format-claims.js";
 
 const noToolParts: ReadonlySet<string> = new Set();
@@ -38,40 +39,41 @@ export const openaiChat: Dialect = {
   resultTexts: (m) => (isToolResult(m) ? [contentAsText(m["content"], noToolParts)] : []),
   replaceResults: (m, texts) => (texts.has(0) ? { ...m, content: texts.get(0) } : m),
   argumentTexts: (m) => toolCalls(m).map((call) => argumentText(asRecord(call["function"])?.["arguments"])),
-  replaceArguments(m, texts) {
-    if (texts.size === 0) return m;
-    const calls = (m["tool_calls"] as unknown[]).slice();
-    const indices = indicesWhere(m["tool_calls"], () => true);
-    for (const [slot, text] of texts) {
-      const index = indices[slot];
-      if (index === undefined) continue;
-      const call = calls[index] as MessageRecord;
-      calls[index] = { ...call, function: { ...asRecord(call["function"]), arguments: text } };
-    }
-    return { ...m, tool_calls: calls };
-  },
-  describe(m) {
-    const role = stringField(m, "role");
-    if (isToolResult(m)) {
-      const output = contentAsText(m["content"], noToolParts);
-      return {
-        role,
-        parts: [
-          { kind: "result", id: m["tool_call_id"] as string, name: stringField(m, "name"), output, isError: false },
-        ],
-      };
-    }
-    const parts: MessagePart[] = textParts(m["content"], noToolParts);
-    for (const call of toolCalls(m)) {
-      const fn = call["function"];
-      parts.push({
-        kind: "call",
-        id: stringField(call, "id"),
-        name: stringField(fn, "name"),
-        input: (fn as MessageRecord | undefined)?.["arguments"],
-      });
-    }
-    return { role, parts };
-  },
+  replaceArguments: (m, texts) =>
+    replaceEntries(
+      m,
+      { field: "tool_calls", slots: indicesWhere(m["tool_calls"], () => true) },
+      texts,
+      (call, text) => ({
+        ...call,
+        function: { ...asRecord(call["function"]), arguments: text },
+      }),
+    ),
+  describe: describeOpenaiChat,
   textMessage: (role, text) => ({ role, content: text }),
 };
+
+/** What an OpenAI chat message says, in dialect-free terms. */
+export function describeOpenaiChat(m: MessageRecord): MessageView {
+  const role = stringField(m, "role");
+  if (isToolResult(m)) {
+    const output = contentAsText(m["content"], noToolParts);
+    return {
+      role,
+      parts: [
+        { kind: "result", id: m["tool_call_id"] as string, name: stringField(m, "name"), output, isError: false },
+      ],
+    };
+  }
+  const parts: MessagePart[] = textParts(m["content"], noToolParts);
+  for (const call of toolCalls(m)) {
+    const fn = call["function"];
+    parts.push({
+      kind: "call",
+      id: stringField(call, "id"),
+      name: stringField(fn, "name"),
+      input: (fn as MessageRecord | undefined)?.["arguments"],
+    });
+  }
+  return { role, parts };
+}

@@ -4,7 +4,7 @@
 // (computer, shell, apply_patch, tool search) pair the same way: a `*_call` item answered by a
 // `*_output` or `*_result` item. Hosted tools run on the provider's side and get no result item.
 import { argumentText, contentAsText, leadingContentText, stringField, stringify, textParts } from "./content-parts.js";
-import type { Dialect, MessageRecord } from "./dialect.js";
+import type { Dialect, MessageRecord, MessageView } from "./dialect.js";
 import { openaiResponsesClaims } from "./format-claims.js";
 
 const noToolParts: ReadonlySet<string> = new Set();
@@ -65,35 +65,38 @@ export const openaiResponses: Dialect = {
   argumentTexts: (m) => (m["type"] === "function_call" ? [argumentText(m["arguments"])] : []),
   replaceArguments: (m, texts) =>
     m["type"] === "function_call" && texts.has(0) ? { ...m, arguments: texts.get(0) } : m,
-  describe(m) {
-    const type = itemType(m);
-    if (type === undefined || type === "message")
-      return { role: stringField(m, "role"), parts: textParts(m["content"], noToolParts) };
-    if (isCallType(type)) {
-      const name = stringField(m, "name") ?? type.replace(/_call$/, "");
-      return {
-        role: "assistant",
-        parts: [{ kind: "call", id: callId(m), name, input: m["arguments"] ?? m["action"] ?? m["input"] ?? "" }],
-      };
-    }
-    if (isResultType(type)) {
-      return {
-        role: "tool",
-        parts: [
-          {
-            kind: "result",
-            id: callId(m),
-            name: stringField(m, "name"),
-            output: outputText(m["output"]),
-            isError: false,
-          },
-        ],
-      };
-    }
-    if (type === "reasoning") return { role: undefined, parts: [] };
-    if (type === "hosted_tool_call")
-      return { role: undefined, parts: [{ kind: "note", text: `Hosted tool ${stringField(m, "name") ?? "call"}` }] };
-    return { role: undefined, parts: [{ kind: "note", text: `[${type}]` }] };
-  },
+  describe: describeOpenaiResponses,
   textMessage: (role, text) => ({ role, content: text }),
 };
+
+/** What a Responses item says, in dialect-free terms. */
+export function describeOpenaiResponses(m: MessageRecord): MessageView {
+  const type = itemType(m);
+  if (type === undefined || type === "message")
+    return { role: stringField(m, "role"), parts: textParts(m["content"], noToolParts) };
+  if (isCallType(type)) {
+    const name = stringField(m, "name") ?? type.replace(/_call$/, "");
+    return {
+      role: "assistant",
+      parts: [{ kind: "call", id: callId(m), name, input: m["arguments"] ?? m["action"] ?? m["input"] ?? "" }],
+    };
+  }
+  if (isResultType(type)) {
+    return {
+      role: "tool",
+      parts: [
+        {
+          kind: "result",
+          id: callId(m),
+          name: stringField(m, "name"),
+          output: outputText(m["output"]),
+          isError: false,
+        },
+      ],
+    };
+  }
+  if (type === "reasoning") return { role: undefined, parts: [] };
+  if (type === "hosted_tool_call")
+    return { role: undefined, parts: [{ kind: "note", text: `Hosted tool ${stringField(m, "name") ?? "call"}` }] };
+  return { role: undefined, parts: [{ kind: "note", text: `[${type}]` }] };
+}

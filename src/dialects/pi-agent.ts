@@ -20,7 +20,7 @@ import {
   stringField,
   textParts,
 } from "./content-parts.js";
-import type { Dialect, MessagePart, MessageRecord } from "./dialect.js";
+import type { Dialect, MessagePart, MessageRecord, MessageView } from "./dialect.js";
 import { piAgentClaims, isPiAssistant, isPiToolResult as isToolResult } from "./format-claims.js";
 
 export { piPayload } from "./provider-payload.js";
@@ -58,36 +58,39 @@ export const piAgent: Dialect = {
       ...part,
       arguments: cutArgumentsObject(text),
     })),
-  describe(m) {
-    if (isToolResult(m)) {
-      const output = contentAsText(m["content"], toolPartTypes);
-      return {
-        role: "tool",
-        parts: [
-          {
-            kind: "result",
-            id: stringField(m, "toolCallId"),
-            name: stringField(m, "toolName"),
-            output,
-            isError: m["isError"] === true,
-          },
-        ],
-      };
-    }
-    const view: MessagePart[] = textParts(m["content"], toolPartTypes);
-    for (const part of records(m["content"])) {
-      if (part["type"] === "toolCall")
-        view.push({
-          kind: "call",
-          id: stringField(part, "id"),
-          name: stringField(part, "name"),
-          input: part["arguments"] ?? {},
-        });
-    }
-    return { role: stringField(m, "role"), parts: view };
-  },
+  describe: describePiAgent,
   textMessage: (_role, text) => ({ role: "user", content: text, timestamp: Date.now() }),
 };
+
+/** What a pi message says, in dialect-free terms. */
+export function describePiAgent(m: MessageRecord): MessageView {
+  if (isToolResult(m)) {
+    const output = contentAsText(m["content"], toolPartTypes);
+    return {
+      role: "tool",
+      parts: [
+        {
+          kind: "result",
+          id: stringField(m, "toolCallId"),
+          name: stringField(m, "toolName"),
+          output,
+          isError: m["isError"] === true,
+        },
+      ],
+    };
+  }
+  const view: MessagePart[] = textParts(m["content"], toolPartTypes);
+  for (const part of records(m["content"])) {
+    if (part["type"] === "toolCall")
+      view.push({
+        kind: "call",
+        id: stringField(part, "id"),
+        name: stringField(part, "name"),
+        input: part["arguments"] ?? {},
+      });
+  }
+  return { role: stringField(m, "role"), parts: view };
+}
 
 /**
  * What the provider reported for the last request, from the transcript itself: every pi assistant

@@ -1,4 +1,4 @@
-import { leadingText } from "../dialects/messages.js";
+import { messageLeadingText } from "../dialects/describe-message.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import { FLUSH_TO_MEMORY_REMINDER, SUMMARY_PREFIX } from "../ground/constants.js";
@@ -48,7 +48,11 @@ export const SUMMARY_RULES = `- Write for the agent, in short factual bullet poi
 - If a previous summary is given, extend it: keep every point that is still true, update what changed, add what is new. Never drop an earlier goal, decision or open task unless the transcript settles it.
 - State only what the transcript or the previous summary says.`;
 
-const systemRules = `You summarize the earlier part of a conversation between a user and an AI agent. The agent will continue from your summary plus the most recent messages, which it still sees verbatim; anything you leave out is lost to it.
+// A function, not a constant: a bundler keeps a template that quotes another constant even where
+// nothing reads it, and the model-free summary, which imports this module for messagesToSummarize,
+// never does.
+const systemRules =
+  (): string => `You summarize the earlier part of a conversation between a user and an AI agent. The agent will continue from your summary plus the most recent messages, which it still sees verbatim; anything you leave out is lost to it.
 
 Rules:
 ${SUMMARY_RULES}
@@ -139,14 +143,15 @@ export function messagesToSummarize(
   context: Pick<SummaryContext, "previousSummary">,
 ): readonly AnyMessage[] {
   const first = older[0];
-  const firstText = typeof first === "object" && first !== null ? leadingText(first) : undefined;
+  const firstText = typeof first === "object" && first !== null ? messageLeadingText(first) : undefined;
   if (
     context.previousSummary?.trim() &&
     firstText !== undefined &&
     withoutSeal(firstText) === SUMMARY_PREFIX + context.previousSummary
   ) {
     const second = older[1];
-    const reminder = typeof second === "object" && second !== null && leadingText(second) === FLUSH_TO_MEMORY_REMINDER;
+    const reminder =
+      typeof second === "object" && second !== null && messageLeadingText(second) === FLUSH_TO_MEMORY_REMINDER;
     return older.slice(reminder ? 2 : 1);
   }
   return older;
@@ -158,7 +163,7 @@ export function summaryPromptFor(
   context: Pick<SummaryContext, "previousSummary" | "instructions"> & Partial<Pick<SummaryContext, "maxSummaryTokens">>,
   sectionList: SummaryPromptOptions["sections"],
 ): SummaryPrompt {
-  const system = `${systemRules}
+  const system = `${systemRules()}
 ${formRule(sectionList, context.maxSummaryTokens)}`;
   const parts: string[] = [];
   const previous = context.previousSummary?.trim();

@@ -1,17 +1,15 @@
 import { utf8ByteLength } from "../counting/utf8-length.js";
 import { countWordPieces } from "../counting/word-pieces.js";
-import { stringify } from "../dialects/content-parts.js";
-import type { MessageRecord } from "../dialects/dialect.js";
 import { messagesToSummarize } from "./build-summary-prompt.js";
-import { dialectOf } from "../dialects/registry.js";
+import { saidLinesOf, type SaidKind } from "./said-lines.js";
+import { describeMessage } from "../dialects/describe-message.js";
 import { SUMMARY_PREFIX } from "../ground/constants.js";
 import type { AnyMessage } from "../ground/types.js";
 import { cutPointAfter, cutPointBefore, headOf, tailOf } from "../text/cut-points.js";
-import { REDACTED, isSecretName, redactSummarySecrets, summarySecretTest } from "../text/redact-secrets.js";
+import { isSecretName, redactSummarySecrets, summarySecretTest } from "../text/redact-secrets.js";
 import { scanIdentifiers } from "../text/scan-identifiers.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
-import type { Dialect } from "../dialects/dialect.js";
 
 /** Options of `extractiveSummary`. */
 export interface ExtractiveSummaryOptions {
@@ -78,16 +76,6 @@ function short(text: string, max: number): string {
   return flat.length <= max ? flat : `${headOf(flat, Math.max(0, max - 1))}…`;
 }
 
-/** Tool-call arguments with the values of secret-named fields (`password`, `api_key`, `token`, …) redacted. */
-function withoutSecretFields(value: unknown, depth = 0): unknown {
-  if (depth > 8 || typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) return value.slice(0, 100).map((item) => withoutSecretFields(item, depth + 1));
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value).slice(0, 100))
-    copy[key] = isSecretName(key) ? REDACTED : withoutSecretFields(item, depth + 1);
-  return copy;
-}
-
 /**
  * How the output of a tool that failed opens, when its format has no flag for a failure (OpenAI
  * chat, the Responses API) or the tool said so in text: `Error: …`, `TypeError: …`, `error[E0308]: …`,
@@ -100,14 +88,18 @@ const errorOpening =
 
 /**
  * A summary made without a model: deterministic, within `maxTokens`, from what the messages say
- * in any dialect. It ranks facts, not characters: the identifiers the user and the agent wrote
- * (their messages, the tool calls' arguments) first, then those of tool results the agent went on
- * to act on, then the rest, newest first within each; each with the few words that say what it is
- * (`order_id #W2378156`, `amount 250`, read by key from JSON results). Around them: the user's
- * requests quoted, the tool calls made with their outcome, and the errors seen (the results that
- * failed: flagged so by their format, or opening as a failure's text does); what is left of the
- * budget goes to facts. Within `maxTokens` by its own count in any script, and never empty where
- * there is something to summarize; every quote is cut between whole characters. A rolled summary of its own merges in section by section; any other
+ * in any dialect. First what the user told the agent, quoted sentence by sentence: the rules they
+ * set ("never", "always", "must", "do not", "a red line", in fifteen languages), their decisions (an
+ * override such as "scratch that, let's instead …" replaces the decision it takes back), who owns
+ * what, their goals and open tasks; chit-chat is left out. Then it ranks facts, not characters: the
+ * identifiers the user and the agent wrote (their messages, the tool calls' arguments) first, then
+ * those of tool results the agent went on to act on, then the rest, newest first within each; each
+ * with the few words that say what it is (`order_id #W2378156`, `amount 250`, read by key from JSON
+ * results). Around them: the user's requests quoted, and the errors seen (the results that failed:
+ * flagged so by their format, or opening as a failure's text does); what is left of the budget goes
+ * to facts. Within `maxTokens` by its own count in any script, and never empty where
+ * there is something to summarize; every quote is cut between whole characters. A rolled summary
+ * of its own merges in section by section, its rules and decisions carried forward first; any other
  * previous summary is carried forward as one block. Secrets are redacted. Usable as a `summarize`
  * that needs no model, and what `onError: "fallback"` uses when `summarize` fails.
  *
@@ -135,62 +127,94 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   const maxTokens = Math.floor(requested);
 
   const requests: string[] = [];
-  const calls: string[] = [];
   const errors: string[] = [];
   const facts: Fact[] = [];
   const names = new Map<string, string>();
-  const callLines = new Map<string, number>();
   // Where the agent last wrote each identifier or word: a result's value the agent wrote after it is one it acted on.
   const agentWrote = new Map<string, number>();
   // Where the agent last spoke or called a tool: a result after it is one the agent has not yet had the turn to act on.
   let lastAgentTurn = -1;
   let lastSaid: string | undefined;
   const earlier = earlierSections(previousSummary);
+  // What the user set, decided, gave to people and left open, a section a kind (see `said-lines.ts`):
+  // the earlier summary's lines first (carried forward before anything new), then the new ones.
+  const saidSection = (title: string, share: number): Section => {
+    const lines = [...(earlier.sections.get(title) ?? [])];
+    return { title, lines, carried: lines.length, share };
+  };
+  const said: Partial<Record<SaidKind, Section>> = {
+    rule: saidSection(RULES, 0.12),
+    decision: saidSection(DECISIONS, 0.08),
+    owner: saidSection(PEOPLE, 0.04),
+    task: saidSection(TASKS, 0.04),
+  };
+  const saidSections = Object.values(said);
+  // A quote the summary kept before this one already shows is not said again; an override takes the
+  // place of the decision it takes back (the newest one before it).
+  const say = (kind: SaidKind, line: string, overrides: boolean): void => {
+    const section = said[kind];
+    if (section === undefined || (keptSummary?.includes(line.slice(2)) ?? false)) return;
+    if (overrides) {
+      section.lines.pop();
+      section.carried = Math.min(section.carried, section.lines.length);
+    }
+    section.lines.push(line);
+  };
   // The earlier summary comes in as `previousSummary`: the message that holds it is not read again.
   const messages = messagesToSummarize(older, { previousSummary });
   for (let order = 0; order < messages.length; order++) {
     const message = messages[order];
     if (typeof message !== "object" || message === null) continue;
-    let view: ReturnType<Dialect["describe"]>;
+    let view: ReturnType<typeof describeMessage>;
     try {
-      view = dialectOf(message).describe(message as MessageRecord);
+      view = describeMessage(message);
     } catch {
       continue;
     }
     for (const part of view.parts) {
       if (part.kind === "text" && (view.role === "user" || view.role === "assistant")) {
-        if (view.role === "user") requests.push(`- "${short(part.text, 200)}"`);
-        else lastSaid = `- agent: "${short(part.text, 200)}"`;
+        if (view.role === "user") {
+          const rest: string[] = [];
+          let task = false;
+          for (const line of saidLinesOf(part.text)) {
+            if (line.kind === "request" || line.kind === "task") rest.push(line.text);
+            // A decision that takes back the one before it says so, where that one is not shown beside it.
+            else
+              say(
+                line.kind,
+                `- "${redactSummarySecrets(line.text)}"${line.overrides ? " (replaces the earlier one)" : ""}`,
+                line.overrides,
+              );
+            task ||= line.kind === "task";
+          }
+          // What is left of the message once its rules, decisions, people and chit-chat are taken
+          // out, whole: under goals and open tasks when it names one, else among the requests.
+          if (rest.length > 0) {
+            const quote = `- "${short(rest.join(" "), task ? 320 : 200)}"`;
+            if (task) say("task", quote, false);
+            else requests.push(quote);
+          }
+        } else {
+          lastSaid = `- agent: "${short(part.text, 200)}"`;
+        }
         for (const fact of textFacts(part.text, view.role === "user" ? "user" : "agent", 0, order)) facts.push(fact);
         if (view.role === "assistant") {
           noteWords(part.text, order, agentWrote);
           lastAgentTurn = order;
         }
       } else if (part.kind === "call") {
-        let args: string;
         try {
-          args = stringify(withoutSecretFields(part.input ?? ""));
           for (const fact of valueFacts(part.input, `${part.name ?? "tool"}()`, 0, order)) {
             facts.push(fact);
             agentWrote.set(fact.identifier, order);
           }
-          lastAgentTurn = order;
         } catch {
           // arguments that cannot be walked (a throwing getter) give no facts
-          args = stringify(part.input ?? "");
         }
+        lastAgentTurn = order;
         if (part.id !== undefined && part.name !== undefined) names.set(part.id, part.name);
-        if (part.id !== undefined) callLines.set(part.id, calls.length);
-        calls.push(`- ${part.name ?? "tool"}(${short(args, 80)})`);
       } else if (part.kind === "result") {
         const name = part.name ?? (part.id ? names.get(part.id) : undefined) ?? "tool";
-        // A JSON result's values are ranked among the facts; only a result in prose is quoted here.
-        const trimmed = part.output.trimStart();
-        const outcome =
-          trimmed.startsWith("{") || trimmed.startsWith("[") ? "(values under Facts)" : short(part.output, 80);
-        const at = part.id === undefined ? undefined : callLines.get(part.id);
-        if (at !== undefined) calls[at] = `${calls[at]} → ${outcome}`;
-        else calls.push(`- ${name} → ${outcome}`);
         // Filed under errors when the tool failed: its format's flag says so, or its output opens as a failure's does.
         if (part.isError || errorOpening.test(headOf(part.output.trimStart(), 200)))
           errors.push(`- ${name}: ${short(part.output, 160)}`);
@@ -199,12 +223,14 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
     }
   }
   // A result's values rank with what the agent wrote when the agent went on to use them (in a call
-  // or to the user), or when the agent has not yet had its turn after the result; a value it passed
-  // over ranks below. Not where in the result the value stood.
+  // or to the user), half a tier below when the agent has not yet had its turn after the result (a
+  // long search result must not push out what was used), and a value it passed over ranks below.
+  // Not where in the result the value stood.
   for (const fact of facts) {
-    if (fact.tier !== 2) continue;
+    if (fact.tier < 2) continue;
     const wrote = agentWrote.get(fact.identifier) ?? agentWrote.get(withoutSign(fact.identifier)) ?? -1;
-    if (wrote > fact.order || fact.order > lastAgentTurn) fact.tier = 1;
+    if (wrote > fact.order) fact.tier--;
+    else if (fact.order > lastAgentTurn) fact.tier -= 0.5;
   }
   // What the summary kept before this one already holds is not listed again: the request shows it.
   if (keptSummary?.trim()) {
@@ -224,77 +250,194 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   for (const fact of facts)
     mentions.set(fact.identifier, (mentions.get(fact.identifier) ?? 0) + (fact.order === -1 ? 2 : 1));
 
-  // Each kind in turn takes what it needs of what is left, up to its share; the newest lines first.
-  // A rolled summary of this function's own merges section by section; another one is kept as a
-  // block. At a budget of a few dozen tokens the facts take it all: headings and quotes would.
+  // Each section in turn takes up to its share: first what the user set, decided, gave to people and
+  // left open (each kind its share of the whole room, and what an earlier summary kept of it first),
+  // then the requests and errors, each a share of what is left. A rolled summary of this
+  // function's own merges section by section; another one is kept as a block. At a budget of a few
+  // dozen tokens the facts take it all: headings and quotes would.
   const factsOnly = maxTokens < SECTIONS_FROM;
   // Said once: a summary kept before this one that says it already is the same summary's start.
   const header = maxTokens >= HEADER_FROM && !(keptSummary?.includes(HEADER) ?? false) ? HEADER : undefined;
-  const sections: { title: string; lines: string[]; share: number }[] = factsOnly
+  const sections: Section[] = factsOnly
     ? []
     : [
-        { title: "Earlier summary", lines: earlier.foreign === undefined ? [] : [earlier.foreign], share: 0.35 },
-        { title: REQUESTS, lines: [...(earlier.sections.get(REQUESTS) ?? []), ...requests], share: 0.15 },
-        { title: ERRORS, lines: [...(earlier.sections.get(ERRORS) ?? []), ...errors], share: 0.05 },
-        { title: CALLS, lines: [...(earlier.sections.get(CALLS) ?? []), ...calls], share: 0.08 },
+        { title: EARLIER, lines: earlier.foreign === undefined ? [] : [earlier.foreign], carried: 0, share: 0.35 },
+        ...saidSections,
+        { title: REQUESTS, lines: [...(earlier.sections.get(REQUESTS) ?? []), ...requests], carried: 0, share: 0.15 },
+        { title: ERRORS, lines: [...(earlier.sections.get(ERRORS) ?? []), ...errors], carried: 0, share: 0.05 },
       ];
   let left = maxTokens - (header === undefined ? 0 : tokensOf(`${header}\n\n`));
-  const blocks: string[] = [];
-  for (const { title, lines, share } of sections) {
+  const whole = left;
+  const chosen = sections.map(() => new Set<number>());
+  /**
+   * Takes lines of section `at` within `room` tokens, its heading counted with its first line, and
+   * returns the tokens taken. The lines carried from the earlier summary go first, oldest first
+   * (what was kept once is kept again), then the new ones, newest first; a line that does not fit
+   * is passed over for a shorter one.
+   */
+  const take = (at: number, room: number): number => {
+    const { title, lines, carried } = sections[at] as Section;
+    const taken = chosen[at] as Set<number>;
+    let spent = 0;
+    for (let rank = 0; rank < lines.length; rank++) {
+      const index = rank < carried ? rank : lines.length - 1 - rank + carried;
+      const cost = tokensOf(`${lines[index] as string}\n`) + (taken.size === 0 ? tokensOf(`\n\n${title}:`) + 2 : 0);
+      if (taken.has(index) || spent + cost > room) continue;
+      taken.add(index);
+      spent += cost;
+    }
+    return spent;
+  };
+  let foreign: string | undefined;
+  for (const [at, { title, lines, carried, share }] of sections.entries()) {
     if (lines.length === 0 || left <= 0) continue;
-    // The user's newest request is quoted whenever it fits a third of what is left.
-    const newestCost = title === REQUESTS ? tokensOf(`${lines[lines.length - 1] as string}\n`) : 0;
-    let room = Math.max(Math.floor(left * share) - tokensOf(`\n\n${title}:`), newestCost <= left / 3 ? newestCost : 0);
-    if (title === "Earlier summary") {
+    const heading = tokensOf(`\n\n${title}:`);
+    if (title === EARLIER) {
       // A previous summary not written here is one block: cut at its end when it does not fit whole.
-      const whole = lines[0] as string;
-      const text = redactSummarySecrets(headOf(whole, room * 4 + 600));
-      const kept = room >= tokensOf(text) ? text : `${startWithin(text, Math.max(0, room - 1))}…`;
+      const room = Math.floor(left * share) - heading;
+      const text = redactSummarySecrets(headOf(lines[0] as string, room * 4 + 600));
       if (room > 2) {
-        blocks.push(`${title}:\n${kept}`);
-        left -= tokensOf(`\n\n${title}:\n${kept}`);
+        foreign = `${title}:\n${room >= tokensOf(text) ? text : `${startWithin(text, room - 1)}…`}`;
+        left -= tokensOf(`\n\n${foreign}`);
       }
       continue;
     }
-    const kept: string[] = [];
-    for (let index = lines.length - 1; index >= 0; index--) {
-      const cost = tokensOf(`${lines[index] as string}\n`);
-      if (cost > room) break;
-      kept.unshift(lines[index] as string);
-      room -= cost;
-    }
-    if (kept.length === 0) continue;
-    const omitted = lines.length - kept.length;
-    const block = `${title}:${omitted > 0 ? ` (${omitted} earlier left out)` : ""}\n${kept.join("\n")}`;
-    blocks.push(block);
-    left -= tokensOf(`\n\n${block}`);
+    // The user's newest request is quoted whenever it fits a third of what is left; what an earlier
+    // summary kept of a section is kept again, beyond its share if it must (up to most of the room).
+    const newest = title === REQUESTS ? tokensOf(`${lines.at(-1) as string}\n`) : 0;
+    const kept =
+      carried === 0 ? 0 : lines.slice(0, carried).reduce((sum, line) => sum + tokensOf(`${line}\n`), heading + 2);
+    const ownShare = saidSections.includes(sections[at] as Section)
+      ? Math.min(left, Math.floor(whole * share))
+      : Math.floor(left * share);
+    left -= take(
+      at,
+      Math.max(ownShare, Math.min(kept, Math.floor(left * 0.7)), newest <= left / 3 ? newest + heading : 0),
+    );
   }
-  const factsTitle = factsOnly ? FACTS_SHORT : FACTS;
-  const factBlock = factsBlock(facts, mentions, left - tokensOf(`\n\n${factsTitle}:`), {
-    title: factsTitle,
-    shown: blocks.join("\n"),
+  const factsHeading = tokensOf(`\n\n${FACTS}:`);
+  // Ranked by tier, then how often said, then newest, then as found.
+  const timesSaid = (fact: Fact): number => Math.min(3, mentions.get(fact.identifier) ?? 1);
+  const ranked = facts
+    .map((fact, index) => ({ fact, index }))
+    .sort(
+      (a, b) =>
+        a.fact.tier - b.fact.tier ||
+        timesSaid(b.fact) - timesSaid(a.fact) ||
+        b.fact.order - a.fact.order ||
+        a.index - b.index,
+    );
+  const picked: typeof ranked = [];
+  const taken = new Set<string>();
+  const sources = new Set<string>();
+  const keys = new Set<string>();
+  const quoted = sections
+    .map(({ lines }, at) => [...(chosen[at] as Set<number>)].map((index) => lines[index]).join("\n"))
+    .join("\n");
+  /**
+   * Takes facts of a tier up to `maxTier` by rank within `room` tokens, once per identifier and not
+   * where a quote above holds what the user or the agent wrote; returns the tokens taken.
+   */
+  const takeFacts = (maxTier: number, room: number): number => {
+    let spent = 0;
+    for (const entry of ranked) {
+      const { identifier, item, source, tier } = entry.fact;
+      if (
+        tier > maxTier ||
+        taken.has(identifier) ||
+        ((source === "user" || source === "agent") && quoted.includes(identifier))
+      )
+        continue;
+      // A value whose key its line already shows costs the value alone: `flight_number HAT035, HAT066`.
+      const key = keyOf(entry.fact);
+      const cost = keys.has(`${source}\n${key}`)
+        ? tokensOf(`${identifier}, `)
+        : tokensOf(`${item}; `) + (sources.has(source) ? 0 : tokensOf(`\n- ${source}: `));
+      if (spent + cost > room) continue;
+      taken.add(identifier);
+      sources.add(source);
+      if (key !== undefined) keys.add(`${source}\n${key}`);
+      picked.push(entry);
+      spent += cost;
+    }
+    return spent;
+  };
+  // The facts the user and the agent wrote or used rank above what is left of the room going to
+  // what was said; the values of results nobody acted on come after it. Older calls do not fill the
+  // rest, nor do the agent's words: a summary larger than its ranked content brings the next
+  // compaction sooner, at a smaller room (tau-bench at a window of 40%: 88.5% of needed facts
+  // visible with such a fill, 94.1% without).
+  if (left > factsHeading + 2) left -= takeFacts(1.5, left - factsHeading);
+  for (const at of sections.keys())
+    if (saidSections.includes(sections[at] as Section) && left > 4) left -= take(at, left);
+  if (left > 4) left -= takeFacts(2, left - (picked.length === 0 ? factsHeading : 0));
+  if (picked.length > 0) left -= factsHeading;
+  // What is still left goes to the user's older requests, in their own words, up to half the room
+  // in all: more would bring the next compaction sooner than what it holds is worth.
+  const requestsAt = sections.findIndex(({ title }) => title === REQUESTS);
+  if (requestsAt !== -1 && left > 4) {
+    const { lines } = sections[requestsAt] as Section;
+    const spent = [...(chosen[requestsAt] as Set<number>)].reduce(
+      (sum, index) => sum + tokensOf(`${lines[index] as string}\n`),
+      0,
+    );
+    left -= take(requestsAt, Math.min(left, Math.floor(whole / 2) - spent));
+  }
+  const blocks = sections.flatMap(({ title, lines }, at) => {
+    if (title === EARLIER) return foreign === undefined ? [] : [foreign];
+    const kept = [...(chosen[at] as Set<number>)].sort((a, b) => a - b);
+    const omitted = lines.length - kept.length;
+    return kept.length === 0
+      ? []
+      : [
+          `${title}:${omitted > 0 ? ` (${omitted} earlier left out)` : ""}\n${kept.map((index) => lines[index]).join("\n")}`,
+        ];
   });
-  if (factBlock !== undefined) blocks.push(factBlock);
-  // Nothing ranked fits a budget this small: the newest words said stand in, cut to it.
-  const newest = requests.at(-1) ?? lastSaid ?? calls.at(-1);
-  if (blocks.length === 0 && newest !== undefined) blocks.push(newest);
-  let text = (header === undefined ? blocks : [header, ...blocks]).join("\n\n");
+  // Each piece was counted alone, each rounded up: the whole text is counted again, and what that
+  // leaves goes to more facts (at 25%, 65% of tau2-bench's summary room was left so, and 30% of
+  // tau-bench's), as long as the whole still fits.
+  const write = (): string => {
+    const factBlock = factsBlock(FACTS, picked);
+    const all = factBlock === undefined ? blocks : [...blocks, factBlock];
+    // Nothing ranked fits a budget this small: the newest words said stand in, cut to it.
+    const newest = requests.at(-1) ?? lastSaid;
+    if (all.length === 0 && newest !== undefined) all.push(newest);
+    return (header === undefined ? all : [header, ...all]).join("\n\n");
+  };
+  let text = write();
+  const slack = maxTokens - tokensOf(text) - (picked.length === 0 ? factsHeading : 0);
+  if (slack > 4 && takeFacts(3, slack) > 0) {
+    const more = write();
+    if (tokensOf(more) <= maxTokens) text = more;
+  }
   // Rounding across lines may leave it a few tokens over: the end gives way, as much as its own count says.
   text = startWithin(text, maxTokens);
   return text.startsWith(SUMMARY_PREFIX) ? text.slice(SUMMARY_PREFIX.length) : text;
 }
 
 /** Budgets from which the summary says it was made without a model, and has sections besides its facts. */
-const HEADER_FROM = 160;
+const HEADER_FROM = 320;
 const SECTIONS_FROM = 80;
 const HEADER = "(A summary made without a model, from the messages themselves.)";
-const REQUESTS = "User requests (their own words)";
+const EARLIER = "Earlier summary";
+const REQUESTS = "User requests";
 const ERRORS = "Errors";
-const CALLS = "Tool calls and outcomes";
-const FACTS = "Facts (ids, names, amounts, dates; what was said and what results the agent used first)";
-const FACTS_SHORT = "Facts";
+const RULES = "Rules the user set";
+const DECISIONS = "Decisions";
+const PEOPLE = "People and roles";
+const TASKS = "Goals and open tasks";
+const FACTS = "Facts";
 /** The titles of this function's own sections: a previous summary that opens with one is merged, not nested. */
-const OWN_TITLES = new Set([REQUESTS, ERRORS, CALLS, FACTS, FACTS_SHORT]);
+const OWN_TITLES = new Set([RULES, DECISIONS, PEOPLE, TASKS, REQUESTS, ERRORS, FACTS]);
+
+/** A section of the summary: its lines in order, the first `carried` of them from the earlier summary. */
+interface Section {
+  title: string;
+  lines: string[];
+  carried: number;
+  /** Of what is left when its turn comes, what it may take before the facts take theirs. */
+  share: number;
+}
 
 /** `#W2378156` as `W2378156`, `$250` as `250`: how an agent may write an id or amount again. */
 const withoutSign = (identifier: string): string =>
@@ -465,7 +608,10 @@ interface Fact {
   item: string;
   /** Where it came from, the heading of its line: `user`, `agent`, `get_order() `, `get_order result`. */
   source: string;
-  /** 0: written by the user or the agent; 1: in a result the agent acted on; 2: in another result. */
+  /**
+   * 0: written by the user or the agent; 1: in a result the agent acted on; 2: in another result;
+   * half a tier lower, a word of a record without a digit.
+   */
   tier: number;
   /** Position of its message: newer ranks first within a tier. */
   order: number;
@@ -486,6 +632,8 @@ function textFacts(text: string, source: string, tier: number, order: number): F
     const end = grouped === -1 ? scannedEnd : grouped;
     if (end > scannedEnd) groupedUntil = end;
     const identifier = start < scannedStart || end > scannedEnd ? window.slice(start, end) : scanned;
+    // A time of day (`21:00:00`, `7:30`) is read again from its date or schedule, not typed on its own.
+    if (/^\d\d?:\d\d/.test(identifier)) return true;
     let wordEnd = start;
     while (wordEnd > 0 && (window.charCodeAt(wordEnd - 1) === 32 || window.charCodeAt(wordEnd - 1) === 58)) wordEnd--;
     let wordStart = wordEnd;
@@ -532,6 +680,9 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
       }
       const inText = textFacts(trimmed, source, tier, order);
       for (const fact of inText) {
+        // A word of a record without a digit (`economy`, `round_trip`) ranks after the ids, amounts
+        // and dates of its tier: an agent seldom types it again.
+        if (!hasDigit(fact.identifier)) fact.tier += 0.5;
         const keyed =
           key !== undefined && fact.item === fact.identifier && !fact.identifier.includes(key)
             ? { ...fact, item: keyedItem(key, fact.identifier) }
@@ -545,7 +696,7 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
           identifier: trimmed,
           item: key === undefined ? trimmed : `${key} ${trimmed}`,
           source,
-          tier,
+          tier: tier + 0.5,
           order,
         });
     } else if (typeof item === "number" && Number.isFinite(item)) {
@@ -560,9 +711,12 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
     } else if (typeof item === "object" && item !== null) {
       for (const [name, entry] of Object.entries(item).slice(0, 200)) {
         if (isSecretName(name)) continue;
-        // A key that is itself an identifier (`gift_card_7480005`) names what its value describes; a
-        // key without a digit (`first_name`) is the result's schema, not a fact.
-        const keyFacts = textFacts(name, source, tier, order).filter((fact) => hasDigit(fact.identifier));
+        // A key that is itself an identifier (`gift_card_7480005`) names the record under it; a key
+        // without a digit (`first_name`), or one over a plain value (`address1`), is the result's schema.
+        const keyFacts =
+          typeof entry === "object" && entry !== null
+            ? textFacts(name, source, tier, order).filter((fact) => hasDigit(fact.identifier))
+            : [];
         found.push(...keyFacts);
         visit(entry, keyFacts.length > 0 ? keyFacts[0]?.identifier : name, depth + 1);
       }
@@ -621,53 +775,34 @@ function resultFacts(output: string, source: string, order: number): Fact[] {
 }
 
 /**
- * The facts section within `room` tokens: facts taken by rank (the user's and the agent's own
- * first, then those of results the agent acted on, then the rest; newest first within each), one
- * per identifier, then shown grouped by where they came from, oldest source first.
+ * The words before a fact's value that say what it is (`flight_number `), when the value is no number
+ * (an amount is read by the key right before it, so each keeps its own): the facts of one line that
+ * share them are written under them once.
  */
-function factsBlock(
-  facts: Fact[],
-  mentions: ReadonlyMap<string, number>,
-  room: number,
-  around: { title: string; shown: string },
-): string | undefined {
-  const { title, shown } = around;
-  if (room <= 2 || facts.length === 0) return undefined;
-  const timesSaid = (fact: Fact): number => Math.min(3, mentions.get(fact.identifier) ?? 1);
-  const ranked = facts
-    .map((fact, index) => ({ fact, index }))
-    .sort(
-      (a, b) =>
-        a.fact.tier - b.fact.tier ||
-        timesSaid(b.fact) - timesSaid(a.fact) ||
-        b.fact.order - a.fact.order ||
-        a.index - b.index,
-    );
-  const taken = new Set<string>();
-  const chosen: { fact: Fact; index: number }[] = [];
-  const sources = new Set<string>();
-  let left = room;
-  for (const entry of ranked) {
-    const { identifier, item, source } = entry.fact;
-    // Once per identifier, and not again when a quoted request above already holds it.
-    if (taken.has(identifier) || (source === "user" && shown.includes(identifier))) continue;
-    const cost = tokensOf(`${item}; `) + (sources.has(source) ? 0 : tokensOf(`\n- ${source}: `));
-    if (cost > left) continue;
-    taken.add(identifier);
-    sources.add(source);
-    chosen.push(entry);
-    left -= cost;
-  }
+function keyOf({ item, identifier }: Fact): string | undefined {
+  return item.length > identifier.length && item.endsWith(identifier) && !isNumber(identifier)
+    ? item.slice(0, -identifier.length)
+    : undefined;
+}
+
+/**
+ * The facts section: one line per source, in the order the sources first spoke; its facts oldest
+ * first, those under one key written once (`flight_number HAT035, HAT066; price: 163`).
+ */
+function factsBlock(title: string, chosen: { fact: Fact; index: number }[]): string | undefined {
   if (chosen.length === 0) return undefined;
-  // One line per source, in the order the sources first spoke; its facts oldest first.
-  chosen.sort((a, b) => a.fact.order - b.fact.order || a.index - b.index);
-  const lines = new Map<string, string[]>();
-  for (const { fact } of chosen) {
-    const line = lines.get(fact.source);
-    if (line === undefined) lines.set(fact.source, [fact.item]);
-    else line.push(fact.item);
+  const lines = new Map<string, Map<string, string[]>>();
+  for (const [at, { fact }] of chosen.sort((a, b) => a.fact.order - b.fact.order || a.index - b.index).entries()) {
+    const line = lines.get(fact.source) ?? new Map<string, string[]>();
+    lines.set(fact.source, line);
+    const key = keyOf(fact) ?? `\n${at}`;
+    const values = line.get(key);
+    if (values === undefined) line.set(key, [key.startsWith("\n") ? fact.item : fact.identifier]);
+    else values.push(fact.identifier);
   }
-  return `${title}:\n${[...lines].map(([source, items]) => `- ${source}: ${items.join("; ")}`).join("\n")}`;
+  const written = (groups: Map<string, string[]>): string =>
+    [...groups].map(([key, values]) => (key.startsWith("\n") ? "" : key) + values.join(", ")).join("; ");
+  return `${title}:\n${[...lines].map(([source, groups]) => `- ${source}: ${written(groups)}`).join("\n")}`;
 }
 
 /**
@@ -697,28 +832,37 @@ function earlierSections(previousSummary: string | undefined): {
       .slice(newline + 1)
       .split("\n")
       .filter((line) => line.trim() !== "");
-    if (title.startsWith(FACTS_SHORT)) {
+    if (title.startsWith(FACTS)) {
       // Earlier facts rank with the new ones by where they came from (what was said, or a result
       // the agent used), older than any new one.
       for (const line of lines) {
-        const colon = line.indexOf(": ");
+        // A colon after a line's first item is a key's (`HAT039; economy: 185`), not a source's.
+        const found = line.indexOf(": ");
+        const colon = found === -1 || line.lastIndexOf("; ", found) !== -1 ? -1 : found;
         const source = colon === -1 ? "earlier" : line.slice(2, colon);
-        for (const item of (colon === -1 ? line.slice(2) : line.slice(colon + 2)).split("; ")) {
-          const identifier = item.slice(item.lastIndexOf(" ") + 1);
-          if (identifier !== "")
-            facts.push({
-              identifier,
-              item,
-              source,
-              tier: source.endsWith(" result") || source === "earlier" ? 1 : 0,
-              order: -1,
-            });
+        // `flight_number HAT035, HAT066` is two facts under one key.
+        for (const group of (colon === -1 ? line.slice(2) : line.slice(colon + 2)).split("; ")) {
+          const [first = "", ...more] = group.split(", ");
+          const key = first.slice(0, first.lastIndexOf(" ") + 1);
+          for (const item of [first, ...more.map((value) => key + value)]) {
+            const identifier = item.slice(item.lastIndexOf(" ") + 1);
+            if (identifier !== "")
+              facts.push({
+                identifier,
+                item,
+                source,
+                tier: source.endsWith(" result") || source === "earlier" ? 1 : 0,
+                order: -1,
+              });
+          }
         }
       }
     } else {
-      sections.set(title, lines);
-      // What the user asked holds facts too: they are carried even when the quotes are not.
-      if (title === REQUESTS) facts.push(...textFacts(lines.join("\n"), "user", 0, -1));
+      // Several summaries of this function merged at once: each one's lines, in order.
+      sections.set(title, [...(sections.get(title) ?? []), ...lines]);
+      // What the user said holds facts too: they are carried even when the quotes are not.
+      if (title === REQUESTS || title === RULES || title === DECISIONS || title === PEOPLE || title === TASKS)
+        facts.push(...textFacts(lines.join("\n"), "user", 0, -1));
     }
   }
   return { sections, facts, foreign: undefined };
