@@ -22,8 +22,12 @@ const { factValue, factsOf, messageFacts, visibleFacts } = projectFacts;
 const { transcripts, source } = loadTranscripts();
 
 /** The model-free summary, given what the hook offers it. */
-const summarizer = (older, context) => extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary, keptSummary: context.keptSummary });
-
+const summarizer = (older, context) =>
+  extractiveSummary(older, {
+    maxTokens: context.maxSummaryTokens,
+    previousSummary: context.previousSummary,
+    keptSummary: context.keptSummary,
+  });
 
 /** The last `tokens` o200k tokens of `older`, as LangChain's summarizationMiddleware trims its input. */
 function lastTokens(older, tokens) {
@@ -74,7 +78,11 @@ const emptyTotals = () => ({
 });
 
 /** Whether a message is one the hook wrote: a summary or its reminder. */
-const isOwn = (m) => m.role !== "tool" && !m.tool_calls && typeof m.content === "string" && (m.content.startsWith(SUMMARY_PREFIX) || m.content === FLUSH_TO_MEMORY_REMINDER);
+const isOwn = (m) =>
+  m.role !== "tool" &&
+  !m.tool_calls &&
+  typeof m.content === "string" &&
+  (m.content.startsWith(SUMMARY_PREFIX) || m.content === FLUSH_TO_MEMORY_REMINDER);
 
 /**
  * Replays one transcript and judges each compaction twice: with the project's extractor into
@@ -90,8 +98,20 @@ const isOwn = (m) => m.role !== "tool" && !m.tool_calls && typeof m.content === 
 async function replay({ messages }, share, totals) {
   const window = Math.floor(billedList(messages) * share);
   const judges = [
-    { extractor: projectFacts, row: totals, promptSeen: new Set(), trimSeen: new Set(), ...factIndex(messages, projectFacts) },
-    { extractor: independentFacts, row: totals.independent, promptSeen: new Set(), trimSeen: new Set(), ...factIndex(messages, independentFacts) },
+    {
+      extractor: projectFacts,
+      row: totals,
+      promptSeen: new Set(),
+      trimSeen: new Set(),
+      ...factIndex(messages, projectFacts),
+    },
+    {
+      extractor: independentFacts,
+      row: totals.independent,
+      promptSeen: new Set(),
+      trimSeen: new Set(),
+      ...factIndex(messages, independentFacts),
+    },
   ];
   let seen;
   const hook = compactor({
@@ -152,7 +172,13 @@ async function replay({ messages }, share, totals) {
     working = working.concat([message]);
   }
 
-  function judge(input, request, summarized, position, { extractor, row, systemFacts, lastWritten, promptSeen, trimSeen }) {
+  function judge(
+    input,
+    request,
+    summarized,
+    position,
+    { extractor, row, systemFacts, lastWritten, promptSeen, trimSeen },
+  ) {
     const { factsOf, messageFacts, visibleFacts } = extractor;
     // Every earlier message, and what the request holds of it: itself, a cut copy, or nothing.
     const held = new Map();
@@ -182,15 +208,30 @@ async function replay({ messages }, share, totals) {
     const older = new Set([...(summarized?.context.earlier ?? []), ...(summarized?.older ?? [])]);
     // What a model summarizer is shown: the prompt, and the earlier sections that stay before what
     // it writes; a fact one prompt showed, a perfect model keeps in its frozen section from then on.
-    const promptNow = new Set(summarized ? [...factsOf(buildSummaryPrompt(summarized.older, summarized.context).user), ...factsOf(summarized.context.keptSummary ?? "")] : []);
+    const promptNow = new Set(
+      summarized
+        ? [
+            ...factsOf(buildSummaryPrompt(summarized.older, summarized.context).user),
+            ...factsOf(summarized.context.keptSummary ?? ""),
+          ]
+        : [],
+    );
     for (const fact of promptNow) promptSeen.add(fact);
     // LangChain's trim reads the older part as it stands, the earlier summary first.
-    if (summarized) for (const fact of visibleFacts(lastTokens([...(summarized.context.earlier ?? []), ...summarized.older], 4000))) trimSeen.add(fact);
+    if (summarized)
+      for (const fact of visibleFacts(lastTokens([...(summarized.context.earlier ?? []), ...summarized.older], 4000)))
+        trimSeen.add(fact);
     const olderRaw = new Set([...older].filter((m) => !isOwn(m)).flatMap(messageFacts));
     const previous = new Set(factsOf(summarized?.context.previousSummary ?? ""));
     // Where a fact the request no longer shows was last seen: what lost it.
     const lossOf = (fact) =>
-      cutFacts.has(fact) ? "maskedOrCut" : previous.has(fact) ? "previousSummary" : resultFacts.has(fact) ? "toolResult" : "conversation";
+      cutFacts.has(fact)
+        ? "maskedOrCut"
+        : previous.has(fact)
+          ? "previousSummary"
+          : resultFacts.has(fact)
+            ? "toolResult"
+            : "conversation";
     row.compactions++;
     for (const fact of needed) {
       row.needed++;
@@ -268,7 +309,27 @@ if (part !== "said") {
   results.transcripts = selected.length;
   const pct = (part, whole) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
   console.log(`bench:continuity — ${selected.length} transcripts of 8,000 tokens or more (${source})\n`);
-  const header = ["window", "dataset", "compactions judged", "summaries refused", "not judged: over the window (unavoidable)", "not judged: over the window (estimate under-count)", "needed facts", "extractiveSummary", "needed facts (independent extractor)", "extractiveSummary (independent extractor)", "held by the summary itself (project / independent)", "cut out of the tail by truncation (independent extractor)", "what buildSummaryPrompt shows", "dropping the older part", "last 4,000 tokens of it", "hidden by the renderer's cut", "cut out of the tail by truncation", "visible or recallable (archive: true)", "archive trimmed"];
+  const header = [
+    "window",
+    "dataset",
+    "compactions judged",
+    "summaries refused",
+    "not judged: over the window (unavoidable)",
+    "not judged: over the window (estimate under-count)",
+    "needed facts",
+    "extractiveSummary",
+    "needed facts (independent extractor)",
+    "extractiveSummary (independent extractor)",
+    "held by the summary itself (project / independent)",
+    "cut out of the tail by truncation (independent extractor)",
+    "what buildSummaryPrompt shows",
+    "dropping the older part",
+    "last 4,000 tokens of it",
+    "hidden by the renderer's cut",
+    "cut out of the tail by truncation",
+    "visible or recallable (archive: true)",
+    "archive trimmed",
+  ];
   console.log(`| ${header.join(" | ")} |`);
   console.log(`| ${header.map(() => "---").join(" | ")} |`);
   // `BENCH_ONLY=tau-bench@0.4,coding@0.25` replays only those datasets at those windows, for a quick look.
@@ -276,7 +337,16 @@ if (part !== "said") {
   for (const share of [0.4, 0.25]) {
     for (const dataset of ["tau-bench", "tau2-bench", "coding"]) {
       if (only !== undefined && !only.includes(`${dataset}@${share}`)) continue;
-      const totals = { archiveNeeded: 0, visibleOrRecalled: 0, archiveTrimmed: 0, refused: 0, unavoidable: 0, overWindow: 0, ...emptyTotals(), independent: emptyTotals() };
+      const totals = {
+        archiveNeeded: 0,
+        visibleOrRecalled: 0,
+        archiveTrimmed: 0,
+        refused: 0,
+        unavoidable: 0,
+        overWindow: 0,
+        ...emptyTotals(),
+        independent: emptyTotals(),
+      };
       for (const transcript of selected.filter((t) => datasetOf(t) === dataset)) {
         await replay(transcript, share, totals);
         if (process.env.BENCH_ARCHIVE !== "0") await recallReplay(transcript, share, totals);
@@ -285,12 +355,19 @@ if (part !== "said") {
       results.rows.push(row);
       const n = totals.needed;
       const ind = totals.independent;
-      console.log(`| ${[`${share * 100}%`, dataset, totals.compactions, totals.refused, totals.unavoidable, totals.overWindow, n, pct(totals.extractive, n), ind.needed, pct(ind.extractive, ind.needed), `${pct(totals.summaryHolds, n)} / ${pct(ind.summaryHolds, ind.needed)}`, pct(ind.truncated, ind.needed), pct(totals.prompt, n), pct(totals.dropped, n), pct(totals.trim, n), pct(totals.rendererHidden, n), pct(totals.truncated, n), `${pct(totals.visibleOrRecalled, totals.archiveNeeded)} of ${totals.archiveNeeded}`, totals.archiveTrimmed].join(" | ")} |`);
+      console.log(
+        `| ${[`${share * 100}%`, dataset, totals.compactions, totals.refused, totals.unavoidable, totals.overWindow, n, pct(totals.extractive, n), ind.needed, pct(ind.extractive, ind.needed), `${pct(totals.summaryHolds, n)} / ${pct(ind.summaryHolds, ind.needed)}`, pct(ind.truncated, ind.needed), pct(totals.prompt, n), pct(totals.dropped, n), pct(totals.trim, n), pct(totals.rendererHidden, n), pct(totals.truncated, n), `${pct(totals.visibleOrRecalled, totals.archiveNeeded)} of ${totals.archiveNeeded}`, totals.archiveTrimmed].join(" | ")} |`,
+      );
     }
   }
-  console.log("\nThe deepest fact's summarizations, against the most compactions of one transcript (what re-summarizing the whole summary each time would put its first facts through):\n");
-  console.log("| window | dataset | most compactions of one transcript | summarizations of the deepest fact |\n| --- | --- | --- | --- |");
-  for (const row of results.rows) console.log(`| ${row.window * 100}% | ${row.dataset} | ${row.mostCompactions ?? 0} | ${row.deepest ?? 0} |`);
+  console.log(
+    "\nThe deepest fact's summarizations, against the most compactions of one transcript (what re-summarizing the whole summary each time would put its first facts through):\n",
+  );
+  console.log(
+    "| window | dataset | most compactions of one transcript | summarizations of the deepest fact |\n| --- | --- | --- | --- |",
+  );
+  for (const row of results.rows)
+    console.log(`| ${row.window * 100}% | ${row.dataset} | ${row.mostCompactions ?? 0} | ${row.deepest ?? 0} |`);
   // The two extractors must tell the same story: recall under each, and how far apart they are.
   let apart = 0;
   for (const row of results.rows) {
@@ -300,16 +377,31 @@ if (part !== "said") {
     apart = Math.max(apart, row.extractorGap);
   }
   results.extractorGap = apart;
-  console.log(`\nextractiveSummary's recall under the two extractors differs by at most ${apart.toFixed(1)} points (${apart <= 5 ? "within" : "NOT within"} 5)`);
+  console.log(
+    `\nextractiveSummary's recall under the two extractors differs by at most ${apart.toFixed(1)} points (${apart <= 5 ? "within" : "NOT within"} 5)`,
+  );
   console.log("\nWhere the facts extractiveSummary lost were last seen, as a share of the needed facts:\n");
-  const lossHeader = ["window", "dataset", "the user's or the agent's words", "a tool result", "the earlier summary", "masked or cut out of the tail", "elsewhere"];
+  const lossHeader = [
+    "window",
+    "dataset",
+    "the user's or the agent's words",
+    "a tool result",
+    "the earlier summary",
+    "masked or cut out of the tail",
+    "elsewhere",
+  ];
   console.log(`| ${lossHeader.join(" | ")} |`);
   console.log(`| ${lossHeader.map(() => "---").join(" | ")} |`);
   for (const row of results.rows) {
     const { lost, needed } = row;
-    console.log(`| ${[`${row.window * 100}%`, row.dataset, ...["conversation", "toolResult", "previousSummary", "maskedOrCut", "other"].map((key) => pct(lost[key], needed))].join(" | ")} |`);
+    console.log(
+      `| ${[`${row.window * 100}%`, row.dataset, ...["conversation", "toolResult", "previousSummary", "maskedOrCut", "other"].map((key) => pct(lost[key], needed))].join(" | ")} |`,
+    );
   }
 }
 if (part !== "transcripts") results.said = await saidBench();
-writeFileSync(process.env.BENCH_OUT ?? new URL("./continuity.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");
+writeFileSync(
+  process.env.BENCH_OUT ?? new URL("./continuity.json", import.meta.url),
+  JSON.stringify(results, null, 2) + "\n",
+);
 console.log("\nwrote bench/continuity.json");

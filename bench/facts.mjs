@@ -35,7 +35,8 @@ const moneyWords =
 // A key before its value: `"price": `, `price: `, `price=`.
 const keyBefore = /"?([A-Za-z_][A-Za-z0-9_]*)"?\s*[:=]\s*"?$/;
 const idKey = (key) => /(?:^ids?$|_ids?$|[a-z]Ids?$|numbers?$|_code$|^code$|zip|phone)/i.test(key);
-const moneyKey = /^(?:price|prices|fare|fares|cost|costs|amount|total|balance|refund|fee|fees|paid|payment|charge|subtotal|credit|compensation|value)$/i;
+const moneyKey =
+  /^(?:price|prices|fare|fares|cost|costs|amount|total|balance|refund|fee|fees|paid|payment|charge|subtotal|credit|compensation|value)$/i;
 
 /**
  * A candidate as `kind:value`, or undefined when it is no fact. `before` is the text just before it:
@@ -47,7 +48,11 @@ function canonical(raw, before) {
   let token = raw.replace(/[.:,\-/]+$/, "");
   if (/^https?:\/\//i.test(token)) return token.length >= 10 && token.length <= 400 ? `url:${token}` : undefined;
   if (/^\d{1,2}:\d{2}(:\d{2})?$/.test(token)) return undefined;
-  if (monthDate.test(token)) return `date:${token.replace(/\.? +/, " ").replace(/^(\w{3})\w*/, "$1").replace(/(st|nd|rd|th)$/, "")}`;
+  if (monthDate.test(token))
+    return `date:${token
+      .replace(/\.? +/, " ")
+      .replace(/^(\w{3})\w*/, "$1")
+      .replace(/(st|nd|rd|th)$/, "")}`;
   const signed = token.startsWith("$");
   // `#W2378156` is `W2378156`; `$250` is `250`.
   token = token.replace(/^[#$~]+/, "");
@@ -64,12 +69,14 @@ function canonical(raw, before) {
     const key = signed ? undefined : keyBefore.exec(before)?.[1];
     if (key !== undefined && idKey(key)) return `id:${amount}`;
     const money = signed || moneyWords.test(before) || (key !== undefined && moneyKey.test(key));
-    if (money || key !== undefined || /\.\d\d$/.test(token)) return amount.length >= 2 || amount.includes(".") || money ? `amount:${amount}` : undefined;
+    if (money || key !== undefined || /\.\d\d$/.test(token))
+      return amount.length >= 2 || amount.includes(".") || money ? `amount:${amount}` : undefined;
     return !token.includes(".") && !token.includes(",") && token.length >= 5 ? `id:${amount}` : undefined;
   }
   if (token.length < 2) return undefined;
   if (/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(token)) return `email:${token.toLowerCase()}`;
-  if (/\d/.test(token)) return /[A-Za-z0-9]{2}/.test(token) && !/^\d+(st|nd|rd|th)$/.test(token) ? `id:${token}` : undefined;
+  if (/\d/.test(token))
+    return /[A-Za-z0-9]{2}/.test(token) && !/^\d+(st|nd|rd|th)$/.test(token) ? `id:${token}` : undefined;
   if (token.length < 3) return undefined;
   if (/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(token)) return `email:${token.toLowerCase()}`;
   if (/[A-Za-z]\/|\/[A-Za-z]/.test(token)) return `path:${token}`;
@@ -189,7 +196,10 @@ const messageFactsCache = new WeakMap();
 export function messageFacts(message) {
   const cached = messageFactsCache.get(message);
   if (cached) return cached;
-  const facts = message.role === "tool" && typeof message.content === "string" ? payloadFacts(message.content) : factsOf(contentText(message.content));
+  const facts =
+    message.role === "tool" && typeof message.content === "string"
+      ? payloadFacts(message.content)
+      : factsOf(contentText(message.content));
   const calls = (message.tool_calls ?? []).flatMap((call) => payloadFacts(call.function?.arguments ?? ""));
   const all = calls.length === 0 ? facts : [...facts, ...calls];
   messageFactsCache.set(message, all);

@@ -55,7 +55,23 @@ const inToken = (c) =>
 /** An id-like field name: its numbers are ids, not amounts. */
 function idField(field) {
   const f = field.toLowerCase();
-  return f === "id" || f === "ids" || f.endsWith("_id") || f.endsWith("_ids") || /[a-z]Ids$/.test(field) || f.endsWith("_numbers") || f.endsWith("id") && f.length > 2 && /[a-z]Id$/.test(field) || f.endsWith("_number") || f.endsWith("number") || f === "zip" || f.endsWith("zip") || f.endsWith("_code") || f === "code" || f.includes("phone") || f === "ssn";
+  return (
+    f === "id" ||
+    f === "ids" ||
+    f.endsWith("_id") ||
+    f.endsWith("_ids") ||
+    /[a-z]Ids$/.test(field) ||
+    f.endsWith("_numbers") ||
+    (f.endsWith("id") && f.length > 2 && /[a-z]Id$/.test(field)) ||
+    f.endsWith("_number") ||
+    f.endsWith("number") ||
+    f === "zip" ||
+    f.endsWith("zip") ||
+    f.endsWith("_code") ||
+    f === "code" ||
+    f.includes("phone") ||
+    f === "ssn"
+  );
 }
 
 /** `185`, `185.00`, `1,234.50` → `185`, `185`, `1234.5`. */
@@ -85,7 +101,14 @@ function numberFact(raw, field, before, after, add) {
     const value = amountValue(num);
     // A one-digit amount needs its `$` or a money word (`$5`, `fee 5`, `"price": 5`): a field of any name would make every count an amount.
     const moneyField = field !== undefined && MONEY_WORDS.has(field.toLowerCase());
-    if (value.length >= 2 || value.includes(".") || signed || moneyField || (before !== undefined && MONEY_WORDS.has(before.toLowerCase()))) add("amount", value);
+    if (
+      value.length >= 2 ||
+      value.includes(".") ||
+      signed ||
+      moneyField ||
+      (before !== undefined && MONEY_WORDS.has(before.toLowerCase()))
+    )
+      add("amount", value);
     return;
   }
   if (!num.includes(".") && !num.includes(",") && num.length >= 5) add("id", num);

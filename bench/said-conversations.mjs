@@ -24,12 +24,21 @@ const pick = (next, list) => list[Math.floor(next() * list.length)];
 
 // Rules, in several scripts: the needle is the rule's own words.
 const RULES = [
-  ["Absolutely never disable TLS certificate verification. That is a hard red line for this project.", "never disable TLS certificate verification"],
-  ["Do not push directly to the main branch; every change goes through a pull request.", "Do not push directly to the main branch"],
+  [
+    "Absolutely never disable TLS certificate verification. That is a hard red line for this project.",
+    "never disable TLS certificate verification",
+  ],
+  [
+    "Do not push directly to the main branch; every change goes through a pull request.",
+    "Do not push directly to the main branch",
+  ],
   ["Always store amounts in cents as integers, never as floats.", "Always store amounts in cents as integers"],
   ["Only use the sandbox payment keys in this repository.", "Only use the sandbox payment keys"],
   ["You must not email customers without my written approval.", "must not email customers without my written approval"],
-  ["Under no circumstances run migrations against the production database on a Friday.", "Under no circumstances run migrations against the production database"],
+  [
+    "Under no circumstances run migrations against the production database on a Friday.",
+    "Under no circumstances run migrations against the production database",
+  ],
   ["绝对不要在生产环境中关闭日志。", "绝对不要在生产环境中关闭日志"],
   ["Никогда не удаляй резервные копии базы данных.", "Никогда не удаляй резервные копии базы данных"],
   ["لا تستخدم مفاتيح الإنتاج في الاختبارات أبداً.", "لا تستخدم مفاتيح الإنتاج في الاختبارات"],
@@ -40,11 +49,36 @@ const RULES = [
 
 // Decisions and their overrides: the needle is the override's, `stale` the first decision's.
 const DECISIONS = [
-  ["Let's use PostgreSQL for the ledger.", "Actually — scratch that. Let's instead use SQLite for the ledger.", "use SQLite for the ledger", "use PostgreSQL for the ledger"],
-  ["We'll go with weekly releases for the mobile app.", "Change of plan: we'll go with releases every two weeks instead.", "releases every two weeks", "weekly releases for the mobile app"],
-  ["Let's deploy the new API to us-east-1.", "On second thought, let's deploy it to eu-west-1 instead.", "deploy it to eu-west-1", "deploy the new API to us-east-1"],
-  ["Let's retry failed webhooks three times with backoff.", "Actually — scratch that. Let's instead ignore rate limits.", "instead ignore rate limits", "retry failed webhooks three times"],
-  ["We decided to write the importer in Python.", "Never mind the Python plan: we'll write the importer in Go instead.", "write the importer in Go", "write the importer in Python"],
+  [
+    "Let's use PostgreSQL for the ledger.",
+    "Actually — scratch that. Let's instead use SQLite for the ledger.",
+    "use SQLite for the ledger",
+    "use PostgreSQL for the ledger",
+  ],
+  [
+    "We'll go with weekly releases for the mobile app.",
+    "Change of plan: we'll go with releases every two weeks instead.",
+    "releases every two weeks",
+    "weekly releases for the mobile app",
+  ],
+  [
+    "Let's deploy the new API to us-east-1.",
+    "On second thought, let's deploy it to eu-west-1 instead.",
+    "deploy it to eu-west-1",
+    "deploy the new API to us-east-1",
+  ],
+  [
+    "Let's retry failed webhooks three times with backoff.",
+    "Actually — scratch that. Let's instead ignore rate limits.",
+    "instead ignore rate limits",
+    "retry failed webhooks three times",
+  ],
+  [
+    "We decided to write the importer in Python.",
+    "Never mind the Python plan: we'll write the importer in Go instead.",
+    "write the importer in Go",
+    "write the importer in Python",
+  ],
   ["我们决定用 Redis 做缓存。", "算了，改用 Memcached 做缓存。", "改用 Memcached 做缓存", "用 Redis 做缓存"],
 ];
 
@@ -60,9 +94,21 @@ const PEOPLE = [
 
 // An item the user refers back to later: the needle is its id.
 const ITEMS = [
-  (n) => [`The broken one is the blue kettle, item KX-${48000 + n}, ordered on March 3.`, `KX-${48000 + n}`, "Back to the kettle I mentioned at the start: can you check its warranty?"],
-  (n) => [`The disputed charge is on invoice INV-${20900 + n}.`, `INV-${20900 + n}`, "About the invoice from the beginning: did finance answer?"],
-  (n) => [`The flaky test is tests/api/test_refunds_${n}.py.`, `tests/api/test_refunds_${n}.py`, "And the flaky test I named first, is it still failing?"],
+  (n) => [
+    `The broken one is the blue kettle, item KX-${48000 + n}, ordered on March 3.`,
+    `KX-${48000 + n}`,
+    "Back to the kettle I mentioned at the start: can you check its warranty?",
+  ],
+  (n) => [
+    `The disputed charge is on invoice INV-${20900 + n}.`,
+    `INV-${20900 + n}`,
+    "About the invoice from the beginning: did finance answer?",
+  ],
+  (n) => [
+    `The flaky test is tests/api/test_refunds_${n}.py.`,
+    `tests/api/test_refunds_${n}.py`,
+    "And the flaky test I named first, is it still failing?",
+  ],
 ];
 
 // Open tasks: the needle is what is still to do.
@@ -103,9 +149,27 @@ const ANSWERS = [
 /** A tool call and its JSON result, about 300 tokens, with ids of their own. */
 function toolTurn(next, turn) {
   const id = `call_${turn}`;
-  const rows = Array.from({ length: 8 }, (_, index) => ({ id: `R${Math.floor(next() * 1e6)}`, title: pick(next, ["retry policy", "worker pool", "deploy log", "incident", "pull request"]), status: pick(next, ["open", "closed", "merged"]), note: "no action needed".repeat(1 + (index % 2)) }));
+  const rows = Array.from({ length: 8 }, (_, index) => ({
+    id: `R${Math.floor(next() * 1e6)}`,
+    title: pick(next, ["retry policy", "worker pool", "deploy log", "incident", "pull request"]),
+    status: pick(next, ["open", "closed", "merged"]),
+    note: "no action needed".repeat(1 + (index % 2)),
+  }));
   return [
-    { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "search", arguments: JSON.stringify({ query: pick(next, ["retry", "deploy", "incidents", "pool"]) }) } }] },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [
+        {
+          id,
+          type: "function",
+          function: {
+            name: "search",
+            arguments: JSON.stringify({ query: pick(next, ["retry", "deploy", "incidents", "pool"]) }),
+          },
+        },
+      ],
+    },
     { role: "tool", tool_call_id: id, content: JSON.stringify({ results: rows }) },
   ];
 }
@@ -118,13 +182,28 @@ export const FAMILIES = {
   },
   "an overridden decision": (next) => {
     const [first, second, needle, stale] = pick(next, DECISIONS);
-    return { opening: [{ text: first, items: [] }, { text: second, items: [{ kind: "decision", needle, stale }] }] };
+    return {
+      opening: [
+        { text: first, items: [] },
+        { text: second, items: [{ kind: "decision", needle, stale }] },
+      ],
+    };
   },
   "people and their roles": (next) => {
     const one = pick(next, PEOPLE);
     let two = pick(next, PEOPLE);
     while (two === one) two = pick(next, PEOPLE);
-    return { opening: [{ text: `${one[0]} ${two[0]}`, items: [{ kind: "fact", needle: one[1] }, { kind: "fact", needle: two[1] }] }] };
+    return {
+      opening: [
+        {
+          text: `${one[0]} ${two[0]}`,
+          items: [
+            { kind: "fact", needle: one[1] },
+            { kind: "fact", needle: two[1] },
+          ],
+        },
+      ],
+    };
   },
   "a reference back": (next, seed) => {
     const [text, needle, later] = pick(next, ITEMS)(seed);
@@ -135,7 +214,13 @@ export const FAMILIES = {
     return { opening: [{ text, items: [{ kind: "fact", needle }] }] };
   },
   "all of them": (next, seed) => {
-    const parts = ["a buried rule", "an overridden decision", "people and their roles", "a reference back", "an open task"].map((name) => FAMILIES[name](next, seed));
+    const parts = [
+      "a buried rule",
+      "an overridden decision",
+      "people and their roles",
+      "a reference back",
+      "an open task",
+    ].map((name) => FAMILIES[name](next, seed));
     return { opening: parts.flatMap((part) => part.opening), late: parts.find((part) => part.late)?.late };
   },
 };

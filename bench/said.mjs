@@ -16,14 +16,16 @@ import { buildSummaryPrompt } from "../dist/summary-kit.js";
 import { compactor, estimateTokens, extractiveSummary } from "../dist/index.js";
 import { FAMILIES, conversation } from "./said-conversations.mjs";
 
-const isOwn = (m) => typeof m.content === "string" && (m.content.startsWith(SUMMARY_PREFIX) || m.content === FLUSH_TO_MEMORY_REMINDER);
+const isOwn = (m) =>
+  typeof m.content === "string" && (m.content.startsWith(SUMMARY_PREFIX) || m.content === FLUSH_TO_MEMORY_REMINDER);
 
 /** The text of messages as a model reads it: contents, text parts, tool calls' arguments. */
 function textOf(messages) {
   const parts = [];
   for (const m of messages) {
     if (typeof m.content === "string") parts.push(m.content);
-    else if (Array.isArray(m.content)) for (const part of m.content) if (typeof part?.text === "string") parts.push(part.text);
+    else if (Array.isArray(m.content))
+      for (const part of m.content) if (typeof part?.text === "string") parts.push(part.text);
     for (const call of m.tool_calls ?? []) parts.push(call.function?.arguments ?? "");
   }
   return parts.join("\n");
@@ -41,7 +43,11 @@ async function replay({ messages, items }, share, row) {
     onError: "skip",
     events: { warnOverBudget: false },
     summarize: (older, context) => {
-      const text = extractiveSummary(older, { maxTokens: context.maxSummaryTokens, previousSummary: context.previousSummary, keptSummary: context.keptSummary });
+      const text = extractiveSummary(older, {
+        maxTokens: context.maxSummaryTokens,
+        previousSummary: context.previousSummary,
+        keptSummary: context.keptSummary,
+      });
       seen = { older, context, text };
       return text;
     },
@@ -79,15 +85,37 @@ async function replay({ messages, items }, share, row) {
   }
 }
 
-const emptyRow = () => ({ summaries: 0, fills: 0, stale: 0, rule: { stated: 0, kept: 0, prompt: 0 }, decision: { stated: 0, kept: 0, prompt: 0 }, fact: { stated: 0, kept: 0, prompt: 0 } });
+const emptyRow = () => ({
+  summaries: 0,
+  fills: 0,
+  stale: 0,
+  rule: { stated: 0, kept: 0, prompt: 0 },
+  decision: { stated: 0, kept: 0, prompt: 0 },
+  fact: { stated: 0, kept: 0, prompt: 0 },
+});
 const pct = ({ kept, stated }) => (stated === 0 ? "–" : `${((100 * kept) / stated).toFixed(1)}%`);
 const promptPct = ({ prompt, stated }) => (stated === 0 ? "–" : `${((100 * prompt) / stated).toFixed(1)}%`);
 
 /** Runs the bench: `seeds` conversations a family, at windows of 30% and 15%. Prints its table; returns its rows. */
 export async function saidBench({ seeds = Number(process.env.BENCH_SAID_SEEDS ?? 12) } = {}) {
   const rows = [];
-  const header = ["window", "family", "compaction", "summaries", "rules kept (extractiveSummary)", "decisions kept", "facts kept", "rules (what buildSummaryPrompt shows)", "decisions (prompt)", "facts (prompt)", "stale decision shown instead", "summary fills its room"];
-  console.log(`\nWhat the user said, kept: ${seeds} conversations a family written by bench/said-conversations.mjs, two compactions each\n`);
+  const header = [
+    "window",
+    "family",
+    "compaction",
+    "summaries",
+    "rules kept (extractiveSummary)",
+    "decisions kept",
+    "facts kept",
+    "rules (what buildSummaryPrompt shows)",
+    "decisions (prompt)",
+    "facts (prompt)",
+    "stale decision shown instead",
+    "summary fills its room",
+  ];
+  console.log(
+    `\nWhat the user said, kept: ${seeds} conversations a family written by bench/said-conversations.mjs, two compactions each\n`,
+  );
   console.log(`| ${header.join(" | ")} |`);
   console.log(`| ${header.map(() => "---").join(" | ")} |`);
   for (const share of [0.3, 0.15]) {
@@ -100,14 +128,19 @@ export async function saidBench({ seeds = Number(process.env.BENCH_SAID_SEEDS ??
       byCompaction.forEach((totals, index) => {
         const into = all[index];
         for (const key of ["summaries", "fills", "stale"]) into[key] += totals[key];
-        for (const kind of ["rule", "decision", "fact"]) for (const key of ["stated", "kept", "prompt"]) into[kind][key] += totals[kind][key];
+        for (const kind of ["rule", "decision", "fact"])
+          for (const key of ["stated", "kept", "prompt"]) into[kind][key] += totals[kind][key];
         rows.push({ window: share, family, compaction: index + 1, ...totals });
       });
     }
-    all.forEach((totals, index) => rows.push({ window: share, family: "every family", compaction: index + 1, ...totals }));
+    all.forEach((totals, index) =>
+      rows.push({ window: share, family: "every family", compaction: index + 1, ...totals }),
+    );
   }
   for (const row of rows) {
-    console.log(`| ${[`${row.window * 100}%`, row.family, row.compaction, row.summaries, pct(row.rule), pct(row.decision), pct(row.fact), promptPct(row.rule), promptPct(row.decision), promptPct(row.fact), row.stale, row.summaries === 0 ? "–" : `${((100 * row.fills) / row.summaries).toFixed(1)}%`].join(" | ")} |`);
+    console.log(
+      `| ${[`${row.window * 100}%`, row.family, row.compaction, row.summaries, pct(row.rule), pct(row.decision), pct(row.fact), promptPct(row.rule), promptPct(row.decision), promptPct(row.fact), row.stale, row.summaries === 0 ? "–" : `${((100 * row.fills) / row.summaries).toFixed(1)}%`].join(" | ")} |`,
+    );
   }
   return rows;
 }

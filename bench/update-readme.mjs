@@ -182,7 +182,10 @@ if (existsSync(continuityUrl)) {
   const { date, node, transcripts, rows, said = [] } = JSON.parse(readFileSync(continuityUrl, "utf8"));
   const saidPct = (part, whole) => (whole === 0 ? "–" : `${((100 * part) / whole).toFixed(1)}%`);
   const saidTable = said
-    .map((r) => `| ${r.window * 100}% | ${r.family} | ${r.compaction} | ${r.summaries} | ${["rule", "decision", "fact"].map((kind) => saidPct(r[kind].kept, r[kind].stated)).join(" | ")} | ${["rule", "decision", "fact"].map((kind) => saidPct(r[kind].prompt, r[kind].stated)).join(" | ")} | ${r.stale} | ${saidPct(r.fills, r.summaries)} |`)
+    .map(
+      (r) =>
+        `| ${r.window * 100}% | ${r.family} | ${r.compaction} | ${r.summaries} | ${["rule", "decision", "fact"].map((kind) => saidPct(r[kind].kept, r[kind].stated)).join(" | ")} | ${["rule", "decision", "fact"].map((kind) => saidPct(r[kind].prompt, r[kind].stated)).join(" | ")} | ${r.stale} | ${saidPct(r.fills, r.summaries)} |`,
+    )
     .join("\n");
   const pct = (part, whole) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
   const table = rows
@@ -228,14 +231,25 @@ With \`archive: true\` (the same replay as a chat route, through \`statefulCompa
 
 | window | dataset | needed facts | visible or returned by one recall | archive trimmed |
 | --- | --- | --- | --- | --- |
-${rows.filter((r) => r.archiveNeeded !== undefined).map((r) => `| ${r.window * 100}% | ${r.dataset} | ${n(r.archiveNeeded)} | ${n(r.visibleOrRecalled)} (${pct(r.visibleOrRecalled, r.archiveNeeded)}) | ${r.archiveTrimmed} |`).join("\n")}
-${said.length === 0 ? "" : `
+${rows
+  .filter((r) => r.archiveNeeded !== undefined)
+  .map(
+    (r) =>
+      `| ${r.window * 100}% | ${r.dataset} | ${n(r.archiveNeeded)} | ${n(r.visibleOrRecalled)} (${pct(r.visibleOrRecalled, r.archiveNeeded)}) | ${r.archiveTrimmed} |`,
+  )
+  .join("\n")}
+${
+  said.length === 0
+    ? ""
+    : `
 What the user said, kept: the conversations \`bench/said-conversations.mjs\` writes (${said[0]?.family === undefined ? "" : "12 a family, "}two compactions each), the share of the rules, decisions and facts stated before each compaction that the request still shows:
 
 | window | family | compaction | summaries | rules (\`extractiveSummary\`) | decisions | facts | rules (what \`buildSummaryPrompt\` shows) | decisions | facts | stale decision shown instead | summary fills its room |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${saidTable}
-`}<!-- continuity:end -->`);
+`
+}<!-- continuity:end -->`,
+  );
 }
 // The cost tables, from bench/cost.json (written by `npm run bench:cost`).
 const costUrl = new URL("./cost.json", import.meta.url);

@@ -112,6 +112,27 @@ describe("extractiveSummary", () => {
     }
   });
 
+  it("is never empty where the messages hold calls, though the summary kept before shows all their values", () => {
+    // Found replaying tau2-bench: ten status checks of flights the kept summary already lists, each answered "available".
+    const flights = ["HAT300", "HAT208", "HAT215"];
+    const older = [
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: flights.map((flight, index) => ({
+          id: `c${index}`,
+          type: "function",
+          function: { name: "get_flight_status", arguments: JSON.stringify({ flight_number: flight }) },
+        })),
+      },
+      ...flights.map((_, index) => ({ role: "tool", tool_call_id: `c${index}`, content: "available" })),
+    ];
+    const keptSummary = `${SUMMARY_PREFIX}(A summary made without a model, from the messages themselves.)\n\nFacts:\n- get_reservation_details result: flight_number ${flights.join(", ")}`;
+    const text = extractiveSummary(older, { maxTokens: 400, keptSummary });
+    expect(text).toContain("get_flight_status ×3");
+    expect(text).toContain('"available"');
+  });
+
   it("with room, keeps every user request's opening words (after any chit-chat) and every path in a tool call's arguments, and the previous summary", () => {
     for (const { messages } of fixtures) {
       const text = extractiveSummary(messages, { maxTokens: 200_000, previousSummary: "the user is Ada" });

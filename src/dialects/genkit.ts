@@ -42,7 +42,8 @@ function responseText(response: MessageRecord | undefined): string {
 }
 
 /** The speaker in dialect-free terms: the model's turns are the assistant's. */
-const modelRole = (m: MessageRecord): string | undefined => (m["role"] === "model" ? "assistant" : stringField(m, "role"));
+const modelRole = (m: MessageRecord): string | undefined =>
+  m["role"] === "model" ? "assistant" : stringField(m, "role");
 
 export const genkit: Dialect = {
   name: "genkit",

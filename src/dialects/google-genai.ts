@@ -42,7 +42,8 @@ function mediaNote(part: MessageRecord): string | undefined {
 }
 
 /** The speaker in dialect-free terms: the model's turns are the assistant's. */
-const modelRole = (m: MessageRecord): string | undefined => (m["role"] === "model" ? "assistant" : stringField(m, "role"));
+const modelRole = (m: MessageRecord): string | undefined =>
+  m["role"] === "model" ? "assistant" : stringField(m, "role");
 
 export const googleGenai: Dialect = {
   name: "google-genai",

@@ -6,7 +6,7 @@ import { describeMessage } from "../dialects/describe-message.js";
 import { SUMMARY_PREFIX } from "../ground/constants.js";
 import type { AnyMessage } from "../ground/types.js";
 import { cutPointAfter, cutPointBefore, headOf, tailOf } from "../text/cut-points.js";
-import { isSecretName, redactSummarySecrets, summarySecretTest } from "../text/redact-secrets.js";
+import { isSecretName, isSecretSetting, redactSummarySecrets, summarySecretTest } from "../text/redact-secrets.js";
 import { scanIdentifiers } from "../text/scan-identifiers.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
@@ -135,6 +135,9 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   // Where the agent last spoke or called a tool: a result after it is one the agent has not yet had the turn to act on.
   let lastAgentTurn = -1;
   let lastSaid: string | undefined;
+  // How often each tool was called, and the newest result: what stands in when nothing else is new.
+  const calls = new Map<string, number>();
+  let lastResult: string | undefined;
   const earlier = earlierSections(previousSummary);
   // What the user set, decided, gave to people and left open, a section a kind (see `said-lines.ts`):
   // the earlier summary's lines first (carried forward before anything new), then the new ones.
@@ -212,6 +215,7 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
           // arguments that cannot be walked (a throwing getter) give no facts
         }
         lastAgentTurn = order;
+        calls.set(part.name ?? "tool", (calls.get(part.name ?? "tool") ?? 0) + 1);
         if (part.id !== undefined && part.name !== undefined) names.set(part.id, part.name);
       } else if (part.kind === "result") {
         const name = part.name ?? (part.id ? names.get(part.id) : undefined) ?? "tool";
@@ -219,6 +223,7 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
         if (part.isError || errorOpening.test(headOf(part.output.trimStart(), 200)))
           errors.push(`- ${name}: ${short(part.output, 160)}`);
         facts.push(...resultFacts(part.output, `${name} result`, order));
+        lastResult = `${name}: "${short(part.output, 120)}"`;
       }
     }
   }
@@ -399,8 +404,15 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   const write = (): string => {
     const factBlock = factsBlock(FACTS, picked);
     const all = factBlock === undefined ? blocks : [...blocks, factBlock];
-    // Nothing ranked fits a budget this small: the newest words said stand in, cut to it.
-    const newest = requests.at(-1) ?? lastSaid;
+    // Nothing ranked fits a budget this small, or nothing is new beside the summary kept before: the
+    // newest words said stand in, cut to it, or else the tools called and the newest result.
+    const toolsCalled = [...calls].map(([name, times]) => (times > 1 ? `${name} ×${times}` : name)).join(", ");
+    const newest =
+      requests.at(-1) ??
+      lastSaid ??
+      (toolsCalled === "" && lastResult === undefined
+        ? undefined
+        : `- ${[toolsCalled && `called ${toolsCalled}`, lastResult && `newest result ${lastResult}`].filter(Boolean).join("; ")}`);
     if (all.length === 0 && newest !== undefined) all.push(newest);
     return (header === undefined ? all : [header, ...all]).join("\n\n");
   };
@@ -710,7 +722,12 @@ function valueFacts(value: unknown, source: string, tier: number, order: number)
       for (const entry of item.slice(0, 200)) visit(entry, key, depth + 1);
     } else if (typeof item === "object" && item !== null) {
       for (const [name, entry] of Object.entries(item).slice(0, 200)) {
-        if (isSecretName(name)) continue;
+        // Judged with its value, as the redaction does: `"token": "USDC"` is a currency, not a secret.
+        if (
+          isSecretName(name) &&
+          (typeof entry === "object" || isSecretSetting(name, typeof entry === "string" ? entry : String(entry)))
+        )
+          continue;
         // A key that is itself an identifier (`gift_card_7480005`) names the record under it; a key
         // without a digit (`first_name`), or one over a plain value (`address1`), is the result's schema.
         const keyFacts =
