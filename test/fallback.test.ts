@@ -112,6 +112,22 @@ describe("extractiveSummary", () => {
     }
   });
 
+  it("at a room of a few dozen tokens, quotes the rule the user set rather than a word of it", () => {
+    // The finding: `Facts:\n- user: TLS` was all a short summary kept of this rule.
+    const older = [
+      {
+        role: "user",
+        content: "Absolutely never disable TLS certificate verification. That is a hard red line for this project.",
+      },
+      { role: "assistant", content: "Understood." },
+      { role: "user", content: "Quick tangent: is it true that pandas have thumbs?" },
+      { role: "assistant", content: "Sort of: a pseudo-thumb." },
+    ];
+    const text = extractiveSummary(older, { maxTokens: 60 });
+    expect(text).toContain("never disable TLS certificate verification");
+    expect(textTokens(text)).toBeLessThanOrEqual(60);
+  });
+
   it("is never empty where the messages hold calls, though the summary kept before shows all their values", () => {
     // Found replaying tau2-bench: ten status checks of flights the kept summary already lists, each answered "available".
     const flights = ["HAT300", "HAT208", "HAT215"];

@@ -263,8 +263,12 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   const factsOnly = maxTokens < SECTIONS_FROM;
   // Said once: a summary kept before this one that says it already is the same summary's start.
   const header = maxTokens >= HEADER_FROM && !(keptSummary?.includes(HEADER) ?? false) ? HEADER : undefined;
+  // Below that, down to a few dozen tokens, what the user required, forbade or decided still has
+  // its sections: "never disable TLS verification" says more than `user: TLS`.
   const sections: Section[] = factsOnly
-    ? []
+    ? maxTokens >= SAID_FROM
+      ? saidSections
+      : []
     : [
         { title: EARLIER, lines: earlier.foreign === undefined ? [] : [earlier.foreign], carried: 0, share: 0.35 },
         ...saidSections,
@@ -427,9 +431,10 @@ export function extractiveSummary(older: readonly AnyMessage[], options: Extract
   return text.startsWith(SUMMARY_PREFIX) ? text.slice(SUMMARY_PREFIX.length) : text;
 }
 
-/** Budgets from which the summary says it was made without a model, and has sections besides its facts. */
+/** Budgets from which the summary says it was made without a model, has every section, and has the sections of what the user said. */
 const HEADER_FROM = 320;
 const SECTIONS_FROM = 80;
+const SAID_FROM = 40;
 const HEADER = "(A summary made without a model, from the messages themselves.)";
 const EARLIER = "Earlier summary";
 const REQUESTS = "User requests";
