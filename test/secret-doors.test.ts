@@ -209,6 +209,31 @@ describe("OpenTelemetry events carry error messages bounded and redacted", () =>
     await provider.shutdown();
   });
 
+  it("an error's name and code, the thrower's to set, are bounded and redacted as its message is", async () => {
+    // Found by attacking the traces again: an SDK error whose `code` is the server's error text, or
+    // whose name was set from a response, went into `exception.type` and `error.type` whole.
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const secrets = ["dckr_pat_Ab12Cd34Ef56Gh78Ij90Kl12Mn3", "S3cr3tPass99x", "hvs.CAESIAbcdefghijklmnopqrstuvwx0123"];
+    const thrown = [
+      Object.assign(new Error("failed"), { code: `docker login -u me -p ${secrets[0]}` }),
+      Object.assign(new Error("failed"), { name: `mysql -u root -p${secrets[1]} shop` }),
+      Object.assign(new Error("failed"), { name: `token    ${secrets[2]}`, code: "x".repeat(5_000) }),
+    ];
+    for (const failure of thrown) {
+      const events = otelEvents(provider.getTracer("names"));
+      events.onCompacting?.({ messages: [], tokensBefore: 10, maxTokens: 5 } as never);
+      events.onSkipped?.({ reason: "error", error: failure, tokensBefore: 10 } as never);
+    }
+    const exported = JSON.stringify(
+      exporter.getFinishedSpans().map((span) => [span.status, span.events, span.attributes]),
+    );
+    for (const secret of secrets) expect(exported).not.toContain(secret);
+    expect(exported).not.toContain("x".repeat(200));
+    expect(exported).toContain("[redacted]");
+    await provider.shutdown();
+  });
+
   it("an error whose stack opens with another name than it has carries its message cut in the stack too", async () => {
     // An SDK's error that names itself after its stack was taken (or is thrown again under another
     // name): its stack opens with `Error: …`, and was copied whole, message and all, up to 4,000 characters.

@@ -189,9 +189,16 @@ function takeStarted(parent: Context, owner: object): Span | undefined {
 /** `error.type`: the `CompactionError`'s code, else the error's name; `_OTHER` is the conventions' value when there is none. */
 function errorType(error: unknown): string {
   if (isCompactionError(error)) return error.code;
-  if (error instanceof Error) return error.name;
+  if (error instanceof Error) return bounded(String(error.name), MOST_TYPE_CHARS);
   return "_OTHER";
 }
+
+/**
+ * The most characters of an error's name or code an attribute carries. Both are the thrower's to
+ * set: an SDK that files the server's error text as its `code` (or a name set from a response)
+ * carries what the message does, and is bounded and redacted as it is.
+ */
+const MOST_TYPE_CHARS = 100;
 
 /** The most characters of an error's message an event or a status carries. */
 const MOST_MESSAGE_CHARS = 500;
@@ -229,12 +236,12 @@ function messageOf(error: unknown): string {
 function exceptionOf(error: unknown): Exception {
   const message = bounded(messageOf(error), MOST_MESSAGE_CHARS);
   if (!(error instanceof Error)) return message;
-  const { name } = error;
+  const name = bounded(String(error.name), MOST_TYPE_CHARS);
   const code = (error as { code?: unknown }).code;
   const exception: Exception = {
     name,
     message,
-    ...(typeof code === "string" || typeof code === "number" ? { code } : {}),
+    ...(typeof code === "string" ? { code: bounded(code, MOST_TYPE_CHARS) } : typeof code === "number" ? { code } : {}),
   };
   const { stack } = error;
   if (typeof stack === "string") {
