@@ -292,20 +292,73 @@ function langchainLike(window) {
 
 /** The AI SDK's `pruneMessages` on every step: tool calls and results dropped before the last 2 messages. */
 function pruneEveryStep() {
+  const converted = aiSdkHistory();
+  const same = samePruned();
   return {
     async request(working) {
       // The model input of this step only: the loop goes on from its whole history.
       return {
-        messages: pruneMessages({
-          messages: toAiSdk(working),
-          toolCalls: "before-last-2-messages",
-          reasoning: "before-last-message",
-        }),
+        messages: same(
+          pruneMessages({
+            messages: converted(working),
+            toolCalls: "before-last-2-messages",
+            reasoning: "before-last-message",
+          }),
+        ),
         summaries: [],
         keep: false,
       };
     },
   };
+}
+
+/**
+ * `toAiSdk` of a history that grows by appending, converting only what was appended (a run of tool
+ * results joins the tool message before it, as `toAiSdk` joins them): the same messages step after
+ * step, so each is counted once, not once a step.
+ */
+function aiSdkHistory() {
+  let source = [];
+  let out = [];
+  return (working) => {
+    if (working.length < source.length || source.some((message, index) => working[index] !== message)) {
+      source = [];
+      out = [];
+    }
+    const added = toAiSdk(working.slice(source.length));
+    if (added[0]?.role === "tool" && out.at(-1)?.role === "tool")
+      out = [
+        ...out.slice(0, -1),
+        { role: "tool", content: [...out.at(-1).content, ...added[0].content] },
+        ...added.slice(1),
+      ];
+    else out = out.concat(added);
+    source = working;
+    return out;
+  };
+}
+
+/**
+ * `pruneMessages` writes a new object for every message whose parts it filters, on every step; one
+ * with the very parts of the step before is given back as that step's object, so it is counted once.
+ */
+function samePruned() {
+  const byFirstPart = new WeakMap();
+  return (messages) =>
+    messages.map((message) => {
+      const parts = message.content;
+      if (!Array.isArray(parts) || parts.length === 0 || typeof parts[0] !== "object") return message;
+      const known = byFirstPart.get(parts[0]);
+      if (
+        known !== undefined &&
+        known.role === message.role &&
+        known.content.length === parts.length &&
+        known.content.every((part, index) => part === parts[index])
+      )
+        return known;
+      byFirstPart.set(parts[0], message);
+      return message;
+    });
 }
 
 /**
