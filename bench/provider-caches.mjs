@@ -273,26 +273,17 @@ export function providerCaches() {
       const wholeSplit = { ...whole, written: whole.total - whole.read - afterBreakpoint, plain: afterBreakpoint };
       const plainMarks = breakpointsOf(plain.units, false);
       const splitMarks = breakpointsOf(split.units, true);
+      const priced = (rules, cost) => ({ ...cost, dollars: dollarsOf(rules, cost) });
       const results = {
-        wholeMessages: { ...wholeSplit, dollars: dollarsOf(anthropicRules, wholeSplit) },
-        anthropic: caches.anthropic(plain, plainMarks),
-        anthropicSections: caches.anthropicSections(split, splitMarks),
-        bedrock: caches.bedrock(plain, plainMarks),
-        bedrockSections: caches.bedrockSections(split, splitMarks),
-        gemini: caches.gemini(plain),
-        geminiSections: caches.geminiSections(split),
-        openai: caches.openai(plain),
+        wholeMessages: priced(anthropicRules, wholeSplit),
+        anthropic: priced(anthropicRules, caches.anthropic(plain, plainMarks)),
+        anthropicSections: priced(anthropicRules, caches.anthropicSections(split, splitMarks)),
+        bedrock: priced(bedrockRules, caches.bedrock(plain, plainMarks)),
+        bedrockSections: priced(bedrockRules, caches.bedrockSections(split, splitMarks)),
+        gemini: priced(geminiRules, caches.gemini(plain)),
+        geminiSections: priced(geminiRules, caches.geminiSections(split)),
+        openai: priced(openaiRules, caches.openai(plain)),
       };
-      for (const [name, rules] of [
-        ["anthropic", anthropicRules],
-        ["anthropicSections", anthropicRules],
-        ["bedrock", bedrockRules],
-        ["bedrockSections", bedrockRules],
-        ["gemini", geminiRules],
-        ["geminiSections", geminiRules],
-        ["openai", openaiRules],
-      ])
-        results[name].dollars = dollarsOf(rules, results[name]);
       return results;
     },
   };
