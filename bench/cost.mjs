@@ -6,11 +6,17 @@
 // of tokens. The datasets: the benchmark transcripts (tau-bench, tau2-bench, coding) and real
 // agent sessions (`../shared/data/sessions`: Claude Code and pi, as `bench/sessions.mjs` reads them,
 // in chat form, each behind a system message the size of what it sent beside its messages).
-// A request's cached part is the longest run of leading messages it shares with an earlier request
-// of the conversation (the provider's prefix match), counted only from 1,024 tokens; the cache's
-// lifetime is ignored. Prices per million input tokens: Anthropic (Claude Sonnet: $3, a cache
-// write $3.75, a cache read $0.30) and OpenAI (GPT-4.1: $2, a cached read $0.50, no write fee).
-// Main requests are cached up to their last message; see `addCost` for the summarizer's requests.
+// What a request reads from the cache, writes to it and sends plain is modelled per provider as its
+// docs describe its cache (bench/provider-caches.mjs, each rule quoted beside its code): Anthropic
+// and Bedrock at content-block granularity, from the markers a request carries (the system prompt's,
+// the last message's, and, where the summary is written as `markFrozenSections()` writes it, the
+// frozen sections'), each reading the entries within 20 blocks before it; Gemini's implicit prefix
+// cache; OpenAI's (GPT-4.1) token prefix in steps of 128 from 1,024. Every library policy is billed
+// twice on the one replay: with the summary as one text block, and as a block a section with the
+// marker after the last, which is what frozen sections save. The model the bench used before (the
+// longest run of leading messages shared with one of the last 8 requests, from 1,024 tokens, at
+// Anthropic's prices) is kept beside it as a column. A main request is marked at its last message;
+// see `breakpoints` for the summarizer's requests. The cache's lifetime is 8 requests.
 // The library's hook is given the provider's count of the previous request (`usage`), as an agent
 // loop passes it. Summaries are written without a model (`extractiveSummary`), so every policy
 // gets the same text; what differs is what each policy sends, to the main model and to the
@@ -24,28 +30,31 @@
 // transcript of each dataset; `BENCH_WINDOWS="40%;128,000"` and `BENCH_POLICIES="large;LangChain"`
 // (window labels, and parts of policy names, separated by `;`) run a part of it, for a quick look;
 // with `BENCH_OUT=file` a part writes its rows there, and `BENCH_FROM="a.json;b.json"` joins parts
-// run side by side (one per core) into bench/cost.json and the plot, as a full run writes them.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { relative } from "node:path";
+// run side by side (one per core) into bench/cost.json and the plot, as a full run writes them. A
+// whole run on two cores or more runs so by itself, in two parts (`BENCH_SERIAL=1`: in one process).
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { factValue, factsOf, messageFacts, writtenFacts } from "./facts.mjs";
 import { billed, billedList, o200k } from "./billed.mjs";
+import { anthropicRules, bedrockRules, geminiRules, openaiRules, providerCaches } from "./provider-caches.mjs";
 import { pruneMessages } from "ai";
 import { compactor, extractiveSummary, statefulCompactor, summarizeWith } from "../dist/index.js";
 import { renderTranscript, summarizeInPlace } from "../dist/summary-kit.js";
+import { markFrozenSections } from "../dist/cache.js";
+import { SUMMARY_PREFIX } from "../dist/expert.js";
 import { firstTokens, loadTranscripts, longSession, sample, toAiSdk } from "./data.mjs";
 import { anthropicToChat, fixedPart, loadSessions, piToAnthropic } from "./sessions.mjs";
 
 const { transcripts, source } = loadTranscripts();
 
-// Anthropic's published prices for Claude Sonnet, per million input tokens: base input $3, a
-// 5-minute cache write $3.75 (1.25×), a cache hit $0.30 (0.1×).
-// https://platform.claude.com/docs/en/about-claude/pricing ("Model pricing"; "Prompt caching").
-const prices = {
-  anthropic: { input: 3, write: 3.75, read: 0.3 },
-  openai: { input: 2, write: 2, read: 0.5 },
-};
-const MINIMUM_CACHED = 1024;
+// Each provider's prices and cache rules, quoted from its docs: bench/provider-caches.mjs.
+const prices = Object.fromEntries(
+  [anthropicRules, bedrockRules, geminiRules, openaiRules].map((rules) => [rules.name.toLowerCase(), rules.prices]),
+);
+const MINIMUM_CACHED = anthropicRules.minimum;
 // The production-sized cases: windows of current models, on sessions of 512,000 tokens (four times
 // the smaller window; longer ones would keep the bench from running within minutes).
 const LONG_WINDOWS = [128_000, 200_000];
@@ -64,48 +73,128 @@ const keyOf = (message) => {
   return key;
 };
 
-/** A conversation's prompt cache: the requests sent so far, as JSON per message. */
-function promptCache() {
-  const sent = [];
+/** The number of content blocks a message is in the provider's format: its parts, and a block a tool call. */
+const blocksOf = (message) =>
+  (Array.isArray(message.content) ? Math.max(1, message.content.length) : 1) + (message.tool_calls?.length ?? 0);
+
+/** A message as one unit of a request (see bench/provider-caches.mjs), once per message object. */
+const unitOf = new WeakMap();
+const messageUnit = (message) => {
+  let unit = unitOf.get(message);
+  if (unit === undefined)
+    unitOf.set(
+      message,
+      (unit = {
+        key: keyOf(message),
+        tokens: billed(message),
+        blocks: blocksOf(message),
+        role: message.role,
+        text: typeof message.content === "string" ? message.content : undefined,
+      }),
+    );
+  return unit;
+};
+
+/**
+ * The library's summary message as `markFrozenSections()` writes it where the format has blocks
+ * (Anthropic, Bedrock, Gemini): a block a section, then the archive line and seal, the marker on
+ * the last section's block. One unit a block, their tokens summing to the message's own; null for
+ * any other message. Once per message object.
+ */
+const frozenSections = markFrozenSections({ outside: 2 });
+const sectionUnitsOf = new WeakMap();
+const sectionUnits = (message) => {
+  let units = sectionUnitsOf.get(message);
+  if (units !== undefined) return units;
+  units = null;
+  if (typeof message.content === "string" && message.content.startsWith(SUMMARY_PREFIX)) {
+    const written = frozenSections({ role: "user", content: message.content }, "anthropic", []);
+    if (Array.isArray(written.content)) {
+      let left = billed(message);
+      units = written.content.map((block, index) => {
+        const tokens = index === written.content.length - 1 ? left : Math.min(left, o200k(block.text));
+        left -= tokens;
+        return {
+          key: `\u0000section\u0000${message.role}\u0000${block.text}`,
+          tokens,
+          blocks: 1,
+          role: message.role,
+          marker: block.cache_control !== undefined,
+        };
+      });
+    }
+  }
+  sectionUnitsOf.set(message, units);
+  return units;
+};
+
+/** A request's two views: one unit a message, and the summary one unit a section (the same array when it holds none). */
+function viewsOf(messages) {
+  const units = messages.map(messageUnit);
+  const sectioned = messages.some((message) => sectionUnits(message) !== null);
   return {
-    /** The cost split of a request: tokens read from the cache, and the rest. */
-    send(messages) {
-      const keys = messages.map(keyOf);
-      let shared = 0;
-      for (const earlier of sent) {
-        let n = 0;
-        while (n < keys.length && n < earlier.length && keys[n] === earlier[n]) n++;
-        shared = Math.max(shared, n);
-      }
-      sent.push(keys);
-      if (sent.length > 8) sent.shift();
-      const total = billedList(messages);
-      const cachedTokens = billedList(messages.slice(0, shared));
-      const cached = cachedTokens >= MINIMUM_CACHED ? cachedTokens : 0;
-      return { total, cached, keys };
-    },
+    messages: units,
+    sections: sectioned ? messages.flatMap((message, index) => sectionUnits(message) ?? [units[index]]) : units,
   };
 }
 
 /**
- * Adds a request's cost: its cached part at the read price, the part written to the cache (up to
- * its cache breakpoint) at the write price, and what follows the breakpoint at the input price. A
- * main request has its breakpoint on its last message (all of it is written); a summary request
- * made by `summarizeWith` has none (a one-off prompt); one made by `summarizeInPlace` has it on the
- * last older message, so only the instructions after it are plain input. Returns the request's
- * cost at Anthropic prices.
+ * Where a request carries cache markers. `main`: the system prompt's marker, the frozen sections'
+ * (in the view that has them), and the last message's (the Anthropic recipe's `withBreakpoint`).
+ * `in-place`: the same, but on the last older message, before the instructions. `none`: a one-off
+ * prompt (`summarizeWith`'s, LangChain's summary call), no marker.
  */
-function addCost(into, { total, cached }, afterBreakpoint = 0) {
+const breakpoints = (kind) => (units, sectioned) => {
+  if (kind === "none" || units.length === 0) return [];
+  const at = [];
+  if (units[0].role === "system" && units[0].marker === undefined) at.push(0);
+  if (sectioned) units.forEach((unit, index) => unit.marker && at.push(index));
+  const last = kind === "in-place" ? units.length - 2 : units.length - 1;
+  if (last >= 0) at.push(last);
+  return at;
+};
+/** The model before wrote a request up to its breakpoint: the tokens after it, sent plain. */
+const wholeBreakpoint = (kind) => (request) =>
+  kind === "main" ? 0 : kind === "none" ? request.total : (request.units.at(-1)?.tokens ?? 0);
+
+/** A conversation's prompt caches, one per provider (bench/provider-caches.mjs). */
+function promptCache() {
+  const caches = providerCaches();
+  return {
+    /** The cost split of a request at each provider. */
+    send(messages, kind = "main") {
+      const views = viewsOf(messages);
+      const results = caches.send(views, breakpoints(kind), wholeBreakpoint(kind));
+      return {
+        total: results.anthropic.total,
+        cached: results.anthropic.read,
+        keys: views.messages.map((unit) => unit.key),
+        results,
+      };
+    },
+  };
+}
+
+/** The costs kept per policy: each provider's, with the summary as one block and as a block a section, and the model before. */
+const COSTS = [
+  "anthropic",
+  "anthropicSections",
+  "bedrock",
+  "bedrockSections",
+  "gemini",
+  "geminiSections",
+  "openai",
+  "wholeMessages",
+];
+
+/** Adds a request's cost at every provider; returns its cost at Anthropic's. */
+function addCost(into, { total, cached, results }) {
   into.tokens += total;
   into.cached += cached;
-  const plain = Math.min(afterBreakpoint, total - cached);
-  const written = total - cached - plain;
-  for (const [provider, price] of Object.entries(prices))
-    into[provider] += (cached * price.read + written * price.write + plain * price.input) / 1e6;
-  const price = prices.anthropic;
-  return (cached * price.read + written * price.write + plain * price.input) / 1e6;
+  for (const name of COSTS) into[name] += results[name].dollars;
+  return results.anthropic.dollars;
 }
-const emptyCost = () => ({ tokens: 0, cached: 0, anthropic: 0, openai: 0 });
+const emptyCost = () => ({ tokens: 0, cached: 0, ...Object.fromEntries(COSTS.map((name) => [name, 0])) });
 
 /**
  * What compactions cost in cache writes, and which ones paid for themselves (Anthropic prices).
@@ -292,20 +381,73 @@ function langchainLike(window) {
 
 /** The AI SDK's `pruneMessages` on every step: tool calls and results dropped before the last 2 messages. */
 function pruneEveryStep() {
+  const converted = aiSdkHistory();
+  const same = samePruned();
   return {
     async request(working) {
       // The model input of this step only: the loop goes on from its whole history.
       return {
-        messages: pruneMessages({
-          messages: toAiSdk(working),
-          toolCalls: "before-last-2-messages",
-          reasoning: "before-last-message",
-        }),
+        messages: same(
+          pruneMessages({
+            messages: converted(working),
+            toolCalls: "before-last-2-messages",
+            reasoning: "before-last-message",
+          }),
+        ),
         summaries: [],
         keep: false,
       };
     },
   };
+}
+
+/**
+ * `toAiSdk` of a history that grows by appending, converting only what was appended (a run of tool
+ * results joins the tool message before it, as `toAiSdk` joins them): the same messages step after
+ * step, so each is counted once, not once a step.
+ */
+function aiSdkHistory() {
+  let source = [];
+  let out = [];
+  return (working) => {
+    if (working.length < source.length || source.some((message, index) => working[index] !== message)) {
+      source = [];
+      out = [];
+    }
+    const added = toAiSdk(working.slice(source.length));
+    if (added[0]?.role === "tool" && out.at(-1)?.role === "tool")
+      out = [
+        ...out.slice(0, -1),
+        { role: "tool", content: [...out.at(-1).content, ...added[0].content] },
+        ...added.slice(1),
+      ];
+    else out = out.concat(added);
+    source = working;
+    return out;
+  };
+}
+
+/**
+ * `pruneMessages` writes a new object for every message whose parts it filters, on every step; one
+ * with the very parts of the step before is given back as that step's object, so it is counted once.
+ */
+function samePruned() {
+  const byFirstPart = new WeakMap();
+  return (messages) =>
+    messages.map((message) => {
+      const parts = message.content;
+      if (!Array.isArray(parts) || parts.length === 0 || typeof parts[0] !== "object") return message;
+      const known = byFirstPart.get(parts[0]);
+      if (
+        known !== undefined &&
+        known.role === message.role &&
+        known.content.length === parts.length &&
+        known.content.every((part, index) => part === parts[index])
+      )
+        return known;
+      byFirstPart.set(parts[0], message);
+      return message;
+    });
 }
 
 /**
@@ -442,12 +584,8 @@ async function replay({ messages }, policyOf, totals, window) {
       totals.refused += refused;
       let summarizerDollars = 0;
       for (const summary of summaries) {
-        const sent = cache.send(summary.messages);
-        summarizerDollars += addCost(
-          totals.summarizer,
-          sent,
-          summary.breakpoint === "none" ? sent.total : billed(summary.messages.at(-1)),
-        );
+        const sent = cache.send(summary.messages, summary.breakpoint === "none" ? "none" : "in-place");
+        summarizerDollars += addCost(totals.summarizer, sent);
       }
       const sent = cache.send(request);
       ledger.request(sent, addCost(totals.main, sent), arrived, summarizerDollars);
@@ -538,7 +676,7 @@ const results = {
   sessions: real.map((t) => ({ name: t.file, fixed: t.fixed, tokens: billedList(t.messages) })),
   longSession: { windows: LONG_WINDOWS, tokens: SESSION_TOKENS, window: LONG_WINDOWS[0] },
   prices,
-  pricesSource: "https://platform.claude.com/docs/en/about-claude/pricing",
+  pricesSource: "bench/provider-caches.mjs (each provider's pricing page, quoted there)",
   // Every policy's options as passed to the library (or, for a peer, the parameters of its model here), per long window; at 40% and 25% the same with `maxTokens` the transcript's window.
   policies: Object.fromEntries(
     Object.entries(policies).map(([name, policyOf]) => [
@@ -565,9 +703,11 @@ const header = [
   "main input, Anthropic",
   "summarizer input, Anthropic",
   "total, Anthropic",
+  "total, Anthropic, by whole messages (the model before)",
   "total, OpenAI",
-  "cache-hit share",
+  "cache-hit share, Anthropic",
 ];
+const totalOf = (row, name) => row.main[name] + row.summarizer[name];
 
 /** Replays `runs` under every policy and prints one row per policy. */
 async function scenario(dataset, windowLabel, runs, windowOf) {
@@ -600,23 +740,52 @@ async function scenario(dataset, windowLabel, runs, windowOf) {
       ...totals,
       seconds: Math.round((performance.now() - started) / 100) / 10,
     });
-    const hit =
-      (totals.main.cached + totals.summarizer.cached) / Math.max(1, totals.main.tokens + totals.summarizer.tokens);
-    const recallable = policyOf.describe(1000).options.archive ? pct(totals.recallable, totals.needed) : "(no archive)";
-    console.log(
-      `| ${[dataset, windowLabel, name, totals.requests, totals.over, pct(totals.visible, totals.needed), recallable, totals.refused, totals.compactions, `${dollars(totals.compactionWriteCost)} (${totals.compactionWrites.toLocaleString("en-US")} tokens)`, totals.compactionsLosing, dollars(totals.main.anthropic), dollars(totals.summarizer.anthropic), dollars(totals.main.anthropic + totals.summarizer.anthropic), dollars(totals.main.openai + totals.summarizer.openai), `${(hit * 100).toFixed(0)}%`].join(" | ")} |`,
-    );
+    console.log(rowLine(results.rows.at(-1)));
   }
 }
 
+/** A row of the table, as `scenario` prints it. */
+function rowLine(row) {
+  const hit = (row.main.cached + row.summarizer.cached) / Math.max(1, row.main.tokens + row.summarizer.tokens);
+  const recallable = policies[row.policy]?.describe(1000).options.archive
+    ? pct(row.recallable, row.needed)
+    : "(no archive)";
+  return `| ${[row.dataset, row.window, row.policy, row.requests, row.over, pct(row.visible, row.needed), recallable, row.refused, row.compactions, `${dollars(row.compactionWriteCost)} (${row.compactionWrites.toLocaleString("en-US")} tokens)`, row.compactionsLosing, dollars(row.main.anthropic), dollars(row.summarizer.anthropic), dollars(totalOf(row, "anthropic")), dollars(totalOf(row, "wholeMessages")), dollars(totalOf(row, "openai")), `${(hit * 100).toFixed(0)}%`].join(" | ")} |`;
+}
+
 const startedAll = performance.now();
+// Only a whole run, or parts joined by hand, writes bench/cost.json and the plot.
+const wholeRun = !onlyWindows && !onlyPolicies && !onlyDatasets;
+const title = `bench:cost — ${benchmark.length} transcripts of 8,000 tokens or more (${source}) and ${real.length} real sessions at windows of 40% and 25% of each; then, per dataset, one long session of its runs back to back (${SESSION_TOKENS.toLocaleString("en-US")} tokens) at windows of ${LONG_WINDOWS.map((w) => w.toLocaleString("en-US")).join(" and ")}\n`;
 // `BENCH_FROM=a.json;b.json`: the rows of parts run apart (with `BENCH_OUT`, in parallel), joined into one result.
-const parts = process.env.BENCH_FROM?.split(";").map((file) => JSON.parse(readFileSync(file, "utf8")));
+let parts = process.env.BENCH_FROM?.split(";").map((file) => JSON.parse(readFileSync(file, "utf8")));
+// A whole run is two parts side by side, the windows of 40% and 25% in one and the long ones in the
+// other (about the same time each), where the machine has two cores or more and `BENCH_SERIAL` is unset.
+if (!parts && !onlyWindows && !process.env.BENCH_OUT && !process.env.BENCH_SERIAL && availableParallelism() > 1) {
+  console.log(title);
+  const folder = mkdtempSync(join(tmpdir(), "bench-cost-"));
+  const halves = [SHARES.map((share) => `${share * 100}%`), LONG_WINDOWS.map((w) => w.toLocaleString("en-US"))];
+  parts = await Promise.all(
+    halves.map(async (windows, index) => {
+      const out = join(folder, `part-${index}.json`);
+      const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+        env: { ...process.env, BENCH_WINDOWS: windows.join(";"), BENCH_OUT: out },
+        stdio: ["ignore", "ignore", "inherit"],
+      });
+      const code = await new Promise((resolve) => child.on("exit", resolve));
+      if (code !== 0) throw new Error(`bench:cost: the part at ${windows.join(", ")} exited with ${code}`);
+      return JSON.parse(readFileSync(out, "utf8"));
+    }),
+  );
+  rmSync(folder, { recursive: true, force: true });
+  console.log(`| ${header.join(" | ")} |`);
+  console.log(`| ${header.map(() => "---").join(" | ")} |`);
+  for (const row of parts.flatMap((part) => part.rows)) console.log(rowLine(row));
+  parts.push({ rows: [], seconds: Math.round((performance.now() - startedAll) / 1000) });
+}
 if (parts) results.rows = parts.flatMap((part) => part.rows);
 else {
-  console.log(
-    `bench:cost — ${benchmark.length} transcripts of 8,000 tokens or more (${source}) and ${real.length} real sessions at windows of 40% and 25% of each; then, per dataset, one long session of its runs back to back (${SESSION_TOKENS.toLocaleString("en-US")} tokens) at windows of ${LONG_WINDOWS.map((w) => w.toLocaleString("en-US")).join(" and ")}\n`,
-  );
+  console.log(title);
   console.log(`| ${header.join(" | ")} |`);
   console.log(`| ${header.map(() => "---").join(" | ")} |`);
   for (const share of SHARES) {
@@ -688,6 +857,15 @@ const scenarios = [...new Set(results.rows.map((row) => `${row.dataset}\u0000${r
   const peers = PEERS.map((peer) => rows.find((row) => row.policy === peer)).filter(Boolean);
   const dominatedBy = library ? peers.filter((peer) => dominates(peer, library)).map((peer) => peer.policy) : [];
   const undercutBy = large ? peers.filter((peer) => undercuts(peer, large)).map((peer) => peer.policy) : [];
+  // The same with the summary's sections as blocks and the marker after them (`markFrozenSections()`).
+  const withSections = large && {
+    ...large,
+    main: { anthropic: large.main.anthropicSections },
+    summarizer: { anthropic: large.summarizer.anthropicSections },
+  };
+  const undercutWithSections = large
+    ? peers.filter((peer) => undercuts(peer, withSections)).map((peer) => peer.policy)
+    : [];
   return {
     dataset,
     window,
@@ -695,6 +873,7 @@ const scenarios = [...new Set(results.rows.map((row) => `${row.dataset}\u0000${r
     libraryOnFrontier: dominatedBy.length === 0,
     dominatedBy,
     largeWindowUndercutBy: undercutBy,
+    largeWindowWithSectionsUndercutBy: undercutWithSections,
     rows,
   };
 });
@@ -703,15 +882,51 @@ console.log(
   "\nThe cost–recall frontier (Anthropic prices): is `defaults, summarizeInPlace` dominated by a peer policy? Is the large-window setting undercut (a peer cheaper at a recall within 0.5 points of it, or better)?\n",
 );
 console.log(
-  "| dataset | window | defaults on the frontier | dominated by | large-window setting undercut by | the frontier |",
+  "| dataset | window | defaults on the frontier | dominated by | large-window setting undercut by | with its sections as blocks and the marker | the frontier |",
 );
-console.log("| --- | --- | --- | --- | --- | --- |");
-for (const { dataset, window, frontier, libraryOnFrontier, dominatedBy, largeWindowUndercutBy } of scenarios) {
+console.log("| --- | --- | --- | --- | --- | --- | --- |");
+for (const scenario of scenarios) {
+  const { dataset, window, frontier, libraryOnFrontier, dominatedBy, largeWindowUndercutBy } = scenario;
   console.log(
-    `| ${[dataset, window, libraryOnFrontier ? "yes" : "no", dominatedBy.join(", ") || "none", largeWindowUndercutBy.join(", ") || "none", frontier.join("; ")].join(" | ")} |`,
+    `| ${[dataset, window, libraryOnFrontier ? "yes" : "no", dominatedBy.join(", ") || "none", largeWindowUndercutBy.join(", ") || "none", scenario.largeWindowWithSectionsUndercutBy.join(", ") || "none", frontier.join("; ")].join(" | ")} |`,
   );
 }
-if (parts || (!onlyWindows && !onlyPolicies))
+
+// What frozen sections save: the library's policies with the summary as one text block (as the
+// hook writes it without `cacheMarker`) against a block a section and the provider's marker after
+// the last (as `markFrozenSections()` writes it), on the same replay, at each provider's rules.
+const LIBRARY_POLICIES = Object.keys(policies).filter((name) => !PEERS.includes(name) && name !== "no compaction");
+const change = (before, after) =>
+  `${dollars(before)} → ${dollars(after)} (${after <= before ? "−" : "+"}${pct(Math.abs(before - after), before)})`;
+console.log(
+  "\nWhat frozen sections save: the summary as one text block → a block a section with the marker after the last (`markFrozenSections()`), the same replay. OpenAI's cache (GPT-4.1) reads a text's prefix either way, so its cost is the same.\n",
+);
+console.log("| dataset | window | policy | Anthropic | Bedrock | Gemini 2.5 Pro | OpenAI GPT-4.1 |");
+console.log("| --- | --- | --- | --- | --- | --- | --- |");
+for (const row of results.rows) {
+  if (!LIBRARY_POLICIES.includes(row.policy)) continue;
+  console.log(
+    `| ${[row.dataset, row.window, row.policy, change(totalOf(row, "anthropic"), totalOf(row, "anthropicSections")), change(totalOf(row, "bedrock"), totalOf(row, "bedrockSections")), change(totalOf(row, "gemini"), totalOf(row, "geminiSections")), dollars(totalOf(row, "openai"))].join(" | ")} |`,
+  );
+}
+
+// The defaults at the windows of today's models, at Anthropic's prices: the cache counted by whole
+// messages (the model before) → at block granularity as Anthropic's docs describe it → with the
+// summary's sections as blocks and the marker.
+console.log(
+  "\nThe defaults (`defaults, summarizeInPlace`) and the large-window setting at Anthropic prices: by whole messages (the model before) → as Anthropic caches (blocks, breakpoints, lookback) → with frozen sections as blocks and the marker\n",
+);
+console.log(
+  "| dataset | window | policy | by whole messages | as Anthropic caches | with frozen sections and the marker |",
+);
+console.log("| --- | --- | --- | --- | --- | --- |");
+for (const row of results.rows) {
+  if ((row.policy !== LIBRARY && row.policy !== LARGE) || row.window.endsWith("%")) continue;
+  console.log(
+    `| ${[row.dataset, row.window, row.policy, dollars(totalOf(row, "wholeMessages")), dollars(totalOf(row, "anthropic")), dollars(totalOf(row, "anthropicSections"))].join(" | ")} |`,
+  );
+}
+if (process.env.BENCH_FROM || wholeRun)
   writeFileSync(new URL("../docs/cost-frontier.svg", import.meta.url), frontierSvg(scenarios));
 
 /** One panel per dataset and window: each policy's cost against its recall, the frontier joined by a line. */
@@ -770,7 +985,7 @@ function frontierSvg(panels) {
   const totalHeight = legendTop + legendHeight;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${columns * width + 20}" height="${totalHeight}" viewBox="0 0 ${columns * width + 20} ${totalHeight}" font-family="sans-serif">\n<rect width="100%" height="100%" fill="#fff"/>\n<text x="50" y="14" font-size="11">Input cost against recall of needed facts; a ringed point is on the frontier (no policy costs less and keeps more), the dashed line joins them.</text>\n${parts.join("\n")}\n</svg>\n`;
 }
-if (parts || (!onlyWindows && !onlyPolicies)) {
+if (process.env.BENCH_FROM || wholeRun) {
   writeFileSync(new URL("./cost.json", import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nwrote bench/cost.json and docs/cost-frontier.svg (${results.seconds} s)`);
 } else if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, `${JSON.stringify(results, null, 2)}\n`);

@@ -31,7 +31,7 @@
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { basename, join } from "node:path";
-import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base";
+import { o200k } from "./billed.mjs";
 
 const linesOf = (file) => {
   const raw = readFileSync(file);

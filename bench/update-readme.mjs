@@ -270,13 +270,14 @@ if (existsSync(costUrl)) {
   const recallable = (r) =>
     r.options?.archive || r.policy.includes("large-window") ? pctOf(r.recallable, r.needed) : "—";
   const dollars = (value) => `$${value.toFixed(2)}`;
+  const totalOf = (r, name) => r.main[name] + r.summarizer[name];
   const windows = [...new Set(rows.map((r) => r.window))];
   const tableOf = (window) =>
     rows
       .filter((r) => r.window === window)
       .map((r) => {
         const hit = (r.main.cached + r.summarizer.cached) / Math.max(1, r.main.tokens + r.summarizer.tokens);
-        return `| ${r.dataset} | ${r.policy} | ${n(r.requests)} | ${n(r.over)} | ${recall(r)} | ${recallable(r)} | ${n(r.compactions ?? 0)} | ${dollars(r.compactionWriteCost ?? 0)} | ${n(r.compactionsLosing ?? 0)} | ${dollars(r.main.anthropic)} | ${dollars(r.summarizer.anthropic)} | ${dollars(r.main.anthropic + r.summarizer.anthropic)} | ${dollars(r.main.openai + r.summarizer.openai)} | ${(hit * 100).toFixed(0)}% |`;
+        return `| ${r.dataset} | ${r.policy} | ${n(r.requests)} | ${n(r.over)} | ${recall(r)} | ${recallable(r)} | ${n(r.compactions ?? 0)} | ${dollars(r.compactionWriteCost ?? 0)} | ${n(r.compactionsLosing ?? 0)} | ${dollars(r.main.anthropic)} | ${dollars(r.summarizer.anthropic)} | ${dollars(r.main.anthropic + r.summarizer.anthropic)} | ${r.main.wholeMessages === undefined ? "—" : dollars(totalOf(r, "wholeMessages"))} | ${dollars(r.main.openai + r.summarizer.openai)} | ${(hit * 100).toFixed(0)}% |`;
       })
       .join("\n");
   // How many times cheaper the summarizer's input is in place than rendered, at Anthropic prices.
@@ -288,12 +289,12 @@ if (existsSync(costUrl)) {
   };
   const datasets = [...new Set(rows.map((r) => r.dataset))];
   const longWindows = (longSession.windows ?? [longSession.window]).map(n);
-  const header = `| dataset | policy | requests | over the window | recall | visible or recallable | compactions | cache writes caused by compactions, Anthropic | compactions that saved less than they cost | main input, Anthropic | summarizer input, Anthropic | total, Anthropic | total, OpenAI | cache-hit share |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |`;
+  const header = `| dataset | policy | requests | over the window | recall | visible or recallable | compactions | cache writes caused by compactions, Anthropic | compactions that saved less than they cost | main input, Anthropic | summarizer input, Anthropic | total, Anthropic | total, Anthropic, by whole messages (the model before) | total, OpenAI | cache-hit share, Anthropic |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |`;
   const frontierTable = frontier
     .map(
       (f) =>
-        `| ${f.dataset} | ${f.window} | ${f.libraryOnFrontier ? "yes" : "no"} | ${f.dominatedBy.join(", ") || "none"} | ${(f.largeWindowUndercutBy ?? []).join(", ") || "none"} | ${f.frontier.join("; ")} |`,
+        `| ${f.dataset} | ${f.window} | ${f.libraryOnFrontier ? "yes" : "no"} | ${f.dominatedBy.join(", ") || "none"} | ${(f.largeWindowUndercutBy ?? []).join(", ") || "none"} | ${(f.largeWindowWithSectionsUndercutBy ?? []).join(", ") || "none"} | ${f.frontier.join("; ")} |`,
     )
     .join("\n");
   const shareTitle = (window) =>
@@ -305,7 +306,7 @@ if (existsSync(costUrl)) {
     `<!-- cost:start -->
 Measured by \`npm run bench:cost\` on ${date.slice(0, 10)}, Node ${node}${seconds ? `, in ${Math.round(seconds / 60)} minutes` : ""}; \`bench/cost.json\` holds every figure and every policy's options as passed.
 
-The summarizer's input with \`summarizeInPlace\`, against \`summarizeWith\`, at Anthropic prices: ${datasets.map((d) => `${d} ${gain("40%", d)}`).join(", ")} cheaper at windows of 40% of each transcript; ${longWindows.map((w) => `${datasets.map((d) => `${d} ${gain(w, d)}`).join(", ")} at a window of ${w}`).join("; ")}.
+The summarizer's input with \`summarizeWith\` over that with \`summarizeInPlace\`, at Anthropic prices (above 1×, in place is cheaper): ${datasets.map((d) => `${d} ${gain("40%", d)}`).join(", ")} at windows of 40% of each transcript; ${longWindows.map((w) => `${datasets.map((d) => `${d} ${gain(w, d)}`).join(", ")} at a window of ${w}`).join("; ")}.
 ${reportedUsage ? `\nThe real sessions' own reported usage (${n(reportedUsage.calls)} model calls of ${reportedUsage.sessions} sessions): ${pctOf(reportedUsage.read, reportedUsage.input + reportedUsage.write + reportedUsage.read)} of their input read from the cache, ${pctOf(reportedUsage.write, reportedUsage.input + reportedUsage.write + reportedUsage.read)} written to it, ${dollars(reportedUsage.anthropic)} at the prices above.\n` : ""}
 ${windows
   .map(
@@ -318,10 +319,50 @@ ${tableOf(window)}`,
 
 **The cost–recall frontier** (Anthropic prices; recall as in the tables: a request over the window shows nothing). Is \`defaults, summarizeInPlace\` dominated, that is, does a peer policy cost no more and keep no fewer facts? Is the large-window setting undercut, that is, does a peer policy cost less at a recall within 0.5 points of its own, or better?
 
-| dataset | window | defaults on the frontier | dominated by | large-window setting undercut by | the frontier |
-| --- | --- | --- | --- | --- | --- |
+| dataset | window | defaults on the frontier | dominated by | large-window setting undercut by | with its sections as blocks and the marker | the frontier |
+| --- | --- | --- | --- | --- | --- | --- |
 ${frontierTable}
+${
+  rows.some((r) => r.main.anthropicSections !== undefined)
+    ? `
+**The defaults and the large-window setting at Anthropic prices, before → after**: the cache counted by whole messages (the model before) → as Anthropic caches (content blocks, breakpoints, their 20-block lookback) → with the summary's frozen sections as blocks and the marker after them (\`cacheMarker: markFrozenSections()\`):
 
+| dataset | window | policy | by whole messages | as Anthropic caches | with frozen sections and the marker | recall |
+| --- | --- | --- | --- | --- | --- | --- |
+${rows
+  .filter(
+    (r) =>
+      !r.window.endsWith("%") && (r.policy === "defaults, summarizeInPlace" || r.policy.startsWith("large-window")),
+  )
+  .map(
+    (r) =>
+      `| ${r.dataset} | ${r.window} | ${r.policy} | ${dollars(totalOf(r, "wholeMessages"))} | ${dollars(totalOf(r, "anthropic"))} | ${dollars(totalOf(r, "anthropicSections"))} | ${recall(r)} |`,
+  )
+  .join("\n")}
+
+**What frozen sections save, per provider** (windows of 128,000 and 200,000; \`bench/cost.json\` and the bench's output hold the same for 40% and 25%): the library's policies with the summary as one text block → a block a section and the marker after the last, on the same replay. OpenAI's cache (GPT-4.1) reads the prefix of a text either way, so one figure.
+
+| dataset | window | policy | Anthropic | Bedrock | Gemini 2.5 Pro | OpenAI GPT-4.1 |
+| --- | --- | --- | --- | --- | --- | --- |
+${rows
+  .filter(
+    (r) =>
+      !r.window.endsWith("%") &&
+      r.policy !== "no compaction" &&
+      (r.policy.startsWith("defaults") || r.policy.startsWith("masking") || r.policy.startsWith("large-window")),
+  )
+  .map((r) => {
+    const change = (name) => {
+      const before = totalOf(r, name);
+      const after = totalOf(r, `${name}Sections`);
+      return `${dollars(before)} → ${dollars(after)} (${after <= before ? "−" : "+"}${pctOf(Math.abs(before - after), before)})`;
+    };
+    return `| ${r.dataset} | ${r.window} | ${r.policy} | ${change("anthropic")} | ${change("bedrock")} | ${change("gemini")} | ${dollars(totalOf(r, "openai"))} |`;
+  })
+  .join("\n")}
+`
+    : ""
+}
 ![Input cost against recall per dataset and window](cost-frontier.svg)
 <!-- cost:end -->`,
   );
