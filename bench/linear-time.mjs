@@ -11,6 +11,7 @@ import { buildSummaryPrompt, renderTranscript } from "../dist/summary-kit.js";
 import { compact, extractiveSummary, memoryStore, statefulCompactor } from "../dist/index.js";
 import { planCompaction, readProviderVerdicts } from "../dist/expert.js";
 import { adversarialTexts, untrustedTextPaths } from "../test/support/adversarial-text.mjs";
+import { parallelToolTurn } from "../test/support/parallel-tool-turn.mjs";
 
 const SMALL = 1 << 18;
 const LARGE = 1 << 20;
@@ -159,25 +160,7 @@ async function recallMs(bytes) {
 
 /** The time `compact` takes to cut the results of one turn of `count` parallel tool calls to fit. */
 async function parallelCutMs(count) {
-  const ids = Array.from({ length: count }, (_, index) => `call_${index}`);
-  const calls = {
-    role: "assistant",
-    content: null,
-    tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "read", arguments: "{}" } })),
-  };
-  const results = ids.map((id, index) => ({
-    role: "tool",
-    tool_call_id: id,
-    content: `export const v${index} = ${index}; // ${"lorem ipsum dolor sit amet ".repeat(16)}`,
-  }));
-  const messages = [
-    { role: "system", content: "s" },
-    { role: "user", content: "hi" },
-    { role: "assistant", content: "hello" },
-    { role: "user", content: "read every file" },
-    calls,
-    ...results,
-  ];
+  const messages = parallelToolTurn(count);
   const megabytes = JSON.stringify(messages).length / (1 << 20);
   // One run: a second cut of the same results is not redone, and would time nothing.
   const started = performance.now();

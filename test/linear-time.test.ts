@@ -7,6 +7,7 @@ import * as root from "../src/index.js";
 import * as expert from "../src/expert.js";
 import * as summaryKit from "../src/summary-kit.js";
 import { adversarialTexts, untrustedTextPaths } from "./support/adversarial-text.mjs";
+import { parallelToolTurn } from "./support/parallel-tool-turn.mjs";
 import { sectionsOf } from "../src/text/summary-sections.js";
 import { withoutArchiveLine } from "../src/archive/archive-line.js";
 import { verdictsOf } from "../src/dialects/provider-verdict.js";
@@ -108,25 +109,7 @@ describe("work that grew faster than its input", () => {
 
   it("cutting the results of a turn of parallel tool calls asks the segmenter next to nothing for ASCII output", async () => {
     const count = 2_000;
-    const ids = Array.from({ length: count }, (_, index) => `call_${index}`);
-    const calls = {
-      role: "assistant",
-      content: null,
-      tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "read", arguments: "{}" } })),
-    };
-    const results = ids.map((id, index) => ({
-      role: "tool",
-      tool_call_id: id,
-      content: `export const v${index} = ${index}; // ${"lorem ipsum dolor sit amet ".repeat(16)}`,
-    }));
-    const messages = [
-      { role: "system", content: "s" },
-      { role: "user", content: "hi" },
-      { role: "assistant", content: "hello" },
-      { role: "user", content: "read every file" },
-      calls,
-      ...results,
-    ];
+    const messages = parallelToolTurn(count);
     const segment = vi.spyOn(Intl.Segmenter.prototype, "segment");
     const output = await root.compact(messages, {
       maxTokens: count * 60,
