@@ -19,13 +19,25 @@
 // from every reasoning item. Codex asks for `include: ["reasoning.encrypted_content"]` with
 // `store: false` and sends each reasoning item back with it (the SDK's `ResponseReasoningItem`:
 // "encrypted_content … populated when a response is generated with `reasoning.encrypted_content`
-// in the `include` parameter"), so the reader gives such an item the same placeholder and counts it
-// (`encryptedRestored`): the item is opaque in the request, as it was when Codex sent it.
+// in the `include` parameter"), so the request Codex sent held a ciphertext of hundreds to
+// thousands of characters where the log holds eight. The reader rebuilds it (`encryptedRebuilt`;
+// `encryptedRestored` counts the items whose field was dropped): an opaque string shaped as the
+// API's is, a Fernet token (base64url of version 0x80, the 8-byte time, a 16-byte IV, AES-CBC
+// blocks of 16 bytes and a 32-byte HMAC: "gAAAAAB…"), its time the log line's, its bytes a hash of
+// the session's name and the item's line, and its length what the log bears out: the reasoning
+// tokens the response that wrote it reported (`last_token_usage.reasoning_output_tokens`, shared
+// among that response's reasoning items) at the length real ciphertexts have for that many tokens
+// (`ciphertextChars`). A reasoning item whose response reported nothing (an interrupted turn) gets
+// the length of none. Codex's own `compaction` item is rebuilt the same way once its size is known
+// (`calibrateCodex`: the first report after it less the rest of that request). So the library
+// estimates each request from what Codex's real request held, and every reasoning item of a log
+// is one of its own, where two logs wrote all of theirs alike (no id, the same placeholder).
 //
 // Where a log holds what the API refuses, the reader leaves it out and counts it: a reasoning item
 // that no item of its response follows (the turn was interrupted after it; the API answers "Item
 // 'rs_…' of type 'reasoning' was provided without its required following item.") is dropped when
 // the next input item arrives (`orphanReasoning`).
+import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { basename, join } from "node:path";
@@ -56,6 +68,46 @@ const isModelItem = (item) => MODEL_ITEMS.has(item.type) || (item.type === "mess
 export const isOpaqueItem = (item) => item?.type === "reasoning" || item?.type === "compaction";
 
 /**
+ * The length, in characters, of the `encrypted_content` the Responses API returns with a reasoning
+ * item of `tokens` reasoning tokens: 1,055 + 6.2 per token, the least-squares line through 102
+ * recorded API responses that each hold one reasoning item, against the response's reported
+ * `output_tokens_details.reasoning_tokens` (gpt-5, gpt-5-mini, gpt-5-pro, gpt-5.2, gpt-5.5 and
+ * gpt-5.6-sol; 0–2,560 tokens; 888–18,276 characters, each within 2,610 of the line): 99 in
+ * pydantic/pydantic-ai's tests/models/cassettes (test_openai_responses, test_multimodal_tool_returns,
+ * test_tool_choice_matrix, test_tool_search …), 3 in vercel/ai's
+ * packages/openai/src/responses/__fixtures__ and packages/azure/src/__fixtures__. Responses of 0
+ * tokens hold 888–1,336 characters; of 1,024 tokens, 6,968–7,756; of 2,560 tokens, 18,276.
+ * A compaction item is given the same length for the tokens it is counted at: pydantic-ai's one
+ * pair of the two (test_openai_responses_compact_messages) holds 2,808 characters where the next
+ * request counted 298 tokens with a 39-character message beside it, about 285 for the item (the
+ * line: 2,822).
+ */
+export const ciphertextChars = (tokens) => Math.round(1_055 + 6.2 * Math.max(0, tokens));
+
+/**
+ * An opaque string of about `chars` characters shaped as the API's ciphertext: a Fernet token
+ * (version 0x80, the time `seconds`, a 16-byte IV, whole AES blocks, a 32-byte HMAC), base64url
+ * with its padding, its bytes drawn from SHA-256 of `seed` (the same log reads the same).
+ */
+export function fernetLike(seed, seconds, chars) {
+  const blocks = Math.max(1, Math.round(((chars * 3) / 4 - 57) / 16));
+  const bytes = Buffer.alloc(57 + 16 * blocks);
+  bytes[0] = 0x80;
+  bytes.writeBigUInt64BE(BigInt(Math.max(0, Math.floor(seconds))), 1);
+  for (let at = 9, round = 0; at < bytes.length; round++)
+    at += createHash("sha256").update(`${seed}/${round}`).digest().copy(bytes, at);
+  const text = bytes.toString("base64url");
+  return text.padEnd(Math.ceil(text.length / 4) * 4, "=");
+}
+const secondsOf = (timestamp) => {
+  const ms = Date.parse(timestamp ?? "");
+  return Number.isFinite(ms) ? ms / 1000 : 0;
+};
+const isRedacted = (item) =>
+  (item.type === "reasoning" || item.type === "compaction") &&
+  (item.encrypted_content === undefined || item.encrypted_content === "REDACTED");
+
+/**
  * A Codex session as its model calls. `calls[i].messages` is the input list Codex sent (after its
  * own compactions), `calls[i].at` where the call stands in `stream` (the whole history with Codex's
  * compactions left out: what a replay through another compactor starts from), `calls[i].usage` the
@@ -67,7 +119,15 @@ export const isOpaqueItem = (item) => item?.type === "reasoning" || item?.type =
  * response that wrote it, shared among that response's reasoning items.
  */
 export function readCodex(file) {
-  const counts = { encryptedRestored: 0, orphanReasoning: 0, unreportedCalls: 0, staleReports: 0, compactionItems: 0 };
+  const name = basename(file).replace(/\.jsonl(\.gz)?$/, "");
+  const counts = {
+    encryptedRebuilt: 0,
+    encryptedRestored: 0,
+    orphanReasoning: 0,
+    unreportedCalls: 0,
+    staleReports: 0,
+    compactionItems: 0,
+  };
   const lines = linesOf(file);
   const meta = lines.find((line) => line.type === "session_meta")?.payload ?? {};
   const stream = [];
@@ -75,17 +135,26 @@ export function readCodex(file) {
   const calls = [];
   const compactions = [];
   const hidden = new Map();
+  const rebuilt = new WeakMap(); // a rebuilt opaque item → its seed and time, until its length is known
   let open; // the call in flight: its request and the reasoning items its response wrote
   let totals; // the running totals of the last token_count
+  // Closes the call in flight: its reasoning items get their ciphertext, for the reasoning tokens its
+  // response reported (none when it reported nothing), and their share of those tokens as `hidden`.
   const close = () => {
-    if (open && open.usage.total === 0) counts.unreportedCalls++;
+    if (open === undefined) return;
+    if (open.usage.total === 0) counts.unreportedCalls++;
+    const share = Math.round(open.usage.reasoning / Math.max(1, open.wrote.length));
+    for (const item of open.wrote) {
+      rebuild(item, share);
+      if (open.usage.total > 0) hidden.set(JSON.stringify(item), share);
+    }
     open = undefined;
   };
-  for (const line of lines) {
+  lines.forEach((line, at) => {
     const payload = line.payload ?? {};
     if (line.type === "compacted") {
       close();
-      const kept = (payload.replacement_history ?? []).map(restore);
+      const kept = (payload.replacement_history ?? []).map((item, i) => restore(item, `${at}.${i}`, line));
       counts.compactionItems += kept.filter((item) => item.type === "compaction").length;
       compactions.push({
         at: stream.length,
@@ -95,10 +164,10 @@ export function readCodex(file) {
         summary: kept.map(itemText).join("\n"),
       });
       sent = kept.slice();
-      continue;
+      return;
     }
     if (line.type === "response_item") {
-      const item = restore(payload);
+      const item = restore(payload, `${at}`, line);
       if (!isModelItem(item) && sent.at(-1)?.type === "reasoning") {
         counts.orphanReasoning++;
         sent.pop();
@@ -111,27 +180,26 @@ export function readCodex(file) {
       if (item.type === "reasoning" && open) open.wrote.push(item);
       sent.push(item);
       stream.push(item);
-      continue;
+      return;
     }
-    if (line.type !== "event_msg") continue;
+    if (line.type !== "event_msg") return;
     if (payload.type === "turn_aborted") close();
-    if (payload.type !== "token_count" || !payload.info) continue;
+    if (payload.type !== "token_count" || !payload.info) return;
     const running = JSON.stringify(payload.info.total_token_usage);
     const stale = running === totals;
     totals = running;
     if (stale) counts.staleReports++;
-    if (open === undefined) continue;
+    if (open === undefined) return;
     if (!stale) {
       const last = payload.info.last_token_usage ?? {};
       open.usage = { total: last.input_tokens ?? 0, reasoning: last.reasoning_output_tokens ?? 0 };
-      for (const item of open.wrote)
-        hidden.set(JSON.stringify(item), Math.round(open.usage.reasoning / open.wrote.length));
     }
     close();
-  }
+  });
+  close();
   for (const call of calls) delete call.wrote;
-  return {
-    name: basename(file).replace(/\.jsonl(\.gz)?$/, ""),
+  const session = {
+    name,
     kind: "codex",
     instructions: meta.base_instructions?.text ?? "",
     window: null,
@@ -141,13 +209,24 @@ export function readCodex(file) {
     hidden,
     counts,
   };
+  // Codex's compaction items: their size is known only from the reports around them.
+  session.calibration = calibrate(session, (item, tokens) => rebuild(item, tokens));
+  return session;
 
-  function restore(item) {
-    if (item.type === "reasoning" && !("encrypted_content" in item)) {
-      counts.encryptedRestored++;
-      return { ...item, encrypted_content: "REDACTED" };
-    }
-    return item;
+  /** An item as Codex sent it: a redacted opaque item marked for its ciphertext, built when its size is known. */
+  function restore(item, line, { timestamp }) {
+    if (!isRedacted(item)) return item;
+    if (!("encrypted_content" in item)) counts.encryptedRestored++;
+    const copy = { ...item, encrypted_content: "" };
+    rebuilt.set(copy, { seed: `${name}/${line}`, seconds: secondsOf(timestamp) });
+    return copy;
+  }
+  function rebuild(item, tokens) {
+    const pending = rebuilt.get(item);
+    if (pending === undefined) return;
+    rebuilt.delete(item);
+    item.encrypted_content = fernetLike(pending.seed, pending.seconds, ciphertextChars(tokens));
+    counts.encryptedRebuilt++;
   }
 }
 
@@ -287,13 +366,18 @@ export function modelledInput(session, request) {
 }
 
 /**
- * Completes a session's count: its fixed part (the instructions and tool definitions sent beside
- * the input, which the log does not hold whole: the smallest reported input less the modelled
- * input, over the calls sent before Codex's first compaction) and the hidden size of each of
- * Codex's compaction items (the first report after it less the rest of that request). Returns the
- * fixed part and how the reports compare with the model on the session's own requests.
+ * A session's count, completed when it is read: its fixed part (the instructions and tool
+ * definitions sent beside the input, which the log does not hold whole: the smallest reported input
+ * less the modelled input, over the calls sent before Codex's first compaction) and the hidden size
+ * of each of Codex's compaction items (the first report after it less the rest of that request), at
+ * which its ciphertext is rebuilt. Returns the fixed part and how the reports compare with the model
+ * on the session's own requests.
  */
 export function calibrateCodex(session) {
+  return session.calibration;
+}
+
+function calibrate(session, rebuild) {
   const firstOwn = session.compactions[0]?.firstCall ?? session.calls.length;
   let fixed = Infinity;
   for (const call of session.calls.slice(0, firstOwn))
@@ -301,14 +385,13 @@ export function calibrateCodex(session) {
   fixed = Number.isFinite(fixed) ? Math.max(0, fixed) : 0;
   for (const compaction of session.compactions) {
     const item = compaction.kept.find((k) => k.type === "compaction");
+    if (!item) continue;
     const after = session.calls
       .slice(compaction.firstCall)
       .find((call) => call.usage.total > 0 && call.messages.includes(item));
-    if (item && after)
-      session.hidden.set(
-        JSON.stringify(item),
-        Math.max(0, after.usage.total - fixed - modelledInput(session, after.messages)),
-      );
+    const size = after ? Math.max(0, after.usage.total - fixed - modelledInput(session, after.messages)) : 0;
+    rebuild(item, size);
+    if (after) session.hidden.set(JSON.stringify(item), size);
   }
   const ratios = session.calls
     .filter((call) => call.usage.total > 0)

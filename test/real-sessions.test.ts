@@ -21,6 +21,7 @@ import { toCallModelInputFilter } from "../src/adapters/openai-agents.js";
 import { billedList, fixedPart, loadSessions, piToAnthropic, signedBlocks } from "../bench/sessions.mjs";
 import {
   calibrateCodex,
+  ciphertextChars,
   codexReference,
   codexViolations,
   loadCodexSessions,
@@ -287,6 +288,40 @@ describe("real Codex sessions (Responses API), replayed call by call", () => {
           ...openaiResponsesViolations({ messages: call.messages }),
           ...codexViolations(call.messages, reference),
         ]).toEqual([]);
+    }
+  });
+
+  it("every redacted ciphertext is rebuilt as the API's is shaped, as long as the reasoning its response reported", () => {
+    for (const session of codex) {
+      const opaque = [
+        ...session.stream,
+        ...session.compactions.flatMap((compaction: { kept: object[] }) => compaction.kept),
+      ].filter((item: { type?: string }) => item.type === "reasoning" || item.type === "compaction");
+      const texts = opaque.map((item: { encrypted_content?: unknown }) => item.encrypted_content as string);
+      // A Fernet token: base64url with its padding of version 0x80 and an 8-byte time (gAAAAAB…), 57 bytes and whole AES blocks.
+      for (const text of texts) {
+        expect(text, session.name).toMatch(/^gAAAAAB[\w-]+=*$/);
+        expect((Buffer.from(text, "base64url").length - 57) % 16, session.name).toBe(0);
+      }
+      // Each item is its own (the logs without ids wrote all of theirs alike, "REDACTED").
+      expect(new Set(texts).size, session.name).toBe(texts.length);
+      expect(session.counts.encryptedRebuilt, session.name).toBe(texts.length + session.counts.orphanReasoning);
+      // A reasoning item is as long as a real ciphertext of its share of the reasoning its response reported, to one AES block.
+      let checked = 0;
+      session.calls.forEach((call: { at: number; usage: { total: number; reasoning: number } }, k: number) => {
+        const wrote = session.stream
+          .slice(call.at, session.calls[k + 1]?.at ?? session.stream.length)
+          .filter((item: { type?: string }) => item.type === "reasoning");
+        if (call.usage.total === 0 || wrote.length === 0) return;
+        for (const item of wrote as Array<{ encrypted_content: string }>) {
+          const expected = ciphertextChars(Math.round(call.usage.reasoning / wrote.length));
+          expect(Math.abs(item.encrypted_content.length - expected), `${session.name} call ${k}`).toBeLessThanOrEqual(
+            24,
+          );
+          checked++;
+        }
+      });
+      expect(checked, session.name).toBeGreaterThan(20);
     }
   });
 
