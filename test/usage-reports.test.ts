@@ -19,7 +19,6 @@ import {
 import { planCompaction } from "../src/expert.js";
 import { resetOverBudgetWarning } from "../src/hook/over-budget-warning.js";
 import { builders } from "./support/builders.js";
-import { contentTokens } from "./support/content-tokens.js";
 import { deepFreeze, dialects, render, shapeArbitrary, summaryRoleFor } from "./support/transcripts.js";
 
 type Message = Record<string, unknown>;
@@ -42,12 +41,10 @@ function session(rounds: number, outputWords = 300): Message[] {
 afterEach(() => resetOverBudgetWarning());
 
 describe("what travels beside the messages is a fixed part of every request", () => {
-  // The provider's count of a request, in these tests: what travels apart, plus each message read
-  // as a BPE tokenizer reads it (its bytes / 4 or its word pieces, whichever is more: dense text
-  // splits finer; test/word-pieces.test.ts holds word pieces to o200k's count), times the
-  // provider's own ratio.
+  // The provider's count of a request, in these tests: what travels apart, plus each message as the
+  // estimate counts it times the provider's own ratio.
   const providerCount = (fixed: number, ratio: number, messages: readonly unknown[]) =>
-    fixed + ratio * contentTokens(messages);
+    fixed + ratio * estimateTokens(messages);
 
   // One report cannot tell the messages from what travels beside them: what travels apart is
   // `reserveTokens`, as the caller measured it, or what two reports show (statefulCompactor).

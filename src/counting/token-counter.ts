@@ -1,7 +1,5 @@
 import { estimateListlessMessageTokens, estimateMessageTokens, estimateTokens } from "./estimate-tokens.js";
 import { messageWordPieces } from "./word-pieces.js";
-import { messageLeadingText } from "../dialects/describe-message.js";
-import { SUMMARY_PREFIX } from "../ground/constants.js";
 import { describeValue, typeName } from "../ground/describe-value.js";
 import { OPENAI_CHAT, PLAIN_TEXT, type MessageFormats } from "../dialects/format-claims.js";
 import type { MessageRecord } from "../dialects/dialect.js";
@@ -35,13 +33,6 @@ export interface Calibration {
    * their total is known exactly, so they get no floor, which would only cost their word pieces.
    */
   readonly counted?: CountedMessages;
-  /**
-   * The report's ratio to its messages counted no lower than their word pieces: the provider's rate
-   * per unit of content, where `scale` is its rate per byte / 4. Read only when a message is counted
-   * by itself (a plan over budget, a dense message added since the report), since it reads every
-   * reported message's word pieces.
-   */
-  readonly textScale?: () => number;
 }
 
 /** The messages a usage report covered: the first `count` of the transcript it was reported for. */
@@ -151,30 +142,11 @@ export class TranscriptTokens<M extends AnyMessage> {
   }
 
   private calibrated(count: number, message: unknown, claim: number | undefined, index?: number): number {
-    // With a report, `scale` is the provider's rate per byte / 4, which is mostly the density of
-    // what it counted (ids and digits split finer than bytes / 4 says, prose coarser), and
-    // `textScale` its rate per word piece: with the estimate, a message is counted by its content.
-    const { scale, counted, textScale } = this.calibration;
+    const { scale, counted } = this.calibration;
     const scaled = count * scale;
-    // Counted by the provider, in a total: the total shared out by each message's content, so a
-    // dense tool output kept in the tail counts as densely as the provider counted it, and the
-    // messages still sum to the report.
-    if (counted?.has(message as object, index))
-      return this.floored && textScale
-        ? Math.max(count, messageWordPieces(message, count, claim)) * textScale()
-        : scaled;
+    if (counted?.has(message as object, index) ?? false) return scaled;
     if (!this.floored) return scaled;
-    const pieces = messageWordPieces(message, count, claim);
-    // A summary of this library's (its text opens with `SUMMARY_PREFIX`), which the provider has not
-    // counted: its own content at the provider's rate, never under its word pieces, where the
-    // transcript's ratio put a prose summary of a transcript of UUIDs (a ratio of 2.2) at twice what
-    // the provider counted. Its text is the summarizer's, whatever the transcript's density.
-    if (textScale && messageLeadingText(message as object)?.startsWith(SUMMARY_PREFIX))
-      return Math.max(Math.max(count, pieces) * textScale(), pieces);
-    // Any other message the provider has not counted, denser than bytes / 4 says: its word pieces,
-    // at the provider's rate where that is over one (a tokenizer that splits finer than o200k
-    // splits dense text finer too); the rate is read only for such a message.
-    return pieces <= count ? scaled : Math.max(scaled, textScale ? pieces * Math.max(1, textScale()) : pieces);
+    return Math.max(scaled, messageWordPieces(message, count, claim));
   }
 
   /** The format of a message of this call, for the estimate, when the call has read it. */

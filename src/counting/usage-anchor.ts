@@ -1,7 +1,6 @@
 import type { AnyMessage, CountTokens, ReportedUsage } from "../ground/types.js";
 import type { CheckedUsage } from "../validation/usage.js";
 import type { MessageFormats } from "../dialects/format-claims.js";
-import { messageWordPieces } from "./word-pieces.js";
 import { CountedMessages, TranscriptTokens } from "./token-counter.js";
 
 /**
@@ -129,26 +128,7 @@ export function anchoredCounts<M extends AnyMessage>(
     estimatedTokens > 0
       ? Math.min(HIGHEST_RATIO, Math.max(SMALLEST_SHARE, (inputTokens - fixedTokens) / estimatedTokens))
       : 1;
-  let textScale: number | undefined;
-  const calibration = {
-    scale,
-    floor: true,
-    counted: new CountedMessages(messages, messageCount),
-    // The report's ratio to the word pieces of its messages (each no lower than its estimate): asked
-    // only where the estimate counts a message by itself, as it reads every reported message.
-    textScale: () => {
-      if (textScale === undefined) {
-        let pieces = 0;
-        for (let index = 0; index < messageCount; index++) {
-          const count = raw.countRange(index, index + 1);
-          pieces += Math.max(count, messageWordPieces(messages[index], count, formats?.at(index)));
-        }
-        textScale =
-          pieces > 0 ? Math.min(HIGHEST_RATIO, Math.max(SMALLEST_SHARE, (inputTokens - fixedTokens) / pieces)) : scale;
-      }
-      return textScale;
-    },
-  };
+  const calibration = { scale, floor: true, counted: new CountedMessages(messages, messageCount) };
   const tokens = new TranscriptTokens(messages, countTokens, { from: raw, changed: [] }, { calibration });
   const added = tokens.isPerMessage
     ? tokens.countRange(messageCount, messages.length)
