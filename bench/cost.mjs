@@ -111,6 +111,33 @@ const blocksOf = (message) =>
   (Array.isArray(message.content) ? Math.max(1, message.content.length) : 1) + (message.tool_calls?.length ?? 0);
 
 /**
+ * The positions Anthropic's lookback counts in a message: a block each, but a run of tool calls (or
+ * of tool results) one, and no block for empty text (Anthropic takes none). A `tool` message is one
+ * result, which joins the run of results before it (`toolResults`, bench/provider-caches.mjs).
+ */
+const toolPart = (part) => {
+  const type = part?.type;
+  return type === "tool-call" || type === "tool_use"
+    ? "calls"
+    : type === "tool-result" || type === "tool_result"
+      ? "results"
+      : undefined;
+};
+function positionsOf(message) {
+  if (message.role === "tool") return 1;
+  const parts = Array.isArray(message.content) ? message.content : message.content ? [message.content] : [];
+  let positions = 0;
+  let run;
+  for (const part of parts) {
+    const kind = toolPart(part);
+    if (kind === undefined || kind !== run) positions++;
+    run = kind;
+  }
+  if ((message.tool_calls?.length ?? 0) > 0 && run !== "calls") positions++;
+  return Math.max(1, positions);
+}
+
+/**
  * A message as one unit of a request (see bench/provider-caches.mjs), with its summary's sections
  * (`sectionUnits`), once per message object, and once per JSON within a replay: a stateful policy
  * reads its summary back from the store as a new object on every request, the same JSON each time.
@@ -127,6 +154,8 @@ const messageUnit = (message) => {
       key,
       tokens: billed(message),
       blocks: blocksOf(message),
+      positions: positionsOf(message),
+      toolResults: message.role === "tool",
       role: message.role,
       text: typeof message.content === "string" ? message.content : undefined,
       sections: sectionUnits(message),
