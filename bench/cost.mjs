@@ -566,11 +566,11 @@ function clearToolUsesLike(window) {
 
 /**
  * The setting the docs recommend for windows of 128,000 tokens and more (docs/cost-and-caching.md,
- * "A setting for large windows"): a tail of a thirty-second of the window, a summary of up to an
+ * "A setting for large windows"): a tail of a ninety-sixth of the window, a summary of up to an
  * eighth, the archive on, the summary written in place. Exactly these options reach the library.
  */
 export const largeWindowOptions = (window) => ({
-  keepTail: Math.floor(window / 32),
+  keepTail: Math.floor(window / 96),
   summary: { maxTokens: Math.floor(window / 8) },
   archive: true,
 });
