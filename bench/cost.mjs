@@ -48,8 +48,6 @@ import { SUMMARY_PREFIX } from "../dist/expert.js";
 import { firstTokens, loadTranscripts, longSession, sample, toAiSdk } from "./data.mjs";
 import { anthropicToChat, fixedPart, loadSessions, piToAnthropic } from "./sessions.mjs";
 
-const { transcripts, source } = loadTranscripts();
-
 // Each provider's prices and cache rules, quoted from its docs: bench/provider-caches.mjs.
 const prices = Object.fromEntries(
   [anthropicRules, bedrockRules, geminiRules, openaiRules].map((rules) => [rules.name.toLowerCase(), rules.prices]),
@@ -65,6 +63,41 @@ const onlyPolicies = process.env.BENCH_POLICIES?.split(";");
 // `BENCH_DATASETS=real sessions`: a part of the bench, to try a setting on one dataset.
 const onlyDatasets = process.env.BENCH_DATASETS?.split(";");
 
+const startedAll = performance.now();
+// A whole run is two parts side by side, the windows of 40% and 25% in one and the long ones in the
+// other (about the same time each), where the machine has two cores or more and `BENCH_SERIAL` is
+// unset. They start here, before this process reads the data, which it needs only once their rows are in.
+const partsRunning =
+  !process.env.BENCH_FROM &&
+  !onlyWindows &&
+  !process.env.BENCH_OUT &&
+  !process.env.BENCH_SERIAL &&
+  availableParallelism() > 1
+    ? runParts()
+    : undefined;
+
+/** Runs the two parts, each in a process of its own; their results, and the folder they were written to removed. */
+async function runParts() {
+  const folder = mkdtempSync(join(tmpdir(), "bench-cost-"));
+  const halves = [SHARES.map((share) => `${share * 100}%`), LONG_WINDOWS.map((w) => w.toLocaleString("en-US"))];
+  const parts = await Promise.all(
+    halves.map(async (windows, index) => {
+      const out = join(folder, `part-${index}.json`);
+      const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+        env: { ...process.env, BENCH_WINDOWS: windows.join(";"), BENCH_OUT: out },
+        stdio: ["ignore", "ignore", "inherit"],
+      });
+      const code = await new Promise((resolve) => child.on("exit", resolve));
+      if (code !== 0) throw new Error(`bench:cost: the part at ${windows.join(", ")} exited with ${code}`);
+      return JSON.parse(readFileSync(out, "utf8"));
+    }),
+  );
+  rmSync(folder, { recursive: true, force: true });
+  return parts;
+}
+
+const { transcripts, source } = loadTranscripts();
+
 /** A message's JSON, once per message object (the replays send the same objects request after request). */
 const jsonOf = new WeakMap();
 const keyOf = (message) => {
@@ -77,21 +110,59 @@ const keyOf = (message) => {
 const blocksOf = (message) =>
   (Array.isArray(message.content) ? Math.max(1, message.content.length) : 1) + (message.tool_calls?.length ?? 0);
 
-/** A message as one unit of a request (see bench/provider-caches.mjs), once per message object. */
+/**
+ * The positions Anthropic's lookback counts in a message: a block each, but a run of tool calls (or
+ * of tool results) one, and no block for empty text (Anthropic takes none). A `tool` message is one
+ * result, which joins the run of results before it (`toolResults`, bench/provider-caches.mjs).
+ */
+const toolPart = (part) => {
+  const type = part?.type;
+  return type === "tool-call" || type === "tool_use"
+    ? "calls"
+    : type === "tool-result" || type === "tool_result"
+      ? "results"
+      : undefined;
+};
+function positionsOf(message) {
+  if (message.role === "tool") return 1;
+  const parts = Array.isArray(message.content) ? message.content : message.content ? [message.content] : [];
+  let positions = 0;
+  let run;
+  for (const part of parts) {
+    const kind = toolPart(part);
+    if (kind === undefined || kind !== run) positions++;
+    run = kind;
+  }
+  if ((message.tool_calls?.length ?? 0) > 0 && run !== "calls") positions++;
+  return Math.max(1, positions);
+}
+
+/**
+ * A message as one unit of a request (see bench/provider-caches.mjs), with its summary's sections
+ * (`sectionUnits`), once per message object, and once per JSON within a replay: a stateful policy
+ * reads its summary back from the store as a new object on every request, the same JSON each time.
+ */
 const unitOf = new WeakMap();
+let unitOfKey = new Map();
 const messageUnit = (message) => {
   let unit = unitOf.get(message);
-  if (unit === undefined)
-    unitOf.set(
-      message,
-      (unit = {
-        key: keyOf(message),
-        tokens: billed(message),
-        blocks: blocksOf(message),
-        role: message.role,
-        text: typeof message.content === "string" ? message.content : undefined,
-      }),
-    );
+  if (unit !== undefined) return unit;
+  const key = keyOf(message);
+  unit = unitOfKey.get(key);
+  if (unit === undefined) {
+    unit = {
+      key,
+      tokens: billed(message),
+      blocks: blocksOf(message),
+      positions: positionsOf(message),
+      toolResults: message.role === "tool",
+      role: message.role,
+      text: typeof message.content === "string" ? message.content : undefined,
+      sections: sectionUnits(message),
+    };
+    unitOfKey.set(key, unit);
+  }
+  unitOf.set(message, unit);
   return unit;
 };
 
@@ -99,43 +170,32 @@ const messageUnit = (message) => {
  * The library's summary message as `markFrozenSections()` writes it where the format has blocks
  * (Anthropic, Bedrock, Gemini): a block a section, then the archive line and seal, the marker on
  * the last section's block. One unit a block, their tokens summing to the message's own; null for
- * any other message. Once per message object.
+ * any other message.
  */
 const frozenSections = markFrozenSections({ outside: 2 });
-const sectionUnitsOf = new WeakMap();
 const sectionUnits = (message) => {
-  let units = sectionUnitsOf.get(message);
-  if (units !== undefined) return units;
-  units = null;
-  if (typeof message.content === "string" && message.content.startsWith(SUMMARY_PREFIX)) {
-    const written = frozenSections({ role: "user", content: message.content }, "anthropic", []);
-    if (Array.isArray(written.content)) {
-      let left = billed(message);
-      units = written.content.map((block, index) => {
-        const tokens = index === written.content.length - 1 ? left : Math.min(left, o200k(block.text));
-        left -= tokens;
-        return {
-          key: `\u0000section\u0000${message.role}\u0000${block.text}`,
-          tokens,
-          blocks: 1,
-          role: message.role,
-          marker: block.cache_control !== undefined,
-        };
-      });
-    }
-  }
-  sectionUnitsOf.set(message, units);
-  return units;
+  if (typeof message.content !== "string" || !message.content.startsWith(SUMMARY_PREFIX)) return null;
+  const written = frozenSections({ role: "user", content: message.content }, "anthropic", []);
+  if (!Array.isArray(written.content)) return null;
+  let left = billed(message);
+  return written.content.map((block, index) => {
+    const tokens = index === written.content.length - 1 ? left : Math.min(left, o200k(block.text));
+    left -= tokens;
+    return {
+      key: `\u0000section\u0000${message.role}\u0000${block.text}`,
+      tokens,
+      blocks: 1,
+      role: message.role,
+      marker: block.cache_control !== undefined,
+    };
+  });
 };
 
 /** A request's two views: one unit a message, and the summary one unit a section (the same array when it holds none). */
 function viewsOf(messages) {
   const units = messages.map(messageUnit);
-  const sectioned = messages.some((message) => sectionUnits(message) !== null);
-  return {
-    messages: units,
-    sections: sectioned ? messages.flatMap((message, index) => sectionUnits(message) ?? [units[index]]) : units,
-  };
+  const sectioned = units.some((unit) => unit.sections !== null);
+  return { messages: units, sections: sectioned ? units.flatMap((unit) => unit.sections ?? [unit]) : units };
 }
 
 /**
@@ -247,13 +307,35 @@ function compactionLedger(totals) {
   };
 }
 
-// What the model writes, the same for every policy: a summary made without a model.
-const summaryText = (older, context) =>
-  extractiveSummary(older, {
-    maxTokens: context.maxSummaryTokens,
-    previousSummary: context.previousSummary,
-    keptSummary: context.keptSummary,
-  });
+// What the model writes, the same for every policy: a summary made without a model. Two policies
+// of a scenario that summarize the same messages with the same context (the defaults with either
+// summarizer make the same compactions) are given the one text, made once.
+const idOf = new WeakMap();
+let objectIds = 0;
+let summaries = new Map();
+const summaryText = (older, context) => {
+  const key = JSON.stringify([
+    older.map((message) => {
+      let id = idOf.get(message);
+      if (id === undefined) idOf.set(message, (id = ++objectIds));
+      return id;
+    }),
+    context.maxSummaryTokens,
+    context.previousSummary,
+    context.keptSummary,
+  ]);
+  let text = summaries.get(key);
+  if (text === undefined)
+    summaries.set(
+      key,
+      (text = extractiveSummary(older, {
+        maxTokens: context.maxSummaryTokens,
+        previousSummary: context.previousSummary,
+        keptSummary: context.keptSummary,
+      })),
+    );
+  return text;
+};
 
 /** The archived messages a recall returns: its fenced part only, never its own words (which repeat the query). */
 function recalledMessages(answer) {
@@ -484,11 +566,11 @@ function clearToolUsesLike(window) {
 
 /**
  * The setting the docs recommend for windows of 128,000 tokens and more (docs/cost-and-caching.md,
- * "A setting for large windows"): a tail of a thirty-second of the window, a summary of up to an
+ * "A setting for large windows"): a tail of a ninety-sixth of the window, a summary of up to an
  * eighth, the archive on, the summary written in place. Exactly these options reach the library.
  */
 export const largeWindowOptions = (window) => ({
-  keepTail: Math.floor(window / 32),
+  keepTail: Math.floor(window / 96),
   summary: { maxTokens: Math.floor(window / 8) },
   archive: true,
 });
@@ -575,10 +657,17 @@ async function replay({ messages }, policyOf, totals, window) {
   messages.forEach((message, index) => {
     for (const fact of writtenFacts(message)) lastWritten.set(fact, index);
   });
-  // The facts of the conversation so far, which the agent may write again.
+  // The facts of the conversation so far; of them, those the agent writes again at this position or
+  // later (in the order first said), each dropped past its last writing, so that a request looks
+  // only at the facts it needs.
   const said = new Set();
+  const needed = new Set();
+  const lastNeededAt = new Map(); // position → the facts the agent writes for the last time there
+  unitOfKey = new Map();
   for (let position = 0; position < messages.length; position++) {
     const message = messages[position];
+    for (const fact of lastNeededAt.get(position - 1) ?? []) needed.delete(fact);
+    lastNeededAt.delete(position - 1);
     if (message.role === "assistant") {
       const { messages: request, summaries, keep, refused = 0, recall } = await policy.request(working);
       totals.refused += refused;
@@ -595,8 +684,7 @@ async function replay({ messages }, policyOf, totals, window) {
       if (over) totals.over++;
       const shown = visible(request, sent.keys);
       const shows = over ? undefined : shown;
-      for (const fact of said) {
-        if ((lastWritten.get(fact) ?? -1) < position) continue;
+      for (const fact of needed) {
         totals.needed++;
         if (shows?.has(fact)) {
           totals.visible++;
@@ -608,7 +696,17 @@ async function replay({ messages }, policyOf, totals, window) {
     }
     working = working.concat([message]);
     arrived += billed(message);
-    if (message.role !== "system") for (const fact of messageFacts(message)) if (!systemFacts.has(fact)) said.add(fact);
+    if (message.role === "system") continue;
+    for (const fact of messageFacts(message)) {
+      if (systemFacts.has(fact) || said.has(fact)) continue;
+      said.add(fact);
+      const last = lastWritten.get(fact);
+      if (last === undefined || last <= position) continue;
+      needed.add(fact);
+      const facts = lastNeededAt.get(last);
+      if (facts === undefined) lastNeededAt.set(last, [fact]);
+      else facts.push(fact);
+    }
   }
   ledger.end();
 }
@@ -712,6 +810,7 @@ const totalOf = (row, name) => row.main[name] + row.summarizer[name];
 /** Replays `runs` under every policy and prints one row per policy. */
 async function scenario(dataset, windowLabel, runs, windowOf) {
   if (onlyWindows && !onlyWindows.includes(windowLabel)) return;
+  summaries = new Map();
   for (const [name, policyOf] of Object.entries(policies)) {
     const totals = {
       requests: 0,
@@ -753,31 +852,14 @@ function rowLine(row) {
   return `| ${[row.dataset, row.window, row.policy, row.requests, row.over, pct(row.visible, row.needed), recallable, row.refused, row.compactions, `${dollars(row.compactionWriteCost)} (${row.compactionWrites.toLocaleString("en-US")} tokens)`, row.compactionsLosing, dollars(row.main.anthropic), dollars(row.summarizer.anthropic), dollars(totalOf(row, "anthropic")), dollars(totalOf(row, "wholeMessages")), dollars(totalOf(row, "openai")), `${(hit * 100).toFixed(0)}%`].join(" | ")} |`;
 }
 
-const startedAll = performance.now();
 // Only a whole run, or parts joined by hand, writes bench/cost.json and the plot.
 const wholeRun = !onlyWindows && !onlyPolicies && !onlyDatasets;
 const title = `bench:cost — ${benchmark.length} transcripts of 8,000 tokens or more (${source}) and ${real.length} real sessions at windows of 40% and 25% of each; then, per dataset, one long session of its runs back to back (${SESSION_TOKENS.toLocaleString("en-US")} tokens) at windows of ${LONG_WINDOWS.map((w) => w.toLocaleString("en-US")).join(" and ")}\n`;
 // `BENCH_FROM=a.json;b.json`: the rows of parts run apart (with `BENCH_OUT`, in parallel), joined into one result.
 let parts = process.env.BENCH_FROM?.split(";").map((file) => JSON.parse(readFileSync(file, "utf8")));
-// A whole run is two parts side by side, the windows of 40% and 25% in one and the long ones in the
-// other (about the same time each), where the machine has two cores or more and `BENCH_SERIAL` is unset.
-if (!parts && !onlyWindows && !process.env.BENCH_OUT && !process.env.BENCH_SERIAL && availableParallelism() > 1) {
+if (partsRunning) {
   console.log(title);
-  const folder = mkdtempSync(join(tmpdir(), "bench-cost-"));
-  const halves = [SHARES.map((share) => `${share * 100}%`), LONG_WINDOWS.map((w) => w.toLocaleString("en-US"))];
-  parts = await Promise.all(
-    halves.map(async (windows, index) => {
-      const out = join(folder, `part-${index}.json`);
-      const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
-        env: { ...process.env, BENCH_WINDOWS: windows.join(";"), BENCH_OUT: out },
-        stdio: ["ignore", "ignore", "inherit"],
-      });
-      const code = await new Promise((resolve) => child.on("exit", resolve));
-      if (code !== 0) throw new Error(`bench:cost: the part at ${windows.join(", ")} exited with ${code}`);
-      return JSON.parse(readFileSync(out, "utf8"));
-    }),
-  );
-  rmSync(folder, { recursive: true, force: true });
+  parts = await partsRunning;
   console.log(`| ${header.join(" | ")} |`);
   console.log(`| ${header.map(() => "---").join(" | ")} |`);
   for (const row of parts.flatMap((part) => part.rows)) console.log(rowLine(row));

@@ -2,8 +2,10 @@
 // from the cache, writes to it and sends as plain input, and what that costs, per provider. Each
 // rule is quoted beside its code with the page it comes from. A request is a list of *units*: a
 // message, or, where the summary is written as `markFrozenSections()` writes it, one content block
-// of the summary each; a unit has a key (its JSON, or its block's text), its tokens and the number
-// of content blocks it is in the provider's format. A prefix of a request is named by an integer
+// of the summary each; a unit has a key (its JSON, or its block's text), its tokens, the number of
+// content blocks it is in the provider's format, and the number of positions Anthropic's lookback
+// counts in it (a run of tool calls is one; `toolResults`: a tool result, which joins the run of
+// results before it). A prefix of a request is named by an integer
 // (the same prefix of units, the same integer), so that a cache entry is a prefix's integer.
 //
 // The cache's lifetime is counted in requests, not minutes (the replays have no clock): an entry
@@ -15,50 +17,68 @@ export const LIFETIME = 8;
 
 /**
  * Anthropic, Claude Sonnet 4.5 and 4.6, https://platform.claude.com/docs/en/build-with-claude/prompt-caching
- * and https://platform.claude.com/docs/en/about-claude/pricing:
- * - "Prompt caching references the entire prompt - tools, system, and messages (in that order) up
- *   to and including the block designated with cache_control": an entry is a prefix that ends at a
- *   breakpoint, written there.
- * - "the system automatically checks for cache hits at all previous content block boundaries (up to
- *   approximately 20 blocks before your explicit breakpoint)": a breakpoint reads the longest entry
- *   that ends within 20 blocks before it, and no other.
- * - "The minimum cacheable prompt length is: 1024 tokens for Claude Sonnet 4.6, Claude Sonnet 4.5
- *   [...]. Shorter prompts cannot be cached, even if marked with cache_control."
- * - "You can define up to 4 cache breakpoints in your prompt" (a request here holds at most 3: the
- *   system prompt's, the frozen sections', the last message's).
- * - Prices per million input tokens for Claude Sonnet 4.5/4.6: "Base Input Tokens $3", "5m Cache
- *   Writes $3.75", "Cache Hits & Refreshes $0.30" (1.25× and 0.1× the base).
+ * and https://platform.claude.com/docs/en/about-claude/pricing (read in the page's current text, under
+ * "How automatic prefix checking works" and "Cache limitations"):
+ * - "Cache writes happen only at your breakpoint. Marking a block with `cache_control` writes exactly
+ *   one cache entry: a hash of the prefix ending at that block. The system does not write entries for
+ *   any earlier position."
+ * - "Cache reads look backward for entries that prior requests wrote. On each request the system
+ *   computes the prefix hash at your breakpoint and checks for a matching cache entry. If none exists,
+ *   it walks backward one block at a time, checking whether the prefix hash at each earlier position
+ *   matches something already in the cache."
+ * - "The lookback window is 20 blocks. The system checks at most 20 positions per breakpoint,
+ *   counting the breakpoint itself as the first. If the system finds no matching entry in that
+ *   window, checking stops (or resumes from the next explicit breakpoint, if any). On the Claude API,
+ *   a run of consecutive `tool_use` blocks counts as one position, and so does a run of consecutive
+ *   `tool_result` blocks": a breakpoint reads the longest entry that ends at most 19 positions before
+ *   it, and no other; the page's example, "Turn 3: 35 blocks, breakpoint on block 35. The system
+ *   checks 20 positions (blocks 35 through 16) and finds nothing. The turn-2 entry at block 15 is one
+ *   position outside the window".
+ * - "the minimum cacheable prompt length is: [...] 1,024 tokens for Claude Opus 4.8, Claude Sonnet 5,
+ *   Claude Sonnet 4.6, Claude Sonnet 4.5, [...]. Shorter prompts cannot be cached, even if marked with
+ *   `cache_control`."
+ * - "You can define up to 4 cache breakpoints" (a request here holds at most 3: the system prompt's,
+ *   the frozen sections', the last message's).
+ * - Prices per million input tokens, Claude Sonnet 4.6 (4.5 the same): "Base Input Tokens" $3,
+ *   "5m Cache Writes" $3.75, "Cache Hits & Refreshes" $0.30 (1.25× and 0.1× the base).
  */
 export const anthropicRules = {
   name: "Anthropic",
   prices: { input: 3, write: 3.75, read: 0.3 },
   minimum: 1024,
-  lookbackBlocks: 20,
+  // 20 positions, the breakpoint's own the first: an entry at most 19 positions back.
+  lookback: { unit: "positions", back: 19 },
   maxBreakpoints: 4,
   perCheckpointMinimum: false,
 };
 
 /**
- * Amazon Bedrock (Converse, Claude Sonnet 4.5), https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html
+ * Amazon Bedrock (Converse, Claude Sonnet 4.6), https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html
  * and https://aws.amazon.com/bedrock/pricing/:
- * - A `cachePoint` block marks "a contiguous subsection of your prompt that you wish to cache (often
- *   referred to as a prompt prefix)": an entry ends at a checkpoint, as with Anthropic's marker.
- * - "Cache checkpoints have a minimum and maximum number of tokens [...] the Anthropic Claude 3.7
- *   Sonnet model requires at least 1,024 tokens per cache checkpoint. This means that your first
- *   cache checkpoint can be defined after 1,024 tokens and your second cache checkpoint can be
- *   defined after 2,048 tokens. If you try to add a cache checkpoint before meeting the minimum
- *   number of tokens, your inference will still succeed, but your prefix will not be cached." The
- *   supported-models table gives Claude Sonnet 4.5 the same 1,024 and "Max checkpoints per request: 4".
- * - Simplified cache management for Claude models: with one checkpoint "the system automatically
- *   checks for cache hits at previous content block boundaries", about 20 blocks back, as Anthropic's own.
- * - Prices: Claude Sonnet 4.5 on Bedrock as on Anthropic's API ($3 input, $3.75 cache write, $0.30
- *   cache read per million tokens).
+ * - Cache checkpoints "are markers that define the contiguous subsection of your prompt that you wish
+ *   to cache (often referred to as a prompt prefix)": an entry ends at a checkpoint, as with
+ *   Anthropic's marker.
+ * - "Cache checkpoints have a minimum and maximum number of tokens, dependent on the specific model
+ *   you're using. [...] For example, Claude 3.7 Sonnet requires at least 1,024 tokens per cache
+ *   checkpoint, while Claude Opus 4.5, Claude Opus 4.6, Claude Haiku 4.5, and Claude Sonnet 4.5
+ *   require at least 4,096 tokens per cache checkpoint. That means that for a model with a 1,024-token
+ *   minimum, your first cache checkpoint can be defined after 1,024 tokens and your second cache
+ *   checkpoint can be defined after 2,048 tokens. If you try to add a cache checkpoint before meeting
+ *   the minimum number of tokens, your inference will still succeed, but your prefix will not be
+ *   cached." The table of supported models gives Claude Sonnet 4.6 a "Minimum number of tokens per
+ *   cache checkpoint" of 1,024 and a "Maximum number of cache checkpoints per request" of 4 (Claude
+ *   Sonnet 4.5: 4,096 and 4); Sonnet 4.6 is modelled, at 1,024.
+ * - "When you enable simplified cache management, the system automatically checks for cache hits at
+ *   previous content block boundaries, looking back up to approximately 20 content blocks from your
+ *   specified breakpoint": content blocks, with no word of runs of tool blocks.
+ * - Prices: Claude Sonnet 4.6 on Bedrock as on Anthropic's API ($3 input, $3.75 cache write, $0.30
+ *   cache read per million tokens; the pricing page was not read word for word for this model).
  */
 export const bedrockRules = {
   name: "Bedrock",
   prices: { input: 3, write: 3.75, read: 0.3 },
   minimum: 1024,
-  lookbackBlocks: 20,
+  lookback: { unit: "blocks", back: 20 },
   maxBreakpoints: 4,
   perCheckpointMinimum: true,
 };
@@ -66,15 +86,16 @@ export const bedrockRules = {
 /**
  * Gemini 2.5 Pro, implicit caching, https://ai.google.dev/gemini-api/docs/caching and
  * https://ai.google.dev/gemini-api/docs/pricing:
- * - "Implicit caching is enabled by default for all Gemini 2.5 and newer models. We automatically
- *   pass on cost savings if your request hits caches": no marker, no write fee; a request reads the
- *   longest prefix it shares with a recent request.
- * - "The minimum input token count for context caching [...] Gemini 2.5 Pro 2,048".
+ * - "Implicit caching is enabled by default for all Gemini 2.5 and newer models. [...] We
+ *   automatically pass on cost savings if your request hits caches": no marker, no write fee; a
+ *   request reads the longest prefix it shares with a recent request.
+ * - "The minimum input token count for context caching is listed in the following table for each
+ *   model": "Gemini 2.5 Pro | 2,048".
  * - The docs do not say at what granularity a prefix matches; it is modelled at the boundaries of
  *   parts (a message, or each section where the summary is written one part a section), so a
  *   summary's earlier sections are read only when they are parts of their own.
- * - Prices for Gemini 2.5 Pro per million input tokens: $1.25 (prompts of at most 200,000 tokens,
- *   $2.50 above), context caching $0.125 ($0.25 above).
+ * - Prices for Gemini 2.5 Pro per million input tokens: "$1.25, prompts <= 200k tokens", "$2.50,
+ *   prompts > 200k tokens"; context caching "$0.125, prompts <= 200k tokens", "$0.25, prompts > 200k".
  */
 export const geminiRules = {
   name: "Gemini",
@@ -83,16 +104,18 @@ export const geminiRules = {
 };
 
 /**
- * OpenAI, GPT-4.1, https://developers.openai.com/api/docs/guides/prompt-caching and its cookbook
- * (https://developers.openai.com/cookbook/examples/prompt_caching_201):
- * - "Cache hits are only possible for exact prefix matches within a prompt"; caching "works
- *   automatically for prompts containing 1024 tokens or more, with cache hits occurring in
- *   increments of 128 tokens": the shared prefix in tokens (into a message where two requests'
+ * OpenAI, GPT-4.1, https://developers.openai.com/api/docs/guides/prompt-caching:
+ * - "Cache hits are only possible for exact prefix matches within a prompt"; "Caching is available
+ *   for prompts containing 1024 tokens or more." The guide's earlier text went on: "with cache hits
+ *   occurring in increments of 128 tokens. Therefore, the number of cached tokens in a request will
+ *   always fall within the following sequence: 1024, 1152, 1280, 1408, and so on" (its usage example
+ *   still reads 1,920 cached tokens): the shared prefix in tokens (into a message where two requests'
  *   texts part), from 1,024 and down to a multiple of 128 above it.
  * - "Cache writes have no additional fee on models before the GPT-5.6 family."
  * - GPT-4.1: $2.00 input, $0.50 cached input per million tokens.
- * The explicit `prompt_cache_breakpoint` is for GPT-5.6 and later, whose caching differs ("a managed
- * breakpoint near the latest user or tool message", writes at 1.25× the input price); not modelled here.
+ * The explicit `prompt_cache_breakpoint` is for GPT-5.6 and later, whose caching differs ("`implicit`
+ * is the default. OpenAI places a cache breakpoint on the latest message and also uses any explicit
+ * breakpoints you provide"; "cache writes cost 1.25× the uncached input token rate"); not modelled here.
  */
 export const openaiRules = {
   name: "OpenAI",
@@ -129,15 +152,23 @@ function prefixNames() {
   };
 }
 
-/** A request's units with their running totals: tokens and blocks up to and including each. */
+/**
+ * A request's units with their running totals up to and including each: tokens, content blocks, and
+ * positions as Anthropic's lookback counts them (a unit's own, `positions`, or its blocks; a unit
+ * that continues the run of tool results before it, `toolResults`, adds none).
+ */
 function measured(units, names) {
   const tokens = new Float64Array(units.length + 1);
   const blocks = new Float64Array(units.length + 1);
+  const positions = new Float64Array(units.length + 1);
   for (let index = 0; index < units.length; index++) {
-    tokens[index + 1] = tokens[index] + units[index].tokens;
-    blocks[index + 1] = blocks[index] + units[index].blocks;
+    const unit = units[index];
+    tokens[index + 1] = tokens[index] + unit.tokens;
+    blocks[index + 1] = blocks[index] + unit.blocks;
+    const continuesRun = unit.toolResults === true && units[index - 1]?.toolResults === true;
+    positions[index + 1] = positions[index] + (continuesRun ? 0 : (unit.positions ?? unit.blocks));
   }
-  return { units, names, tokens, blocks, total: tokens[units.length] };
+  return { units, names, tokens, blocks, positions, total: tokens[units.length] };
 }
 
 /**
@@ -153,7 +184,8 @@ function breakpointCache(rules) {
   };
   return (request, breakpoints) => {
     now++;
-    const { names, tokens, blocks, total } = request;
+    const { names, tokens, total } = request;
+    const distance = request[rules.lookback.unit];
     // The checkpoints the provider takes: at most its limit, each past its minimum.
     const taken = [];
     let since = 0;
@@ -165,7 +197,7 @@ function breakpointCache(rules) {
     }
     let readTo = -1; // the last unit read from the cache
     for (const at of taken) {
-      for (let index = at; index >= 0 && blocks[at + 1] - blocks[index + 1] <= rules.lookbackBlocks; index--) {
+      for (let index = at; index >= 0 && distance[at + 1] - distance[index + 1] <= rules.lookback.back; index--) {
         if (index <= readTo) break;
         if (alive(names[index])) {
           readTo = index;

@@ -325,7 +325,7 @@ ${frontierTable}
 ${
   rows.some((r) => r.main.anthropicSections !== undefined)
     ? `
-**The defaults and the large-window setting at Anthropic prices, before → after**: the cache counted by whole messages (the model before) → as Anthropic caches (content blocks, breakpoints, their 20-block lookback) → with the summary's frozen sections as blocks and the marker after them (\`cacheMarker: markFrozenSections()\`):
+**The defaults and the large-window setting at Anthropic prices, before → after**: the cache counted by whole messages (the model before) → as Anthropic caches (content blocks, breakpoints, their lookback of 20 positions) → with the summary's frozen sections as blocks and the marker after them (\`cacheMarker: markFrozenSections()\`):
 
 | dataset | window | policy | by whole messages | as Anthropic caches | with frozen sections and the marker | recall |
 | --- | --- | --- | --- | --- | --- | --- |

@@ -9,6 +9,8 @@ interface Unit {
   blocks: number;
   role: string;
   text?: string;
+  positions?: number;
+  toolResults?: boolean;
 }
 
 const unit = (key: string, tokens: number, role = "user"): Unit => ({ key, tokens, blocks: 1, role });
@@ -24,7 +26,7 @@ const sendAll = (requests: Unit[][], marks = main) => {
 };
 
 describe("the providers' caches in bench:cost", () => {
-  it("Anthropic reads the entry the last request wrote at its breakpoint, when it ends within 20 blocks", () => {
+  it("Anthropic reads the entry the last request wrote at its breakpoint, when it ends within 20 positions", () => {
     const first = [system, ...turns(0, 10)];
     const [, second] = sendAll([first, [...first, ...turns(10, 2)]]);
     expect(second?.anthropic).toMatchObject({ read: 3000, written: 200, plain: 0 });
@@ -36,6 +38,27 @@ describe("the providers' caches in bench:cost", () => {
     expect(second?.anthropic).toMatchObject({ read: 2000, written: 3500 });
     // The model by whole messages read the whole shared prefix wherever it ended.
     expect(second?.wholeMessages.read).toBe(3000);
+  });
+
+  it("Anthropic checks 20 positions, the breakpoint's own the first (the docs' example: an entry at block 15 is missed from block 35)", () => {
+    // Blocks 1–15 (the system prompt and 14 turns), then 19 or 20 blocks more.
+    const first = [system, ...turns(0, 14)];
+    const [, within] = sendAll([first, [...first, ...turns(14, 19)]]);
+    expect(within?.anthropic.read).toBe(3400);
+    const [, outside] = sendAll([first, [...first, ...turns(14, 20)]]);
+    expect(outside?.anthropic.read).toBe(2000);
+    // Bedrock's docs say "approximately 20 content blocks": 20 back is read there.
+    expect(outside?.bedrock.read).toBe(3400);
+  });
+
+  it("Anthropic counts a run of tool results as one position, Bedrock each result a block", () => {
+    const result = (index: number): Unit => ({ ...unit(`result ${index}`, 10, "tool"), toolResults: true });
+    const first = [system, ...turns(0, 10)];
+    const call: Unit = { ...unit("calls", 50, "assistant"), blocks: 25, positions: 1 };
+    const results = Array.from({ length: 25 }, (_, index) => result(index));
+    const [, second] = sendAll([first, [...first, call, ...results]]);
+    expect(second?.anthropic.read).toBe(3000);
+    expect(second?.bedrock.read).toBe(2000);
   });
 
   it("Anthropic caches nothing under 1,024 tokens, and a prefix never marked is not an entry", () => {
