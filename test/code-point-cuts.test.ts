@@ -2,6 +2,7 @@
 // holds a lone surrogate that its input did not (a provider refuses such a request body whole; see
 // test/support/well-formed.ts), and where the runtime can tell grapheme clusters, none is split.
 import fc from "fast-check";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it, vi } from "vitest";
 import {
   compactor,
@@ -16,13 +17,14 @@ import { renderTranscript, type SummaryPrompt } from "../src/summary-kit.js";
 import { bestOccurrence } from "../src/text/best-occurrence.js";
 import { cutMiddle, identifiersBetween, indexIdentifiers } from "../src/text/cut-middle.js";
 import { cutPayload } from "../src/text/cut-payload.js";
-import { cutPointAfter, cutPointBefore, headOf, sliceWhole, tailOf } from "../src/text/cut-points.js";
+import { codePointHeadOf, cutPointAfter, cutPointBefore, headOf, sliceWhole, tailOf } from "../src/text/cut-points.js";
 import { shortenJson } from "../src/text/shorten-json.js";
 import { recallFromArchive } from "../src/archive/recall-archive.js";
+import { otelEvents } from "../src/telemetry/otel.js";
 import { builders } from "./support/builders.js";
 import { SCRIPT_PIECES, scriptText } from "./support/scripts.js";
 import { dialects, render, type DialectName, type Shape } from "./support/transcripts.js";
-import { isWellFormed, malformedStrings } from "./support/well-formed.js";
+import { isWellFormed, malformedStrings, stringsIn } from "./support/well-formed.js";
 
 const runs = { numRuns: 120 };
 const marker = (cut: number, identifiers: readonly string[]) => `[… ${cut} cut; ${identifiers.join(", ")} …]`;
@@ -47,6 +49,7 @@ describe("cut points", () => {
         expect(whole.has(after), `after ${index} in ${JSON.stringify(text)}`).toBe(true);
         for (const part of [
           headOf(text, index),
+          codePointHeadOf(text, index),
           tailOf(text, index),
           sliceWhole(text, index, index + 7),
           text.slice(0, before),
@@ -403,5 +406,27 @@ describe("replayed: an emoji build log", () => {
     }
     expect(fellBack).toBeGreaterThanOrEqual(10);
     expect(malformed).toEqual([]);
+  });
+});
+
+describe("OpenTelemetry events", () => {
+  it("cut an error's message, name and code between whole characters", () => {
+    // Each is bounded (a message to 500 characters, a name or code to 100) before it is recorded.
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    fc.assert(
+      fc.property(scriptText(40), fc.nat(3), (text, pad) => {
+        fc.pre(text.length > 0);
+        const long = "x".repeat(pad) + text.repeat(Math.ceil(700 / text.length));
+        const failure = Object.assign(new Error(long), { name: long, code: long });
+        const events = otelEvents(provider.getTracer("cuts"));
+        events.onCompacting?.({ messages: [], tokensBefore: 10, maxTokens: 5 } as never);
+        events.onSkipped?.({ reason: "error", error: failure, tokensBefore: 10 } as never);
+        const spans = exporter.getFinishedSpans().map((span) => [span.status, span.events, span.attributes]);
+        exporter.reset();
+        expect(stringsIn(spans).filter((value) => !isWellFormed(value))).toEqual([]);
+      }),
+      runs,
+    );
   });
 });

@@ -13,6 +13,7 @@ import { isCompactionError } from "../ground/errors.js";
 import { expectedMessage } from "../ground/describe-value.js";
 import { rejectUnknownKeys } from "../ground/unknown-keys.js";
 import { redactLikelySecrets } from "../text/likely-secrets.js";
+import { codePointHeadOf } from "../text/cut-points.js";
 
 // Attribute names. The GenAI ones are the OpenTelemetry GenAI semantic conventions'
 // (open-telemetry/semantic-conventions-genai, model/gen-ai/registry.yaml; the JavaScript constants
@@ -213,9 +214,11 @@ const MOST_STACK_CHARS = 4_000;
  * is judged whole.
  */
 function bounded(text: string, most: number): string {
-  const read = text.length > most + 1024 ? text.slice(0, most + 1024) : text;
+  // Cut on a code point: half a surrogate pair is not valid Unicode, and an exporter's JSON holding
+  // it is refused or garbled.
+  const read = codePointHeadOf(text, most + 1024);
   const redacted = redactLikelySecrets(read);
-  return redacted.length > most || read.length < text.length ? `${redacted.slice(0, most - 1)}…` : redacted;
+  return redacted.length > most || read.length < text.length ? `${codePointHeadOf(redacted, most - 1)}…` : redacted;
 }
 
 /** An error's text, whatever was thrown: a `toString` that throws is no reason to lose the span. */

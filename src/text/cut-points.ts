@@ -24,6 +24,17 @@ const isLow = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 export const splitsSurrogatePair = (text: string, at: number): boolean =>
   at > 0 && at < text.length && isLow(text.charCodeAt(at)) && isHigh(text.charCodeAt(at - 1));
 
+/**
+ * At most the first `length` code units of `text`, cut on a code point: the cut of `headOf`
+ * without the grapheme segmenter, for a copy that only must not hold half a surrogate pair (an
+ * error's text in a trace), and whose bundle the segmenter's window would cost.
+ *
+ * @example
+ * codePointHeadOf("ok 🚀", 4); // "ok "
+ */
+export const codePointHeadOf = (text: string, length: number): string =>
+  length >= text.length ? text : text.slice(0, splitsSurrogatePair(text, length) ? length - 1 : length);
+
 /** True when the two code units before `at` are a regional indicator (U+1F1E6–U+1F1FF: the halves of a flag). */
 const regionalIndicatorBefore = (text: string, at: number): boolean => {
   if (at < 2 || text.charCodeAt(at - 2) !== 0xd83c) return false;
