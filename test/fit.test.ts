@@ -193,6 +193,44 @@ describe.each(dialects)("fit in %s", (dialect) => {
       runs,
     );
   });
+
+  // SPEC §39: a call keeps nothing between calls. A cut that started its search at the length an
+  // earlier call found could stop at another fitting length (the count is not strictly monotone in
+  // the length kept): the same messages and budget were cut one way after a call and another alone.
+  it("truncation depends on nothing an earlier call cut", () => {
+    fc.assert(
+      fc.property(
+        heavyShape,
+        fc.double({ min: 0.05, max: 1, noNaN: true }),
+        fc.double({ min: 0.05, max: 1, noNaN: true }),
+        (shape, earlier, share) => {
+          // Payloads dense with identifiers (paths, ids, codes): a cut lists the ones it removed,
+          // so the count moves unevenly with the length kept.
+          const idRich = (text: string) =>
+            text.replace(
+              /\|/g,
+              (_, at: number) => ` src/m${at % 97}/f_${(at * 7919) % 100003}.ts:${at} E${at % 1000} `,
+            );
+          const dense = {
+            ...shape,
+            steps: shape.steps.map((step) =>
+              step.kind !== "tools"
+                ? step
+                : { ...step, calls: step.calls.map((call) => ({ ...call, result: idRich(call.result) })) },
+            ),
+          };
+          const messages = deepFreeze(render(dense, dialect));
+          const total = estimateTokens(messages);
+          // An earlier step of an agent loop, on the same message objects, against another budget.
+          truncateToolPayloads(messages, Math.floor(total * earlier), undefined);
+          const after = truncateToolPayloads(messages, Math.floor(total * share), undefined);
+          const alone = truncateToolPayloads(deepFreeze(render(dense, dialect)), Math.floor(total * share), undefined);
+          expect(JSON.stringify(after?.messages)).toBe(JSON.stringify(alone?.messages));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });
 
 // The big round is made by a JSON round trip, which LangChain's class instances do not survive.
