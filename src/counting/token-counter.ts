@@ -1,5 +1,7 @@
 import { estimateListlessMessageTokens, estimateMessageTokens, estimateTokens } from "./estimate-tokens.js";
 import { messageWordPieces } from "./word-pieces.js";
+import { messageLeadingText } from "../dialects/describe-message.js";
+import { SUMMARY_PREFIX } from "../ground/constants.js";
 import { describeValue, typeName } from "../ground/describe-value.js";
 import { OPENAI_CHAT, PLAIN_TEXT, type MessageFormats } from "../dialects/format-claims.js";
 import type { MessageRecord } from "../dialects/dialect.js";
@@ -33,6 +35,13 @@ export interface Calibration {
    * their total is known exactly, so they get no floor, which would only cost their word pieces.
    */
   readonly counted?: CountedMessages;
+  /**
+   * The report's ratio to its messages counted by their content (each at its bytes / 4 or its word
+   * pieces, whichever is more), never under 1: how much finer than o200k's pieces the provider's
+   * tokenizer splits text, where `scale` is mostly how dense the transcript is. Read only to count a
+   * summary of this library's, as it reads every reported message's pieces (once a message object).
+   */
+  readonly pieceScale?: () => number;
 }
 
 /** The messages a usage report covered: the first `count` of the transcript it was reported for. */
@@ -53,6 +62,23 @@ export class CountedMessages {
     if (index !== undefined && this.messages[index] === message) return index < this.count;
     return (this.byObject ??= new Set(this.messages.slice(0, this.count))).has(message);
   }
+}
+
+/**
+ * o200k tokens a word piece of a summary may take: 1.08–1.17 in the agents' own summaries of the
+ * real Claude Code and pi sessions, 1.00–1.38 (p99 1.32) in the model-free summaries of what they
+ * replaced (paths and ids split finer than words). Times the provider's rate against the word
+ * pieces (`Calibration.pieceScale`), as its tokenizer may split finer than o200k.
+ */
+const SUMMARY_PIECE_RATE = 1.35;
+
+/** A summary message of this library's: its text opens with `SUMMARY_PREFIX`. */
+function isLibrarySummary(message: unknown): boolean {
+  return (
+    typeof message === "object" &&
+    message !== null &&
+    (messageLeadingText(message)?.startsWith(SUMMARY_PREFIX) ?? false)
+  );
 }
 
 /** Counts as the counter gives them. */
@@ -146,7 +172,18 @@ export class TranscriptTokens<M extends AnyMessage> {
     const scaled = count * scale;
     if (counted?.has(message as object, index) ?? false) return scaled;
     if (!this.floored) return scaled;
-    return Math.max(scaled, messageWordPieces(message, count, claim));
+    const pieces = messageWordPieces(message, count, claim);
+    // A summary of this library's the provider has not counted yet is the summarizer's text, not
+    // the transcript's: the report's ratio, mostly how dense the transcript is, put a prose summary
+    // of a transcript of UUIDs (a ratio of 2) at twice what the provider counted. It counts by its
+    // own content instead, its bytes / 4 or its word pieces at `SUMMARY_PIECE_RATE`, whichever is
+    // more, at the provider's rate against content; never over what the ratio gives (so the room
+    // `summarize` is told still holds what it writes), nor under its word pieces.
+    if (this.calibration.pieceScale !== undefined && isLibrarySummary(message)) {
+      const content = Math.max(count, pieces * SUMMARY_PIECE_RATE) * this.calibration.pieceScale();
+      return Math.max(pieces, Math.min(scaled, content));
+    }
+    return Math.max(scaled, pieces);
   }
 
   /** The format of a message of this call, for the estimate, when the call has read it. */

@@ -2,6 +2,7 @@ import type { AnyMessage, CountTokens, ReportedUsage } from "../ground/types.js"
 import type { CheckedUsage } from "../validation/usage.js";
 import type { MessageFormats } from "../dialects/format-claims.js";
 import { CountedMessages, TranscriptTokens } from "./token-counter.js";
+import { messageWordPieces } from "./word-pieces.js";
 
 /**
  * What a usage report says of the request it describes: the reported input, the counter's own
@@ -128,7 +129,23 @@ export function anchoredCounts<M extends AnyMessage>(
     estimatedTokens > 0
       ? Math.min(HIGHEST_RATIO, Math.max(SMALLEST_SHARE, (inputTokens - fixedTokens) / estimatedTokens))
       : 1;
-  const calibration = { scale, floor: true, counted: new CountedMessages(messages, messageCount) };
+  let pieceScale: number | undefined;
+  const calibration = {
+    scale,
+    floor: true,
+    counted: new CountedMessages(messages, messageCount),
+    pieceScale: () => {
+      if (pieceScale === undefined) {
+        let content = 0;
+        for (let index = 0; index < messageCount; index++) {
+          const count = raw.countRange(index, index + 1);
+          content += Math.max(count, messageWordPieces(messages[index], count, formats?.at(index)));
+        }
+        pieceScale = Math.max(1, Math.min(HIGHEST_RATIO, (inputTokens - fixedTokens) / Math.max(1, content)));
+      }
+      return pieceScale;
+    },
+  };
   const tokens = new TranscriptTokens(messages, countTokens, { from: raw, changed: [] }, { calibration });
   const added = tokens.isPerMessage
     ? tokens.countRange(messageCount, messages.length)
