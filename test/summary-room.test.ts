@@ -2,7 +2,7 @@
 // share of the room, so a summarizer that cannot write short is never refused for good; a section
 // refused for its size is merged and asked again once; an error names the limit summarize was given.
 import { describe, expect, it } from "vitest";
-import { compactor, isCompactionError, type SummaryContext } from "../src/index.js";
+import { compactor, estimateTokens, isCompactionError, type SummaryContext } from "../src/index.js";
 import { smallestAsk, USEFUL_SECTION_TOKENS } from "../src/hook/summary-levels.js";
 import { builders } from "./support/builders.js";
 
@@ -84,5 +84,42 @@ describe("a section refused for its size", () => {
     expect(String((error as Error).message)).toMatch(
       new RegExp(`over the ${asked.at(-1)} it was given \\(\`context.maxSummaryTokens\`\\)`),
     );
+  });
+});
+
+describe("a room smaller than a summary of a few words", () => {
+  // Found by bench:fit on tau2-bench (toolorch_airline_task43 at a quarter of its length): a system
+  // prompt of 88% of the window, with the provider's usage. The kept messages left less than a
+  // summary of a few words, so its limit was that summary's count; with usage that count is
+  // fractional (the report's ratio), and the limit floored to a whole token read as one token less
+  // than the smallest summary: the hook skipped, "nothing-to-summarize", and sent requests up to
+  // 2.8 times the window as they were.
+  it("still gets the smallest summary with usage at a fractional ratio, not a skip", async () => {
+    const messages = [
+      system(textOf(2_000, "rules")),
+      user(textOf(300, "first")),
+      assistant(textOf(300, "done")),
+      user(textOf(300, "second")),
+      assistant(textOf(300, "done again")),
+      user(textOf(200, "latest")),
+    ];
+    const ratio = 0.823;
+    const maxTokens = Math.floor(ratio * 2_000) + 200;
+    const skipped: string[] = [];
+    const strategies: string[] = [];
+    const hook = compactor({
+      maxTokens,
+      summarize: () => "the user asked twice; both done",
+      events: {
+        warnOverBudget: false,
+        onSkipped: (event) => skipped.push(event.reason),
+        onCompacted: (event) => strategies.push(event.strategy),
+      },
+    });
+    const usage = { inputTokens: Math.round(ratio * estimateTokens(messages.slice(0, 5))), messageCount: 5 };
+    const result = await hook({ messages, usage });
+    expect(skipped).toEqual([]);
+    expect(strategies).toEqual(["summarize"]);
+    expect(result!.messages.at(-1)).toBe(messages.at(-1));
   });
 });

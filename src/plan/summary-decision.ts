@@ -66,7 +66,15 @@ export function decideOnSummary<M extends AnyMessage>(context: PlanContext<M>, k
   // less than a summary of a few words (a smaller limit holds no summary at all), so that the best
   // result is still a summary (over budget when the kept messages leave less).
   const left = messageBudget.maxTokens - budget.headTokens - budget.reminderTokens - tailTokens;
-  const summaryLimit = Math.max(Math.min(messageBudget.maxSummaryTokens, left), context.smallestSummary());
+  // In whole tokens, one over: with usage the smallest summary's count is fractional (the report's
+  // ratio), and a limit of that count floored to a whole token was read below as one token less than
+  // the smallest summary: the hook skipped, "nothing-to-summarize", and sent requests up to 2.8 times
+  // the window as they were. The token over covers the rounding of the summary's framing, so that
+  // `summarize` is still told room for its few words (see `summaryTextBudget`).
+  const summaryLimit = Math.max(
+    Math.min(messageBudget.maxSummaryTokens, left),
+    Math.ceil(context.smallestSummary()) + 1,
+  );
   const keptTokens = tokens.isPerMessage ? budget.headTokens + tailTokens : undefined;
   // What the summary replaces, counted once here from the transcript's own counts (a summary must be smaller).
   const countedOlder = original.isPerMessage && older.length > 0 ? context.olderTokens(kept) : undefined;
