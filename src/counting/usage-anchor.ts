@@ -79,9 +79,10 @@ export class UsageHistory {
  *   since alike, at the report's ratio to the counter's count of them (`scale`). Booking the gap
  *   as fixed and counting the messages above the counter as well counted dense tool output twice:
  *   a compacted request was said to hold up to three times what the provider counted in it.
- * - a message the provider has not counted yet (added since, the summary, a cut payload) counts no
- *   less than its word pieces with the default estimate (see `word-pieces.ts`): dense text is what
- *   bytes / 4 under-counts most, and what no ratio of other messages shows.
+ * - a message the provider has not counted yet (added since, a cut payload) counts no less than
+ *   1.1 times its word pieces with the default estimate (see `word-pieces.ts`, `FRESH_PIECE_RATE`):
+ *   dense text is what bytes / 4 under-counts most, and what no ratio of other messages shows; a
+ *   summary of the library's counts by its own content (see `calibrated` in token-counter.ts).
  *
  * The request as it is counts the report plus the messages added since; a compacted one counts the
  * fixed part plus its messages.
