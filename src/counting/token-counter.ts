@@ -82,7 +82,11 @@ const SUMMARY_PIECE_RATE = 1.35;
  */
 const FRESH_PIECE_RATE = 1.1;
 
-/** A summary message of this library's: its text opens with `SUMMARY_PREFIX`. */
+/**
+ * A summary message of this library's: its text opens with `SUMMARY_PREFIX`. Read from the content
+ * or parts as they stand, not through `isSummaryMessage`, which tells the message's format again:
+ * this is asked of every message added since the report, and a call tells each format once.
+ */
 function isLibrarySummary(message: unknown): boolean {
   return (
     typeof message === "object" &&
