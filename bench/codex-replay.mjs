@@ -135,7 +135,12 @@ export async function replayCodex(lib, session, plan) {
   };
   const hook = entry === "hook" ? lib.compactor(options) : undefined;
   const stateful = entry === "stateful" ? lib.statefulCompactor(options) : undefined;
-  const filter = entry === "agents" ? lib.toCallModelInputFilter({ ...options, conversationId }) : undefined;
+  // The run's context as `@openai/agents` keeps it: the runner adds each response's usage.
+  const runContext = { usage: { requestUsageEntries: [] } };
+  const filter =
+    entry === "agents"
+      ? lib.toCallModelInputFilter({ ...options, conversationId, ...(usage ? { runContext: () => runContext } : {}) })
+      : undefined;
   let history = [];
   let working = [];
   let taken = 0;
@@ -274,6 +279,7 @@ export async function replayCodex(lib, session, plan) {
     }
     working = request;
     previous = { truth, count: hook ? request.length : given.length };
+    runContext.usage.requestUsageEntries.push({ inputTokens: truth });
   }
   return row;
 }

@@ -322,12 +322,14 @@ for (const session of codexSessions) {
   const own = session.compactions[0]?.preTokens;
   const windows = [100_000, 50_000, ...(own ? [own] : [])];
   const plans = [];
-  // `statefulCompactor` without usage is the OpenAI Agents filter's replay (the filter is `statefulCompactor` behind `modelData`, and takes no usage).
+  // The OpenAI Agents filter with usage reads it from the run's context, as the runner keeps it
+  // (one `requestUsageEntries` entry per response); without, as a filter given no `runContext`.
   for (const window of windows)
     plans.push(
       { entry: "hook", window, input: "stream", usage: true },
       { entry: "hook", window, input: "stream", usage: false },
       { entry: "stateful", window, input: "stream", usage: true },
+      { entry: "agents", window, input: "stream", usage: true },
       { entry: "agents", window, input: "stream", usage: false },
     );
   if (session.compactions.length > 0)

@@ -1,4 +1,4 @@
-import { Agent, run, tool, type AgentInputItem } from "@openai/agents";
+import { Agent, RunContext, run, tool, type AgentInputItem } from "@openai/agents";
 import OpenAI from "openai";
 import { z } from "zod";
 import { summarizeWith } from "context-compactor";
@@ -19,18 +19,20 @@ const agent = new Agent({
   ],
 });
 
-const callModelInputFilter = toCallModelInputFilter({
-  maxTokens: 100_000,
-  summarize: summarizeWith(async ({ system, user }, { signal }) => {
-    const response = await openai.responses.create({ model: "gpt-4.1-mini", instructions: system, input: user }, { signal });
-    return response.output_text;
-  }),
+const summarize = summarizeWith(async ({ system, user }, { signal }) => {
+  const response = await openai.responses.create({ model: "gpt-4.1-mini", instructions: system, input: user }, { signal });
+  return response.output_text;
 });
+
+// Each run's context, made by `reply`: the filter reads the provider's count of each request from its usage.
+let context = new RunContext();
+const callModelInputFilter = toCallModelInputFilter({ maxTokens: 100_000, summarize, runContext: () => context });
 
 let history: AgentInputItem[] = [];
 
 export async function reply(userText: string): Promise<string> {
-  const result = await run(agent, [...history, { role: "user", content: userText }], { callModelInputFilter });
+  context = new RunContext();
+  const result = await run(agent, [...history, { role: "user", content: userText }], { context, callModelInputFilter });
   history = result.history;
   return String(result.finalOutput ?? "");
 }

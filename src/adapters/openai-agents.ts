@@ -1,8 +1,10 @@
 import { HOOK_SETTINGS } from "../hook/hook-settings.js";
+import { expectedMessage } from "../ground/describe-value.js";
 import type { AnyMessage } from "../ground/types.js";
 import { adapterCompactor, type AdapterOptions } from "./adapter-compactor.js";
 import type { Recalling } from "./recall-answer.js";
 import type { Requesting } from "./compact-answer.js";
+import { RunUsageReader, type AgentsRunContext } from "./openai-agents-run-usage.js";
 
 /** What `@openai/agents` passes to a `callModelInputFilter` (the part this adapter reads). */
 export interface CallModelInputFilterArgs<M extends AnyMessage> {
@@ -21,7 +23,15 @@ export type CompactingInputFilter = (<M extends AnyMessage, D extends { input: M
 export type InputFilterCompactionOptions<M extends AnyMessage = AnyMessage> = AdapterOptions<
   M,
   CallModelInputFilterArgs<M>
->;
+> & {
+  /**
+   * The run's `RunContext`, to count by what the provider reported for the run's last request
+   * (`runContext.usage.requestUsageEntries`): create it, pass it to `run(…, { context })`, and
+   * return it here. The runner gives the filter only `context.context`, so it cannot find it alone.
+   * @default none: the requests are counted by the estimate
+   */
+  runContext?: (args: CallModelInputFilterArgs<M>) => AgentsRunContext | undefined;
+};
 
 /**
  * Makes a `callModelInputFilter` for `@openai/agents` `run(agent, input, { callModelInputFilter })`
@@ -36,19 +46,36 @@ export type InputFilterCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
  * With `archive: true`, the filter also has `recall` (see `statefulCompactor`), for `recallTool`.
  *
  * @returns the filter, with `preserveInputIdentity` set since nothing is mutated, and `recall(query, { conversationId })`
+ * With `runContext`, each request after the first is counted by what the provider reported for
+ * the one before it (see `docs/counting.md`), so dense tool output is counted as billed.
+ *
  * @example
  * ```ts
- * import { run } from "@openai/agents";
+ * import { RunContext, run } from "@openai/agents";
  * import { toCallModelInputFilter } from "context-compactor/openai-agents";
- * await run(agent, input, { callModelInputFilter: toCallModelInputFilter({ maxTokens: 100_000, summarize }) });
+ * const context = new RunContext();
+ * const callModelInputFilter = toCallModelInputFilter({ maxTokens: 100_000, summarize, runContext: () => context });
+ * await run(agent, input, { context, callModelInputFilter });
  * ```
  */
 export function toCallModelInputFilter<M extends AnyMessage = AnyMessage>(
   options: InputFilterCompactionOptions<M>,
 ): CompactingInputFilter & Recalling & Requesting {
-  const { compact, idOf } = adapterCompactor<M, CallModelInputFilterArgs<M>>(options, {});
+  const { runContext, ...rest } = (options ?? {}) as InputFilterCompactionOptions<M>;
+  if (runContext !== undefined && typeof runContext !== "function")
+    throw new TypeError(expectedMessage("runContext", "a function", runContext));
+  const { compact, idOf } = adapterCompactor<M, CallModelInputFilterArgs<M>>(
+    (typeof options === "object" && options !== null ? rest : options) as AdapterOptions<
+      M,
+      CallModelInputFilterArgs<M>
+    >,
+    {},
+  );
+  const reports = new RunUsageReader();
   const filter = async (args: CallModelInputFilterArgs<M>) => {
-    const compacted = await compact(args.modelData.input, idOf(args));
+    const { input } = args.modelData;
+    const usage = runContext === undefined ? undefined : reports.read(runContext(args), input.length);
+    const compacted = await compact(input, { ...idOf(args), ...(usage ? { usage } : {}) });
     return compacted === null ? args.modelData : { ...args.modelData, input: compacted.messages };
   };
   return Object.assign(filter, {
@@ -64,6 +91,7 @@ export { compactTool } from "./openai-agents-compact-tool.js";
 export type { CompactFunctionTool } from "./openai-agents-compact-tool.js";
 export type { FunctionToolOf } from "./openai-agents-function-tool.js";
 export type { Requesting } from "./compact-answer.js";
+export type { AgentsRunContext } from "./openai-agents-run-usage.js";
 export type { RecallFunctionTool, RecallRunContext } from "./openai-agents-recall-tool.js";
 export type { Recalling, RecallToolOptions } from "./recall-answer.js";
 export { withOverflowRecovery } from "./openai-agents-overflow-recovery.js";
