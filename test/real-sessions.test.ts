@@ -239,10 +239,11 @@ describe("real Codex sessions (Responses API), replayed call by call", () => {
       { entry: "hook", input: "stream", usage: true, share: 0.5, window: at(0.5) },
       { entry: "hook", input: "stream", usage: true, share: 0.25, window: at(0.25) },
       { entry: "stateful", input: "stream", usage: true, share: 0.25, window: at(0.25) },
-      // The OpenAI Agents filter is `statefulCompactor` behind `modelData`: on the copy without Codex's
-      // compactions; on the other, `statefulCompactor` from what Codex sent, its compaction items in it.
+      // The OpenAI Agents filter is `statefulCompactor` behind `modelData`, with usage read from the
+      // run's context: on the copy without Codex's compactions; on the other, `statefulCompactor`
+      // from what Codex sent, its compaction items in it.
       session.compactions.length === 0
-        ? { entry: "agents", input: "stream", usage: false, share: 0.25, window: at(0.25) }
+        ? { entry: "agents", input: "stream", usage: true, share: 0.25, window: at(0.25) }
         : { entry: "stateful", input: "sent", usage: true, share: 0.25, window: at(0.25) },
     ];
     return plans.map((plan) => ({ ...plan, fixed, reported: false }));

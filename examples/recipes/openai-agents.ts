@@ -1,7 +1,7 @@
 import { Agent, RunContext, run, tool, type AgentInputItem } from "@openai/agents";
 import OpenAI from "openai";
 import { z } from "zod";
-import { summarizeWith } from "context-compactor";
+import { memoryStore, summarizeWith } from "context-compactor";
 import { toCallModelInputFilter } from "context-compactor/openai-agents";
 
 const openai = new OpenAI(); // reads OPENAI_API_KEY
@@ -24,14 +24,14 @@ const summarize = summarizeWith(async ({ system, user }, { signal }) => {
   return response.output_text;
 });
 
-// Each run's context, made by `reply`: the filter reads the provider's count of each request from its usage.
-let context = new RunContext();
-const callModelInputFilter = toCallModelInputFilter({ maxTokens: 100_000, summarize, runContext: () => context });
-
+// One store for every run: each run's filter continues from the last compaction.
+const store = memoryStore();
 let history: AgentInputItem[] = [];
 
 export async function reply(userText: string): Promise<string> {
-  context = new RunContext();
+  // The run's context: the filter reads the provider's count of each request from its usage.
+  const context = new RunContext();
+  const callModelInputFilter = toCallModelInputFilter({ maxTokens: 100_000, summarize, store, runContext: () => context });
   const result = await run(agent, [...history, { role: "user", content: userText }], { context, callModelInputFilter });
   history = result.history;
   return String(result.finalOutput ?? "");
