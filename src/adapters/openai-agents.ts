@@ -42,13 +42,13 @@ export type InputFilterCompactionOptions<M extends AnyMessage = AnyMessage> = Ad
  * store (`statefulCompactor`): `summarize` runs when the budget is crossed again, not every turn,
  * and one filter shared by many concurrent runs keeps each run's compaction apart.
  *
+ * With `runContext`, each request after the first is counted by what the provider reported for
+ * the one before it (see `docs/counting.md`), so dense tool output is counted as billed.
+ *
  * @param options - `statefulCompactor` options (`store`, `conversationId` as a string or a function of the filter's arguments)
  * With `archive: true`, the filter also has `recall` (see `statefulCompactor`), for `recallTool`.
  *
  * @returns the filter, with `preserveInputIdentity` set since nothing is mutated, and `recall(query, { conversationId })`
- * With `runContext`, each request after the first is counted by what the provider reported for
- * the one before it (see `docs/counting.md`), so dense tool output is counted as billed.
- *
  * @example
  * ```ts
  * import { RunContext, run } from "@openai/agents";
