@@ -116,7 +116,8 @@ export function indexIdentifiers(text: string): NamedIdentifiers {
     for (let index = low; index < count && (firstStarts[index] as number) < end; index++) {
       // Cut by the end of the search, or shown again by the kept end.
       if ((firstStops[index] as number) > end || (lastStarts[index] as number) >= to) continue;
-      // An identifier is a run of ASCII characters (scan-identifiers.ts): its bounds split no pair.
+      // An identifier's bounds split no pair (scan-identifiers.ts): a name is a run of ASCII
+      // characters, and a URL, which may hold any character, ends at an ASCII delimiter or the text's end.
       const name = text.slice(firstStarts[index], firstStops[index]);
       if (verdicts[index] === 0) verdicts[index] = isSecret(name, context.secrets) ? 2 : 1;
       if (verdicts[index] === 2) continue;
